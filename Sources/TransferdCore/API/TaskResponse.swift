@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+
+/// A task as the API shows it, after NSURLSessionTask's properties. Header values are never echoed, only names.
+struct TaskResponse: ResponseCodable, Sendable {
+    /// A request as shown: its URL, method and header names.
+    struct RequestSummary: Codable, Sendable {
+        var url: String
+        var method: String
+        var headers: [String]
+    }
+
+    struct Progress: Codable, Sendable {
+        var fractionCompleted: Double
+    }
+
+    var taskIdentifier: Int64
+    var kind: TransferTask.Kind
+    var state: TaskState
+    var taskDescription: String?
+    var priority: Double
+    var originalRequest: RequestSummary
+    var currentRequest: RequestSummary?
+    var response: TransferResponse?
+    var countOfBytesReceived: Int64
+    var countOfBytesExpectedToReceive: Int64
+    var progress: Progress
+    var error: TransferError?
+    var file: StoredFile?
+    var createdAt: Date
+    var startedAt: Date?
+    var completedAt: Date?
+
+    /// `live` holds the counters of a transfer under way, fresher than the last checkpoint in the database.
+    init(_ task: TransferTask, live: (received: Int64, expected: Int64)?) {
+        let headerNames = task.originalRequest.headers.keys.sorted()
+        let (received, expected) = live ?? (task.countOfBytesReceived, task.countOfBytesExpected)
+        taskIdentifier = task.taskIdentifier
+        kind = task.kind
+        state = task.state
+        taskDescription = task.taskDescription
+        priority = task.priority
+        originalRequest = RequestSummary(url: task.originalRequest.url, method: task.originalRequest.method, headers: headerNames)
+        currentRequest = task.currentUrl.map { RequestSummary(url: $0, method: task.originalRequest.method, headers: headerNames) }
+        response = task.response
+        countOfBytesReceived = received
+        countOfBytesExpectedToReceive = expected
+        let fraction: Double =
+            if task.file != nil { 1 } else if expected > 0 { min(1, Double(received) / Double(expected)) } else { 0 }
+        progress = Progress(fractionCompleted: fraction)
+        error = task.error
+        file = task.file
+        createdAt = task.createdAt
+        startedAt = task.startedAt
+        completedAt = task.completedAt
+    }
+
+    /// Encodes `null` for absent optionals, so every task has the same set of fields.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(taskIdentifier, forKey: .taskIdentifier)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(state, forKey: .state)
+        try container.encode(taskDescription, forKey: .taskDescription)
+        try container.encode(priority, forKey: .priority)
+        try container.encode(originalRequest, forKey: .originalRequest)
+        try container.encode(currentRequest, forKey: .currentRequest)
+        try container.encode(response, forKey: .response)
+        try container.encode(countOfBytesReceived, forKey: .countOfBytesReceived)
+        try container.encode(countOfBytesExpectedToReceive, forKey: .countOfBytesExpectedToReceive)
+        try container.encode(progress, forKey: .progress)
+        try container.encode(error, forKey: .error)
+        try container.encode(file, forKey: .file)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(completedAt, forKey: .completedAt)
+    }
+}

@@ -1,0 +1,77 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The parts of a running transferd, wired once from a `Configuration`.
+struct Components: Sendable {
+    let database: AppDatabase
+    let sessions: SessionStore
+    let eventLog: EventLog
+    let lifecycle: TaskLifecycle
+    let scheduler: Scheduler
+    let httpClient: HTTPClientService
+
+    init(configuration: Configuration, logger: Logger) throws {
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        database = try AppDatabase(path: configuration.dataDirectory + "/transferd.sqlite")
+        let files = try FileStore(dataDirectory: configuration.dataDirectory)
+        let transfers = ActiveTransfers()
+        let wakeup = SchedulerWakeup()
+        sessions = SessionStore(database: database)
+        eventLog = EventLog(database: database, signal: EventSignal())
+        lifecycle = TaskLifecycle(database: database, eventLog: eventLog, files: files, transfers: transfers, wakeup: wakeup, logger: logger)
+        httpClient = HTTPClientService(connectTimeout: configuration.connectTimeout)
+        scheduler = Scheduler(
+            database: database,
+            lifecycle: lifecycle,
+            runner: DownloadRunner(
+                client: httpClient.client,
+                files: files,
+                lifecycle: lifecycle,
+                progressInterval: configuration.progressInterval
+            ),
+            transfers: transfers,
+            wakeup: wakeup,
+            concurrency: configuration.workerConcurrency,
+            logger: logger
+        )
+    }
+}
+
+/// The API's router: every route transferd serves, behind the problem middleware.
+func buildRouter(_ components: Components) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ProblemMiddleware())
+    HealthController(database: components.database).addRoutes(to: router)
+
+    let sessions = router.group("v1/sessions")
+    SessionsController(sessions: components.sessions, lifecycle: components.lifecycle).addRoutes(to: sessions)
+    let tasks = TasksController(sessions: components.sessions, lifecycle: components.lifecycle)
+    let taskRoutes = sessions.group(":identifier/tasks")
+    tasks.addRoutes(to: taskRoutes)
+    TaskContentController(tasks: tasks, files: components.lifecycle.files).addRoutes(to: taskRoutes)
+    EventsController(sessions: components.sessions, eventLog: components.eventLog).addRoutes(to: sessions.group(":identifier/events"))
+    return router
+}
+
+/// The composition root: configuration → database, services, router → an application ready to `runService()`.
+///
+/// Services start in order (HTTP client, scheduler) and the HTTP server last, so on shutdown the server stops
+/// taking requests first, then the scheduler checkpoints its transfers, then the client closes.
+public func buildApplication(
+    configuration: Configuration,
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    var logger = Logger(label: "transferd")
+    logger.logLevel = configuration.logLevel
+    let components = try Components(configuration: configuration, logger: logger)
+    return Application(
+        router: buildRouter(components),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),
+        services: [components.httpClient, components.scheduler],
+        onServerRunning: onServerRunning,
+        logger: logger
+    )
+}

@@ -1,0 +1,41 @@
+import Logging
+
+/// Everything an operator can set when starting transferd (flags and `TRANSFERD_*` environment variables map onto it).
+public struct Configuration: Sendable {
+    /// Address the HTTP API binds to.
+    public var host: String
+    /// Port the HTTP API listens on; 0 picks a free one (tests).
+    public var port: Int
+    /// Directory holding the SQLite database and downloaded files; created if missing.
+    public var dataDirectory: String
+    /// How many transfers run at once, across all sessions.
+    public var workerConcurrency: Int
+    /// Largest JSON request body accepted, in bytes.
+    public var maximumRequestBodySize: Int
+    /// Minimum time between two `task.progress` events (and counter checkpoints) of one task.
+    public var progressInterval: Duration
+    /// How long to wait for a TCP connection to an origin before the attempt fails.
+    public var connectTimeout: Duration
+    /// Verbosity of the service's logs.
+    public var logLevel: Logger.Level
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        dataDirectory: String = "./transferd-data",
+        workerConcurrency: Int = 16,
+        maximumRequestBodySize: Int = 1 << 20,
+        progressInterval: Duration = .milliseconds(500),
+        connectTimeout: Duration = .seconds(10),
+        logLevel: Logger.Level = .info
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.workerConcurrency = workerConcurrency
+        self.maximumRequestBodySize = maximumRequestBodySize
+        self.progressInterval = progressInterval
+        self.connectTimeout = connectTimeout
+        self.logLevel = logLevel
+    }
+}

@@ -1,0 +1,82 @@
+import Synchronization
+
+/// A transfer under way: its live byte counters (for polling between checkpoints) and the means to stop it.
+final class ActiveTransfer: Sendable {
+    /// Why a transfer was stopped before it finished.
+    enum Interruption: Sendable, Equatable {
+        /// The client suspended or cancelled the task; the state machine already knows.
+        case byClient
+        /// No byte arrived for `timeoutIntervalForRequest`.
+        case stalled
+    }
+
+    private struct State {
+        var bytesReceived: Int64 = 0
+        var bytesExpected: Int64 = -1
+        var lastActivity = ContinuousClock.now
+        var interruption: Interruption?
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    let taskID: Int64
+    let sessionID: Int64
+    /// `host:port` of the origin, for the per-host connection limit.
+    let hostKey: String
+    private let state = Mutex(State())
+
+    init(taskID: Int64, sessionID: Int64, hostKey: String) {
+        self.taskID = taskID
+        self.sessionID = sessionID
+        self.hostKey = hostKey
+    }
+
+    var counters: (received: Int64, expected: Int64) {
+        state.withLock { ($0.bytesReceived, $0.bytesExpected) }
+    }
+
+    /// When the transfer last made progress (or started), for stall detection.
+    var lastActivity: ContinuousClock.Instant {
+        state.withLock { $0.lastActivity }
+    }
+
+    func update(received: Int64, expected: Int64) {
+        state.withLock {
+            $0.bytesReceived = received
+            $0.bytesExpected = expected
+            $0.lastActivity = ContinuousClock.now
+        }
+    }
+
+    var interruption: Interruption? {
+        state.withLock { $0.interruption }
+    }
+
+    /// Stops the transfer; the first reason given wins.
+    func interrupt(_ reason: Interruption) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.interruption == nil { state.interruption = reason }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns once the transfer is interrupted, or when the calling task is cancelled.
+    func waitForInterruption() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state in
+                    if state.interruption != nil || Task.isCancelled { return true }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state.waiter = nil }
+                return state.waiter
+            }?.resume()
+        }
+    }
+}

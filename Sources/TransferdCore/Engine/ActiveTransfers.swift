@@ -1,0 +1,23 @@
+import Synchronization
+
+/// The registry of transfers under way, shared by the scheduler (which adds and removes them inside its database
+/// transactions) and the task lifecycle (which asks whether a task is transferring, and interrupts it).
+final class ActiveTransfers: Sendable {
+    private let transfers = Mutex<[Int64: ActiveTransfer]>([:])
+
+    func add(_ transfer: ActiveTransfer) {
+        transfers.withLock { $0[transfer.taskID] = transfer }
+    }
+
+    func remove(taskID: Int64) {
+        _ = transfers.withLock { $0.removeValue(forKey: taskID) }
+    }
+
+    subscript(taskID: Int64) -> ActiveTransfer? {
+        transfers.withLock { $0[taskID] }
+    }
+
+    var all: [ActiveTransfer] {
+        transfers.withLock { Array($0.values) }
+    }
+}

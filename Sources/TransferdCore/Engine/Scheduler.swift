@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import Logging
+import ServiceLifecycle
+
+/// Runs queued tasks: at most `concurrency` at once across all sessions and `maximumConnectionsPerHost` per
+/// session and host; higher priority first, then creation order, taking turns between sessions so that one
+/// session's thousands of tasks cannot starve another's.
+///
+/// On graceful shutdown it stops every transfer; interrupted tasks stay `running` (queued) and run again on the
+/// next start.
+struct Scheduler: Service {
+    let database: AppDatabase
+    let lifecycle: TaskLifecycle
+    let runner: DownloadRunner
+    let transfers: ActiveTransfers
+    let wakeup: SchedulerWakeup
+    let concurrency: Int
+    let logger: Logger
+
+    func run() async throws {
+        try await lifecycle.recoverAfterRestart()
+        wakeup.ring()
+        await withDiscardingTaskGroup { group in
+            for await _ in wakeup.stream.cancelOnGracefulShutdown() {
+                do {
+                    for (job, transfer) in try await claimJobs() {
+                        group.addTask { await perform(job, transfer: transfer) }
+                    }
+                } catch {
+                    logger.error("could not claim queued tasks", metadata: ["error": "\(error)"])
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    private func perform(_ job: TransferJob, transfer: ActiveTransfer) async {
+        let outcome = await runner.run(job, transfer: transfer)
+        do {
+            try await lifecycle.transferEnded(taskID: job.taskID, outcome: outcome)
+        } catch {
+            transfers.remove(taskID: job.taskID)
+            logger.error("could not record the end of a transfer", metadata: ["task": "\(job.taskID)", "error": "\(error)"])
+        }
+        wakeup.ring()
+    }
+
+    /// Picks the next tasks to run and registers them as transferring, in one write transaction so that a
+    /// concurrent suspend or cancel sees either the queued task or the transferring one, never something between.
+    private func claimJobs() async throws -> [(TransferJob, ActiveTransfer)] {
+        try await database.pool.write { db in
+            let active = transfers.all
+            var free = concurrency - active.count
+            guard free > 0 else { return [] }
+            var perHost: [String: Int] = [:]
+            for transfer in active { perHost["\(transfer.sessionID) \(transfer.hostKey)", default: 0] += 1 }
+
+            let activeIDs = String(decoding: try JSONEncoder().encode(active.map(\.taskID)), as: UTF8.self)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT t.*, s.configuration AS session_configuration,
+                           ROW_NUMBER() OVER (PARTITION BY t.session_id ORDER BY t.priority DESC, t.id) AS turn
+                    FROM tasks t JOIN sessions s ON s.id = t.session_id
+                    WHERE t.state = 'running' AND t.id NOT IN (SELECT value FROM json_each(?))
+                    ORDER BY turn, t.priority DESC, t.id
+                    """,
+                arguments: [activeIDs]
+            )
+            var claimed: [(TransferJob, ActiveTransfer)] = []
+            while free > 0, let row = try rows.next() {
+                let task = try TransferTask(row: row)
+                let configuration = try JSONDecoder().decode(
+                    SessionConfiguration.self,
+                    from: Data((row["session_configuration"] as String).utf8)
+                )
+                let hostKey = TransferJob.hostKey(of: task.originalRequest.url)
+                let slot = "\(task.sessionId) \(hostKey)"
+                guard perHost[slot, default: 0] < configuration.maximumConnectionsPerHost else { continue }
+                perHost[slot, default: 0] += 1
+                free -= 1
+                let transfer = ActiveTransfer(taskID: task.rowID, sessionID: task.sessionId, hostKey: hostKey)
+                transfers.add(transfer)
+                claimed.append((TransferJob(task: task, configuration: configuration), transfer))
+            }
+            return claimed
+        }
+    }
+}

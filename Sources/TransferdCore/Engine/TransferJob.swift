@@ -1,0 +1,31 @@
+import Foundation
+
+/// Everything a runner needs to perform one attempt of a queued task, resolved when the scheduler claims it.
+struct TransferJob: Sendable {
+    let taskID: Int64
+    let url: String
+    /// Session headers overlaid with the task's own (the task wins, names compared case-insensitively).
+    let headers: [(name: String, value: String)]
+    /// `timeoutIntervalForRequest`: longest silence on an open transfer.
+    let requestTimeout: Duration
+    /// Creation time plus `timeoutIntervalForResource`.
+    let resourceDeadline: Date
+
+    init(task: TransferTask, configuration: SessionConfiguration) {
+        taskID = task.rowID
+        url = task.originalRequest.url
+        let taskHeaderNames = Set(task.originalRequest.headers.keys.map { $0.lowercased() })
+        headers =
+            configuration.httpAdditionalHeaders.filter { !taskHeaderNames.contains($0.key.lowercased()) }.map { ($0.key, $0.value) }
+            + task.originalRequest.headers.map { ($0.key, $0.value) }
+        requestTimeout = .milliseconds(Int64(configuration.timeoutIntervalForRequest * 1000))
+        resourceDeadline = task.createdAt.addingTimeInterval(configuration.timeoutIntervalForResource)
+    }
+
+    /// `host:port` of the URL, which the per-host connection limit counts by.
+    static func hostKey(of url: String) -> String {
+        guard let components = URLComponents(string: url), let host = components.host?.lowercased() else { return url }
+        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
+    }
+}

@@ -1,0 +1,75 @@
+/// The arguments of a delegate callback, stored with its event and shown as the event's `data`.
+///
+/// Fields that do not apply to an event type are absent.
+struct EventData: Codable, Sendable, Equatable {
+    /// `task.progress`: bytes written since the previous progress event.
+    var bytesWritten: Int64?
+    /// `task.progress`: bytes written so far.
+    var totalBytesWritten: Int64?
+    /// `task.progress`: the expected total, -1 while unknown.
+    var totalBytesExpectedToWrite: Int64?
+    /// `task.finished_downloading`: the finished file.
+    var file: StoredFile?
+    /// `task.finished_downloading`: where the client fetches the content.
+    var location: String?
+    /// `task.completed`: null on success.
+    var error: TransferError?
+    /// `task.completed`, `task.suspended`, `task.resumed`: the task's state after the event.
+    var state: TaskState?
+
+    /// Distinguishes a `task.completed` with `error: null` from events that have no `error` member at all.
+    var includesError = false
+
+    enum CodingKeys: String, CodingKey {
+        case bytesWritten, totalBytesWritten, totalBytesExpectedToWrite, file, location, error, state
+    }
+
+    init(
+        bytesWritten: Int64? = nil,
+        totalBytesWritten: Int64? = nil,
+        totalBytesExpectedToWrite: Int64? = nil,
+        file: StoredFile? = nil,
+        location: String? = nil,
+        state: TaskState? = nil
+    ) {
+        self.bytesWritten = bytesWritten
+        self.totalBytesWritten = totalBytesWritten
+        self.totalBytesExpectedToWrite = totalBytesExpectedToWrite
+        self.file = file
+        self.location = location
+        self.state = state
+    }
+
+    /// The data of `task.completed`: `error` is always present, null on success.
+    static func completion(error: TransferError?) -> EventData {
+        var data = EventData(state: .completed)
+        data.error = error
+        data.includesError = true
+        return data
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        bytesWritten = try container.decodeIfPresent(Int64.self, forKey: .bytesWritten)
+        totalBytesWritten = try container.decodeIfPresent(Int64.self, forKey: .totalBytesWritten)
+        totalBytesExpectedToWrite = try container.decodeIfPresent(Int64.self, forKey: .totalBytesExpectedToWrite)
+        file = try container.decodeIfPresent(StoredFile.self, forKey: .file)
+        location = try container.decodeIfPresent(String.self, forKey: .location)
+        state = try container.decodeIfPresent(TaskState.self, forKey: .state)
+        includesError = container.contains(.error)
+        error = try container.decodeIfPresent(TransferError.self, forKey: .error)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(bytesWritten, forKey: .bytesWritten)
+        try container.encodeIfPresent(totalBytesWritten, forKey: .totalBytesWritten)
+        try container.encodeIfPresent(totalBytesExpectedToWrite, forKey: .totalBytesExpectedToWrite)
+        try container.encodeIfPresent(file, forKey: .file)
+        try container.encodeIfPresent(location, forKey: .location)
+        try container.encodeIfPresent(state, forKey: .state)
+        if includesError {
+            try container.encode(error, forKey: .error)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// Every kind of event a session's log holds; each one stands for an NSURLSession delegate callback.
+public enum EventType: String, Codable, Sendable, CaseIterable {
+    /// A task was created (its first appearance in the log).
+    case taskCreated = "task.created"
+    /// `resume()`: the task was queued to run.
+    case taskResumed = "task.resumed"
+    /// `suspend()`.
+    case taskSuspended = "task.suspended"
+    /// `urlSession(_:downloadTask:didWriteData:totalBytesWritten:totalBytesExpectedToWrite:)`.
+    case taskProgress = "task.progress"
+    /// `urlSession(_:downloadTask:didFinishDownloadingTo:)`.
+    case taskFinishedDownloading = "task.finished_downloading"
+    /// `urlSession(_:task:didCompleteWithError:)`.
+    case taskCompleted = "task.completed"
+    /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`: the session had work and has none queued or running now.
+    case sessionEventsFinished = "session.events_finished"
+    /// `urlSession(_:didBecomeInvalidWithError:)`.
+    case sessionInvalidated = "session.invalidated"
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+/// A background session: a client-named container of transfer tasks with one configuration and one event log.
+struct Session: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// Lifecycle of a session, after NSURLSession's invalidation.
+    enum State: String, Codable, Sendable {
+        case active, invalidating, invalidated
+    }
+
+    static let databaseTableName = "sessions"
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    /// Internal row id; never shown to clients (they use `identifier`).
+    var id: Int64?
+    var identifier: String
+    var state: State
+    /// Whether an invalidation in progress cancels the remaining tasks (invalidateAndCancel).
+    var cancelOnInvalidate: Bool
+    var configuration: SessionConfiguration
+    /// Sequence number of the newest event in the session's log.
+    var lastSequence: Int64
+    /// Largest task identifier handed out so far.
+    var lastTaskIdentifier: Int64
+    var createdAt: Date
+    var invalidatedAt: Date?
+
+    init(identifier: String, configuration: SessionConfiguration, createdAt: Date) {
+        self.identifier = identifier
+        self.state = .active
+        self.cancelOnInvalidate = false
+        self.configuration = configuration
+        self.lastSequence = 0
+        self.lastTaskIdentifier = 0
+        self.createdAt = createdAt
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    /// Row id of a session read from the database (always set once inserted).
+    var rowID: Int64 {
+        guard let id else { preconditionFailure("session \(identifier) has not been inserted") }
+        return id
+    }
+
+    /// Whether `identifier` is 1–200 characters of `[A-Za-z0-9._-]`.
+    static func isValidIdentifier(_ identifier: String) -> Bool {
+        (1...200).contains(identifier.utf8.count)
+            && identifier.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default:
+                    false
+                }
+            }
+    }
+}

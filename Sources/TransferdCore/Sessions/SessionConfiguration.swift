@@ -1,0 +1,60 @@
+/// How a session's transfers behave, after NSURLSessionConfiguration. Missing fields take their defaults.
+public struct SessionConfiguration: Codable, Sendable, Equatable {
+    /// Transfers of this session that may run at once against one host.
+    public var maximumConnectionsPerHost: Int
+    /// Seconds without a byte on an open transfer before the attempt is abandoned.
+    public var timeoutIntervalForRequest: Double
+    /// Seconds a task may live, from creation, before it fails with `timedOut`.
+    public var timeoutIntervalForResource: Double
+    /// Headers sent with every request of the session; a task's own headers win.
+    public var httpAdditionalHeaders: [String: String]
+
+    public static let `default` = SessionConfiguration(
+        maximumConnectionsPerHost: 6,
+        timeoutIntervalForRequest: 60,
+        timeoutIntervalForResource: 7 * 24 * 3600,
+        httpAdditionalHeaders: [:]
+    )
+
+    public init(
+        maximumConnectionsPerHost: Int,
+        timeoutIntervalForRequest: Double,
+        timeoutIntervalForResource: Double,
+        httpAdditionalHeaders: [String: String]
+    ) {
+        self.maximumConnectionsPerHost = maximumConnectionsPerHost
+        self.timeoutIntervalForRequest = timeoutIntervalForRequest
+        self.timeoutIntervalForResource = timeoutIntervalForResource
+        self.httpAdditionalHeaders = httpAdditionalHeaders
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = Self.default
+        self.maximumConnectionsPerHost =
+            try container.decodeIfPresent(Int.self, forKey: .maximumConnectionsPerHost) ?? defaults.maximumConnectionsPerHost
+        self.timeoutIntervalForRequest =
+            try container.decodeIfPresent(Double.self, forKey: .timeoutIntervalForRequest) ?? defaults.timeoutIntervalForRequest
+        self.timeoutIntervalForResource =
+            try container.decodeIfPresent(Double.self, forKey: .timeoutIntervalForResource) ?? defaults.timeoutIntervalForResource
+        self.httpAdditionalHeaders =
+            try container.decodeIfPresent([String: String].self, forKey: .httpAdditionalHeaders) ?? defaults.httpAdditionalHeaders
+    }
+
+    /// Checks every field's range; the problem names the offending field.
+    func validate() throws(Problem) {
+        guard (1...64).contains(maximumConnectionsPerHost) else {
+            throw .invalidField("configuration.maximumConnectionsPerHost", "must be an integer from 1 to 64")
+        }
+        guard timeoutIntervalForRequest > 0, timeoutIntervalForRequest <= 86_400 else {
+            throw .invalidField("configuration.timeoutIntervalForRequest", "must be a number of seconds greater than 0 and at most 86400")
+        }
+        guard timeoutIntervalForResource > 0, timeoutIntervalForResource <= 365 * 86_400 else {
+            throw .invalidField(
+                "configuration.timeoutIntervalForResource",
+                "must be a number of seconds greater than 0 and at most 31536000"
+            )
+        }
+        try HeaderValidation.validate(httpAdditionalHeaders, field: "configuration.httpAdditionalHeaders")
+    }
+}

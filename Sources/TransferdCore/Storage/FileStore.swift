@@ -1,0 +1,47 @@
+import Foundation
+import _NIOFileSystem
+
+/// Where transferred bytes live on disk. Paths derive from internal row ids only, never from client input.
+///
+/// A download streams into `tasks/<id>.part`; on success it is flushed and renamed to `tasks/<id>` in one step,
+/// so a finished file is never half-written and a failing transfer never touches a finished one.
+struct FileStore: Sendable {
+    let root: String
+
+    init(dataDirectory: String) throws {
+        root = dataDirectory + "/tasks"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    func partialPath(taskID: Int64) -> String {
+        "\(root)/\(taskID).part"
+    }
+
+    func contentPath(taskID: Int64) -> String {
+        "\(root)/\(taskID)"
+    }
+
+    /// Atomically publishes a fully written partial file as the task's content.
+    func finalize(taskID: Int64) throws {
+        guard rename(partialPath(taskID: taskID), contentPath(taskID: taskID)) == 0 else {
+            throw TransferError(code: .cannotWriteToFile, message: "Could not move the finished download into place (errno \(errno)).")
+        }
+        try syncDirectory()
+    }
+
+    func removePartial(taskID: Int64) {
+        unlink(partialPath(taskID: taskID))
+    }
+
+    func removeContent(taskID: Int64) {
+        unlink(contentPath(taskID: taskID))
+    }
+
+    /// Makes a rename durable: the directory entry itself must reach the disk.
+    private func syncDirectory() throws {
+        let descriptor = open(root, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        fsync(descriptor)
+    }
+}

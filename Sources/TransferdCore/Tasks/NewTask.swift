@@ -1,0 +1,9 @@
+/// A validated request to create a task, as the tasks controller hands it to the lifecycle.
+struct NewTask: Sendable {
+    var kind: TransferTask.Kind
+    var request: TransferRequest
+    var taskDescription: String?
+    var priority: Double
+    /// `false` creates the task suspended, like a task before its first `resume()`.
+    var start: Bool
+}

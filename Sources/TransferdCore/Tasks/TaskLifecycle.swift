@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+import Logging
+
+/// Carries out every change of a task's state. The state machine decides; this applies its action in one
+/// transaction (the row, the events, the session's bookkeeping), then does what must follow the commit
+/// (wake the scheduler, interrupt a transfer).
+struct TaskLifecycle: Sendable {
+    let database: AppDatabase
+    let eventLog: EventLog
+    let files: FileStore
+    let transfers: ActiveTransfers
+    let wakeup: SchedulerWakeup
+    let logger: Logger
+
+    /// Creates a task in a live session, writing `task.created` (and `task.resumed` when it starts at once).
+    func create(_ newTask: NewTask, inSession sessionID: Int64) async throws -> TransferTask {
+        let task = try await database.pool.write { db in
+            let session = try Session.fetchOne(db, key: sessionID)
+            guard let session, session.state == .active else {
+                throw Problem.conflict("The session is \(session?.state.rawValue ?? "gone") and accepts no new tasks.")
+            }
+            let taskIdentifier = try Int64.fetchOne(
+                db,
+                sql: "UPDATE sessions SET last_task_identifier = last_task_identifier + 1 WHERE id = ? RETURNING last_task_identifier",
+                arguments: [sessionID]
+            )!
+            var task = TransferTask(
+                sessionId: sessionID,
+                taskIdentifier: taskIdentifier,
+                kind: newTask.kind,
+                state: newTask.start ? .running : .suspended,
+                taskDescription: newTask.taskDescription,
+                priority: newTask.priority,
+                originalRequest: newTask.request,
+                countOfBytesReceived: 0,
+                countOfBytesExpected: -1,
+                createdAt: Date()
+            )
+            try task.insert(db)
+            try eventLog.append(db, sessionID: sessionID, type: .taskCreated, taskIdentifier: taskIdentifier, data: EventData(state: .suspended))
+            if newTask.start {
+                try eventLog.append(db, sessionID: sessionID, type: .taskResumed, taskIdentifier: taskIdentifier, data: EventData(state: .running))
+            }
+            return task
+        }
+        if task.state == .running { wakeup.ring() }
+        return task
+    }
+
+    /// Applies a client's `resume`, `suspend` or `cancel`; an input the task's state forbids is a 409 problem.
+    func apply(_ input: TaskStateMachine.Input, sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask {
+        let (task, action) = try await database.pool.write { db in
+            guard var task = try TransferTask.fetch(db, sessionID: sessionID, taskIdentifier: taskIdentifier) else {
+                throw Problem.notFound("Task \(taskIdentifier) does not exist in this session.")
+            }
+            var machine = TaskStateMachine(state: task.state, isTransferring: transfers[task.rowID] != nil)
+            let action: TaskStateMachine.Action
+            do {
+                action = try machine.handle(input)
+            } catch {
+                throw Problem.conflict("Task \(taskIdentifier) is \(task.state.rawValue); it cannot \(input.name).")
+            }
+            try perform(action, on: &task, newState: machine.state, db)
+            return (task, action)
+        }
+        afterCommit(action, taskID: task.rowID)
+        return task
+    }
+
+    /// Records how a transfer attempt ended; called by the scheduler once the runner has stopped.
+    func transferEnded(taskID: Int64, outcome: TaskStateMachine.TransferOutcome) async throws {
+        try await database.pool.write { db in
+            // Removing the transfer inside the transaction keeps `isTransferring` consistent for concurrent inputs.
+            transfers.remove(taskID: taskID)
+            guard var task = try TransferTask.fetchOne(db, key: taskID) else { return }
+            var machine = TaskStateMachine(state: task.state, isTransferring: false)
+            do {
+                let action = try machine.handle(.transferEnded(outcome))
+                try perform(action, on: &task, newState: machine.state, db)
+            } catch let illegal as TaskStateMachine.IllegalTransition {
+                logger.error("transfer ended for a task that was already \(illegal.from)", metadata: ["task": "\(taskID)"])
+                files.removePartial(taskID: taskID)
+            }
+        }
+    }
+
+    /// After a restart nothing is transferring: tasks left `canceling` complete as cancelled; `running` ones stay queued.
+    func recoverAfterRestart() async throws {
+        try await database.pool.write { db in
+            for var task in try TransferTask.filter(TransferTask.Columns.state == TaskState.canceling.rawValue).fetchAll(db) {
+                var machine = TaskStateMachine(state: task.state, isTransferring: false)
+                let action = try machine.handle(.transferEnded(.interrupted))
+                try perform(action, on: &task, newState: machine.state, db)
+            }
+        }
+    }
+
+    /// Writes the task's new state and the events of `action`, then settles the session.
+    func perform(_ action: TaskStateMachine.Action, on task: inout TransferTask, newState: TaskState, _ db: Database) throws {
+        let wasBusy = task.state.isBusy
+        let taskID = task.rowID
+        task.state = newState
+        switch action {
+        case .none:
+            return
+        case .enqueue:
+            try task.update(db)
+            try eventLog.append(db, sessionID: task.sessionId, type: .taskResumed, taskIdentifier: task.taskIdentifier, data: EventData(state: .running))
+        case .suspend:
+            if let live = transfers[taskID]?.counters {
+                (task.countOfBytesReceived, task.countOfBytesExpected) = live
+            }
+            try task.update(db)
+            try eventLog.append(db, sessionID: task.sessionId, type: .taskSuspended, taskIdentifier: task.taskIdentifier, data: EventData(state: .suspended))
+        case .stopTransferForCancel:
+            try task.update(db)
+        case .complete(let error, let file):
+            try complete(&task, error: error, file: file, db)
+        }
+        if wasBusy && !newState.isBusy {
+            try settleSession(task.sessionId, taskBecameIdle: true, db)
+        }
+    }
+
+    private func complete(_ task: inout TransferTask, error: TransferError?, file: StoredFile?, _ db: Database) throws {
+        let taskID = task.rowID
+        task.error = error
+        task.completedAt = Date()
+        if let file {
+            try files.finalize(taskID: taskID)
+            let bytesWritten = file.size - task.countOfBytesReceived
+            task.file = file
+            task.countOfBytesReceived = file.size
+            task.countOfBytesExpected = file.size
+            try task.update(db)
+            let progress = EventData(bytesWritten: bytesWritten, totalBytesWritten: file.size, totalBytesExpectedToWrite: file.size)
+            try eventLog.append(db, sessionID: task.sessionId, type: .taskProgress, taskIdentifier: task.taskIdentifier, data: progress)
+            let finished = EventData(file: file, location: "tasks/\(task.taskIdentifier)/content")
+            try eventLog.append(db, sessionID: task.sessionId, type: .taskFinishedDownloading, taskIdentifier: task.taskIdentifier, data: finished)
+        } else {
+            files.removePartial(taskID: taskID)
+            try task.update(db)
+        }
+        try eventLog.append(db, sessionID: task.sessionId, type: .taskCompleted, taskIdentifier: task.taskIdentifier, data: .completion(error: error))
+    }
+
+    private func afterCommit(_ action: TaskStateMachine.Action, taskID: Int64) {
+        switch action {
+        case .enqueue:
+            wakeup.ring()
+        case .suspend(stopTransfer: true), .stopTransferForCancel:
+            transfers[taskID]?.interrupt(.byClient)
+        case .none, .suspend(stopTransfer: false), .complete:
+            break
+        }
+    }
+}
+
+extension TaskState {
+    /// Whether a task in this state is queued, transferring or winding down: the session still has work.
+    var isBusy: Bool {
+        self == .running || self == .canceling
+    }
+}

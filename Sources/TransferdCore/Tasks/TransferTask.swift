@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+
+/// One transfer of a session, after NSURLSessionTask: what to fetch, where it stands, and what came of it.
+struct TransferTask: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    /// What the task does; uploads arrive in a later schema version.
+    enum Kind: String, Codable, Sendable, CaseIterable {
+        case download
+    }
+
+    static let databaseTableName = "tasks"
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    /// Internal row id, unique across sessions; names the task's files on disk.
+    var id: Int64?
+    var sessionId: Int64
+    /// The client-visible identifier, unique within the session.
+    var taskIdentifier: Int64
+    var kind: Kind
+    var state: TaskState
+    var taskDescription: String?
+    var priority: Double
+    var originalRequest: TransferRequest
+    /// The URL after redirects, once the task has reached it.
+    var currentUrl: String?
+    var response: TransferResponse?
+    var countOfBytesReceived: Int64
+    /// -1 while unknown.
+    var countOfBytesExpected: Int64
+    var error: TransferError?
+    var file: StoredFile?
+    var createdAt: Date
+    var startedAt: Date?
+    var completedAt: Date?
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    /// Row id of a task read from the database (always set once inserted).
+    var rowID: Int64 {
+        guard let id else { preconditionFailure("task \(taskIdentifier) has not been inserted") }
+        return id
+    }
+}
+
+extension TransferTask {
+    enum Columns {
+        static let sessionId = Column("session_id")
+        static let taskIdentifier = Column("task_identifier")
+        static let state = Column("state")
+        static let priority = Column("priority")
+    }
+}
+
+extension TransferTask {
+    static func fetch(_ db: Database, sessionID: Int64, taskIdentifier: Int64) throws -> TransferTask? {
+        try TransferTask
+            .filter(Columns.sessionId == sessionID && Columns.taskIdentifier == taskIdentifier)
+            .fetchOne(db)
+    }
+}

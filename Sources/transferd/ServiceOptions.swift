@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TransferdCore
+
+/// Options shared by the subcommands; each falls back to a `TRANSFERD_*` environment variable, then a default.
+struct ServiceOptions: ParsableArguments {
+    private static let environment = ProcessInfo.processInfo.environment
+
+    @Option(help: "Address to bind the HTTP API to (env TRANSFERD_HOST).")
+    var host: String = environment["TRANSFERD_HOST"] ?? "127.0.0.1"
+
+    @Option(help: "Port of the HTTP API; 0 picks a free port (env TRANSFERD_PORT).")
+    var port: Int = environment["TRANSFERD_PORT"].flatMap { Int($0) } ?? 8080
+
+    @Option(help: "Directory for the SQLite database and transferred files, created if missing (env TRANSFERD_DATA_DIR).")
+    var dataDir: String = environment["TRANSFERD_DATA_DIR"] ?? "./transferd-data"
+
+    @Option(help: "How many transfers may run at once across all sessions (env TRANSFERD_WORKER_CONCURRENCY).")
+    var workerConcurrency: Int = environment["TRANSFERD_WORKER_CONCURRENCY"].flatMap { Int($0) } ?? 16
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (env TRANSFERD_LOG_LEVEL).")
+    var logLevel: String = environment["TRANSFERD_LOG_LEVEL"] ?? "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
+        guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    var configuration: Configuration {
+        Configuration(
+            host: host,
+            port: port,
+            dataDirectory: dataDir,
+            workerConcurrency: workerConcurrency,
+            logLevel: Logger.Level(rawValue: logLevel) ?? .info
+        )
+    }
+}
