@@ -63,7 +63,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
     ]
 )

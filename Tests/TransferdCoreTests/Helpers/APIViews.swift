@@ -1,0 +1,96 @@
+import Foundation
+
+// What tests read back from the API: decoding into these checks the response shapes as a client sees them.
+
+struct ProblemView: Decodable, Sendable {
+    var type: String
+    var title: String
+    var status: Int
+    var detail: String
+}
+
+struct SessionView: Decodable, Sendable {
+    struct ConfigurationView: Decodable, Sendable {
+        var maximumConnectionsPerHost: Int
+        var timeoutIntervalForRequest: Double
+        var timeoutIntervalForResource: Double
+        var httpAdditionalHeaders: [String: String]
+    }
+
+    var identifier: String
+    var state: String
+    var configuration: ConfigurationView
+    var taskCounts: [String: Int]
+    var createdAt: Date
+}
+
+struct ErrorView: Decodable, Sendable, Equatable {
+    var code: String
+    var message: String
+    var statusCode: Int?
+}
+
+struct FileView: Decodable, Sendable, Equatable {
+    var size: Int
+    var sha256: String
+    var contentType: String?
+}
+
+struct TaskView: Decodable, Sendable {
+    struct RequestView: Decodable, Sendable {
+        var url: String
+        var method: String
+        var headers: [String]
+    }
+
+    struct ResponseView: Decodable, Sendable {
+        var statusCode: Int
+        var headers: [String: String]
+        var mimeType: String?
+    }
+
+    struct ProgressView: Decodable, Sendable {
+        var fractionCompleted: Double
+    }
+
+    var taskIdentifier: Int
+    var kind: String
+    var state: String
+    var taskDescription: String?
+    var priority: Double
+    var originalRequest: RequestView
+    var currentRequest: RequestView?
+    var response: ResponseView?
+    var countOfBytesReceived: Int
+    var countOfBytesExpectedToReceive: Int
+    var progress: ProgressView
+    var error: ErrorView?
+    var file: FileView?
+}
+
+struct EventView: Decodable, Sendable {
+    struct DataView: Decodable, Sendable {
+        var bytesWritten: Int?
+        var totalBytesWritten: Int?
+        var totalBytesExpectedToWrite: Int?
+        var error: ErrorView?
+        var file: FileView?
+        var state: String?
+    }
+
+    var sequence: Int
+    var type: String
+    var taskIdentifier: Int?
+    var data: DataView
+    var createdAt: Date
+}
+
+struct EventBatchView: Decodable, Sendable {
+    var items: [EventView]
+    var nextAfter: Int
+}
+
+struct PageView<Item: Decodable & Sendable>: Decodable, Sendable {
+    var items: [Item]
+    var nextCursor: String?
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// A real HTTP origin on 127.0.0.1, port 0, for transfers to run against. It serves generated files with
+/// `Content-Length`, `ETag`, `Accept-Ranges` and single ranges, and faults on demand:
+///
+/// - `/files/{size}`: the file (Range and If-Range honoured).
+/// - `/gated/{gate}/{size}`: sends the first 64 KiB, then waits until the test opens `gate`.
+/// - `/status/{code}`: answers with that status.
+/// - `/truncated/{size}`: announces `size` bytes, sends half and drops the connection.
+/// - `/redirect/{count}/{size}`: redirects `count` times, then serves `/files/{size}`.
+///
+/// It records every request and how many were in flight at once, per `Host` and in all.
+final class OriginServer: Sendable {
+    static let chunkSize = 64 * 1024
+
+    private struct State {
+        var openGates: Set<String> = []
+        var requests: [String] = []
+        var inFlight: [String: Int] = [:]
+        var maxInFlight: [String: Int] = [:]
+        var totalInFlight = 0
+        var maxTotalInFlight = 0
+    }
+
+    private let state = Mutex(State())
+    let port: Int
+
+    private init(port: Int) {
+        self.port = port
+    }
+
+    func url(_ path: String, host: String = "127.0.0.1") -> String {
+        "http://\(host):\(port)\(path)"
+    }
+
+    func open(gate: String) {
+        _ = state.withLock { $0.openGates.insert(gate) }
+    }
+
+    /// Request URIs in arrival order.
+    var requests: [String] { state.withLock { $0.requests } }
+    var maxTotalInFlight: Int { state.withLock { $0.maxTotalInFlight } }
+    func maxInFlight(host: String) -> Int { state.withLock { $0.maxInFlight[host, default: 0] } }
+
+    private func isOpen(_ gate: String) -> Bool {
+        state.withLock { $0.openGates.contains(gate) }
+    }
+
+    private func begin(_ request: Request) -> String {
+        let host = request.head.authority ?? "?"
+        state.withLock { state in
+            state.requests.append(request.uri.description)
+            state.inFlight[host, default: 0] += 1
+            state.maxInFlight[host] = max(state.maxInFlight[host, default: 0], state.inFlight[host, default: 0])
+            state.totalInFlight += 1
+            state.maxTotalInFlight = max(state.maxTotalInFlight, state.totalInFlight)
+        }
+        return host
+    }
+
+    private func end(_ host: String) {
+        state.withLock { state in
+            state.inFlight[host, default: 0] -= 1
+            state.totalInFlight -= 1
+        }
+    }
+
+    /// Runs an origin for the duration of `body`.
+    static func with<T: Sendable>(_ body: (OriginServer) async throws -> T) async throws -> T {
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let router = Router()
+        let box = Mutex<OriginServer?>(nil)
+        @Sendable func origin() -> OriginServer { box.withLock { $0! } }
+        router.get("files/:size") { request, context in try origin().file(request, context) }
+        router.get("gated/:gate/:size") { request, context in try origin().gated(request, context) }
+        router.get("status/:code") { request, context in try origin().status(request, context) }
+        router.get("truncated/:size") { request, context in try origin().truncated(request, context) }
+        router.get("redirect/:count/:size") { request, context in try origin().redirect(request, context) }
+        var logger = Logger(label: "origin")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            var iterator = ports.makeAsyncIterator()
+            let server = OriginServer(port: await iterator.next() ?? 0)
+            box.withLock { $0 = server }
+            defer { group.cancelAll() }
+            return try await body(server)
+        }
+    }
+
+    private func size(_ context: BasicRequestContext) throws -> Int {
+        guard let size = context.parameters.get("size", as: Int.self) else { throw HTTPError(.badRequest) }
+        return size
+    }
+
+    private func file(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let size = try size(context)
+        let etag = "\"v1-\(size)\""
+        var headers: HTTPFields = [.eTag: etag, .acceptRanges: "bytes", .contentType: "application/octet-stream"]
+        var range = 0..<size
+        var status = HTTPResponse.Status.ok
+        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true,
+            header.hasPrefix("bytes="), let first = Int(header.dropFirst(6).prefix { $0 != "-" }), first < size
+        {
+            let lastText = header.split(separator: "-").dropFirst().first.map(String.init) ?? ""
+            let last = min(Int(lastText) ?? (size - 1), size - 1)
+            range = first..<(last + 1)
+            status = .partialContent
+            headers[.contentRange] = "bytes \(first)-\(last)/\(size)"
+        }
+        return stream(range, status: status, headers: headers, request: request)
+    }
+
+    private func gated(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let size = try size(context)
+        let gate = context.parameters.get("gate") ?? ""
+        return stream(0..<size, status: .ok, headers: [.contentType: "application/octet-stream"], request: request) { offset in
+            if offset >= Self.chunkSize {
+                while !self.isOpen(gate) { try await Task.sleep(for: .milliseconds(5)) }
+            }
+        }
+    }
+
+    private func status(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let code = context.parameters.get("code", as: Int.self) ?? 500
+        return Response(status: .init(code: code), body: .init(byteBuffer: ByteBuffer(string: "status \(code)")))
+    }
+
+    private func truncated(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let size = try size(context)
+        let host = begin(request)
+        return Response(
+            status: .ok,
+            headers: [.contentLength: String(size)],
+            body: ResponseBody { writer in
+                defer { self.end(host) }
+                try await writer.write(OriginContent.buffer(0..<(size / 2)))
+                throw HTTPError(.internalServerError)
+            }
+        )
+    }
+
+    private func redirect(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let size = try size(context)
+        let count = context.parameters.get("count", as: Int.self) ?? 0
+        let location = count > 1 ? "/redirect/\(count - 1)/\(size)" : "/files/\(size)"
+        return Response(status: .found, headers: [.location: location])
+    }
+
+    /// Streams `range` of the content in chunks; `beforeChunk` may hold the stream back (gates).
+    private func stream(
+        _ range: Range<Int>,
+        status: HTTPResponse.Status,
+        headers: HTTPFields,
+        request: Request,
+        beforeChunk: @escaping @Sendable (Int) async throws -> Void = { _ in }
+    ) -> Response {
+        var headers = headers
+        headers[.contentLength] = String(range.count)
+        let host = begin(request)
+        return Response(
+            status: status,
+            headers: headers,
+            body: ResponseBody { writer in
+                defer { self.end(host) }
+                var offset = range.lowerBound
+                while offset < range.upperBound {
+                    try await beforeChunk(offset - range.lowerBound)
+                    let end = min(range.upperBound, offset + Self.chunkSize)
+                    try await writer.write(OriginContent.buffer(offset..<end))
+                    offset = end
+                }
+            }
+        )
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import TransferdCore
+
+/// Runs the real transferd (the same `buildApplication` as production) on 127.0.0.1, port 0, for the duration of
+/// `body`, then stops it with a graceful shutdown, as SIGTERM would.
+enum TestService {
+    /// A fresh, empty data directory.
+    static func temporaryDataDirectory() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("transferd-test-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func with<T: Sendable>(
+        dataDirectory: String = temporaryDataDirectory(),
+        workerConcurrency: Int = 16,
+        progressInterval: Duration = .milliseconds(500),
+        _ body: (APIClient) async throws -> T
+    ) async throws -> T {
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let configuration = Configuration(
+            host: "127.0.0.1",
+            port: 0,
+            dataDirectory: dataDirectory,
+            workerConcurrency: workerConcurrency,
+            progressInterval: progressInterval,
+            connectTimeout: .seconds(2),
+            logLevel: .critical
+        )
+        let app = try await buildApplication(configuration: configuration) { channel in
+            portContinuation.yield(channel.localAddress?.port ?? 0)
+        }
+        let serviceGroup = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await serviceGroup.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = await iterator.next() ?? 0
+            do {
+                let result = try await body(APIClient(baseURL: "http://127.0.0.1:\(port)"))
+                await serviceGroup.triggerGracefulShutdown()
+                try await group.waitForAll()
+                return result
+            } catch {
+                await serviceGroup.triggerGracefulShutdown()
+                try? await group.waitForAll()
+                throw error
+            }
+        }
+    }
+}
