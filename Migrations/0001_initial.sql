@@ -25,6 +25,7 @@ CREATE TABLE tasks (
     task_description        TEXT,
     priority                REAL    NOT NULL,
     original_request        TEXT    NOT NULL, -- JSON: TransferRequest
+    origin                  TEXT    NOT NULL, -- host:port of the URL, for per-host limits and fair turns
     current_url             TEXT,
     response                TEXT,             -- JSON: TransferResponse
     count_of_bytes_received INTEGER NOT NULL DEFAULT 0,

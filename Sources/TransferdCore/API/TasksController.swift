@@ -102,6 +102,7 @@ struct TasksController: Sendable {
         return NewTask(
             kind: kind,
             request: TransferRequest(url: url, method: "GET", headers: headers),
+            origin: TransferJob.origin(of: components),
             taskDescription: body.taskDescription,
             priority: priority,
             start: body.start ?? true

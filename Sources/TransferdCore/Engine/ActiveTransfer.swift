@@ -21,13 +21,13 @@ final class ActiveTransfer: Sendable {
     let taskID: Int64
     let sessionID: Int64
     /// `host:port` of the origin, for the per-host connection limit.
-    let hostKey: String
+    let origin: String
     private let state = Mutex(State())
 
-    init(taskID: Int64, sessionID: Int64, hostKey: String) {
+    init(taskID: Int64, sessionID: Int64, origin: String) {
         self.taskID = taskID
         self.sessionID = sessionID
-        self.hostKey = hostKey
+        self.origin = origin
     }
 
     var counters: (received: Int64, expected: Int64) {

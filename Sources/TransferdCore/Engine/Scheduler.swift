@@ -15,6 +15,7 @@ struct Scheduler: Service {
     let runner: DownloadRunner
     let transfers: ActiveTransfers
     let wakeup: SchedulerWakeup
+    let turns = SessionTurns()
     let concurrency: Int
     let logger: Logger
 
@@ -48,39 +49,47 @@ struct Scheduler: Service {
 
     /// Picks the next tasks to run and registers them as transferring, in one write transaction so that a
     /// concurrent suspend or cancel sees either the queued task or the transferring one, never something between.
+    ///
+    /// Each session's queue per origin is ranked by priority, then age; candidates are taken rank by rank, and
+    /// within a rank the session served longest ago goes first.
     private func claimJobs() async throws -> [(TransferJob, ActiveTransfer)] {
         try await database.pool.write { db in
             let active = transfers.all
             var free = concurrency - active.count
             guard free > 0 else { return [] }
-            var perHost: [String: Int] = [:]
-            for transfer in active { perHost["\(transfer.sessionID) \(transfer.hostKey)", default: 0] += 1 }
+            var perOrigin: [String: Int] = [:]
+            for transfer in active { perOrigin["\(transfer.sessionID) \(transfer.origin)", default: 0] += 1 }
 
             let activeIDs = String(decoding: try JSONEncoder().encode(active.map(\.taskID)), as: UTF8.self)
-            let rows = try Row.fetchCursor(
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT t.*, s.configuration AS session_configuration,
-                           ROW_NUMBER() OVER (PARTITION BY t.session_id ORDER BY t.priority DESC, t.id) AS turn
-                    FROM tasks t JOIN sessions s ON s.id = t.session_id
-                    WHERE t.state = 'running' AND t.id NOT IN (SELECT value FROM json_each(?))
-                    ORDER BY turn, t.priority DESC, t.id
+                    SELECT * FROM (
+                        SELECT t.*, s.configuration AS session_configuration,
+                               ROW_NUMBER() OVER (PARTITION BY t.session_id, t.origin ORDER BY t.priority DESC, t.id) AS turn
+                        FROM tasks t JOIN sessions s ON s.id = t.session_id
+                        WHERE t.state = 'running' AND t.id NOT IN (SELECT value FROM json_each(?))
+                    ) WHERE turn <= ?
                     """,
-                arguments: [activeIDs]
+                arguments: [activeIDs, free]
             )
+            let candidates = try rows.map { row in
+                (turn: row["turn"] as Int, task: try TransferTask(row: row), configuration: row["session_configuration"] as String)
+            }
+            .sorted { lhs, rhs in
+                (lhs.turn, turns.lastServed(lhs.task.sessionId), -lhs.task.priority, lhs.task.rowID)
+                    < (rhs.turn, turns.lastServed(rhs.task.sessionId), -rhs.task.priority, rhs.task.rowID)
+            }
             var claimed: [(TransferJob, ActiveTransfer)] = []
-            while free > 0, let row = try rows.next() {
-                let task = try TransferTask(row: row)
-                let configuration = try JSONDecoder().decode(
-                    SessionConfiguration.self,
-                    from: Data((row["session_configuration"] as String).utf8)
-                )
-                let hostKey = TransferJob.hostKey(of: task.originalRequest.url)
-                let slot = "\(task.sessionId) \(hostKey)"
-                guard perHost[slot, default: 0] < configuration.maximumConnectionsPerHost else { continue }
-                perHost[slot, default: 0] += 1
+            for candidate in candidates where free > 0 {
+                let task = candidate.task
+                let configuration = try JSONDecoder().decode(SessionConfiguration.self, from: Data(candidate.configuration.utf8))
+                let slot = "\(task.sessionId) \(task.origin)"
+                guard perOrigin[slot, default: 0] < configuration.maximumConnectionsPerHost else { continue }
+                perOrigin[slot, default: 0] += 1
                 free -= 1
-                let transfer = ActiveTransfer(taskID: task.rowID, sessionID: task.sessionId, hostKey: hostKey)
+                turns.served(task.sessionId)
+                let transfer = ActiveTransfer(taskID: task.rowID, sessionID: task.sessionId, origin: task.origin)
                 transfers.add(transfer)
                 claimed.append((TransferJob(task: task, configuration: configuration), transfer))
             }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 extension TransferError {
@@ -9,6 +10,8 @@ extension TransferError {
         case let error as HTTPClientError where error == .connectTimeout:
             self.init(code: .cannotConnectToHost, message: "Could not connect to the host in time.")
         case let error as HTTPClientError where error == .remoteConnectionClosed:
+            self.init(code: .networkConnectionLost, message: "The server closed the connection before the transfer finished.")
+        case let error as HTTPParserError where error == .invalidEOFState:
             self.init(code: .networkConnectionLost, message: "The server closed the connection before the transfer finished.")
         case let error as HTTPClientError where error == .readTimeout || error == .deadlineExceeded:
             self.init(code: .timedOut, message: "The transfer timed out.")

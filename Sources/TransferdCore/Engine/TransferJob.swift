@@ -22,9 +22,9 @@ struct TransferJob: Sendable {
         resourceDeadline = task.createdAt.addingTimeInterval(configuration.timeoutIntervalForResource)
     }
 
-    /// `host:port` of the URL, which the per-host connection limit counts by.
-    static func hostKey(of url: String) -> String {
-        guard let components = URLComponents(string: url), let host = components.host?.lowercased() else { return url }
+    /// `host:port` of a URL, which the per-host connection limit counts by.
+    static func origin(of components: URLComponents) -> String {
+        let host = components.host?.lowercased() ?? ""
         let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
         return "\(host):\(port)"
     }

@@ -2,6 +2,8 @@
 struct NewTask: Sendable {
     var kind: TransferTask.Kind
     var request: TransferRequest
+    /// `host:port` of the request's URL.
+    var origin: String
     var taskDescription: String?
     var priority: Double
     /// `false` creates the task suspended, like a task before its first `resume()`.

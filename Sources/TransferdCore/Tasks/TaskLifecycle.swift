@@ -33,6 +33,7 @@ struct TaskLifecycle: Sendable {
                 taskDescription: newTask.taskDescription,
                 priority: newTask.priority,
                 originalRequest: newTask.request,
+                origin: newTask.origin,
                 countOfBytesReceived: 0,
                 countOfBytesExpected: -1,
                 createdAt: Date()

@@ -22,6 +22,8 @@ struct TransferTask: Codable, Sendable, FetchableRecord, MutablePersistableRecor
     var taskDescription: String?
     var priority: Double
     var originalRequest: TransferRequest
+    /// `host:port` of the URL: the per-host connection limit counts by it.
+    var origin: String
     /// The URL after redirects, once the task has reached it.
     var currentUrl: String?
     var response: TransferResponse?

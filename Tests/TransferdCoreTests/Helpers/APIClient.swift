@@ -80,6 +80,7 @@ struct APIClient: Sendable {
     }
 
     /// Waits for the task's `task.completed` event and returns the task as it is then.
+    @discardableResult
     func waitForCompletion(_ session: String, _ taskIdentifier: Int, timeout: Duration = .seconds(60)) async throws -> TaskView {
         try await waitForEvent(session, timeout: timeout) { $0.type == "task.completed" && $0.taskIdentifier == taskIdentifier }
         return try await task(session, taskIdentifier)
