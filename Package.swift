@@ -61,7 +61,7 @@ let package = Package(
             name: "TransferdCoreTests",
             dependencies: [
                 "TransferdCore",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -1,12 +1,18 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Decodes JSON request bodies and turns every failure into a 4xx problem naming the offending field.
 ///
 /// An empty body decodes as `{}`, so that bodies whose fields all have defaults may be left out.
 public struct JSONRequestDecoder: RequestDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        } catch is NIOTooManyBytesError {
+            throw Problem.contentTooLarge(limit: context.maxUploadSize)
+        }
         if buffer.readableBytes == 0 {
             return try decode(type, from: Data("{}".utf8))
         }

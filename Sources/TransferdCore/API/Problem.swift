@@ -63,6 +63,15 @@ extension Problem {
         Problem(status: .conflict, slug: "conflict", title: "Conflict with the resource's state", detail: detail)
     }
 
+    static func contentTooLarge(limit: Int) -> Problem {
+        Problem(
+            status: .contentTooLarge,
+            slug: "content-too-large",
+            title: "Content too large",
+            detail: "The request body is larger than the \(limit) bytes this endpoint accepts."
+        )
+    }
+
     static func unsupportedMediaType(_ detail: String) -> Problem {
         Problem(status: .unsupportedMediaType, slug: "unsupported-media-type", title: "Unsupported media type", detail: detail)
     }

@@ -27,8 +27,6 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             detail = error.body ?? "No route matches \(request.method) \(request.uri.path)."
         case .methodNotAllowed:
             detail = error.body ?? "\(request.method) is not allowed on \(request.uri.path)."
-        case .contentTooLarge:
-            detail = "The request body is larger than the server accepts."
         default:
             detail = error.body ?? error.status.reasonPhrase
         }

@@ -24,13 +24,19 @@ struct APIClient: Sendable {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    func send(_ method: HTTPMethod, _ path: String, json: String? = nil, headers: [(String, String)] = []) async throws -> Reply {
+    func send(
+        _ method: HTTPMethod,
+        _ path: String,
+        json: String? = nil,
+        headers: [(String, String)] = [],
+        body: String? = nil
+    ) async throws -> Reply {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
+        if json != nil { request.headers.add(name: "Content-Type", value: "application/json") }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let json {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: json))
+        if let content = json ?? body {
+            request.body = .bytes(ByteBuffer(string: content))
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 256 << 20)

@@ -1,0 +1,117 @@
+import Foundation
+import NIOHTTP1
+import Testing
+
+/// Bad requests get a 4xx `application/problem+json` whose `detail` says exactly what is wrong, and change nothing.
+@Suite struct BadInputTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var method: HTTPMethod
+        var path: String
+        var json: String?
+        var status: Int
+        var detail: String
+
+        var testDescription: String { "\(method) \(path) \(json ?? "")" }
+    }
+
+    static let tasks = "/v1/sessions/known/tasks"
+
+    static let cases: [Case] = [
+        Case(method: .POST, path: tasks, json: #"{"kind": "down"#, status: 400, detail: "The request body is not valid JSON."),
+        Case(method: .POST, path: tasks, json: #"{"url": "http://a/"}"#, status: 400, detail: "`kind` is required."),
+        Case(
+            method: .POST, path: tasks, json: #"{"kind": "teleport", "url": "http://a/"}"#, status: 400,
+            detail: "`kind` must be one of download, not `teleport`."
+        ),
+        Case(method: .POST, path: tasks, json: #"{"kind": "download"}"#, status: 400, detail: "`url` is required."),
+        Case(method: .POST, path: tasks, json: #"{"kind": "download", "url": 42}"#, status: 400, detail: "`url` must be a string."),
+        Case(
+            method: .POST, path: tasks, json: #"{"kind": "download", "url": "not a url"}"#, status: 400,
+            detail: "`url` must be an absolute http or https URL with a host."
+        ),
+        Case(
+            method: .POST, path: tasks, json: #"{"kind": "download", "url": "ftp://example.com/f"}"#, status: 400,
+            detail: "`url` must use the http or https scheme, not `ftp`."
+        ),
+        Case(
+            method: .POST, path: tasks, json: #"{"kind": "download", "url": "http://a/", "priority": 2}"#, status: 400,
+            detail: "`priority` must be a number from 0.0 to 1.0."
+        ),
+        Case(
+            method: .POST, path: tasks, json: #"{"kind": "download", "url": "http://a/", "priority": "high"}"#, status: 400,
+            detail: "`priority` must be a number."
+        ),
+        Case(
+            method: .POST, path: tasks, json: #"{"kind": "download", "url": "http://a/", "headers": {"Host": "b"}}"#, status: 400,
+            detail: "`headers.Host` is set by transferd itself and cannot be given."
+        ),
+        Case(
+            method: .POST, path: tasks, json: #"{"kind": "download", "url": "http://a/", "headers": {"Bad Name": "b"}}"#, status: 400,
+            detail: "`headers.Bad Name` is not a valid HTTP header name."
+        ),
+        Case(
+            method: .POST, path: "/v1/sessions/unknown/tasks", json: #"{"kind": "download", "url": "http://a/"}"#, status: 404,
+            detail: "No session has the identifier `unknown`."
+        ),
+        Case(method: .GET, path: "\(tasks)/99", status: 404, detail: "Task 99 does not exist in session `known`."),
+        Case(method: .POST, path: "\(tasks)/99/resume", status: 404, detail: "Task 99 does not exist in this session."),
+        Case(method: .GET, path: "\(tasks)/abc", status: 400, detail: "`taskIdentifier` must be a positive integer."),
+        Case(
+            method: .GET, path: "\(tasks)?state=finished", status: 400,
+            detail: "`state` must be one of suspended, running, canceling, completed."
+        ),
+        Case(method: .GET, path: "\(tasks)?limit=0", status: 400, detail: "`limit` must be an integer from 1 to 1000."),
+        Case(method: .GET, path: "/v1/sessions/known/events?wait=31", status: 400, detail: "`wait` must be an integer from 0 to 30."),
+        Case(
+            method: .PUT, path: "/v1/sessions/bad%20id", status: 400,
+            detail: "`identifier` must be 1 to 200 characters of A-Z, a-z, 0-9, '.', '_' or '-'."
+        ),
+        Case(
+            method: .PUT, path: "/v1/sessions/\(String(repeating: "x", count: 201))", status: 400,
+            detail: "`identifier` must be 1 to 200 characters of A-Z, a-z, 0-9, '.', '_' or '-'."
+        ),
+        Case(
+            method: .PUT, path: "/v1/sessions/s", json: #"{"configuration": {"maximumConnectionsPerHost": 0}}"#, status: 400,
+            detail: "`configuration.maximumConnectionsPerHost` must be an integer from 1 to 64."
+        ),
+        Case(
+            method: .PUT, path: "/v1/sessions/s", json: #"{"configuration": {"timeoutIntervalForRequest": "soon"}}"#, status: 400,
+            detail: "`configuration.timeoutIntervalForRequest` must be a number."
+        ),
+        Case(method: .GET, path: "/v1/nothing-here", status: 404, detail: "No route matches GET /v1/nothing-here."),
+    ]
+
+    @Test(arguments: cases)
+    func isRefusedWithAPreciseProblem(_ badCase: Case) async throws {
+        try await TestService.with { api in
+            try await api.createSession("known")
+            let reply = try await api.send(badCase.method, badCase.path, json: badCase.json)
+
+            #expect(reply.status == badCase.status, "\(reply.text)")
+            #expect(reply.headers.first(name: "content-type") == "application/problem+json")
+            #expect(reply.problem?.detail == badCase.detail)
+            #expect(reply.problem?.status == badCase.status)
+            let events = try await api.events("known")
+            #expect(events.items.isEmpty, "a refused request writes nothing")
+        }
+    }
+
+    @Test func anOversizedBodyGets413() async throws {
+        try await TestService.with { api in
+            try await api.createSession("known")
+            let padding = String(repeating: "x", count: 2 << 20)
+            let reply = try await api.send(.POST, Self.tasks, json: #"{"kind": "download", "url": "http://a/", "taskDescription": "\#(padding)"}"#)
+            #expect(reply.status == 413)
+            #expect(reply.headers.first(name: "content-type") == "application/problem+json")
+        }
+    }
+
+    @Test func aBodyThatIsNotJSONGets415() async throws {
+        try await TestService.with { api in
+            try await api.createSession("known")
+            let reply = try await api.send(.POST, Self.tasks, headers: [("Content-Type", "text/plain")], body: "kind=download")
+            #expect(reply.status == 415)
+            #expect(reply.problem?.detail == "Request bodies must be `application/json`, not `text/plain`.")
+        }
+    }
+}

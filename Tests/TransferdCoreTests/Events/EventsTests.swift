@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// Reading the event log: paging by sequence and long-polling.
+@Suite struct EventsTests {
+    @Test func aLongPollReturnsAsSoonAsTheNextEventIsWritten() async throws {
+        try await TestService.with { api in
+            try await api.createSession("poll")
+            try await withThrowingTaskGroup(of: EventBatchView.self) { group in
+                group.addTask { try await api.events("poll", after: 0, wait: 30) }
+                // The poll is waiting; creating a task writes the event it waits for.
+                _ = try await api.createTask("poll", url: "http://127.0.0.1:9/x", extra: #", "start": false"#)
+                let batch = try #require(try await group.next())
+                #expect(batch.items.first?.type == "task.created")
+            }
+        }
+    }
+
+    @Test func eventsArePagedBySequence() async throws {
+        try await TestService.with { api in
+            try await api.createSession("paging")
+            for _ in 0..<3 {
+                _ = try await api.createTask("paging", url: "http://127.0.0.1:9/x", extra: #", "start": false"#)
+            }
+            let first = try await api.send(.GET, "/v1/sessions/paging/events?after=0&limit=2").decode(EventBatchView.self)
+            #expect(first.items.map(\.sequence) == [1, 2])
+            #expect(first.nextAfter == 2)
+            let rest = try await api.send(.GET, "/v1/sessions/paging/events?after=2").decode(EventBatchView.self)
+            #expect(rest.items.map(\.sequence) == [3])
+            #expect(rest.items.map(\.taskIdentifier) == [3])
+            let none = try await api.send(.GET, "/v1/sessions/paging/events?after=3").decode(EventBatchView.self)
+            #expect(none.items.isEmpty)
+            #expect(none.nextAfter == 3)
+        }
+    }
+
+    @Test func progressIsReportedAtMostOncePerIntervalPlusAFinalOne() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(progressInterval: .seconds(3600)) { api in
+                try await api.createSession("progress")
+                _ = try await api.createTask("progress", url: origin.url("/files/3000000"))
+                try await api.waitForCompletion("progress", 1)
+                let progress = try await api.events("progress").items.filter { $0.type == "task.progress" }
+                #expect(progress.count == 1)
+                #expect(progress.first?.data.bytesWritten == 3_000_000)
+            }
+        }
+    }
+}
