@@ -5,12 +5,21 @@ import NIOCore
 /// The deterministic bytes the test origin serves: byte `i` of every file depends only on `i`,
 /// so tests can verify any range or digest without keeping files around.
 enum OriginContent {
-    static func byte(at offset: Int) -> UInt8 {
-        UInt8(truncatingIfNeeded: offset &* 7 &+ (offset >> 11))
-    }
+    /// The content repeats with a prime period, so that no power-of-two chunk lines up with a repetition.
+    static let period = 1_048_573
+    static let pattern: [UInt8] = (0..<period).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ ($0 >> 11)) }
 
     static func bytes(_ range: Range<Int>) -> [UInt8] {
-        range.map(byte(at:))
+        var result: [UInt8] = []
+        result.reserveCapacity(range.count)
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let start = offset % period
+            let count = min(range.upperBound - offset, period - start)
+            result.append(contentsOf: pattern[start..<(start + count)])
+            offset += count
+        }
+        return result
     }
 
     static func buffer(_ range: Range<Int>) -> ByteBuffer {
@@ -22,7 +31,7 @@ enum OriginContent {
         var hasher = SHA256()
         var offset = 0
         while offset < size {
-            let end = min(size, offset + (1 << 20))
+            let end = min(size, offset + period)
             hasher.update(data: bytes(offset..<end))
             offset = end
         }

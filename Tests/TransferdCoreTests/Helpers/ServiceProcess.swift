@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The real `transferd` executable, run as a child process on 127.0.0.1 with a port of its choosing:
+/// for measurements that must not be mixed with the test process, and for stops no in-process service can make.
+final class ServiceProcess: Sendable {
+    let process: Process
+    let port: Int
+    private let output: OutputBuffer
+
+    var pid: Int32 { process.processIdentifier }
+    var api: APIClient { APIClient(baseURL: "http://127.0.0.1:\(port)") }
+
+    /// The `transferd` binary built beside the test bundle.
+    static var executableURL: URL {
+        let testBinary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
+        return testBinary.deletingLastPathComponent().appendingPathComponent("transferd")
+    }
+
+    /// What the process wrote to stdout and stderr so far.
+    final class OutputBuffer: Sendable {
+        private let text = Mutex("")
+        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+        var contents: String { text.withLock { $0 } }
+    }
+
+    private init(process: Process, port: Int, output: OutputBuffer) {
+        self.process = process
+        self.port = port
+        self.output = output
+    }
+
+    /// Starts `transferd serve` on `dataDirectory` and returns once it listens.
+    static func start(dataDirectory: String, arguments: [String] = []) async throws -> ServiceProcess {
+        let executable = executableURL
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build the executable first: swift build")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory, "--log-level", "info"] + arguments
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        let output = OutputBuffer()
+        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+        try process.run()
+        var port = 0
+        try await waitUntil(timeout: .seconds(30)) {
+            let log = output.contents
+            guard let range = log.range(of: "listening on 127.0.0.1:") else { return !process.isRunning }
+            port = Int(log[range.upperBound...].prefix { $0.isNumber }) ?? 0
+            return true
+        }
+        try #require(port > 0, "transferd did not start: \(output.contents)")
+        return ServiceProcess(process: process, port: port, output: output)
+    }
+
+    /// Resident memory of the process now, in bytes.
+    var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    /// SIGTERM, then waits for the process to exit; returns its exit status.
+    @discardableResult
+    func terminate() async throws -> Int32 {
+        process.terminate()
+        try await waitUntil(timeout: .seconds(30)) { !self.process.isRunning }
+        return process.terminationStatus
+    }
+
+    var log: String { output.contents }
+}
