@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The real `transferd` executable, run as a child process on 127.0.0.1 with a port of its choosing:
+/// transferd in a child process of its own (see `ServiceHost`), on 127.0.0.1 with a port of its choosing:
 /// for measurements that must not be mixed with the test process, and for stops no in-process service can make.
 final class ServiceProcess: Sendable {
     let process: Process
@@ -11,12 +11,6 @@ final class ServiceProcess: Sendable {
 
     var pid: Int32 { process.processIdentifier }
     var api: APIClient { APIClient(baseURL: "http://127.0.0.1:\(port)") }
-
-    /// The `transferd` binary built beside the test bundle.
-    static var executableURL: URL {
-        let testBinary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
-        return testBinary.deletingLastPathComponent().appendingPathComponent("transferd")
-    }
 
     /// What the process wrote to stdout and stderr so far.
     final class OutputBuffer: Sendable {
@@ -31,13 +25,12 @@ final class ServiceProcess: Sendable {
         self.output = output
     }
 
-    /// Starts `transferd serve` on `dataDirectory` and returns once it listens.
-    static func start(dataDirectory: String, arguments: [String] = []) async throws -> ServiceProcess {
-        let executable = executableURL
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build the executable first: swift build")
+    /// Starts transferd on `dataDirectory` and returns once it listens.
+    static func start(dataDirectory: String) async throws -> ServiceProcess {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory, "--log-level", "info"] + arguments
+        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "ServiceHost"]
+        process.environment = ProcessInfo.processInfo.environment.merging([ServiceHost.dataDirectoryVariable: dataDirectory]) { $1 }
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = pipe
