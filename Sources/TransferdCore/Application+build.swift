@@ -21,7 +21,14 @@ struct Components: Sendable {
         let wakeup = SchedulerWakeup()
         sessions = SessionStore(database: database)
         eventLog = EventLog(database: database, signal: EventSignal())
-        lifecycle = TaskLifecycle(database: database, eventLog: eventLog, files: files, transfers: transfers, wakeup: wakeup, logger: logger)
+        lifecycle = TaskLifecycle(
+            database: database,
+            eventLog: eventLog,
+            files: files,
+            transfers: transfers,
+            wakeup: wakeup,
+            logger: logger
+        )
         httpClient = HTTPClientService(connectTimeout: configuration.connectTimeout)
         scheduler = Scheduler(
             database: database,

@@ -38,7 +38,9 @@ struct TaskContentController: Sendable {
             headers[.contentLength] = String(range.count)
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)"
             let body =
-                includeBody ? try await fileIO.loadFile(path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context) : ResponseBody()
+                includeBody
+                ? try await fileIO.loadFile(path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
+                : ResponseBody()
             return Response(status: .partialContent, headers: headers, body: body)
         }
     }

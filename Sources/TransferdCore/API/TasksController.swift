@@ -81,7 +81,10 @@ struct TasksController: Sendable {
     static func validate(_ body: CreateTaskRequest) throws(Problem) -> NewTask {
         guard let kindText = body.kind else { throw .badRequest("`kind` is required.") }
         guard let kind = TransferTask.Kind(rawValue: kindText) else {
-            throw .invalidField("kind", "must be one of \(TransferTask.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not `\(kindText)`")
+            throw .invalidField(
+                "kind",
+                "must be one of \(TransferTask.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not `\(kindText)`"
+            )
         }
         guard let url = body.url else { throw .badRequest("`url` is required.") }
         guard url.utf8.count <= 8192, let components = URLComponents(string: url), components.host?.isEmpty == false else {

@@ -9,7 +9,13 @@ struct EventLog: Sendable {
 
     /// Appends one event to the session's log within the caller's write transaction; readers wake after the commit.
     @discardableResult
-    func append(_ db: Database, sessionID: Int64, type: EventType, taskIdentifier: Int64? = nil, data: EventData = EventData()) throws
+    func append(
+        _ db: Database,
+        sessionID: Int64,
+        type: EventType,
+        taskIdentifier: Int64? = nil,
+        data: EventData = EventData()
+    ) throws
         -> Event
     {
         let sequence = try Int64.fetchOne(

@@ -18,7 +18,8 @@ extension TaskLifecycle {
             try session.update(db, columns: ["state", "cancel_on_invalidate"])
             var interrupted: [Int64] = []
             if cancelTasks {
-                let unfinished = try TransferTask
+                let unfinished =
+                    try TransferTask
                     .filter(TransferTask.Columns.sessionId == sessionID && TransferTask.Columns.state != TaskState.completed.rawValue)
                     .fetchAll(db)
                 for var task in unfinished {

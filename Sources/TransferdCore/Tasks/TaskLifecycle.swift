@@ -39,9 +39,21 @@ struct TaskLifecycle: Sendable {
                 createdAt: Date()
             )
             try task.insert(db)
-            try eventLog.append(db, sessionID: sessionID, type: .taskCreated, taskIdentifier: taskIdentifier, data: EventData(state: .suspended))
+            try eventLog.append(
+                db,
+                sessionID: sessionID,
+                type: .taskCreated,
+                taskIdentifier: taskIdentifier,
+                data: EventData(state: .suspended)
+            )
             if newTask.start {
-                try eventLog.append(db, sessionID: sessionID, type: .taskResumed, taskIdentifier: taskIdentifier, data: EventData(state: .running))
+                try eventLog.append(
+                    db,
+                    sessionID: sessionID,
+                    type: .taskResumed,
+                    taskIdentifier: taskIdentifier,
+                    data: EventData(state: .running)
+                )
             }
             return task
         }
@@ -107,13 +119,25 @@ struct TaskLifecycle: Sendable {
             return
         case .enqueue:
             try task.update(db)
-            try eventLog.append(db, sessionID: task.sessionId, type: .taskResumed, taskIdentifier: task.taskIdentifier, data: EventData(state: .running))
+            try eventLog.append(
+                db,
+                sessionID: task.sessionId,
+                type: .taskResumed,
+                taskIdentifier: task.taskIdentifier,
+                data: EventData(state: .running)
+            )
         case .suspend:
             if let live = transfers[taskID]?.counters {
                 (task.countOfBytesReceived, task.countOfBytesExpected) = live
             }
             try task.update(db)
-            try eventLog.append(db, sessionID: task.sessionId, type: .taskSuspended, taskIdentifier: task.taskIdentifier, data: EventData(state: .suspended))
+            try eventLog.append(
+                db,
+                sessionID: task.sessionId,
+                type: .taskSuspended,
+                taskIdentifier: task.taskIdentifier,
+                data: EventData(state: .suspended)
+            )
         case .stopTransferForCancel:
             try task.update(db)
         case .complete(let error, let file):
@@ -138,12 +162,24 @@ struct TaskLifecycle: Sendable {
             let progress = EventData(bytesWritten: bytesWritten, totalBytesWritten: file.size, totalBytesExpectedToWrite: file.size)
             try eventLog.append(db, sessionID: task.sessionId, type: .taskProgress, taskIdentifier: task.taskIdentifier, data: progress)
             let finished = EventData(file: file, location: "tasks/\(task.taskIdentifier)/content")
-            try eventLog.append(db, sessionID: task.sessionId, type: .taskFinishedDownloading, taskIdentifier: task.taskIdentifier, data: finished)
+            try eventLog.append(
+                db,
+                sessionID: task.sessionId,
+                type: .taskFinishedDownloading,
+                taskIdentifier: task.taskIdentifier,
+                data: finished
+            )
         } else {
             files.removePartial(taskID: taskID)
             try task.update(db)
         }
-        try eventLog.append(db, sessionID: task.sessionId, type: .taskCompleted, taskIdentifier: task.taskIdentifier, data: .completion(error: error))
+        try eventLog.append(
+            db,
+            sessionID: task.sessionId,
+            type: .taskCompleted,
+            taskIdentifier: task.taskIdentifier,
+            data: .completion(error: error)
+        )
     }
 
     private func afterCommit(_ action: TaskStateMachine.Action, taskID: Int64) {

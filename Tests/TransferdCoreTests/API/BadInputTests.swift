@@ -20,62 +20,98 @@ import Testing
         Case(method: .POST, path: tasks, json: #"{"kind": "down"#, status: 400, detail: "The request body is not valid JSON."),
         Case(method: .POST, path: tasks, json: #"{"url": "http://a/"}"#, status: 400, detail: "`kind` is required."),
         Case(
-            method: .POST, path: tasks, json: #"{"kind": "teleport", "url": "http://a/"}"#, status: 400,
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "teleport", "url": "http://a/"}"#,
+            status: 400,
             detail: "`kind` must be one of download, not `teleport`."
         ),
         Case(method: .POST, path: tasks, json: #"{"kind": "download"}"#, status: 400, detail: "`url` is required."),
         Case(method: .POST, path: tasks, json: #"{"kind": "download", "url": 42}"#, status: 400, detail: "`url` must be a string."),
         Case(
-            method: .POST, path: tasks, json: #"{"kind": "download", "url": "not a url"}"#, status: 400,
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "download", "url": "not a url"}"#,
+            status: 400,
             detail: "`url` must be an absolute http or https URL with a host."
         ),
         Case(
-            method: .POST, path: tasks, json: #"{"kind": "download", "url": "ftp://example.com/f"}"#, status: 400,
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "download", "url": "ftp://example.com/f"}"#,
+            status: 400,
             detail: "`url` must use the http or https scheme, not `ftp`."
         ),
         Case(
-            method: .POST, path: tasks, json: #"{"kind": "download", "url": "http://a/", "priority": 2}"#, status: 400,
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "download", "url": "http://a/", "priority": 2}"#,
+            status: 400,
             detail: "`priority` must be a number from 0.0 to 1.0."
         ),
         Case(
-            method: .POST, path: tasks, json: #"{"kind": "download", "url": "http://a/", "priority": "high"}"#, status: 400,
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "download", "url": "http://a/", "priority": "high"}"#,
+            status: 400,
             detail: "`priority` must be a number."
         ),
         Case(
-            method: .POST, path: tasks, json: #"{"kind": "download", "url": "http://a/", "headers": {"Host": "b"}}"#, status: 400,
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "download", "url": "http://a/", "headers": {"Host": "b"}}"#,
+            status: 400,
             detail: "`headers.Host` is set by transferd itself and cannot be given."
         ),
         Case(
-            method: .POST, path: tasks, json: #"{"kind": "download", "url": "http://a/", "headers": {"Bad Name": "b"}}"#, status: 400,
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "download", "url": "http://a/", "headers": {"Bad Name": "b"}}"#,
+            status: 400,
             detail: "`headers.Bad Name` is not a valid HTTP header name."
         ),
         Case(
-            method: .POST, path: "/v1/sessions/unknown/tasks", json: #"{"kind": "download", "url": "http://a/"}"#, status: 404,
+            method: .POST,
+            path: "/v1/sessions/unknown/tasks",
+            json: #"{"kind": "download", "url": "http://a/"}"#,
+            status: 404,
             detail: "No session has the identifier `unknown`."
         ),
         Case(method: .GET, path: "\(tasks)/99", status: 404, detail: "Task 99 does not exist in session `known`."),
         Case(method: .POST, path: "\(tasks)/99/resume", status: 404, detail: "Task 99 does not exist in this session."),
         Case(method: .GET, path: "\(tasks)/abc", status: 400, detail: "`taskIdentifier` must be a positive integer."),
         Case(
-            method: .GET, path: "\(tasks)?state=finished", status: 400,
+            method: .GET,
+            path: "\(tasks)?state=finished",
+            status: 400,
             detail: "`state` must be one of suspended, running, canceling, completed."
         ),
         Case(method: .GET, path: "\(tasks)?limit=0", status: 400, detail: "`limit` must be an integer from 1 to 1000."),
         Case(method: .GET, path: "/v1/sessions/known/events?wait=31", status: 400, detail: "`wait` must be an integer from 0 to 30."),
         Case(
-            method: .PUT, path: "/v1/sessions/bad%20id", status: 400,
+            method: .PUT,
+            path: "/v1/sessions/bad%20id",
+            status: 400,
             detail: "`identifier` must be 1 to 200 characters of A-Z, a-z, 0-9, '.', '_' or '-'."
         ),
         Case(
-            method: .PUT, path: "/v1/sessions/\(String(repeating: "x", count: 201))", status: 400,
+            method: .PUT,
+            path: "/v1/sessions/\(String(repeating: "x", count: 201))",
+            status: 400,
             detail: "`identifier` must be 1 to 200 characters of A-Z, a-z, 0-9, '.', '_' or '-'."
         ),
         Case(
-            method: .PUT, path: "/v1/sessions/s", json: #"{"configuration": {"maximumConnectionsPerHost": 0}}"#, status: 400,
+            method: .PUT,
+            path: "/v1/sessions/s",
+            json: #"{"configuration": {"maximumConnectionsPerHost": 0}}"#,
+            status: 400,
             detail: "`configuration.maximumConnectionsPerHost` must be an integer from 1 to 64."
         ),
         Case(
-            method: .PUT, path: "/v1/sessions/s", json: #"{"configuration": {"timeoutIntervalForRequest": "soon"}}"#, status: 400,
+            method: .PUT,
+            path: "/v1/sessions/s",
+            json: #"{"configuration": {"timeoutIntervalForRequest": "soon"}}"#,
+            status: 400,
             detail: "`configuration.timeoutIntervalForRequest` must be a number."
         ),
         Case(method: .GET, path: "/v1/nothing-here", status: 404, detail: "No route matches GET /v1/nothing-here."),
@@ -100,7 +136,11 @@ import Testing
         try await TestService.with { api in
             try await api.createSession("known")
             let padding = String(repeating: "x", count: 2 << 20)
-            let reply = try await api.send(.POST, Self.tasks, json: #"{"kind": "download", "url": "http://a/", "taskDescription": "\#(padding)"}"#)
+            let reply = try await api.send(
+                .POST,
+                Self.tasks,
+                json: #"{"kind": "download", "url": "http://a/", "taskDescription": "\#(padding)"}"#
+            )
             #expect(reply.status == 413)
             #expect(reply.headers.first(name: "content-type") == "application/problem+json")
         }

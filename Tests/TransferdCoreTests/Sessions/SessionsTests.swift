@@ -5,9 +5,17 @@ import Testing
 @Suite struct SessionsTests {
     @Test func creatingTwiceReconnectsToTheSameSessionWithItsOriginalConfiguration() async throws {
         try await TestService.with { api in
-            let first = try await api.send(.PUT, "/v1/sessions/com.example.bg", json: #"{"configuration": {"maximumConnectionsPerHost": 2}}"#)
+            let first = try await api.send(
+                .PUT,
+                "/v1/sessions/com.example.bg",
+                json: #"{"configuration": {"maximumConnectionsPerHost": 2}}"#
+            )
             #expect(first.status == 201)
-            let second = try await api.send(.PUT, "/v1/sessions/com.example.bg", json: #"{"configuration": {"maximumConnectionsPerHost": 5}}"#)
+            let second = try await api.send(
+                .PUT,
+                "/v1/sessions/com.example.bg",
+                json: #"{"configuration": {"maximumConnectionsPerHost": 5}}"#
+            )
             #expect(second.status == 200)
 
             let session = try second.decode(SessionView.self)
@@ -54,7 +62,11 @@ import Testing
                 // act
                 let invalidating = try await api.send(.POST, "/v1/sessions/finish/invalidate", json: #"{"cancelTasks": false}"#)
                 #expect(try invalidating.decode(SessionView.self).state == "invalidating")
-                let refused = try await api.send(.POST, "/v1/sessions/finish/tasks", json: #"{"kind": "download", "url": "\#(origin.url("/files/1"))"}"#)
+                let refused = try await api.send(
+                    .POST,
+                    "/v1/sessions/finish/tasks",
+                    json: #"{"kind": "download", "url": "\#(origin.url("/files/1"))"}"#
+                )
                 #expect(refused.status == 409)
                 origin.open(gate: "g")
                 try await api.waitForEvent("finish") { $0.type == "session.invalidated" }

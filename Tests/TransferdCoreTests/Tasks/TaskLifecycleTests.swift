@@ -21,12 +21,16 @@ import Testing
                 // verify
                 #expect(task.state == "completed")
                 #expect(task.error == nil)
-                #expect(task.file == FileView(size: 300000, sha256: OriginContent.sha256(size: 300000), contentType: "application/octet-stream"))
+                #expect(
+                    task.file == FileView(size: 300000, sha256: OriginContent.sha256(size: 300000), contentType: "application/octet-stream")
+                )
                 #expect(task.countOfBytesReceived == 300000)
                 #expect(task.countOfBytesExpectedToReceive == 300000)
                 #expect(task.progress.fractionCompleted == 1)
                 let types = try await api.events("lifecycle").items.map(\.type).filter { $0 != "task.progress" }
-                #expect(types == ["task.created", "task.resumed", "task.finished_downloading", "task.completed", "session.events_finished"])
+                #expect(
+                    types == ["task.created", "task.resumed", "task.finished_downloading", "task.completed", "session.events_finished"]
+                )
                 let events = try await api.events("lifecycle").items
                 #expect(events.map(\.sequence) == Array(1...events.count))
                 let finalProgress = try #require(events.last { $0.type == "task.progress" })

@@ -5,7 +5,11 @@ import Testing
 @Suite struct TaskStateMachineTests {
     let file = StoredFile(size: 3, sha256: "abc", contentType: nil)
 
-    private func run(_ state: TaskState, transferring: Bool = false, _ input: TaskStateMachine.Input) throws -> (TaskState, TaskStateMachine.Action) {
+    private func run(
+        _ state: TaskState,
+        transferring: Bool = false,
+        _ input: TaskStateMachine.Input
+    ) throws -> (TaskState, TaskStateMachine.Action) {
         var machine = TaskStateMachine(state: state, isTransferring: transferring)
         let action = try machine.handle(input)
         return (machine.state, action)
