@@ -62,4 +62,27 @@ import Testing
             }
         }
     }
+
+    @Test func sigtermStopsTheProcessCleanlyAndTheNextProcessFinishesTheWork() async throws {
+        try await OriginServer.with { origin in
+            let dataDirectory = TestService.temporaryDataDirectory()
+
+            // setup: a transfer under way in a real process
+            let first = try await ServiceProcess.start(dataDirectory: dataDirectory)
+            try await first.api.createSession("sigterm")
+            _ = try await first.api.createTask("sigterm", url: origin.url("/gated/held/400000"))
+            try await waitUntil { try await first.api.task("sigterm", 1).countOfBytesReceived > 0 }
+
+            // act
+            let status = try await first.terminate()
+            origin.open(gate: "held")
+            let second = try await ServiceProcess.start(dataDirectory: dataDirectory)
+            let task = try await second.api.waitForCompletion("sigterm", 1)
+            try await second.terminate()
+
+            // verify
+            #expect(status == 0, "SIGTERM is a graceful shutdown: \(first.log)")
+            #expect(task.file?.sha256 == OriginContent.sha256(size: 400_000))
+        }
+    }
 }
