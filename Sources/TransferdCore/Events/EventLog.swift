@@ -38,6 +38,12 @@ struct EventLog: Sendable {
         return event
     }
 
+    /// Appends an event about `task` to its session's log, within the caller's write transaction.
+    @discardableResult
+    func append(_ db: Database, _ type: EventType, for task: TransferTask, data: EventData = EventData()) throws -> Event {
+        try append(db, sessionID: task.sessionId, type: type, taskIdentifier: task.taskIdentifier, data: data)
+    }
+
     /// Events of the session after `sequence`, oldest first; waits up to `wait` for the first one if there is none yet.
     func events(sessionID: Int64, after sequence: Int64, limit: Int, wait: Duration) async throws -> [Event] {
         let deadline = ContinuousClock.now + wait

@@ -35,7 +35,7 @@ extension TaskLifecycle {
             // A task suspended or cancelled meanwhile reports no more progress.
             guard db.changesCount > 0, let task = try TransferTask.fetchOne(db, key: taskID) else { return }
             let data = EventData(bytesWritten: bytesWritten, totalBytesWritten: received, totalBytesExpectedToWrite: expected)
-            try eventLog.append(db, sessionID: task.sessionId, type: .taskProgress, taskIdentifier: task.taskIdentifier, data: data)
+            try eventLog.append(db, .taskProgress, for: task, data: data)
         }
     }
 }

@@ -39,21 +39,9 @@ struct TaskLifecycle: Sendable {
                 createdAt: Date()
             )
             try task.insert(db)
-            try eventLog.append(
-                db,
-                sessionID: sessionID,
-                type: .taskCreated,
-                taskIdentifier: taskIdentifier,
-                data: EventData(state: .suspended)
-            )
+            try eventLog.append(db, .taskCreated, for: task, data: EventData(state: .suspended))
             if newTask.start {
-                try eventLog.append(
-                    db,
-                    sessionID: sessionID,
-                    type: .taskResumed,
-                    taskIdentifier: taskIdentifier,
-                    data: EventData(state: .running)
-                )
+                try eventLog.append(db, .taskResumed, for: task, data: EventData(state: .running))
             }
             return task
         }
@@ -119,25 +107,13 @@ struct TaskLifecycle: Sendable {
             return
         case .enqueue:
             try task.update(db)
-            try eventLog.append(
-                db,
-                sessionID: task.sessionId,
-                type: .taskResumed,
-                taskIdentifier: task.taskIdentifier,
-                data: EventData(state: .running)
-            )
+            try eventLog.append(db, .taskResumed, for: task, data: EventData(state: .running))
         case .suspend:
             if let live = transfers[taskID]?.counters {
                 (task.countOfBytesReceived, task.countOfBytesExpected) = live
             }
             try task.update(db)
-            try eventLog.append(
-                db,
-                sessionID: task.sessionId,
-                type: .taskSuspended,
-                taskIdentifier: task.taskIdentifier,
-                data: EventData(state: .suspended)
-            )
+            try eventLog.append(db, .taskSuspended, for: task, data: EventData(state: .suspended))
         case .stopTransferForCancel:
             try task.update(db)
         case .complete(let error, let file):
@@ -160,26 +136,14 @@ struct TaskLifecycle: Sendable {
             task.countOfBytesExpected = file.size
             try task.update(db)
             let progress = EventData(bytesWritten: bytesWritten, totalBytesWritten: file.size, totalBytesExpectedToWrite: file.size)
-            try eventLog.append(db, sessionID: task.sessionId, type: .taskProgress, taskIdentifier: task.taskIdentifier, data: progress)
+            try eventLog.append(db, .taskProgress, for: task, data: progress)
             let finished = EventData(file: file, location: "tasks/\(task.taskIdentifier)/content")
-            try eventLog.append(
-                db,
-                sessionID: task.sessionId,
-                type: .taskFinishedDownloading,
-                taskIdentifier: task.taskIdentifier,
-                data: finished
-            )
+            try eventLog.append(db, .taskFinishedDownloading, for: task, data: finished)
         } else {
             files.removePartial(taskID: taskID)
             try task.update(db)
         }
-        try eventLog.append(
-            db,
-            sessionID: task.sessionId,
-            type: .taskCompleted,
-            taskIdentifier: task.taskIdentifier,
-            data: .completion(error: error)
-        )
+        try eventLog.append(db, .taskCompleted, for: task, data: .completion(error: error))
     }
 
     private func afterCommit(_ action: TaskStateMachine.Action, taskID: Int64) {
