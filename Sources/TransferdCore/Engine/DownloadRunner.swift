@@ -10,6 +10,8 @@ import _NIOFileSystem
 /// hashing it, and reports progress at checkpoints. It never holds more than one chunk of the body in memory.
 struct DownloadRunner: Sendable {
     static let maximumRedirects = 10
+    /// Bytes gathered before one write to disk.
+    static let writeBatchSize = 512 << 10
 
     let client: HTTPClient
     let files: FileStore
@@ -102,7 +104,9 @@ struct DownloadRunner: Sendable {
         throw TransferError(code: .httpTooManyRedirects, message: "The server redirected more than \(Self.maximumRedirects) times.")
     }
 
-    /// Streams the body into the partial file, hashing each chunk while the previous write is in flight.
+    /// Streams the body into the partial file. Chunks are hashed as they arrive and gathered into batches of
+    /// `writeBatchSize`; one batch is written while the next is gathered, so hashing and disk writes overlap and
+    /// memory stays bounded by two batches.
     private func store(
         _ body: HTTPClientResponse.Body,
         of job: TransferJob,
@@ -112,34 +116,48 @@ struct DownloadRunner: Sendable {
     ) async throws -> StoredFile {
         let path = FilePath(files.partialPath(taskID: job.taskID))
         return try await FileSystem.shared.withFileHandle(forWritingAt: path, options: .newFile(replaceExisting: true)) { handle in
-            var hasher = SHA256()
-            var received: Int64 = 0
-            var checkpoint = (at: ContinuousClock.now, bytes: Int64(0))
-            for try await chunk in body {
-                let offset = received
-                async let written = handle.write(contentsOf: chunk, toAbsoluteOffset: offset)
-                chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-                received += try await written
-                transfer.update(received: received, expected: expected)
-                if ContinuousClock.now - checkpoint.at >= progressInterval {
-                    try await lifecycle.recordProgress(
-                        taskID: job.taskID,
-                        received: received,
-                        expected: expected,
-                        bytesWritten: received - checkpoint.bytes
-                    )
-                    checkpoint = (ContinuousClock.now, received)
+            try await withThrowingTaskGroup(of: Void.self) { writes in
+                var hasher = SHA256()
+                var batch = ByteBuffer()
+                var received: Int64 = 0
+                var checkpoint = (at: ContinuousClock.now, bytes: Int64(0))
+
+                func writeBatch() async throws {
+                    try await writes.next()  // at most one write in flight
+                    let bytes = batch
+                    let offset = received - Int64(bytes.readableBytes)
+                    writes.addTask { try await handle.write(contentsOf: bytes, toAbsoluteOffset: offset) }
+                    batch = ByteBuffer()
                 }
+
+                for try await chunk in body {
+                    chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                    batch.writeImmutableBuffer(chunk)
+                    received += Int64(chunk.readableBytes)
+                    transfer.update(received: received, expected: expected)
+                    if batch.readableBytes >= Self.writeBatchSize { try await writeBatch() }
+                    if ContinuousClock.now - checkpoint.at >= progressInterval {
+                        try await lifecycle.recordProgress(
+                            taskID: job.taskID,
+                            received: received,
+                            expected: expected,
+                            bytesWritten: received - checkpoint.bytes
+                        )
+                        checkpoint = (ContinuousClock.now, received)
+                    }
+                }
+                if batch.readableBytes > 0 { try await writeBatch() }
+                try await writes.waitForAll()
+                if expected >= 0, received != expected {
+                    throw TransferError(
+                        code: .networkConnectionLost,
+                        message: "The server sent \(received) of the \(expected) bytes it announced."
+                    )
+                }
+                try await handle.synchronize()
+                let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+                return StoredFile(size: received, sha256: digest, contentType: contentType)
             }
-            if expected >= 0, received != expected {
-                throw TransferError(
-                    code: .networkConnectionLost,
-                    message: "The server sent \(received) of the \(expected) bytes it announced."
-                )
-            }
-            try await handle.synchronize()
-            let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-            return StoredFile(size: received, sha256: digest, contentType: contentType)
         }
     }
 
