@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "TransferdMigrations",
             path: "Migrations",
-            resources: [.copy("0001_initial.sql")],
+            resources: [.copy("0001_initial.sql"), .copy("0002_webhooks.sql")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

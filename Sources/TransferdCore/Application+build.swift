@@ -11,6 +11,8 @@ struct Components: Sendable {
     let eventLog: EventLog
     let lifecycle: TaskLifecycle
     let scheduler: Scheduler
+    let webhooks: WebhookStore
+    let dispatcher: Dispatcher
     let httpClient: HTTPClientService
 
     init(configuration: Configuration, logger: Logger) throws {
@@ -19,8 +21,10 @@ struct Components: Sendable {
         let files = try FileStore(dataDirectory: configuration.dataDirectory)
         let transfers = ActiveTransfers()
         let wakeup = SchedulerWakeup()
-        sessions = SessionStore(database: database)
-        eventLog = EventLog(database: database, signal: EventSignal())
+        let outboxDoorbell = Doorbell()
+        eventLog = EventLog(database: database, signal: EventSignal(), outbox: Outbox(doorbell: outboxDoorbell))
+        webhooks = WebhookStore(database: database, eventLog: eventLog, doorbell: outboxDoorbell, policy: configuration.deliveryPolicy)
+        sessions = SessionStore(database: database, webhooks: webhooks)
         lifecycle = TaskLifecycle(
             database: database,
             eventLog: eventLog,
@@ -44,6 +48,13 @@ struct Components: Sendable {
             concurrency: configuration.workerConcurrency,
             logger: logger
         )
+        dispatcher = Dispatcher(
+            database: database,
+            client: httpClient.client,
+            policy: configuration.deliveryPolicy,
+            doorbell: outboxDoorbell,
+            logger: logger
+        )
     }
 }
 
@@ -60,13 +71,16 @@ func buildRouter(_ components: Components) -> Router<AppRequestContext> {
     tasks.addRoutes(to: taskRoutes)
     TaskContentController(tasks: tasks, files: components.lifecycle.files).addRoutes(to: taskRoutes)
     EventsController(sessions: components.sessions, eventLog: components.eventLog).addRoutes(to: sessions.group(":identifier/events"))
+    WebhookController(sessions: components.sessions, webhooks: components.webhooks).addRoutes(to: sessions.group(":identifier/webhook"))
+    DeliveriesController(sessions: components.sessions, webhooks: components.webhooks)
+        .addRoutes(to: sessions.group(":identifier/deliveries"))
     return router
 }
 
 /// The composition root: configuration → database, services, router → an application ready to `runService()`.
 ///
-/// Services start in order (HTTP client, scheduler) and the HTTP server last, so on shutdown the server stops
-/// taking requests first, then the scheduler checkpoints its transfers, then the client closes.
+/// Services start in order (HTTP client, scheduler, webhook dispatcher) and the HTTP server last, so on shutdown
+/// the server stops taking requests first, then the dispatcher and the scheduler stop, then the client closes.
 public func buildApplication(
     configuration: Configuration,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -77,7 +91,7 @@ public func buildApplication(
     return Application(
         router: buildRouter(components),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),
-        services: [components.httpClient, components.scheduler],
+        services: [components.httpClient, components.scheduler, components.dispatcher],
         onServerRunning: onServerRunning,
         logger: logger
     )

@@ -18,6 +18,8 @@ public struct Configuration: Sendable {
     public var connectTimeout: Duration
     /// Verbosity of the service's logs.
     public var logLevel: Logger.Level
+    /// Webhook retry schedule, timeout and secret rotation window.
+    public var deliveryPolicy: DeliveryPolicy
 
     public init(
         host: String = "127.0.0.1",
@@ -27,7 +29,8 @@ public struct Configuration: Sendable {
         maximumRequestBodySize: Int = 1 << 20,
         progressInterval: Duration = .milliseconds(500),
         connectTimeout: Duration = .seconds(10),
-        logLevel: Logger.Level = .info
+        logLevel: Logger.Level = .info,
+        deliveryPolicy: DeliveryPolicy = DeliveryPolicy()
     ) {
         self.host = host
         self.port = port
@@ -37,5 +40,6 @@ public struct Configuration: Sendable {
         self.progressInterval = progressInterval
         self.connectTimeout = connectTimeout
         self.logLevel = logLevel
+        self.deliveryPolicy = deliveryPolicy
     }
 }

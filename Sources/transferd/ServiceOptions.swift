@@ -22,12 +22,34 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env TRANSFERD_LOG_LEVEL).")
     var logLevel: String = environment["TRANSFERD_LOG_LEVEL"] ?? "info"
 
+    @Option(help: "Seconds a webhook subscriber has to answer one delivery (env TRANSFERD_WEBHOOK_TIMEOUT).")
+    var webhookTimeout: Double = environment["TRANSFERD_WEBHOOK_TIMEOUT"].flatMap { Double($0) } ?? 15
+
+    @Option(
+        help:
+            "Comma-separated seconds to wait before each webhook attempt; as many attempts as waits (env TRANSFERD_WEBHOOK_RETRY_SCHEDULE)."
+    )
+    var webhookRetrySchedule: String = environment["TRANSFERD_WEBHOOK_RETRY_SCHEDULE"] ?? "0,5,300,1800,7200,18000,36000,36000"
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
+        guard webhookTimeout > 0 else { throw ValidationError("--webhook-timeout must be a positive number of seconds.") }
+        guard retrySchedule != nil else {
+            throw ValidationError("--webhook-retry-schedule must be one or more non-negative numbers of seconds, separated by commas.")
+        }
+    }
+
+    /// The parsed `--webhook-retry-schedule`, or nil when it is not a list of non-negative numbers.
+    private var retrySchedule: [Duration]? {
+        let waits = webhookRetrySchedule.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard !waits.isEmpty, waits.count == webhookRetrySchedule.split(separator: ",").count, waits.allSatisfy({ $0 >= 0 }) else {
+            return nil
+        }
+        return waits.map { .milliseconds(Int64($0 * 1000)) }
     }
 
     var configuration: Configuration {
@@ -36,7 +58,11 @@ struct ServiceOptions: ParsableArguments {
             port: port,
             dataDirectory: dataDir,
             workerConcurrency: workerConcurrency,
-            logLevel: Logger.Level(rawValue: logLevel) ?? .info
+            logLevel: Logger.Level(rawValue: logLevel) ?? .info,
+            deliveryPolicy: DeliveryPolicy(
+                schedule: retrySchedule ?? DeliveryPolicy.svixSchedule,
+                timeout: .milliseconds(Int64(webhookTimeout * 1000))
+            )
         )
     }
 }

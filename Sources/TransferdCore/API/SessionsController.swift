@@ -6,27 +6,90 @@ struct SessionsController: Sendable {
     let sessions: SessionStore
     let lifecycle: TaskLifecycle
 
-    /// A session as the API shows it.
+    /// A session as the API shows it, with its webhook's acknowledgement record.
     struct SessionResponse: ResponseCodable, Sendable {
+        /// The session's configuration, with its webhook (whose secret shows only in the response that made it).
+        struct ConfigurationView: Codable, Sendable {
+            var settings: SessionConfiguration
+            var webhook: WebhookResponse?
+
+            enum CodingKeys: String, CodingKey {
+                case webhook
+            }
+
+            init(settings: SessionConfiguration, webhook: WebhookResponse?) {
+                self.settings = settings
+                self.webhook = webhook
+            }
+
+            init(from decoder: any Decoder) throws {
+                settings = try SessionConfiguration(from: decoder)
+                webhook = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(WebhookResponse.self, forKey: .webhook)
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                try settings.encode(to: encoder)
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(webhook, forKey: .webhook)
+            }
+        }
+
         var identifier: String
         var state: Session.State
-        var configuration: SessionConfiguration
+        var configuration: ConfigurationView
         var taskCounts: [String: Int]
+        var lastAcknowledgedSequence: Int64
+        var pendingDeliveries: Int
+        var webhookState: WebhookSubscription.State?
         var createdAt: Date
         var invalidatedAt: Date?
 
-        init(_ session: Session, counts: [TaskState: Int]) {
+        init(_ session: Session, details: SessionStore.Details, revealing secret: WebhookSecret? = nil) {
             identifier = session.identifier
             state = session.state
-            configuration = session.configuration
-            taskCounts = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, counts[$0] ?? 0) })
+            configuration = ConfigurationView(
+                settings: session.configuration,
+                webhook: details.webhook.map { WebhookResponse($0, revealing: secret) }
+            )
+            taskCounts = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, details.taskCounts[$0] ?? 0) })
+            lastAcknowledgedSequence = session.lastAcknowledgedSequence
+            pendingDeliveries = details.pendingDeliveries
+            webhookState = details.webhook?.state
             createdAt = session.createdAt
             invalidatedAt = session.invalidatedAt
         }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(identifier, forKey: .identifier)
+            try container.encode(state, forKey: .state)
+            try container.encode(configuration, forKey: .configuration)
+            try container.encode(taskCounts, forKey: .taskCounts)
+            try container.encode(lastAcknowledgedSequence, forKey: .lastAcknowledgedSequence)
+            try container.encode(pendingDeliveries, forKey: .pendingDeliveries)
+            try container.encode(webhookState, forKey: .webhookState)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encodeIfPresent(invalidatedAt, forKey: .invalidatedAt)
+        }
     }
 
+    /// The body of `PUT /v1/sessions/{identifier}`: the configuration, optionally with a webhook.
     struct CreateSessionRequest: Decodable {
-        var configuration: SessionConfiguration?
+        struct ConfigurationRequest: Decodable {
+            var settings: SessionConfiguration
+            var webhook: WebhookRequest?
+
+            enum CodingKeys: String, CodingKey {
+                case webhook
+            }
+
+            init(from decoder: any Decoder) throws {
+                settings = try SessionConfiguration(from: decoder)
+                webhook = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(WebhookRequest.self, forKey: .webhook)
+            }
+        }
+
+        var configuration: ConfigurationRequest?
     }
 
     struct InvalidateRequest: Decodable {
@@ -46,19 +109,23 @@ struct SessionsController: Sendable {
             throw Problem.invalidField("identifier", "must be 1 to 200 characters of A-Z, a-z, 0-9, '.', '_' or '-'")
         }
         let body = try await request.decode(as: CreateSessionRequest.self, context: context)
-        let configuration = body.configuration ?? .default
+        let configuration = body.configuration?.settings ?? .default
         try configuration.validate()
-        let (session, created) = try await sessions.createOrReconnect(identifier: identifier, configuration: configuration)
-        return EditedResponse(status: created ? .created : .ok, response: try await response(for: session))
+        let webhook = try body.configuration?.webhook?.validate(field: "configuration.webhook")
+        let creation = try await sessions.createOrReconnect(identifier: identifier, configuration: configuration, webhook: webhook)
+        return EditedResponse(
+            status: creation.created ? .created : .ok,
+            response: try await response(for: creation.session, revealing: creation.generatedSecret)
+        )
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<SessionResponse> {
         let limit = try request.pageLimit()
         let cursor = try request.integerQuery("cursor", in: 0...Int.max) ?? 0
         let page = try await sessions.list(after: Int64(cursor), limit: limit)
-        let counts = try await sessions.taskCounts(sessionIDs: page.map(\.rowID))
+        let details = try await sessions.details(sessionIDs: page.map(\.rowID))
         return Page(
-            items: page.map { SessionResponse($0, counts: counts[$0.rowID] ?? [:]) },
+            items: page.map { SessionResponse($0, details: details[$0.rowID] ?? .init()) },
             nextCursor: page.count == limit ? page.last.map { String($0.rowID) } : nil
         )
     }
@@ -74,8 +141,8 @@ struct SessionsController: Sendable {
         return try await response(for: invalidated)
     }
 
-    private func response(for session: Session) async throws -> SessionResponse {
-        let counts = try await sessions.taskCounts(sessionIDs: [session.rowID])
-        return SessionResponse(session, counts: counts[session.rowID] ?? [:])
+    private func response(for session: Session, revealing secret: WebhookSecret? = nil) async throws -> SessionResponse {
+        let details = try await sessions.details(sessionIDs: [session.rowID])
+        return SessionResponse(session, details: details[session.rowID] ?? .init(), revealing: secret)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 
-/// The durable, per-session, gap-free sequence of events: appended inside the transaction that causes them,
-/// read by polling or long-polling.
+/// The durable, per-session, gap-free sequence of events: appended inside the transaction that causes them
+/// (together with their webhook deliveries), read by polling or long-polling.
 struct EventLog: Sendable {
     let database: AppDatabase
     let signal: EventSignal
+    let outbox: Outbox
 
     /// Appends one event to the session's log within the caller's write transaction; readers wake after the commit.
     @discardableResult
@@ -33,6 +34,7 @@ struct EventLog: Sendable {
             createdAt: Date()
         )
         try event.insert(db)
+        try outbox.enqueue(event, db)
         let signal = self.signal
         db.afterNextTransaction { _ in signal.notify(sessionID: sessionID) }
         return event

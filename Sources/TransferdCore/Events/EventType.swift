@@ -16,4 +16,6 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case sessionEventsFinished = "session.events_finished"
     /// `urlSession(_:didBecomeInvalidWithError:)`.
     case sessionInvalidated = "session.invalidated"
+    /// Sent on request to check a webhook subscriber; no NSURLSession counterpart.
+    case webhookTest = "webhook.test"
 }

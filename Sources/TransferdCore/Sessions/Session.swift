@@ -23,6 +23,8 @@ struct Session: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var lastSequence: Int64
     /// Largest task identifier handed out so far.
     var lastTaskIdentifier: Int64
+    /// Sequence of the newest event the webhook subscriber acknowledged.
+    var lastAcknowledgedSequence: Int64
     var createdAt: Date
     var invalidatedAt: Date?
 
@@ -33,6 +35,7 @@ struct Session: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
         self.configuration = configuration
         self.lastSequence = 0
         self.lastTaskIdentifier = 0
+        self.lastAcknowledgedSequence = 0
         self.createdAt = createdAt
     }
 

@@ -4,19 +4,33 @@ import GRDB
 /// Reads and creates sessions. Changes of a session's state go through `TaskLifecycle`, which owns its tasks.
 struct SessionStore: Sendable {
     let database: AppDatabase
+    let webhooks: WebhookStore
 
-    /// Returns the live session with this identifier, or creates it: never two live sessions with one identifier.
-    /// A reconnect keeps the session's original configuration, like re-creating a background NSURLSession.
-    func createOrReconnect(identifier: String, configuration: SessionConfiguration) async throws -> (session: Session, created: Bool) {
+    /// What creating a session produced: the session, whether it is new, and a generated webhook secret to show once.
+    struct Creation {
+        var session: Session
+        var created: Bool
+        var generatedSecret: WebhookSecret?
+    }
+
+    /// Returns the live session with this identifier, or creates it (with its webhook): never two live sessions
+    /// with one identifier. A reconnect keeps the session's original configuration, like re-creating a background
+    /// NSURLSession.
+    func createOrReconnect(
+        identifier: String,
+        configuration: SessionConfiguration,
+        webhook: WebhookRequest.Validated?
+    ) async throws -> Creation {
         try await database.pool.write { db in
             if let live = try Session.filter(Column("identifier") == identifier && Column("state") != Session.State.invalidated.rawValue)
                 .fetchOne(db)
             {
-                return (live, false)
+                return Creation(session: live, created: false)
             }
             var session = Session(identifier: identifier, configuration: configuration, createdAt: Date())
             try session.insert(db)
-            return (session, true)
+            let secret = try webhook.flatMap { try webhooks.set($0, sessionID: session.rowID, db).1 }
+            return Creation(session: session, created: true, generatedSecret: secret)
         }
     }
 
@@ -39,23 +53,49 @@ struct SessionStore: Sendable {
         }
     }
 
-    /// How many tasks each session has in each state.
-    func taskCounts(sessionIDs: [Int64]) async throws -> [Int64: [TaskState: Int]] {
+    /// What a session's representation needs besides the row: task counts, the webhook and its backlog.
+    struct Details: Sendable {
+        var taskCounts: [TaskState: Int] = [:]
+        var webhook: WebhookSubscription?
+        var pendingDeliveries = 0
+    }
+
+    func details(sessionIDs: [Int64]) async throws -> [Int64: Details] {
         try await database.pool.read { db in
-            let rows = try Row.fetchAll(
+            let ids = String(decoding: try JSONEncoder().encode(sessionIDs), as: UTF8.self)
+            var details: [Int64: Details] = [:]
+            let counts = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT session_id, state, COUNT(*) AS count FROM tasks
                     WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id, state
                     """,
-                arguments: [String(decoding: try JSONEncoder().encode(sessionIDs), as: UTF8.self)]
+                arguments: [ids]
             )
-            var counts: [Int64: [TaskState: Int]] = [:]
-            for row in rows {
+            for row in counts {
                 guard let state = TaskState(rawValue: row["state"]) else { continue }
-                counts[row["session_id"], default: [:]][state] = row["count"]
+                details[row["session_id"], default: Details()].taskCounts[state] = row["count"]
             }
-            return counts
+            let webhooks = try WebhookSubscription.fetchAll(
+                db,
+                sql: "SELECT * FROM webhooks WHERE session_id IN (SELECT value FROM json_each(?))",
+                arguments: [ids]
+            )
+            for webhook in webhooks {
+                details[webhook.sessionId, default: Details()].webhook = webhook
+            }
+            let pending = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT session_id, COUNT(*) AS count FROM deliveries
+                    WHERE session_id IN (SELECT value FROM json_each(?)) AND status = 'pending' GROUP BY session_id
+                    """,
+                arguments: [ids]
+            )
+            for row in pending {
+                details[row["session_id"], default: Details()].pendingDeliveries = row["count"]
+            }
+            return details
         }
     }
 }

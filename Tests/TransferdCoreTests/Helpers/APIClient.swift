@@ -58,6 +58,24 @@ struct APIClient: Sendable {
         return try reply.decode()
     }
 
+    func session(_ identifier: String) async throws -> SessionView {
+        try await send(.GET, "/v1/sessions/\(identifier)").decode()
+    }
+
+    func deliveries(_ session: String, status: String? = nil) async throws -> [DeliveryView] {
+        let query = status.map { "&status=\($0)" } ?? ""
+        return try await send(.GET, "/v1/sessions/\(session)/deliveries?limit=1000\(query)").decode(PageView<DeliveryView>.self).items
+    }
+
+    /// Waits until the subscriber has acknowledged every delivery of the session written so far.
+    func waitUntilAllAcknowledged(_ session: String, timeout: Duration = .seconds(60)) async throws {
+        try await waitUntil(timeout: timeout) {
+            let last = try await deliveries(session).last?.sequence ?? 0
+            let state = try await self.session(session)
+            return state.pendingDeliveries == 0 && state.lastAcknowledgedSequence == last
+        }
+    }
+
     func task(_ session: String, _ taskIdentifier: Int) async throws -> TaskView {
         try await send(.GET, "/v1/sessions/\(session)/tasks/\(taskIdentifier)").decode()
     }

@@ -9,19 +9,49 @@ struct ProblemView: Decodable, Sendable {
     var detail: String
 }
 
+struct WebhookView: Decodable, Sendable {
+    var url: String
+    var events: [String]?
+    var state: String
+    var secretHint: String
+    var secret: String?
+}
+
 struct SessionView: Decodable, Sendable {
     struct ConfigurationView: Decodable, Sendable {
         var maximumConnectionsPerHost: Int
         var timeoutIntervalForRequest: Double
         var timeoutIntervalForResource: Double
         var httpAdditionalHeaders: [String: String]
+        var webhook: WebhookView?
     }
 
     var identifier: String
     var state: String
     var configuration: ConfigurationView
     var taskCounts: [String: Int]
+    var lastAcknowledgedSequence: Int
+    var pendingDeliveries: Int
+    var webhookState: String?
     var createdAt: Date
+}
+
+struct DeliveryView: Decodable, Sendable {
+    struct AttemptView: Decodable, Sendable {
+        var statusCode: Int?
+        var latencyMs: Int
+        var error: String?
+    }
+
+    var id: Int
+    var sequence: Int
+    var eventType: String
+    var taskIdentifier: Int?
+    var messageId: String
+    var status: String
+    var attemptCount: Int
+    var lastError: String?
+    var attempts: [AttemptView]
 }
 
 struct ErrorView: Decodable, Sendable, Equatable {

@@ -7,6 +7,13 @@ import TransferdCore
 /// Runs the real transferd (the same `buildApplication` as production) on 127.0.0.1, port 0, for the duration of
 /// `body`, then stops it with a graceful shutdown, as SIGTERM would.
 enum TestService {
+    /// Webhook retries in milliseconds rather than minutes, without jitter, so that tests run quickly and exactly.
+    static let fastDeliveries = DeliveryPolicy(
+        schedule: [0, 50, 100, 200, 400, 800, 1600, 3200].map { .milliseconds($0) },
+        timeout: .seconds(5),
+        jitter: 0
+    )
+
     /// A fresh, empty data directory.
     static func temporaryDataDirectory() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("transferd-test-\(UUID().uuidString)").path
@@ -18,6 +25,7 @@ enum TestService {
         dataDirectory: String = temporaryDataDirectory(),
         workerConcurrency: Int = 16,
         progressInterval: Duration = .milliseconds(500),
+        deliveryPolicy: DeliveryPolicy = fastDeliveries,
         _ body: (APIClient) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -28,7 +36,8 @@ enum TestService {
             workerConcurrency: workerConcurrency,
             progressInterval: progressInterval,
             connectTimeout: .seconds(2),
-            logLevel: .critical
+            logLevel: .critical,
+            deliveryPolicy: deliveryPolicy
         )
         let app = try await buildApplication(configuration: configuration) { channel in
             portContinuation.yield(channel.localAddress?.port ?? 0)

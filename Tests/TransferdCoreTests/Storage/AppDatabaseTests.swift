@@ -16,7 +16,7 @@ import Testing
 
     @Test func migrateAppliesOnceAndThenHasNothingToDo() throws {
         let dataDirectory = TestService.temporaryDataDirectory()
-        #expect(try migrateDatabase(dataDirectory: dataDirectory) == ["0001_initial"])
+        #expect(try migrateDatabase(dataDirectory: dataDirectory) == ["0001_initial", "0002_webhooks"])
         #expect(try migrateDatabase(dataDirectory: dataDirectory) == [])
     }
 }

@@ -1,0 +1,111 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A real webhook subscriber on 127.0.0.1: records every delivery it gets and answers as the test tells it to.
+final class WebhookReceiver: Sendable {
+    /// One request as received.
+    struct Received: Sendable {
+        var messageID: String
+        var timestamp: String
+        var signature: String
+        var type: String
+        var sequence: Int
+        var taskIdentifier: Int?
+        var body: Data
+        var receivedAt: ContinuousClock.Instant
+        /// The status the receiver answered with.
+        var status: Int
+    }
+
+    /// How to answer one request.
+    enum Answer: Sendable {
+        case status(Int, headers: HTTPFields = [:])
+        /// Wait, then answer 204.
+        case delay(Duration)
+    }
+
+    private struct State {
+        var received: [Received] = []
+        /// Answers to give, in order, before the default 204.
+        var script: [Answer] = []
+        /// Answer every request with this status while set.
+        var refuseWith: Int?
+    }
+
+    private let state = Mutex(State())
+    let port: Int
+
+    private init(port: Int) {
+        self.port = port
+    }
+
+    var url: String { "http://127.0.0.1:\(port)/hook" }
+    var received: [Received] { state.withLock { $0.received } }
+    /// Deliveries answered 2xx, in arrival order.
+    var acknowledged: [Received] { received.filter { (200..<300).contains($0.status) } }
+
+    func script(_ answers: [Answer]) { state.withLock { $0.script = answers } }
+    func refuse(with status: Int?) { state.withLock { $0.refuseWith = status } }
+
+    private func answer(for request: Request, body: ByteBuffer) async throws -> Response {
+        let payload = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] ?? [:]
+        let data = payload["data"] as? [String: Any] ?? [:]
+        let next = state.withLock { state -> Answer in
+            if let status = state.refuseWith { return .status(status) }
+            return state.script.isEmpty ? .status(204) : state.script.removeFirst()
+        }
+        var status = 204
+        var headers: HTTPFields = [:]
+        switch next {
+        case .status(let code, let extra):
+            status = code
+            headers = extra
+        case .delay(let duration):
+            try await Task.sleep(for: duration)
+        }
+        let received = Received(
+            messageID: request.headers[HTTPField.Name("webhook-id")!] ?? "",
+            timestamp: request.headers[HTTPField.Name("webhook-timestamp")!] ?? "",
+            signature: request.headers[HTTPField.Name("webhook-signature")!] ?? "",
+            type: payload["type"] as? String ?? "",
+            sequence: data["sequence"] as? Int ?? 0,
+            taskIdentifier: data["taskIdentifier"] as? Int,
+            body: Data(body.readableBytesView),
+            receivedAt: .now,
+            status: status
+        )
+        state.withLock { $0.received.append(received) }
+        return Response(status: .init(code: status), headers: headers)
+    }
+
+    /// Runs a receiver for the duration of `body`; `port` 0 picks a free one, another reuses a known port.
+    static func with<T: Sendable>(port: Int = 0, _ body: (WebhookReceiver) async throws -> T) async throws -> T {
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let router = Router()
+        let box = Mutex<WebhookReceiver?>(nil)
+        router.post("hook") { request, _ in
+            let buffer = try await request.body.collect(upTo: 16 << 20)
+            return try await box.withLock { $0! }.answer(for: request, body: buffer)
+        }
+        var logger = Logger(label: "receiver")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            var iterator = ports.makeAsyncIterator()
+            let receiver = WebhookReceiver(port: await iterator.next() ?? 0)
+            box.withLock { $0 = receiver }
+            defer { group.cancelAll() }
+            return try await body(receiver)
+        }
+    }
+}
