@@ -15,7 +15,6 @@ final class ActiveTransfer: Sendable {
         var bytesExpected: Int64 = -1
         var lastActivity = ContinuousClock.now
         var interruption: Interruption?
-        var waiter: CheckedContinuation<Void, Never>?
     }
 
     let taskID: Int64
@@ -23,6 +22,7 @@ final class ActiveTransfer: Sendable {
     /// `host:port` of the origin, for the per-host connection limit.
     let origin: String
     private let state = Mutex(State())
+    private let interrupted = Doorbell()
 
     init(taskID: Int64, sessionID: Int64, origin: String) {
         self.taskID = taskID
@@ -53,30 +53,16 @@ final class ActiveTransfer: Sendable {
 
     /// Stops the transfer; the first reason given wins.
     func interrupt(_ reason: Interruption) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        state.withLock { state in
             if state.interruption == nil { state.interruption = reason }
-            defer { state.waiter = nil }
-            return state.waiter
         }
-        waiter?.resume()
+        interrupted.ring()
     }
 
     /// Returns once the transfer is interrupted, or when the calling task is cancelled.
     func waitForInterruption() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
-                    if state.interruption != nil || Task.isCancelled { return true }
-                    state.waiter = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { state -> CheckedContinuation<Void, Never>? in
-                defer { state.waiter = nil }
-                return state.waiter
-            }?.resume()
+        while interruption == nil, !Task.isCancelled {
+            await interrupted.wait(timeout: nil)
         }
     }
 }

@@ -2,10 +2,8 @@ import Foundation
 import GRDB
 
 /// One entry of a session's durable event log.
-struct Event: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+struct Event: Codable, Sendable, SnakeCaseColumns, MutablePersistableRecord {
     static let databaseTableName = "events"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var id: Int64?
     var sessionId: Int64

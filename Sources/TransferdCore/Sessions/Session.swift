@@ -2,15 +2,13 @@ import Foundation
 import GRDB
 
 /// A background session: a client-named container of transfer tasks with one configuration and one event log.
-struct Session: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+struct Session: Codable, Sendable, SnakeCaseColumns, MutablePersistableRecord {
     /// Lifecycle of a session, after NSURLSession's invalidation.
     enum State: String, Codable, Sendable {
         case active, invalidating, invalidated
     }
 
     static let databaseTableName = "sessions"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     /// Internal row id; never shown to clients (they use `identifier`).
     var id: Int64?

@@ -2,15 +2,13 @@ import Foundation
 import GRDB
 
 /// One transfer of a session, after NSURLSessionTask: what to fetch, where it stands, and what came of it.
-struct TransferTask: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+struct TransferTask: Codable, Sendable, SnakeCaseColumns, MutablePersistableRecord {
     /// What the task does; uploads arrive in a later schema version.
     enum Kind: String, Codable, Sendable, CaseIterable {
         case download
     }
 
     static let databaseTableName = "tasks"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     /// Internal row id, unique across sessions; names the task's files on disk.
     var id: Int64?

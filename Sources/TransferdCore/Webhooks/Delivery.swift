@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// One event on its way to a session's subscriber: a row of the outbox, written in the event's transaction.
-struct Delivery: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+struct Delivery: Codable, Sendable, SnakeCaseColumns, MutablePersistableRecord {
     enum Status: String, Codable, Sendable, CaseIterable {
         /// Waiting for its turn or its next attempt.
         case pending
@@ -15,8 +15,6 @@ struct Delivery: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     }
 
     static let databaseTableName = "deliveries"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var id: Int64?
     var sessionId: Int64

@@ -2,10 +2,8 @@ import Foundation
 import GRDB
 
 /// One try at handing a delivery to the subscriber, kept for inspection.
-struct DeliveryAttempt: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+struct DeliveryAttempt: Codable, Sendable, SnakeCaseColumns, MutablePersistableRecord {
     static let databaseTableName = "delivery_attempts"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var id: Int64?
     var deliveryId: Int64

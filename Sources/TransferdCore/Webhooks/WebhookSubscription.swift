@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// A session's webhook subscriber: where its events are POSTed, which types, and the secrets that sign them.
-struct WebhookSubscription: Codable, Sendable, FetchableRecord, PersistableRecord {
+struct WebhookSubscription: Codable, Sendable, SnakeCaseColumns, PersistableRecord {
     /// How deliveries to the subscriber are going.
     enum State: String, Codable, Sendable {
         /// The last delivery was acknowledged (or none was attempted yet).
@@ -14,8 +14,6 @@ struct WebhookSubscription: Codable, Sendable, FetchableRecord, PersistableRecor
     }
 
     static let databaseTableName = "webhooks"
-    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     var sessionId: Int64
     var url: String
