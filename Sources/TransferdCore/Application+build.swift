@@ -20,7 +20,7 @@ struct Components: Sendable {
         database = try AppDatabase(path: configuration.dataDirectory + "/transferd.sqlite")
         let files = try FileStore(dataDirectory: configuration.dataDirectory)
         let transfers = ActiveTransfers()
-        let wakeup = SchedulerWakeup()
+        let wakeup = Doorbell()
         let outboxDoorbell = Doorbell()
         eventLog = EventLog(database: database, signal: EventSignal(), outbox: Outbox(doorbell: outboxDoorbell))
         webhooks = WebhookStore(database: database, eventLog: eventLog, doorbell: outboxDoorbell, policy: configuration.deliveryPolicy)

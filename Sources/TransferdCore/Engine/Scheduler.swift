@@ -14,24 +14,29 @@ struct Scheduler: Service {
     let lifecycle: TaskLifecycle
     let runner: DownloadRunner
     let transfers: ActiveTransfers
-    let wakeup: SchedulerWakeup
+    let wakeup: Doorbell
     let turns = SessionTurns()
     let concurrency: Int
     let logger: Logger
 
     func run() async throws {
         try await lifecycle.recoverAfterRestart()
-        wakeup.ring()
         await withDiscardingTaskGroup { group in
-            for await _ in wakeup.stream.cancelOnGracefulShutdown() {
-                do {
-                    for (job, transfer) in try await claimJobs() {
-                        group.addTask { await perform(job, transfer: transfer) }
+            await withGracefulShutdownHandler {
+                while !Task.isShuttingDownGracefully, !Task.isCancelled {
+                    do {
+                        for (job, transfer) in try await claimJobs() {
+                            group.addTask { await perform(job, transfer: transfer) }
+                        }
+                    } catch {
+                        logger.error("could not claim queued tasks", metadata: ["error": "\(error)"])
                     }
-                } catch {
-                    logger.error("could not claim queued tasks", metadata: ["error": "\(error)"])
+                    await wakeup.wait(timeout: nil)
                 }
+            } onGracefulShutdown: {
+                wakeup.ring()
             }
+            // Interrupted transfers leave their tasks running (queued) for the next start.
             group.cancelAll()
         }
     }

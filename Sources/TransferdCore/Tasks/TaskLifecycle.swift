@@ -10,7 +10,7 @@ struct TaskLifecycle: Sendable {
     let eventLog: EventLog
     let files: FileStore
     let transfers: ActiveTransfers
-    let wakeup: SchedulerWakeup
+    let wakeup: Doorbell
     let logger: Logger
 
     /// Creates a task in a live session, writing `task.created` (and `task.resumed` when it starts at once).
