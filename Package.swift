@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
@@ -39,6 +40,7 @@ let package = Package(
                 "TransferdMigrations",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -54,7 +56,7 @@ let package = Package(
         .target(
             name: "TransferdMigrations",
             path: "Migrations",
-            resources: [.copy("0001_initial.sql"), .copy("0002_webhooks.sql")],
+            resources: [.copy("0001_initial.sql"), .copy("0002_webhooks.sql"), .copy("0003_task_checksum.sql")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

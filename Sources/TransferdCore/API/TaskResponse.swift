@@ -27,6 +27,7 @@ struct TaskResponse: ResponseCodable, Sendable {
     var progress: Progress
     var error: TransferError?
     var file: StoredFile?
+    var checksum: Checksum?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?
@@ -50,6 +51,7 @@ struct TaskResponse: ResponseCodable, Sendable {
         progress = Progress(fractionCompleted: fraction)
         error = task.error
         file = task.file
+        checksum = task.checksum
         createdAt = task.createdAt
         startedAt = task.startedAt
         completedAt = task.completedAt
@@ -71,6 +73,7 @@ struct TaskResponse: ResponseCodable, Sendable {
         try container.encode(progress, forKey: .progress)
         try container.encode(error, forKey: .error)
         try container.encode(file, forKey: .file)
+        try container.encode(checksum, forKey: .checksum)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(startedAt, forKey: .startedAt)
         try container.encode(completedAt, forKey: .completedAt)

@@ -15,6 +15,25 @@ struct TasksController: Sendable {
         var taskDescription: String?
         var priority: Double?
         var start: Bool?
+        var checksum: ChecksumRequest?
+    }
+
+    /// `checksum` as given: both fields checked by hand for precise problems.
+    struct ChecksumRequest: Decodable {
+        var algorithm: String?
+        var value: String?
+
+        func validate() throws(Problem) -> Checksum {
+            let algorithms = Checksum.Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let name = algorithm, let algorithm = Checksum.Algorithm(rawValue: name) else {
+                throw .invalidField("checksum.algorithm", "must be one of \(algorithms)")
+            }
+            let hex = value?.lowercased() ?? ""
+            guard hex.count == algorithm.hexLength, hex.allSatisfy(\.isHexDigit) else {
+                throw .invalidField("checksum.value", "must be \(algorithm.hexLength) hexadecimal digits for \(algorithm.rawValue)")
+            }
+            return Checksum(algorithm: algorithm, value: hex)
+        }
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -108,6 +127,7 @@ struct TasksController: Sendable {
             origin: TransferJob.origin(of: components),
             taskDescription: body.taskDescription,
             priority: priority,
+            checksum: try body.checksum?.validate(),
             start: body.start ?? true
         )
     }

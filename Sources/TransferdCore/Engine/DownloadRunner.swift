@@ -106,7 +106,7 @@ struct DownloadRunner: Sendable {
 
     /// Streams the body into the partial file. Chunks are hashed as they arrive and gathered into batches of
     /// `writeBatchSize`; one batch is written while the next is gathered, so hashing and disk writes overlap and
-    /// memory stays bounded by two batches.
+    /// memory stays bounded by two batches. A requested checksum is verified before the file counts as finished.
     private func store(
         _ body: HTTPClientResponse.Body,
         of job: TransferJob,
@@ -118,6 +118,7 @@ struct DownloadRunner: Sendable {
         return try await FileSystem.shared.withFileHandle(forWritingAt: path, options: .newFile(replaceExisting: true)) { handle in
             try await withThrowingTaskGroup(of: Void.self) { writes in
                 var hasher = SHA256()
+                var crc = job.checksum?.algorithm == .crc32 ? CRC32() : nil
                 var batch = ByteBuffer()
                 var received: Int64 = 0
                 var checkpoint = (at: ContinuousClock.now, bytes: Int64(0))
@@ -131,7 +132,10 @@ struct DownloadRunner: Sendable {
                 }
 
                 for try await chunk in body {
-                    chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                    chunk.withUnsafeReadableBytes { bytes in
+                        hasher.update(bufferPointer: bytes)
+                        crc?.update(bytes)
+                    }
                     batch.writeImmutableBuffer(chunk)
                     received += Int64(chunk.readableBytes)
                     transfer.update(received: received, expected: expected)
@@ -154,8 +158,17 @@ struct DownloadRunner: Sendable {
                         message: "The server sent \(received) of the \(expected) bytes it announced."
                     )
                 }
-                try await handle.synchronize()
                 let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+                if let expected = job.checksum {
+                    let actual = expected.algorithm == .crc32 ? crc?.hex ?? "" : digest
+                    guard actual == expected.value else {
+                        throw TransferError(
+                            code: .checksumMismatch,
+                            message: "The \(expected.algorithm.rawValue) of the download is \(actual), not \(expected.value)."
+                        )
+                    }
+                }
+                try await handle.synchronize()
                 return StoredFile(size: received, sha256: digest, contentType: contentType)
             }
         }

@@ -10,6 +10,7 @@ struct TransferJob: Sendable {
     let requestTimeout: Duration
     /// Creation time plus `timeoutIntervalForResource`.
     let resourceDeadline: Date
+    let checksum: Checksum?
 
     init(task: TransferTask, configuration: SessionConfiguration) {
         taskID = task.rowID
@@ -20,6 +21,7 @@ struct TransferJob: Sendable {
             + task.originalRequest.headers.map { ($0.key, $0.value) }
         requestTimeout = .milliseconds(Int64(configuration.timeoutIntervalForRequest * 1000))
         resourceDeadline = task.createdAt.addingTimeInterval(configuration.timeoutIntervalForResource)
+        checksum = task.checksum
     }
 
     /// `host:port` of a URL, which the per-host connection limit counts by.

@@ -6,6 +6,7 @@ struct NewTask: Sendable {
     var origin: String
     var taskDescription: String?
     var priority: Double
+    var checksum: Checksum?
     /// `false` creates the task suspended, like a task before its first `resume()`.
     var start: Bool
 }

@@ -36,6 +36,7 @@ struct TaskLifecycle: Sendable {
                 origin: newTask.origin,
                 countOfBytesReceived: 0,
                 countOfBytesExpected: -1,
+                checksum: newTask.checksum,
                 createdAt: Date()
             )
             try task.insert(db)

@@ -11,6 +11,8 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
         case httpTooManyRedirects
         case unsupportedURL
         case cannotWriteToFile
+        /// The finished download's digest differs from the checksum the client gave.
+        case checksumMismatch
         case unknown
     }
 

@@ -30,6 +30,8 @@ struct TransferTask: Codable, Sendable, SnakeCaseColumns, MutablePersistableReco
     var countOfBytesExpected: Int64
     var error: TransferError?
     var file: StoredFile?
+    /// The digest the client expects, verified before the download counts as finished.
+    var checksum: Checksum?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?

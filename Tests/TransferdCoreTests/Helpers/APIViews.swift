@@ -96,6 +96,12 @@ struct TaskView: Decodable, Sendable {
     var progress: ProgressView
     var error: ErrorView?
     var file: FileView?
+    var checksum: ChecksumView?
+}
+
+struct ChecksumView: Decodable, Sendable {
+    var algorithm: String
+    var value: String
 }
 
 struct EventView: Decodable, Sendable {
