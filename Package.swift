@@ -63,6 +63,7 @@ let package = Package(
             name: "TransferdCoreTests",
             dependencies: [
                 "TransferdCore",
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
             ],

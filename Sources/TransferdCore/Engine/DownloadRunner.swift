@@ -57,7 +57,9 @@ struct DownloadRunner: Sendable {
             let deadline = NIODeadline.now() + .milliseconds(Int64(job.resourceDeadline.timeIntervalSinceNow * 1000))
             try await lifecycle.recordAttemptStarted(taskID: job.taskID)
             let (response, url) = try await fetchFollowingRedirects(job, deadline: deadline)
-            let expected = response.headers.first(name: "content-length").flatMap { Int64($0) } ?? -1
+            let decoder = try ContentDecoder(job: job, headers: response.headers)
+            // A decoded body's size is unknown until it has been decoded.
+            let expected = decoder == nil ? response.headers.first(name: "content-length").flatMap { Int64($0) } ?? -1 : -1
             let mimeType = response.headers.first(name: "content-type")
             try await lifecycle.recordResponse(
                 taskID: job.taskID,
@@ -72,7 +74,14 @@ struct DownloadRunner: Sendable {
             guard (200..<300).contains(response.status.code) else {
                 return .failed(.badServerResponse(status: Int(response.status.code)))
             }
-            let file = try await store(response.body, of: job, transfer: transfer, expected: expected, contentType: mimeType)
+            let file = try await store(
+                response.body,
+                of: job,
+                transfer: transfer,
+                expected: expected,
+                contentType: mimeType,
+                decoder: decoder
+            )
             return .succeeded(file)
         } catch {
             if Task.isCancelled { return .interrupted }
@@ -112,7 +121,8 @@ struct DownloadRunner: Sendable {
         of job: TransferJob,
         transfer: ActiveTransfer,
         expected: Int64,
-        contentType: String?
+        contentType: String?,
+        decoder: ContentDecoder?
     ) async throws -> StoredFile {
         let path = FilePath(files.partialPath(taskID: job.taskID))
         return try await FileSystem.shared.withFileHandle(forWritingAt: path, options: .newFile(replaceExisting: true)) { handle in
@@ -131,13 +141,17 @@ struct DownloadRunner: Sendable {
                     batch = ByteBuffer()
                 }
 
-                for try await chunk in body {
-                    chunk.withUnsafeReadableBytes { bytes in
+                func take(_ bytes: ByteBuffer) {
+                    bytes.withUnsafeReadableBytes { bytes in
                         hasher.update(bufferPointer: bytes)
                         crc?.update(bytes)
                     }
-                    batch.writeImmutableBuffer(chunk)
-                    received += Int64(chunk.readableBytes)
+                    batch.writeImmutableBuffer(bytes)
+                    received += Int64(bytes.readableBytes)
+                }
+
+                for try await chunk in body {
+                    if let decoder { try decoder.decode(chunk, into: take) } else { take(chunk) }
                     transfer.update(received: received, expected: expected)
                     if batch.readableBytes >= Self.writeBatchSize { try await writeBatch() }
                     if ContinuousClock.now - checkpoint.at >= progressInterval {

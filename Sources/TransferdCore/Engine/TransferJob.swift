@@ -11,6 +11,8 @@ struct TransferJob: Sendable {
     /// Creation time plus `timeoutIntervalForResource`.
     let resourceDeadline: Date
     let checksum: Checksum?
+    /// Whether a gzip-encoded response is decoded on the way to disk.
+    let decodeContent: Bool
 
     init(task: TransferTask, configuration: SessionConfiguration) {
         taskID = task.rowID
@@ -22,6 +24,7 @@ struct TransferJob: Sendable {
         requestTimeout = .milliseconds(Int64(configuration.timeoutIntervalForRequest * 1000))
         resourceDeadline = task.createdAt.addingTimeInterval(configuration.timeoutIntervalForResource)
         checksum = task.checksum
+        decodeContent = configuration.decodeContent
     }
 
     /// `host:port` of a URL, which the per-host connection limit counts by.

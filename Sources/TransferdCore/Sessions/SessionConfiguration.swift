@@ -8,24 +8,29 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
     public var timeoutIntervalForResource: Double
     /// Headers sent with every request of the session; a task's own headers win.
     public var httpAdditionalHeaders: [String: String]
+    /// Whether `Content-Encoding: gzip` responses are stored decoded (true) or as sent (false).
+    public var decodeContent: Bool
 
     public static let `default` = SessionConfiguration(
         maximumConnectionsPerHost: 6,
         timeoutIntervalForRequest: 60,
         timeoutIntervalForResource: 7 * 24 * 3600,
-        httpAdditionalHeaders: [:]
+        httpAdditionalHeaders: [:],
+        decodeContent: false
     )
 
     public init(
         maximumConnectionsPerHost: Int,
         timeoutIntervalForRequest: Double,
         timeoutIntervalForResource: Double,
-        httpAdditionalHeaders: [String: String]
+        httpAdditionalHeaders: [String: String],
+        decodeContent: Bool
     ) {
         self.maximumConnectionsPerHost = maximumConnectionsPerHost
         self.timeoutIntervalForRequest = timeoutIntervalForRequest
         self.timeoutIntervalForResource = timeoutIntervalForResource
         self.httpAdditionalHeaders = httpAdditionalHeaders
+        self.decodeContent = decodeContent
     }
 
     public init(from decoder: any Decoder) throws {
@@ -39,6 +44,7 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
             try container.decodeIfPresent(Double.self, forKey: .timeoutIntervalForResource) ?? defaults.timeoutIntervalForResource
         self.httpAdditionalHeaders =
             try container.decodeIfPresent([String: String].self, forKey: .httpAdditionalHeaders) ?? defaults.httpAdditionalHeaders
+        self.decodeContent = try container.decodeIfPresent(Bool.self, forKey: .decodeContent) ?? defaults.decodeContent
     }
 
     /// Checks every field's range; the problem names the offending field.

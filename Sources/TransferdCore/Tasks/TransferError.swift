@@ -13,6 +13,8 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
         case cannotWriteToFile
         /// The finished download's digest differs from the checksum the client gave.
         case checksumMismatch
+        /// A gzip-encoded body that `decodeContent` asked to decode was not valid gzip.
+        case cannotDecodeContentData
         case unknown
     }
 

@@ -1,3 +1,4 @@
+import CompressNIO
 import Crypto
 import Foundation
 import NIOCore
@@ -24,6 +25,17 @@ enum OriginContent {
 
     static func buffer(_ range: Range<Int>) -> ByteBuffer {
         ByteBuffer(bytes: bytes(range))
+    }
+
+    /// The first `size` bytes, gzip-compressed.
+    static func gzip(size: Int) throws -> ByteBuffer {
+        var plain = buffer(0..<size)
+        return try plain.compress(with: .gzip)
+    }
+
+    /// Lowercase hex SHA-256 of `data`.
+    static func sha256(of data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Lowercase hex SHA-256 of the first `size` bytes, computed a chunk at a time.

@@ -13,6 +13,7 @@ import Synchronization
 /// - `/status/{code}`: answers with that status.
 /// - `/truncated/{size}`: announces `size` bytes, sends half and drops the connection.
 /// - `/redirect/{count}/{size}`: redirects `count` times, then serves `/files/{size}`.
+/// - `/gzip/{size}`: the file gzip-compressed, with `Content-Encoding: gzip`.
 ///
 /// It records every request and how many were in flight at once, per `Host` and in all.
 final class OriginServer: Sendable {
@@ -81,6 +82,7 @@ final class OriginServer: Sendable {
         router.get("status/:code") { request, context in try origin().status(request, context) }
         router.get("truncated/:size") { request, context in try origin().truncated(request, context) }
         router.get("redirect/:count/:size") { request, context in try origin().redirect(request, context) }
+        router.get("gzip/:size") { request, context in try origin().gzip(request, context) }
         var logger = Logger(label: "origin")
         logger.logLevel = .critical
         let app = Application(
@@ -156,6 +158,15 @@ final class OriginServer: Sendable {
         let count = context.parameters.get("count", as: Int.self) ?? 0
         let location = count > 1 ? "/redirect/\(count - 1)/\(size)" : "/files/\(size)"
         return Response(status: .found, headers: [.location: location])
+    }
+
+    private func gzip(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let compressed = try OriginContent.gzip(size: size(context))
+        return Response(
+            status: .ok,
+            headers: [.contentEncoding: "gzip", .contentType: "text/plain", .contentLength: String(compressed.readableBytes)],
+            body: .init(byteBuffer: compressed)
+        )
     }
 
     /// Streams `range` of the content in chunks; `beforeChunk` may hold the stream back (gates).
