@@ -56,7 +56,9 @@ let package = Package(
         .target(
             name: "TransferdMigrations",
             path: "Migrations",
-            resources: [.copy("0001_initial.sql"), .copy("0002_webhooks.sql"), .copy("0003_task_checksum.sql")],
+            resources: [
+                .copy("0001_initial.sql"), .copy("0002_webhooks.sql"), .copy("0003_task_checksum.sql"), .copy("0004_task_schedule.sql"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -14,6 +14,12 @@ struct TaskResponse: ResponseCodable, Sendable {
         var fractionCompleted: Double
     }
 
+    /// Why a `running` task is not transferring yet.
+    enum WaitingReason: String, Codable, Sendable {
+        /// Its `earliestBeginDate` has not come.
+        case notBefore
+    }
+
     var taskIdentifier: Int64
     var kind: TransferTask.Kind
     var state: TaskState
@@ -28,6 +34,10 @@ struct TaskResponse: ResponseCodable, Sendable {
     var error: TransferError?
     var file: StoredFile?
     var checksum: Checksum?
+    var earliestBeginDate: Date?
+    var waitingReason: WaitingReason?
+    /// When a waiting task may start.
+    var nextAttemptAt: Date?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?
@@ -52,6 +62,10 @@ struct TaskResponse: ResponseCodable, Sendable {
         error = task.error
         file = task.file
         checksum = task.checksum
+        earliestBeginDate = task.earliestBeginDate
+        let waiting = task.state == .running && live == nil && (task.nextAttemptAt.map { $0 > Date() } ?? false)
+        waitingReason = waiting ? .notBefore : nil
+        nextAttemptAt = waiting ? task.nextAttemptAt : nil
         createdAt = task.createdAt
         startedAt = task.startedAt
         completedAt = task.completedAt
@@ -74,6 +88,9 @@ struct TaskResponse: ResponseCodable, Sendable {
         try container.encode(error, forKey: .error)
         try container.encode(file, forKey: .file)
         try container.encode(checksum, forKey: .checksum)
+        try container.encode(earliestBeginDate, forKey: .earliestBeginDate)
+        try container.encode(waitingReason, forKey: .waitingReason)
+        try container.encode(nextAttemptAt, forKey: .nextAttemptAt)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(startedAt, forKey: .startedAt)
         try container.encode(completedAt, forKey: .completedAt)

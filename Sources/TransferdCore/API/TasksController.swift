@@ -16,6 +16,7 @@ struct TasksController: Sendable {
         var priority: Double?
         var start: Bool?
         var checksum: ChecksumRequest?
+        var earliestBeginDate: Date?
     }
 
     /// `checksum` as given: both fields checked by hand for precise problems.
@@ -128,6 +129,7 @@ struct TasksController: Sendable {
             taskDescription: body.taskDescription,
             priority: priority,
             checksum: try body.checksum?.validate(),
+            earliestBeginDate: body.earliestBeginDate,
             start: body.start ?? true
         )
     }

@@ -24,14 +24,18 @@ struct Scheduler: Service {
         await withDiscardingTaskGroup { group in
             await withGracefulShutdownHandler {
                 while !Task.isShuttingDownGracefully, !Task.isCancelled {
+                    var nextDue: Duration?
                     do {
-                        for (job, transfer) in try await claimJobs() {
+                        let (claimed, wait) = try await claimJobs()
+                        for (job, transfer) in claimed {
                             group.addTask { await perform(job, transfer: transfer) }
                         }
+                        nextDue = wait
                     } catch {
                         logger.error("could not claim queued tasks", metadata: ["error": "\(error)"])
+                        nextDue = .seconds(1)
                     }
-                    await wakeup.wait(timeout: nil)
+                    await wakeup.wait(timeout: nextDue)
                 }
             } onGracefulShutdown: {
                 wakeup.ring()
@@ -56,12 +60,20 @@ struct Scheduler: Service {
     /// concurrent suspend or cancel sees either the queued task or the transferring one, never something between.
     ///
     /// Each session's queue per origin is ranked by priority, then age; candidates are taken rank by rank, and
-    /// within a rank the session served longest ago goes first.
-    private func claimJobs() async throws -> [(TransferJob, ActiveTransfer)] {
+    /// within a rank the session served longest ago goes first. Tasks not due yet (`nextAttemptAt`) wait; the
+    /// second result is how long until the first of them is.
+    private func claimJobs() async throws -> ([(TransferJob, ActiveTransfer)], Duration?) {
         try await database.pool.write { db in
+            let now = Date()
+            let nextDue = try Date.fetchOne(
+                db,
+                sql: "SELECT MIN(next_attempt_at) FROM tasks WHERE state = 'running' AND next_attempt_at > ?",
+                arguments: [now]
+            )
+            let wait = nextDue.map { Duration.milliseconds(Int64($0.timeIntervalSince(now) * 1000) + 1) }
             let active = transfers.all
             var free = concurrency - active.count
-            guard free > 0 else { return [] }
+            guard free > 0 else { return ([], wait) }
             var perOrigin: [String: Int] = [:]
             for transfer in active { perOrigin["\(transfer.sessionID) \(transfer.origin)", default: 0] += 1 }
 
@@ -74,9 +86,10 @@ struct Scheduler: Service {
                                ROW_NUMBER() OVER (PARTITION BY t.session_id, t.origin ORDER BY t.priority DESC, t.id) AS turn
                         FROM tasks t JOIN sessions s ON s.id = t.session_id
                         WHERE t.state = 'running' AND t.id NOT IN (SELECT value FROM json_each(?))
+                          AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
                     ) WHERE turn <= ?
                     """,
-                arguments: [activeIDs, free]
+                arguments: [activeIDs, now, free]
             )
             let candidates = try rows.map { row in
                 (turn: row["turn"] as Int, task: try TransferTask(row: row), configuration: row["session_configuration"] as String)
@@ -98,7 +111,7 @@ struct Scheduler: Service {
                 transfers.add(transfer)
                 claimed.append((TransferJob(task: task, configuration: configuration), transfer))
             }
-            return claimed
+            return (claimed, wait)
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A validated request to create a task, as the tasks controller hands it to the lifecycle.
 struct NewTask: Sendable {
     var kind: TransferTask.Kind
@@ -7,6 +9,7 @@ struct NewTask: Sendable {
     var taskDescription: String?
     var priority: Double
     var checksum: Checksum?
+    var earliestBeginDate: Date?
     /// `false` creates the task suspended, like a task before its first `resume()`.
     var start: Bool
 }

@@ -37,6 +37,8 @@ struct TaskLifecycle: Sendable {
                 countOfBytesReceived: 0,
                 countOfBytesExpected: -1,
                 checksum: newTask.checksum,
+                earliestBeginDate: newTask.earliestBeginDate,
+                nextAttemptAt: newTask.earliestBeginDate,
                 createdAt: Date()
             )
             try task.insert(db)

@@ -32,6 +32,10 @@ struct TransferTask: Codable, Sendable, SnakeCaseColumns, MutablePersistableReco
     var file: StoredFile?
     /// The digest the client expects, verified before the download counts as finished.
     var checksum: Checksum?
+    /// The client's `earliestBeginDate`: the task does not start before it.
+    var earliestBeginDate: Date?
+    /// The scheduler does not start the task before this (its earliest begin date, for now).
+    var nextAttemptAt: Date?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?
@@ -53,6 +57,7 @@ extension TransferTask {
         static let taskIdentifier = Column("task_identifier")
         static let state = Column("state")
         static let priority = Column("priority")
+        static let nextAttemptAt = Column("next_attempt_at")
     }
 }
 

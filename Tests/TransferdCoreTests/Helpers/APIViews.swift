@@ -97,6 +97,8 @@ struct TaskView: Decodable, Sendable {
     var error: ErrorView?
     var file: FileView?
     var checksum: ChecksumView?
+    var waitingReason: String?
+    var startedAt: Date?
 }
 
 struct ChecksumView: Decodable, Sendable {
