@@ -57,7 +57,11 @@ let package = Package(
             name: "TransferdMigrations",
             path: "Migrations",
             resources: [
-                .copy("0001_initial.sql"), .copy("0002_webhooks.sql"), .copy("0003_task_checksum.sql"), .copy("0004_task_schedule.sql"),
+                .copy("0001_initial.sql"),
+                .copy("0002_webhooks.sql"),
+                .copy("0003_task_checksum.sql"),
+                .copy("0004_task_schedule.sql"),
+                .copy("0005_task_attempts.sql"),
             ],
             swiftSettings: swiftSettings
         ),

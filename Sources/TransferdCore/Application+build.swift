@@ -31,6 +31,7 @@ struct Components: Sendable {
             files: files,
             transfers: transfers,
             wakeup: wakeup,
+            retryPolicy: configuration.retryPolicy,
             logger: logger
         )
         httpClient = HTTPClientService(connectTimeout: configuration.connectTimeout)

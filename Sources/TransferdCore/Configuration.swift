@@ -20,6 +20,8 @@ public struct Configuration: Sendable {
     public var logLevel: Logger.Level
     /// Webhook retry schedule, timeout and secret rotation window.
     public var deliveryPolicy: DeliveryPolicy
+    /// Backoff between attempts of a transfer that failed transiently.
+    public var retryPolicy: RetryPolicy
 
     public init(
         host: String = "127.0.0.1",
@@ -30,7 +32,8 @@ public struct Configuration: Sendable {
         progressInterval: Duration = .milliseconds(500),
         connectTimeout: Duration = .seconds(10),
         logLevel: Logger.Level = .info,
-        deliveryPolicy: DeliveryPolicy = DeliveryPolicy()
+        deliveryPolicy: DeliveryPolicy = DeliveryPolicy(),
+        retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.host = host
         self.port = port
@@ -41,5 +44,6 @@ public struct Configuration: Sendable {
         self.connectTimeout = connectTimeout
         self.logLevel = logLevel
         self.deliveryPolicy = deliveryPolicy
+        self.retryPolicy = retryPolicy
     }
 }

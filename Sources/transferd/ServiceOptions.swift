@@ -22,6 +22,14 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env TRANSFERD_LOG_LEVEL).")
     var logLevel: String = environment["TRANSFERD_LOG_LEVEL"] ?? "info"
 
+    @Option(
+        help: "Seconds before the first retry of a transiently failed transfer; it doubles each time (env TRANSFERD_RETRY_INITIAL_DELAY)."
+    )
+    var retryInitialDelay: Double = environment["TRANSFERD_RETRY_INITIAL_DELAY"].flatMap { Double($0) } ?? 1
+
+    @Option(help: "Longest wait between two attempts of a transfer, in seconds (env TRANSFERD_RETRY_MAXIMUM_DELAY).")
+    var retryMaximumDelay: Double = environment["TRANSFERD_RETRY_MAXIMUM_DELAY"].flatMap { Double($0) } ?? 300
+
     @Option(help: "Seconds a webhook subscriber has to answer one delivery (env TRANSFERD_WEBHOOK_TIMEOUT).")
     var webhookTimeout: Double = environment["TRANSFERD_WEBHOOK_TIMEOUT"].flatMap { Double($0) } ?? 15
 
@@ -36,6 +44,9 @@ struct ServiceOptions: ParsableArguments {
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        guard retryInitialDelay > 0, retryMaximumDelay >= retryInitialDelay else {
+            throw ValidationError("--retry-initial-delay must be positive and at most --retry-maximum-delay.")
         }
         guard webhookTimeout > 0 else { throw ValidationError("--webhook-timeout must be a positive number of seconds.") }
         guard retrySchedule != nil else {
@@ -62,6 +73,10 @@ struct ServiceOptions: ParsableArguments {
             deliveryPolicy: DeliveryPolicy(
                 schedule: retrySchedule ?? DeliveryPolicy.svixSchedule,
                 timeout: .milliseconds(Int64(webhookTimeout * 1000))
+            ),
+            retryPolicy: RetryPolicy(
+                initialDelay: .milliseconds(Int64(retryInitialDelay * 1000)),
+                maximumDelay: .milliseconds(Int64(retryMaximumDelay * 1000))
             )
         )
     }

@@ -18,6 +18,8 @@ struct TaskResponse: ResponseCodable, Sendable {
     enum WaitingReason: String, Codable, Sendable {
         /// Its `earliestBeginDate` has not come.
         case notBefore
+        /// Its last attempt failed transiently; the next one is due at `nextAttemptAt`.
+        case retryBackoff
     }
 
     var taskIdentifier: Int64
@@ -38,6 +40,7 @@ struct TaskResponse: ResponseCodable, Sendable {
     var waitingReason: WaitingReason?
     /// When a waiting task may start.
     var nextAttemptAt: Date?
+    var attempts: [TransferAttempt]
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?
@@ -64,8 +67,9 @@ struct TaskResponse: ResponseCodable, Sendable {
         checksum = task.checksum
         earliestBeginDate = task.earliestBeginDate
         let waiting = task.state == .running && live == nil && (task.nextAttemptAt.map { $0 > Date() } ?? false)
-        waitingReason = waiting ? .notBefore : nil
+        waitingReason = waiting ? task.waitingReason.flatMap(WaitingReason.init) ?? .notBefore : nil
         nextAttemptAt = waiting ? task.nextAttemptAt : nil
+        attempts = task.attempts
         createdAt = task.createdAt
         startedAt = task.startedAt
         completedAt = task.completedAt
@@ -91,6 +95,7 @@ struct TaskResponse: ResponseCodable, Sendable {
         try container.encode(earliestBeginDate, forKey: .earliestBeginDate)
         try container.encode(waitingReason, forKey: .waitingReason)
         try container.encode(nextAttemptAt, forKey: .nextAttemptAt)
+        try container.encode(attempts, forKey: .attempts)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(startedAt, forKey: .startedAt)
         try container.encode(completedAt, forKey: .completedAt)

@@ -72,7 +72,8 @@ struct DownloadRunner: Sendable {
                 expectedBytes: expected
             )
             guard (200..<300).contains(response.status.code) else {
-                return .failed(.badServerResponse(status: Int(response.status.code)))
+                let retryAfter = RetryAfter.parse(response.headers, now: Date())
+                return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
             }
             let file = try await store(
                 response.body,

@@ -48,7 +48,7 @@ struct Scheduler: Service {
     private func perform(_ job: TransferJob, transfer: ActiveTransfer) async {
         let outcome = await runner.run(job, transfer: transfer)
         do {
-            try await lifecycle.transferEnded(taskID: job.taskID, outcome: outcome)
+            try await lifecycle.transferEnded(taskID: job.taskID, outcome: outcome, bytes: transfer.counters.received)
         } catch {
             transfers.remove(taskID: job.taskID)
             logger.error("could not record the end of a transfer", metadata: ["task": "\(job.taskID)", "error": "\(error)"])

@@ -10,6 +10,8 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
     public var httpAdditionalHeaders: [String: String]
     /// Whether `Content-Encoding: gzip` responses are stored decoded (true) or as sent (false).
     public var decodeContent: Bool
+    /// How many times a transiently failed transfer is retried; nil retries until `timeoutIntervalForResource`.
+    public var maximumRetries: Int?
 
     public static let `default` = SessionConfiguration(
         maximumConnectionsPerHost: 6,
@@ -45,6 +47,7 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
         self.httpAdditionalHeaders =
             try container.decodeIfPresent([String: String].self, forKey: .httpAdditionalHeaders) ?? defaults.httpAdditionalHeaders
         self.decodeContent = try container.decodeIfPresent(Bool.self, forKey: .decodeContent) ?? defaults.decodeContent
+        self.maximumRetries = try container.decodeIfPresent(Int.self, forKey: .maximumRetries)
     }
 
     /// Checks every field's range; the problem names the offending field.
@@ -60,6 +63,9 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
                 "configuration.timeoutIntervalForResource",
                 "must be a number of seconds greater than 0 and at most 31536000"
             )
+        }
+        if let maximumRetries, !(0...10_000).contains(maximumRetries) {
+            throw .invalidField("configuration.maximumRetries", "must be an integer from 0 to 10000")
         }
         try HeaderValidation.validate(httpAdditionalHeaders, field: "configuration.httpAdditionalHeaders")
     }

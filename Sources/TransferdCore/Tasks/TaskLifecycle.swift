@@ -11,6 +11,7 @@ struct TaskLifecycle: Sendable {
     let files: FileStore
     let transfers: ActiveTransfers
     let wakeup: Doorbell
+    let retryPolicy: RetryPolicy
     let logger: Logger
 
     /// Creates a task in a live session, writing `task.created` (and `task.resumed` when it starts at once).
@@ -39,6 +40,7 @@ struct TaskLifecycle: Sendable {
                 checksum: newTask.checksum,
                 earliestBeginDate: newTask.earliestBeginDate,
                 nextAttemptAt: newTask.earliestBeginDate,
+                attempts: [],
                 createdAt: Date()
             )
             try task.insert(db)
@@ -72,21 +74,39 @@ struct TaskLifecycle: Sendable {
         return task
     }
 
-    /// Records how a transfer attempt ended; called by the scheduler once the runner has stopped.
-    func transferEnded(taskID: Int64, outcome: TaskStateMachine.TransferOutcome) async throws {
+    /// Records how a transfer attempt ended; called by the scheduler once the runner has stopped. A transient
+    /// failure is retried while the session's `maximumRetries` and the task's resource deadline allow.
+    func transferEnded(taskID: Int64, outcome: TaskStateMachine.TransferOutcome, bytes: Int64) async throws {
         try await database.pool.write { db in
             // Removing the transfer inside the transaction keeps `isTransferring` consistent for concurrent inputs.
             transfers.remove(taskID: taskID)
             guard var task = try TransferTask.fetchOne(db, key: taskID) else { return }
+            var input = TaskStateMachine.Input.transferEnded(outcome)
+            if let attempt = TransferAttempt(outcome: outcome, bytes: bytes) {
+                task.attempts.append(attempt)
+                if case .failed(let error) = outcome, let retryAt = try retryDate(for: error, of: task, db) {
+                    input = .transferFailedRetryable(error, at: retryAt)
+                }
+            }
             var machine = TaskStateMachine(state: task.state, isTransferring: false)
             do {
-                let action = try machine.handle(.transferEnded(outcome))
+                let action = try machine.handle(input)
                 try perform(action, on: &task, newState: machine.state, db)
             } catch let illegal as TaskStateMachine.IllegalTransition {
                 logger.error("transfer ended for a task that was already \(illegal.from)", metadata: ["task": "\(taskID)"])
                 files.removePartial(taskID: taskID)
             }
         }
+    }
+
+    /// When to try again after `error`, or nil when the task must fail now.
+    private func retryDate(for error: TransferError, of task: TransferTask, _ db: Database) throws -> Date? {
+        guard error.isTransient, let session = try Session.fetchOne(db, key: task.sessionId) else { return nil }
+        let failures = task.attempts.count
+        if let maximum = session.configuration.maximumRetries, failures > maximum { return nil }
+        let retryAt = Date().addingTimeInterval(retryPolicy.delay(afterFailures: failures, retryAfter: error.retryAfter).timeInterval)
+        let deadline = task.createdAt.addingTimeInterval(session.configuration.timeoutIntervalForResource)
+        return retryAt < deadline ? retryAt : nil
     }
 
     /// After a restart nothing is transferring: tasks left `canceling` complete as cancelled; `running` ones stay queued.
@@ -121,6 +141,12 @@ struct TaskLifecycle: Sendable {
             try task.update(db)
         case .complete(let error, let file):
             try complete(&task, error: error, file: file, db)
+        case .scheduleRetry(let at):
+            task.nextAttemptAt = at
+            task.waitingReason = "retryBackoff"
+            task.countOfBytesReceived = 0
+            files.removePartial(taskID: taskID)
+            try task.update(db)
         }
         if wasBusy && !newState.isBusy {
             try settleSession(task.sessionId, taskBecameIdle: true, db)
@@ -151,7 +177,7 @@ struct TaskLifecycle: Sendable {
 
     private func afterCommit(_ action: TaskStateMachine.Action, taskID: Int64) {
         switch action {
-        case .enqueue:
+        case .enqueue, .scheduleRetry:
             wakeup.ring()
         case .suspend(stopTransfer: true), .stopTransferForCancel:
             transfers[taskID]?.interrupt(.byClient)

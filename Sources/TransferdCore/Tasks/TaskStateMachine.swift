@@ -1,3 +1,5 @@
+import Foundation
+
 /// The lifecycle of one transfer task as a value: feed it an input, get back what to do. No I/O happens here.
 ///
 /// `suspended → running → canceling → completed`, after NSURLSessionTask. A running task is either queued
@@ -16,6 +18,8 @@ struct TaskStateMachine {
         case suspend
         case cancel
         case transferEnded(TransferOutcome)
+        /// The attempt failed transiently and the retry policy allows another one at `at`.
+        case transferFailedRetryable(TransferError, at: Date)
     }
 
     /// What the owner must do, in one transaction with the new state.
@@ -30,6 +34,8 @@ struct TaskStateMachine {
         case stopTransferForCancel
         /// Write `task.finished_downloading` when there is a file, then `task.completed`; discard partial data on error.
         case complete(error: TransferError?, file: StoredFile?)
+        /// Keep the task running, waiting (`retryBackoff`) until `at`.
+        case scheduleRetry(at: Date)
     }
 
     /// An input the current state cannot accept (resume a completed task); the API answers 409.
@@ -74,10 +80,12 @@ struct TaskStateMachine {
         case (.running, .transferEnded(.interrupted)):
             // Shutdown interrupted the transfer: the task stays queued and runs again on the next start.
             return .none
-        case (.canceling, .transferEnded):
+        case (.running, .transferFailedRetryable(_, let at)):
+            return .scheduleRetry(at: at)
+        case (.canceling, .transferEnded), (.canceling, .transferFailedRetryable):
             state = .completed
             return .complete(error: .cancelled, file: nil)
-        case (.suspended, .transferEnded):
+        case (.suspended, .transferEnded), (.suspended, .transferFailedRetryable):
             // The transfer ended after the task was suspended; the suspension stands.
             return .none
 
@@ -93,7 +101,7 @@ extension TaskStateMachine.Input {
         case .resume: "resume"
         case .suspend: "suspend"
         case .cancel: "cancel"
-        case .transferEnded: "transferEnded"
+        case .transferEnded, .transferFailedRetryable: "transferEnded"
         }
     }
 }

@@ -22,16 +22,40 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
     public var message: String
     /// The origin's HTTP status, for `badServerResponse`.
     public var statusCode: Int?
+    /// How long the origin asked to wait (`Retry-After`), for the retry that follows; not shown.
+    var retryAfter: Duration?
 
-    public init(code: Code, message: String, statusCode: Int? = nil) {
+    enum CodingKeys: String, CodingKey {
+        case code, message, statusCode
+    }
+
+    /// Statuses that say "try again later" rather than "this will never work".
+    static let transientStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+
+    /// Whether another attempt may succeed: network failures, stalls, truncated bodies and the statuses above.
+    var isTransient: Bool {
+        switch code {
+        case .cannotConnectToHost, .networkConnectionLost, .timedOut: true
+        case .badServerResponse: statusCode.map(Self.transientStatuses.contains) ?? false
+        default: false
+        }
+    }
+
+    public init(code: Code, message: String, statusCode: Int? = nil, retryAfter: Duration? = nil) {
         self.code = code
         self.message = message
         self.statusCode = statusCode
+        self.retryAfter = retryAfter
     }
 
     static let cancelled = TransferError(code: .cancelled, message: "The task was cancelled.")
 
-    static func badServerResponse(status: Int) -> TransferError {
-        TransferError(code: .badServerResponse, message: "The server answered with HTTP status \(status).", statusCode: status)
+    static func badServerResponse(status: Int, retryAfter: Duration? = nil) -> TransferError {
+        TransferError(
+            code: .badServerResponse,
+            message: "The server answered with HTTP status \(status).",
+            statusCode: status,
+            retryAfter: retryAfter
+        )
     }
 }

@@ -36,6 +36,10 @@ struct TransferTask: Codable, Sendable, SnakeCaseColumns, MutablePersistableReco
     var earliestBeginDate: Date?
     /// The scheduler does not start the task before this (its earliest begin date, for now).
     var nextAttemptAt: Date?
+    /// Every attempt so far, oldest first.
+    var attempts: [TransferAttempt]
+    /// Why a running task waits for `nextAttemptAt` (`retryBackoff`); nil when it waits for its earliest begin date.
+    var waitingReason: String?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?

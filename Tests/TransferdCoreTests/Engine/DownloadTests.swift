@@ -25,7 +25,7 @@ import Testing
     func aNonSuccessStatusCompletesWithBadServerResponseAndNoFile(status: Int) async throws {
         try await OriginServer.with { origin in
             try await TestService.with { api in
-                try await api.createSession("status")
+                try await api.createSession("status", configuration: #"{"maximumRetries": 0}"#)
                 _ = try await api.createTask("status", url: origin.url("/status/\(status)"))
                 let task = try await api.waitForCompletion("status", 1)
 
@@ -43,7 +43,7 @@ import Testing
     @Test func aTruncatedBodyIsAnErrorNotASuccess() async throws {
         try await OriginServer.with { origin in
             try await TestService.with { api in
-                try await api.createSession("truncated")
+                try await api.createSession("truncated", configuration: #"{"maximumRetries": 0}"#)
                 _ = try await api.createTask("truncated", url: origin.url("/truncated/1000000"))
                 let task = try await api.waitForCompletion("truncated", 1)
 
@@ -83,7 +83,7 @@ import Testing
 
     @Test func anUnreachableHostCompletesWithCannotConnectToHost() async throws {
         try await TestService.with { api in
-            try await api.createSession("refused")
+            try await api.createSession("refused", configuration: #"{"maximumRetries": 0}"#)
             // Port 9 (discard) is closed on the test machines; nothing listens there.
             _ = try await api.createTask("refused", url: "http://127.0.0.1:9/file")
             let task = try await api.waitForCompletion("refused", 1)

@@ -99,6 +99,14 @@ struct TaskView: Decodable, Sendable {
     var checksum: ChecksumView?
     var waitingReason: String?
     var startedAt: Date?
+    var attempts: [AttemptView]
+
+    struct AttemptView: Decodable, Sendable {
+        var outcome: String
+        var statusCode: Int?
+        var bytes: Int
+        var endedAt: Date
+    }
 }
 
 struct ChecksumView: Decodable, Sendable {

@@ -14,6 +14,8 @@ import Synchronization
 /// - `/truncated/{size}`: announces `size` bytes, sends half and drops the connection.
 /// - `/redirect/{count}/{size}`: redirects `count` times, then serves `/files/{size}`.
 /// - `/gzip/{size}`: the file gzip-compressed, with `Content-Encoding: gzip`.
+/// - `/flaky/{name}/{failures}/{size}?status=&retryAfter=`: the first `failures` requests for `name` get `status`
+///   (503 by default, with `Retry-After` when asked), the next ones the file.
 ///
 /// It records every request and how many were in flight at once, per `Host` and in all.
 final class OriginServer: Sendable {
@@ -21,6 +23,7 @@ final class OriginServer: Sendable {
 
     private struct State {
         var openGates: Set<String> = []
+        var flakyRequests: [String: Int] = [:]
         var requests: [String] = []
         var inFlight: [String: Int] = [:]
         var maxInFlight: [String: Int] = [:]
@@ -83,6 +86,7 @@ final class OriginServer: Sendable {
         router.get("truncated/:size") { request, context in try origin().truncated(request, context) }
         router.get("redirect/:count/:size") { request, context in try origin().redirect(request, context) }
         router.get("gzip/:size") { request, context in try origin().gzip(request, context) }
+        router.get("flaky/:name/:failures/:size") { request, context in try origin().flaky(request, context) }
         var logger = Logger(label: "origin")
         logger.logLevel = .critical
         let app = Application(
@@ -158,6 +162,23 @@ final class OriginServer: Sendable {
         let count = context.parameters.get("count", as: Int.self) ?? 0
         let location = count > 1 ? "/redirect/\(count - 1)/\(size)" : "/files/\(size)"
         return Response(status: .found, headers: [.location: location])
+    }
+
+    private func flaky(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let name = context.parameters.get("name") ?? ""
+        let failures = context.parameters.get("failures", as: Int.self) ?? 0
+        let seen = state.withLock { state in
+            state.flakyRequests[name, default: 0] += 1
+            return state.flakyRequests[name, default: 0]
+        }
+        guard seen > failures else {
+            state.withLock { $0.requests.append(request.uri.description) }
+            var headers: HTTPFields = [:]
+            if let retryAfter = request.uri.queryParameters.get("retryAfter") { headers[.retryAfter] = retryAfter }
+            let status = request.uri.queryParameters.get("status", as: Int.self) ?? 503
+            return Response(status: .init(code: status), headers: headers)
+        }
+        return try file(request, context)
     }
 
     private func gzip(_ request: Request, _ context: BasicRequestContext) throws -> Response {

@@ -26,6 +26,7 @@ enum TestService {
         workerConcurrency: Int = 16,
         progressInterval: Duration = .milliseconds(500),
         deliveryPolicy: DeliveryPolicy = fastDeliveries,
+        retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), jitter: 0),
         _ body: (APIClient) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -37,7 +38,8 @@ enum TestService {
             progressInterval: progressInterval,
             connectTimeout: .seconds(2),
             logLevel: .critical,
-            deliveryPolicy: deliveryPolicy
+            deliveryPolicy: deliveryPolicy,
+            retryPolicy: retryPolicy
         )
         let app = try await buildApplication(configuration: configuration) { channel in
             portContinuation.yield(channel.localAddress?.port ?? 0)

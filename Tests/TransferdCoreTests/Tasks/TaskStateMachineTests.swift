@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TransferdCore
@@ -63,5 +64,13 @@ import Testing
     @Test func aCancelingTaskCannotBeResumedOrSuspended() {
         #expect(throws: TaskStateMachine.IllegalTransition.self) { try run(.canceling, .resume) }
         #expect(throws: TaskStateMachine.IllegalTransition.self) { try run(.canceling, .suspend) }
+    }
+
+    @Test func aRetryableFailureKeepsTheTaskRunningUnlessItWasStopped() throws {
+        let error = TransferError.badServerResponse(status: 503)
+        let later = Date(timeIntervalSince1970: 1000)
+        #expect(try run(.running, .transferFailedRetryable(error, at: later)) == (.running, .scheduleRetry(at: later)))
+        #expect(try run(.canceling, .transferFailedRetryable(error, at: later)) == (.completed, .complete(error: .cancelled, file: nil)))
+        #expect(try run(.suspended, .transferFailedRetryable(error, at: later)) == (.suspended, .none))
     }
 }

@@ -1,0 +1,23 @@
+import Foundation
+
+/// When a transfer that failed transiently is tried again: exponential backoff from `initialDelay`, doubling up to
+/// `maximumDelay`, spread by ±`jitter`, and never sooner than the origin's `Retry-After`.
+public struct RetryPolicy: Sendable {
+    public var initialDelay: Duration
+    public var maximumDelay: Duration
+    /// Fraction (0–1) by which each wait is randomly lengthened or shortened.
+    public var jitter: Double
+
+    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(300), jitter: Double = 0.2) {
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.jitter = jitter
+    }
+
+    /// The wait before the next attempt after `failures` consecutive failed ones.
+    func delay(afterFailures failures: Int, retryAfter: Duration?, random: Double = .random(in: -1...1)) -> Duration {
+        let exponent = Double(max(0, failures - 1))
+        let backoff = min(initialDelay.timeInterval * pow(2, exponent), maximumDelay.timeInterval) * (1 + jitter * random)
+        return max(.milliseconds(Int64(backoff * 1000)), retryAfter ?? .zero)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import TransferdCore
+
+/// Transient failures are retried with backoff; permanent ones fail at once.
+@Suite struct RetryTests {
+    @Test func transientFailuresAreRetriedUntilTheDownloadSucceeds() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("retry")
+                _ = try await api.createTask("retry", url: origin.url("/flaky/a/2/50000"))
+                let task = try await api.waitForCompletion("retry", 1)
+
+                #expect(task.error == nil)
+                #expect(task.file?.sha256 == OriginContent.sha256(size: 50000))
+                #expect(task.attempts.map(\.outcome) == ["badServerResponse", "badServerResponse", "succeeded"])
+                #expect(task.attempts.map(\.statusCode) == [503, 503, nil])
+                let completions = try await api.events("retry").items.filter { $0.type == "task.completed" }
+                #expect(completions.count == 1, "a retry is not a completion")
+            }
+        }
+    }
+
+    @Test func maximumRetriesBoundsTheAttempts() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("bounded", configuration: #"{"maximumRetries": 1}"#)
+                _ = try await api.createTask("bounded", url: origin.url("/flaky/b/5/1000?status=502"))
+                let task = try await api.waitForCompletion("bounded", 1)
+
+                #expect(task.error?.code == "badServerResponse")
+                #expect(task.error?.statusCode == 502)
+                #expect(task.attempts.count == 2)
+            }
+        }
+    }
+
+    @Test func retryAfterIsHonouredAndTheTaskShowsWhyItWaits() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("after")
+                _ = try await api.createTask("after", url: origin.url("/flaky/c/1/1000?retryAfter=2"))
+                try await waitUntil { try await api.task("after", 1).attempts.count == 1 }
+                let waiting = try await api.task("after", 1)
+                #expect(waiting.state == "running")
+                #expect(waiting.waitingReason == "retryBackoff")
+
+                let task = try await api.waitForCompletion("after", 1)
+                #expect(task.error == nil)
+                let gap = task.attempts[1].endedAt.timeIntervalSince(task.attempts[0].endedAt)
+                #expect(gap >= 1.5, "the second attempt waited for Retry-After: \(gap) s")
+            }
+        }
+    }
+
+    @Test(arguments: [400, 403, 404, 410])
+    func aPermanentStatusFailsAtOnce(status: Int) async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("permanent")
+                _ = try await api.createTask("permanent", url: origin.url("/flaky/d/9/1000?status=\(status)"))
+                let task = try await api.waitForCompletion("permanent", 1)
+
+                #expect(task.error?.statusCode == status)
+                #expect(task.attempts.count == 1)
+            }
+        }
+    }
+
+    @Test func backoffDoublesUpToItsBoundAndHonoursALongerRetryAfter() {
+        let policy = RetryPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(10), jitter: 0)
+        #expect((1...6).map { policy.delay(afterFailures: $0, retryAfter: nil) } == [1, 2, 4, 8, 10, 10].map { .seconds($0) })
+        #expect(policy.delay(afterFailures: 1, retryAfter: .seconds(30)) == .seconds(30))
+        #expect(TransferError.badServerResponse(status: 503).isTransient)
+        #expect(!TransferError.badServerResponse(status: 404).isTransient)
+    }
+}
