@@ -129,6 +129,9 @@ struct TaskLifecycle: Sendable {
         case .none:
             return
         case .enqueue:
+            // A resumed task runs now (a retry's backoff is over), but not before its earliest begin date.
+            task.nextAttemptAt = task.earliestBeginDate
+            task.waitingReason = nil
             try task.update(db)
             try eventLog.append(db, .taskResumed, for: task, data: EventData(state: .running))
         case .suspend:

@@ -54,6 +54,22 @@ import Testing
         }
     }
 
+    @Test func resumingATaskThatWaitsForARetryRunsItNow() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(retryPolicy: RetryPolicy(initialDelay: .seconds(3600), jitter: 0)) { api in
+                try await api.createSession("resume-now")
+                _ = try await api.createTask("resume-now", url: origin.url("/flaky/e/1/1000"))
+                try await waitUntil { try await api.task("resume-now", 1).waitingReason == "retryBackoff" }
+
+                _ = try await api.send(.POST, "/v1/sessions/resume-now/tasks/1/suspend")
+                _ = try await api.send(.POST, "/v1/sessions/resume-now/tasks/1/resume")
+                let task = try await api.waitForCompletion("resume-now", 1)
+                #expect(task.error == nil)
+                #expect(task.attempts.map(\.outcome) == ["badServerResponse", "succeeded"])
+            }
+        }
+    }
+
     @Test(arguments: [400, 403, 404, 410])
     func aPermanentStatusFailsAtOnce(status: Int) async throws {
         try await OriginServer.with { origin in
