@@ -20,6 +20,8 @@ struct TaskResponse: ResponseCodable, Sendable {
         case notBefore
         /// Its last attempt failed transiently; the next one is due at `nextAttemptAt`.
         case retryBackoff
+        /// Its origin could not be reached; it is tried again at `nextAttemptAt`.
+        case waitingForConnectivity
     }
 
     var taskIdentifier: Int64

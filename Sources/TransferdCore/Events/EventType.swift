@@ -6,6 +6,8 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case taskResumed = "task.resumed"
     /// `suspend()`.
     case taskSuspended = "task.suspended"
+    /// `urlSession(_:taskIsWaitingForConnectivity:)`: written once when the origin becomes unreachable.
+    case taskWaitingForConnectivity = "task.waiting_for_connectivity"
     /// `urlSession(_:downloadTask:didWriteData:totalBytesWritten:totalBytesExpectedToWrite:)`.
     case taskProgress = "task.progress"
     /// `urlSession(_:downloadTask:didFinishDownloadingTo:)`.

@@ -144,12 +144,18 @@ struct TaskLifecycle: Sendable {
             try task.update(db)
         case .complete(let error, let file):
             try complete(&task, error: error, file: file, db)
-        case .scheduleRetry(let at):
+        case .scheduleRetry(let at, let error):
+            // taskIsWaitingForConnectivity: once when the host becomes unreachable, not on every retry.
+            let wasWaitingForConnectivity = task.waitingReason == TaskResponse.WaitingReason.waitingForConnectivity.rawValue
+            let reason: TaskResponse.WaitingReason = error.isConnectivityFailure ? .waitingForConnectivity : .retryBackoff
             task.nextAttemptAt = at
-            task.waitingReason = "retryBackoff"
+            task.waitingReason = reason.rawValue
             task.countOfBytesReceived = 0
             files.removePartial(taskID: taskID)
             try task.update(db)
+            if reason == .waitingForConnectivity, !wasWaitingForConnectivity {
+                try eventLog.append(db, .taskWaitingForConnectivity, for: task)
+            }
         }
         if wasBusy && !newState.isBusy {
             try settleSession(task.sessionId, taskBecameIdle: true, db)

@@ -34,8 +34,8 @@ struct TaskStateMachine {
         case stopTransferForCancel
         /// Write `task.finished_downloading` when there is a file, then `task.completed`; discard partial data on error.
         case complete(error: TransferError?, file: StoredFile?)
-        /// Keep the task running, waiting (`retryBackoff`) until `at`.
-        case scheduleRetry(at: Date)
+        /// Keep the task running, waiting until `at`; `error` says why the last attempt failed.
+        case scheduleRetry(at: Date, after: TransferError)
     }
 
     /// An input the current state cannot accept (resume a completed task); the API answers 409.
@@ -80,8 +80,8 @@ struct TaskStateMachine {
         case (.running, .transferEnded(.interrupted)):
             // Shutdown interrupted the transfer: the task stays queued and runs again on the next start.
             return .none
-        case (.running, .transferFailedRetryable(_, let at)):
-            return .scheduleRetry(at: at)
+        case (.running, .transferFailedRetryable(let error, let at)):
+            return .scheduleRetry(at: at, after: error)
         case (.canceling, .transferEnded), (.canceling, .transferFailedRetryable):
             state = .completed
             return .complete(error: .cancelled, file: nil)

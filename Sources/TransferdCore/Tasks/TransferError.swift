@@ -32,6 +32,11 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
     /// Statuses that say "try again later" rather than "this will never work".
     static let transientStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
 
+    /// Whether the origin could not be reached at all (rather than answering badly).
+    var isConnectivityFailure: Bool {
+        code == .cannotConnectToHost
+    }
+
     /// Whether another attempt may succeed: network failures, stalls, truncated bodies and the statuses above.
     var isTransient: Bool {
         switch code {

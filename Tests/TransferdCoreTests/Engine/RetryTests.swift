@@ -45,6 +45,7 @@ import Testing
                 let waiting = try await api.task("after", 1)
                 #expect(waiting.state == "running")
                 #expect(waiting.waitingReason == "retryBackoff")
+                #expect(try await api.events("after").items.allSatisfy { $0.type != "task.waiting_for_connectivity" })
 
                 let task = try await api.waitForCompletion("after", 1)
                 #expect(task.error == nil)
@@ -67,6 +68,23 @@ import Testing
                 #expect(task.error == nil)
                 #expect(task.attempts.map(\.outcome) == ["badServerResponse", "succeeded"])
             }
+        }
+    }
+
+    @Test func anUnreachableOriginMakesTheTaskWaitForConnectivityAndSaysSoOnce() async throws {
+        try await TestService.with { api in
+            try await api.createSession("offline")
+            // Port 9 (discard) is closed on the test machines: every attempt is refused.
+            _ = try await api.createTask("offline", url: "http://127.0.0.1:9/file")
+            try await waitUntil(timeout: .seconds(60)) { try await api.task("offline", 1).attempts.count >= 3 }
+
+            let task = try await api.task("offline", 1)
+            #expect(task.state == "running")
+            #expect(Set(task.attempts.map(\.outcome)) == ["cannotConnectToHost"])
+            let waiting = try await api.events("offline").items.filter { $0.type == "task.waiting_for_connectivity" }
+            #expect(waiting.count == 1, "written once, not on every retry")
+            _ = try await api.send(.POST, "/v1/sessions/offline/tasks/1/cancel")
+            #expect(try await api.waitForCompletion("offline", 1).error?.code == "cancelled")
         }
     }
 

@@ -69,7 +69,7 @@ import Testing
     @Test func aRetryableFailureKeepsTheTaskRunningUnlessItWasStopped() throws {
         let error = TransferError.badServerResponse(status: 503)
         let later = Date(timeIntervalSince1970: 1000)
-        #expect(try run(.running, .transferFailedRetryable(error, at: later)) == (.running, .scheduleRetry(at: later)))
+        #expect(try run(.running, .transferFailedRetryable(error, at: later)) == (.running, .scheduleRetry(at: later, after: error)))
         #expect(try run(.canceling, .transferFailedRetryable(error, at: later)) == (.completed, .complete(error: .cancelled, file: nil)))
         #expect(try run(.suspended, .transferFailedRetryable(error, at: later)) == (.suspended, .none))
     }
