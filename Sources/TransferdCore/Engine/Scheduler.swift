@@ -77,7 +77,7 @@ struct Scheduler: Service {
             var perOrigin: [String: Int] = [:]
             for transfer in active { perOrigin["\(transfer.sessionID) \(transfer.origin)", default: 0] += 1 }
 
-            let activeIDs = String(decoding: try JSONEncoder().encode(active.map(\.taskID)), as: UTF8.self)
+            let activeIDs = active.map(\.taskID).sqliteJSONArray
             let rows = try Row.fetchAll(
                 db,
                 sql: """

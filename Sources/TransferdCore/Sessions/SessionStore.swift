@@ -62,7 +62,7 @@ struct SessionStore: Sendable {
 
     func details(sessionIDs: [Int64]) async throws -> [Int64: Details] {
         try await database.pool.read { db in
-            let ids = String(decoding: try JSONEncoder().encode(sessionIDs), as: UTF8.self)
+            let ids = sessionIDs.sqliteJSONArray
             var details: [Int64: Details] = [:]
             let counts = try Row.fetchAll(
                 db,

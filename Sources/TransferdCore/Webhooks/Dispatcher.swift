@@ -61,7 +61,7 @@ struct Dispatcher: Service {
     private func claimDueDeliveries() async throws -> ([Delivery], Duration?) {
         try await database.pool.write { db in
             let now = Date()
-            let busy = String(decoding: try JSONEncoder().encode(sending.all), as: UTF8.self)
+            let busy = sending.all.sqliteJSONArray
             try db.execute(
                 sql: """
                     UPDATE deliveries SET status = 'coalesced', completed_at = ?
