@@ -62,6 +62,7 @@ let package = Package(
                 .copy("0003_task_checksum.sql"),
                 .copy("0004_task_schedule.sql"),
                 .copy("0005_task_attempts.sql"),
+                .copy("0006_resume.sql"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -32,6 +32,7 @@ struct Components: Sendable {
             transfers: transfers,
             wakeup: wakeup,
             retryPolicy: configuration.retryPolicy,
+            resumeDataSigner: ResumeData.Signer(key: try database.resumeDataKey()),
             logger: logger
         )
         httpClient = HTTPClientService(connectTimeout: configuration.connectTimeout)
@@ -42,7 +43,8 @@ struct Components: Sendable {
                 client: httpClient.client,
                 files: files,
                 lifecycle: lifecycle,
-                progressInterval: configuration.progressInterval
+                progressInterval: configuration.progressInterval,
+                serviceLimit: BandwidthLimit(bytesPerSecond: configuration.maxBytesPerSecond)
             ),
             transfers: transfers,
             wakeup: wakeup,

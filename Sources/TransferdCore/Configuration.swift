@@ -22,6 +22,8 @@ public struct Configuration: Sendable {
     public var deliveryPolicy: DeliveryPolicy
     /// Backoff between attempts of a transfer that failed transiently.
     public var retryPolicy: RetryPolicy
+    /// The bandwidth all downloads share, in bytes per second; nil for no limit.
+    public var maxBytesPerSecond: Int64?
 
     public init(
         host: String = "127.0.0.1",
@@ -33,7 +35,8 @@ public struct Configuration: Sendable {
         connectTimeout: Duration = .seconds(10),
         logLevel: Logger.Level = .info,
         deliveryPolicy: DeliveryPolicy = DeliveryPolicy(),
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        maxBytesPerSecond: Int64? = nil
     ) {
         self.host = host
         self.port = port
@@ -45,5 +48,6 @@ public struct Configuration: Sendable {
         self.logLevel = logLevel
         self.deliveryPolicy = deliveryPolicy
         self.retryPolicy = retryPolicy
+        self.maxBytesPerSecond = maxBytesPerSecond
     }
 }

@@ -39,6 +39,9 @@ struct ServiceOptions: ParsableArguments {
     )
     var webhookRetrySchedule: String = environment["TRANSFERD_WEBHOOK_RETRY_SCHEDULE"] ?? "0,5,300,1800,7200,18000,36000,36000"
 
+    @Option(help: "Bandwidth all downloads share, in bytes per second; 0 for no limit (env TRANSFERD_MAX_BYTES_PER_SECOND).")
+    var maxBytesPerSecond: Int64 = environment["TRANSFERD_MAX_BYTES_PER_SECOND"].flatMap { Int64($0) } ?? 0
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
@@ -47,6 +50,9 @@ struct ServiceOptions: ParsableArguments {
         }
         guard retryInitialDelay > 0, retryMaximumDelay >= retryInitialDelay else {
             throw ValidationError("--retry-initial-delay must be positive and at most --retry-maximum-delay.")
+        }
+        guard maxBytesPerSecond == 0 || maxBytesPerSecond >= 1024 else {
+            throw ValidationError("--max-bytes-per-second must be 0 (no limit) or at least 1024.")
         }
         guard webhookTimeout > 0 else { throw ValidationError("--webhook-timeout must be a positive number of seconds.") }
         guard retrySchedule != nil else {
@@ -77,7 +83,8 @@ struct ServiceOptions: ParsableArguments {
             retryPolicy: RetryPolicy(
                 initialDelay: .milliseconds(Int64(retryInitialDelay * 1000)),
                 maximumDelay: .milliseconds(Int64(retryMaximumDelay * 1000))
-            )
+            ),
+            maxBytesPerSecond: maxBytesPerSecond > 0 ? maxBytesPerSecond : nil
         )
     }
 }

@@ -22,6 +22,8 @@ struct TaskResponse: ResponseCodable, Sendable {
         case retryBackoff
         /// Its origin could not be reached; it is tried again at `nextAttemptAt`.
         case waitingForConnectivity
+        /// The session's `maximumConnectionsPerHost` transfers to its host are under way; it runs when one ends.
+        case hostLimit
     }
 
     var taskIdentifier: Int64
@@ -43,12 +45,19 @@ struct TaskResponse: ResponseCodable, Sendable {
     /// When a waiting task may start.
     var nextAttemptAt: Date?
     var attempts: [TransferAttempt]
+    /// Whether the bytes received so far can be continued with a range request (after a suspend, a failure, a
+    /// restart or from resume data); `notResumableReason` says why not.
+    var resumable: Bool
+    var notResumableReason: ResumeValidator.NotResumableReason?
+    var connections: Int
+    var maxBytesPerSecond: Int64?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?
 
-    /// `live` holds the counters of a transfer under way, fresher than the last checkpoint in the database.
-    init(_ task: TransferTask, live: (received: Int64, expected: Int64)?) {
+    /// `live` holds the counters of a transfer under way, fresher than the last checkpoint in the database;
+    /// `hostIsBusy` says whether the session's connections to the task's host are all in use.
+    init(_ task: TransferTask, live: (received: Int64, expected: Int64)?, hostIsBusy: Bool) {
         let headerNames = task.originalRequest.headers.keys.sorted()
         let (received, expected) = live ?? (task.countOfBytesReceived, task.countOfBytesExpected)
         taskIdentifier = task.taskIdentifier
@@ -68,10 +77,18 @@ struct TaskResponse: ResponseCodable, Sendable {
         file = task.file
         checksum = task.checksum
         earliestBeginDate = task.earliestBeginDate
-        let waiting = task.state == .running && live == nil && (task.nextAttemptAt.map { $0 > Date() } ?? false)
-        waitingReason = waiting ? task.waitingReason.flatMap(WaitingReason.init) ?? .notBefore : nil
+        let queued = task.state == .running && live == nil
+        let waiting = queued && (task.nextAttemptAt.map { $0 > Date() } ?? false)
+        waitingReason =
+            if waiting { task.waitingReason.flatMap(WaitingReason.init) ?? .notBefore } else if queued && hostIsBusy { .hostLimit } else {
+                nil
+            }
         nextAttemptAt = waiting ? task.nextAttemptAt : nil
         attempts = task.attempts
+        resumable = task.resumeValidator != nil
+        notResumableReason = resumable ? nil : task.notResumableReason ?? .noResponseYet
+        connections = task.connections
+        maxBytesPerSecond = task.maxBytesPerSecond
         createdAt = task.createdAt
         startedAt = task.startedAt
         completedAt = task.completedAt
@@ -98,6 +115,10 @@ struct TaskResponse: ResponseCodable, Sendable {
         try container.encode(waitingReason, forKey: .waitingReason)
         try container.encode(nextAttemptAt, forKey: .nextAttemptAt)
         try container.encode(attempts, forKey: .attempts)
+        try container.encode(resumable, forKey: .resumable)
+        try container.encode(notResumableReason, forKey: .notResumableReason)
+        try container.encode(connections, forKey: .connections)
+        try container.encode(maxBytesPerSecond, forKey: .maxBytesPerSecond)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(startedAt, forKey: .startedAt)
         try container.encode(completedAt, forKey: .completedAt)

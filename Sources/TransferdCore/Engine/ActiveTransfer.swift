@@ -1,6 +1,7 @@
 import Synchronization
 
-/// A transfer under way: its live byte counters (for polling between checkpoints) and the means to stop it.
+/// A transfer under way: its live byte counters (for polling between checkpoints), its own bandwidth limit, and the
+/// means to stop it.
 final class ActiveTransfer: Sendable {
     /// Why a transfer was stopped before it finished.
     enum Interruption: Sendable, Equatable {
@@ -8,6 +9,8 @@ final class ActiveTransfer: Sendable {
         case byClient
         /// No byte arrived for `timeoutIntervalForRequest`.
         case stalled
+        /// The task outlived `timeoutIntervalForResource`.
+        case outlivedResource
     }
 
     private struct State {
@@ -21,13 +24,16 @@ final class ActiveTransfer: Sendable {
     let sessionID: Int64
     /// `host:port` of the origin, for the per-host connection limit.
     let origin: String
+    /// The task's `maxBytesPerSecond`, changeable while the transfer runs.
+    let limit: BandwidthLimit
     private let state = Mutex(State())
     private let interrupted = Doorbell()
 
-    init(taskID: Int64, sessionID: Int64, origin: String) {
+    init(taskID: Int64, sessionID: Int64, origin: String, maxBytesPerSecond: Int64?) {
         self.taskID = taskID
         self.sessionID = sessionID
         self.origin = origin
+        limit = BandwidthLimit(bytesPerSecond: maxBytesPerSecond)
     }
 
     var counters: (received: Int64, expected: Int64) {
@@ -39,12 +45,26 @@ final class ActiveTransfer: Sendable {
         state.withLock { $0.lastActivity }
     }
 
-    func update(received: Int64, expected: Int64) {
+    /// The response arrived: counting starts at `received` (the bytes kept from earlier attempts).
+    func begin(received: Int64, expected: Int64) {
         state.withLock {
             $0.bytesReceived = received
             $0.bytesExpected = expected
             $0.lastActivity = ContinuousClock.now
         }
+    }
+
+    /// `bytes` more arrived (from any of the transfer's connections).
+    func add(_ bytes: Int) {
+        state.withLock {
+            $0.bytesReceived += Int64(bytes)
+            $0.lastActivity = ContinuousClock.now
+        }
+    }
+
+    /// The transfer is alive though no byte arrived (it is held back by a bandwidth limit).
+    func touch() {
+        state.withLock { $0.lastActivity = ContinuousClock.now }
     }
 
     var interruption: Interruption? {

@@ -20,4 +20,9 @@ final class ActiveTransfers: Sendable {
     var all: [ActiveTransfer] {
         transfers.withLock { Array($0.values) }
     }
+
+    /// How many of the session's transfers to `origin` are under way.
+    func count(sessionID: Int64, origin: String) -> Int {
+        transfers.withLock { $0.values.count { $0.sessionID == sessionID && $0.origin == origin } }
+    }
 }

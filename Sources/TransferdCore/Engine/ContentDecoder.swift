@@ -12,7 +12,7 @@ final class ContentDecoder {
     init?(job: TransferJob, headers: HTTPHeaders) throws {
         guard job.decodeContent, headers.first(name: "content-encoding")?.lowercased() == "gzip" else { return nil }
         decompressor = try ZlibDecompressor(algorithm: .gzip)
-        window.reserveCapacity(DownloadRunner.writeBatchSize)
+        window.reserveCapacity(BodyWriter.batchSize)
     }
 
     /// Decodes one chunk, handing each decoded window to `consume`.

@@ -1,24 +1,27 @@
 import AsyncHTTPClient
-import Crypto
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
 import _NIOFileSystem
 
-/// Performs one attempt of a download: follows redirects, streams the body into the task's partial file while
-/// hashing it, and reports progress at checkpoints. It never holds more than one chunk of the body in memory.
+/// Performs one attempt of a download: follows redirects, continues the partial file with `Range` + `If-Range`
+/// when earlier attempts left bytes, streams the body to disk while hashing it (or in parallel segments), and
+/// checkpoints what is flushed so that a later attempt, even after a crash, continues from there.
 struct DownloadRunner: Sendable {
     static let maximumRedirects = 10
-    /// Bytes gathered before one write to disk.
-    static let writeBatchSize = 512 << 10
+    /// The smallest segment worth its own connection.
+    static let minimumSegmentSize: Int64 = 256 << 10
 
     let client: HTTPClient
     let files: FileStore
     let lifecycle: TaskLifecycle
     let progressInterval: Duration
+    /// The service's bandwidth limit, shared by every transfer.
+    let serviceLimit: BandwidthLimit
 
-    /// Runs the attempt until it ends, is interrupted by the client, or stalls for `requestTimeout`.
+    /// Runs the attempt until it ends, is interrupted by the client, stalls for `requestTimeout`, or outlives the
+    /// task's resource deadline.
     func run(_ job: TransferJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
         let outcome = await withTaskGroup(of: TaskStateMachine.TransferOutcome?.self) { group in
             group.addTask { await download(job, transfer: transfer) }
@@ -27,7 +30,7 @@ struct DownloadRunner: Sendable {
                 return nil
             }
             group.addTask {
-                await watchForStall(transfer, timeout: job.requestTimeout)
+                await watch(transfer, timeout: job.requestTimeout, deadline: job.resourceDeadline)
                 return nil
             }
             var outcome = TaskStateMachine.TransferOutcome.interrupted
@@ -44,6 +47,8 @@ struct DownloadRunner: Sendable {
         case (_, .stalled):
             let seconds = job.requestTimeout.components.seconds
             return .failed(TransferError(code: .timedOut, message: "No data arrived for \(seconds) s (timeoutIntervalForRequest)."))
+        case (_, .outlivedResource):
+            return .failed(.outlivedResource)
         case (_, .byClient):
             return .interrupted
         }
@@ -51,53 +56,84 @@ struct DownloadRunner: Sendable {
 
     private func download(_ job: TransferJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
         do {
-            guard job.resourceDeadline > Date() else {
-                throw TransferError(code: .timedOut, message: "The task outlived timeoutIntervalForResource.")
-            }
+            guard job.resourceDeadline > Date() else { throw TransferError.outlivedResource }
             let deadline = NIODeadline.now() + .milliseconds(Int64(job.resourceDeadline.timeIntervalSinceNow * 1000))
             try await lifecycle.recordAttemptStarted(taskID: job.taskID)
-            let (response, url) = try await fetchFollowingRedirects(job, deadline: deadline)
+            var resumePoint = job.resumePoint
+            var restartReason: AttemptStart.RestartReason?
+            if let point = resumePoint, files.partialSize(taskID: job.taskID) < point.bytes {
+                (resumePoint, restartReason) = (nil, .partialFileMissing)
+            }
+            var (response, url) = try await fetch(job, from: job.url, range: firstRange(job, resumePoint), deadline: deadline)
+            if resumePoint != nil, response.status == .rangeNotSatisfiable {
+                (resumePoint, restartReason) = (nil, .rangeNotSatisfiable)
+                (response, url) = try await fetch(job, from: job.url, range: firstRange(job, nil), deadline: deadline)
+            }
             let decoder = try ContentDecoder(job: job, headers: response.headers)
-            // A decoded body's size is unknown until it has been decoded.
-            let expected = decoder == nil ? response.headers.first(name: "content-length").flatMap { Int64($0) } ?? -1 : -1
             let mimeType = response.headers.first(name: "content-type")
-            try await lifecycle.recordResponse(
-                taskID: job.taskID,
-                url: url,
-                response: TransferResponse(
-                    statusCode: Int(response.status.code),
-                    headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" },
-                    mimeType: mimeType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
-                ),
-                expectedBytes: expected
+            let summary = TransferResponse(
+                statusCode: Int(response.status.code),
+                headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" },
+                mimeType: mimeType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
             )
             guard (200..<300).contains(response.status.code) else {
+                try await lifecycle.recordResponse(taskID: job.taskID, url: url, response: summary, start: nil)
                 let retryAfter = RetryAfter.parse(response.headers, now: Date())
                 return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
             }
-            let file = try await store(
-                response.body,
-                of: job,
-                transfer: transfer,
-                expected: expected,
-                contentType: mimeType,
-                decoder: decoder
-            )
-            return .succeeded(file)
+            let start = try AttemptStart(summary, resumePoint: resumePoint, restartReason: restartReason, decoded: decoder != nil)
+            try await lifecycle.recordResponse(taskID: job.taskID, url: url, response: summary, start: start)
+            transfer.begin(received: start.offset, expected: start.expectedBytes)
+            let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline)
+            return .succeeded(try await store(body, of: job, transfer: transfer, contentType: mimeType))
         } catch {
             if Task.isCancelled { return .interrupted }
             return .failed(TransferError(transportError: error))
         }
     }
 
-    /// Sends the request, following at most ten redirects; returns the final response and the URL that gave it.
-    private func fetchFollowingRedirects(_ job: TransferJob, deadline: NIODeadline) async throws -> (HTTPClientResponse, String) {
-        var url = job.url
+    /// The response an attempt opened with, and what it says about where its bytes go.
+    private struct FirstBody {
+        let body: HTTPClientResponse.Body
+        /// The URL after redirects: segments ask it directly.
+        let url: String
+        let start: AttemptStart
+        let decoder: ContentDecoder?
+        let deadline: NIODeadline
+    }
+
+    /// A byte range to ask for: `Range: bytes=first-[last]`, with `If-Range` when continuing known bytes.
+    private struct RangeRequest {
+        var first: Int64
+        var last: Int64?
+        var ifRange: ResumeValidator?
+    }
+
+    /// What the first request of an attempt asks for: the bytes after the resume point; or, for a download that
+    /// may use several connections, `bytes=0-`, so that a `206` proves the origin honours ranges before splitting.
+    private func firstRange(_ job: TransferJob, _ resumePoint: TransferJob.ResumePoint?) -> RangeRequest? {
+        if let resumePoint { return RangeRequest(first: resumePoint.bytes, ifRange: resumePoint.validator) }
+        return job.connections > 1 ? RangeRequest(first: 0) : nil
+    }
+
+    /// Sends the request, asking for `range` when given, and follows at most ten redirects; returns the final
+    /// response and the URL that gave it.
+    private func fetch(
+        _ job: TransferJob,
+        from url: String,
+        range: RangeRequest?,
+        deadline: NIODeadline
+    ) async throws -> (HTTPClientResponse, String) {
+        var url = url
         for _ in 0...Self.maximumRedirects {
             var request = HTTPClientRequest(url: url)
             request.method = .GET
             for header in job.headers { request.headers.add(name: header.name, value: header.value) }
             if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
+            if let range {
+                request.headers.replaceOrAdd(name: "Range", value: "bytes=\(range.first)-\(range.last.map(String.init) ?? "")")
+                if let validator = range.ifRange { request.headers.replaceOrAdd(name: "If-Range", value: validator.ifRange) }
+            }
             let response = try await client.execute(request, deadline: deadline)
             guard [301, 302, 303, 307, 308].contains(response.status.code),
                 let location = response.headers.first(name: "location")
@@ -114,90 +150,148 @@ struct DownloadRunner: Sendable {
         throw TransferError(code: .httpTooManyRedirects, message: "The server redirected more than \(Self.maximumRedirects) times.")
     }
 
-    /// Streams the body into the partial file. Chunks are hashed as they arrive and gathered into batches of
-    /// `writeBatchSize`; one batch is written while the next is gathered, so hashing and disk writes overlap and
-    /// memory stays bounded by two batches. A requested checksum is verified before the file counts as finished.
-    private func store(
-        _ body: HTTPClientResponse.Body,
-        of job: TransferJob,
-        transfer: ActiveTransfer,
-        expected: Int64,
-        contentType: String?,
-        decoder: ContentDecoder?
-    ) async throws -> StoredFile {
+    /// Writes the body into the partial file after the kept bytes, as one stream hashed on the way, or, when the
+    /// task asks for several connections and the origin allows it, as parallel segments hashed once complete.
+    /// A requested checksum is verified before the file counts as finished; the file is flushed to disk.
+    private func store(_ first: FirstBody, of job: TransferJob, transfer: ActiveTransfer, contentType: String?) async throws -> StoredFile {
         let path = FilePath(files.partialPath(taskID: job.taskID))
-        return try await FileSystem.shared.withFileHandle(forWritingAt: path, options: .newFile(replaceExisting: true)) { handle in
-            try await withThrowingTaskGroup(of: Void.self) { writes in
-                var hasher = SHA256()
-                var crc = job.checksum?.algorithm == .crc32 ? CRC32() : nil
-                var batch = ByteBuffer()
-                var received: Int64 = 0
-                var checkpoint = (at: ContinuousClock.now, bytes: Int64(0))
-
-                func writeBatch() async throws {
-                    try await writes.next()  // at most one write in flight
-                    let bytes = batch
-                    let offset = received - Int64(bytes.readableBytes)
-                    writes.addTask { try await handle.write(contentsOf: bytes, toAbsoluteOffset: offset) }
-                    batch = ByteBuffer()
-                }
-
-                func take(_ bytes: ByteBuffer) {
-                    bytes.withUnsafeReadableBytes { bytes in
-                        hasher.update(bufferPointer: bytes)
-                        crc?.update(bytes)
-                    }
-                    batch.writeImmutableBuffer(bytes)
-                    received += Int64(bytes.readableBytes)
-                }
-
-                for try await chunk in body {
-                    if let decoder { try decoder.decode(chunk, into: take) } else { take(chunk) }
-                    transfer.update(received: received, expected: expected)
-                    if batch.readableBytes >= Self.writeBatchSize { try await writeBatch() }
-                    if ContinuousClock.now - checkpoint.at >= progressInterval {
-                        try await lifecycle.recordProgress(
-                            taskID: job.taskID,
-                            received: received,
-                            expected: expected,
-                            bytesWritten: received - checkpoint.bytes
-                        )
-                        checkpoint = (ContinuousClock.now, received)
+        let start = first.start
+        return try await FileSystem.shared.withFileHandle(forReadingAndWritingAt: path, options: .modifyFile(createIfNecessary: true)) {
+            handle in
+            try await handle.resize(to: .bytes(start.offset))
+            let writer = BodyWriter(
+                handle: handle,
+                transfer: transfer,
+                limits: [serviceLimit, transfer.limit],
+                flushInterval: progressInterval
+            )
+            let prefix = BodyWriter.Mark(start.offset)
+            var digest = ContentDigest(checksum: job.checksum)
+            let segments = segments(of: job, first: first)
+            let size = try await checkpointing(handle, job: job, transfer: transfer, prefix: prefix) {
+                let size: Int64
+                if segments.count > 1 {
+                    size = try await writeSegments(segments, first: first, of: job, writer: writer, prefix: prefix)
+                } else {
+                    for try await chunk in handle.readChunks(in: 0..<start.offset, chunkLength: .mebibytes(1)) { digest.update(chunk) }
+                    size = try await writer.write(first.body, from: start.offset, decoder: first.decoder, mark: prefix) {
+                        digest.update($0)
                     }
                 }
-                if batch.readableBytes > 0 { try await writeBatch() }
-                try await writes.waitForAll()
-                if expected >= 0, received != expected {
+                if start.expectedBytes >= 0, size != start.expectedBytes {
                     throw TransferError(
                         code: .networkConnectionLost,
-                        message: "The server sent \(received) of the \(expected) bytes it announced."
+                        message: "The server sent \(size - start.offset) of the \(start.expectedBytes - start.offset) bytes it announced."
                     )
                 }
-                let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-                if let expected = job.checksum {
-                    let actual = expected.algorithm == .crc32 ? crc?.hex ?? "" : digest
-                    guard actual == expected.value else {
+                return size
+            }
+            if segments.count > 1 {
+                for try await chunk in handle.readChunks(in: 0..<size, chunkLength: .mebibytes(1)) { digest.update(chunk) }
+            }
+            let sha256 = try digest.finish(verifying: job.checksum)
+            try await handle.synchronize()
+            return StoredFile(size: size, sha256: sha256, contentType: contentType)
+        }
+    }
+
+    /// The byte ranges to fetch in parallel: one per connection the task allows, each at least
+    /// `minimumSegmentSize`, when the origin answered with a range, the size is known and the bytes can be
+    /// continued by range. One range otherwise.
+    private func segments(of job: TransferJob, first: FirstBody) -> [Range<Int64>] {
+        let start = first.start.offset
+        let end = first.start.expectedBytes
+        guard job.connections > 1, first.start.rangeHonoured, first.decoder == nil, end > start,
+            (try? first.start.resumability.get()) != nil
+        else {
+            return [start..<max(start, end)]
+        }
+        let count = Int64(min(job.connections, Int((end - start) / Self.minimumSegmentSize)))
+        guard count > 1 else { return [start..<end] }
+        let length = (end - start + count - 1) / count
+        return stride(from: start, to: end, by: Int(length)).map { $0..<min(end, $0 + length) }
+    }
+
+    /// Fetches every segment at once: the first from the response already open, the others with range requests
+    /// that must answer `206` for the same representation. Returns the end of the file.
+    private func writeSegments(
+        _ segments: [Range<Int64>],
+        first: FirstBody,
+        of job: TransferJob,
+        writer: BodyWriter,
+        prefix: BodyWriter.Mark
+    ) async throws -> Int64 {
+        let validator = try first.start.resumability.get()
+        let (body, url, deadline) = (first.body, first.url, first.deadline)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                _ = try await writer.write(body, from: segments[0].lowerBound, upTo: segments[0].upperBound, mark: prefix)
+            }
+            for segment in segments.dropFirst() {
+                group.addTask {
+                    let range = RangeRequest(first: segment.lowerBound, last: segment.upperBound - 1, ifRange: validator)
+                    let (response, _) = try await fetch(job, from: url, range: range, deadline: deadline)
+                    let answered = ContentRange(response.headers.first(name: "content-range") ?? "")
+                    guard response.status == .partialContent, answered?.first == segment.lowerBound else {
                         throw TransferError(
-                            code: .checksumMismatch,
-                            message: "The \(expected.algorithm.rawValue) of the download is \(actual), not \(expected.value)."
+                            code: .networkConnectionLost,
+                            message:
+                                "The resource changed or stopped honouring ranges during a segmented download (HTTP \(response.status.code))."
                         )
                     }
+                    let mark = BodyWriter.Mark(segment.lowerBound)
+                    _ = try await writer.write(response.body, from: segment.lowerBound, upTo: segment.upperBound, mark: mark)
                 }
-                try await handle.synchronize()
-                return StoredFile(size: received, sha256: digest, contentType: contentType)
+            }
+            try await group.waitForAll()
+        }
+        return segments.last?.upperBound ?? first.start.offset
+    }
+
+    /// Runs `write` while checkpointing every `progressInterval`, and once more when `write` fails, so that the
+    /// bytes on disk can be continued by a later attempt.
+    private func checkpointing(
+        _ handle: ReadWriteFileHandle,
+        job: TransferJob,
+        transfer: ActiveTransfer,
+        prefix: BodyWriter.Mark,
+        write: () async throws -> Int64
+    ) async throws -> Int64 {
+        let checkpoints = Checkpoints(handle: handle, taskID: job.taskID, transfer: transfer, prefix: prefix, lifecycle: lifecycle)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: progressInterval)
+                    try await checkpoints.take()
+                }
+            }
+            defer { group.cancelAll() }
+            do {
+                return try await write()
+            } catch {
+                group.cancelAll()
+                try? await group.waitForAll()
+                if !Task.isCancelled { try? await checkpoints.take() }
+                throw error
             }
         }
     }
 
-    /// Interrupts the transfer once no byte has arrived for `timeout`; returns when cancelled.
-    private func watchForStall(_ transfer: ActiveTransfer, timeout: Duration) async {
+    /// Interrupts the transfer once no byte has arrived for `timeout`, or once the task outlives its
+    /// `timeoutIntervalForResource`; returns when cancelled.
+    private func watch(_ transfer: ActiveTransfer, timeout: Duration, deadline: Date) async {
         while !Task.isCancelled {
             let idle = ContinuousClock.now - transfer.lastActivity
+            let left = Duration.milliseconds(Int64(deadline.timeIntervalSinceNow * 1000))
             if idle >= timeout {
                 transfer.interrupt(.stalled)
                 return
             }
-            try? await Task.sleep(for: timeout - idle)
+            if left <= .zero {
+                transfer.interrupt(.outlivedResource)
+                return
+            }
+            try? await Task.sleep(for: min(timeout - idle, left))
         }
     }
 }

@@ -20,4 +20,12 @@ public struct RetryPolicy: Sendable {
         let backoff = min(initialDelay.timeInterval * pow(2, exponent), maximumDelay.timeInterval) * (1 + jitter * random)
         return max(.milliseconds(Int64(backoff * 1000)), retryAfter ?? .zero)
     }
+
+    /// This policy with the session's own backoff bounds, where it sets them.
+    func bounded(by configuration: SessionConfiguration) -> RetryPolicy {
+        var policy = self
+        if let seconds = configuration.retryInitialDelay { policy.initialDelay = .milliseconds(Int64(seconds * 1000)) }
+        if let seconds = configuration.retryMaximumDelay { policy.maximumDelay = .milliseconds(Int64(seconds * 1000)) }
+        return policy
+    }
 }

@@ -107,7 +107,12 @@ struct Scheduler: Service {
                 perOrigin[slot, default: 0] += 1
                 free -= 1
                 turns.served(task.sessionId)
-                let transfer = ActiveTransfer(taskID: task.rowID, sessionID: task.sessionId, origin: task.origin)
+                let transfer = ActiveTransfer(
+                    taskID: task.rowID,
+                    sessionID: task.sessionId,
+                    origin: task.origin,
+                    maxBytesPerSecond: task.maxBytesPerSecond
+                )
                 transfers.add(transfer)
                 claimed.append((TransferJob(task: task, configuration: configuration), transfer))
             }

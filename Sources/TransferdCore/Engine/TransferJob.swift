@@ -13,6 +13,16 @@ struct TransferJob: Sendable {
     let checksum: Checksum?
     /// Whether a gzip-encoded response is decoded on the way to disk.
     let decodeContent: Bool
+    /// The bytes kept from earlier attempts and the validator they came with, when the transfer can continue.
+    let resumePoint: ResumePoint?
+    /// How many parallel range requests may fetch the body.
+    let connections: Int
+
+    /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
+    struct ResumePoint: Sendable, Equatable {
+        let bytes: Int64
+        let validator: ResumeValidator
+    }
 
     init(task: TransferTask, configuration: SessionConfiguration) {
         taskID = task.rowID
@@ -25,6 +35,8 @@ struct TransferJob: Sendable {
         resourceDeadline = task.createdAt.addingTimeInterval(configuration.timeoutIntervalForResource)
         checksum = task.checksum
         decodeContent = configuration.decodeContent
+        resumePoint = task.resumeValidator.flatMap { task.partialBytes > 0 ? ResumePoint(bytes: task.partialBytes, validator: $0) : nil }
+        connections = task.connections
     }
 
     /// `host:port` of a URL, which the per-host connection limit counts by.

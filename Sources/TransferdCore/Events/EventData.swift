@@ -16,12 +16,16 @@ struct EventData: Codable, Sendable, Equatable {
     var error: TransferError?
     /// `task.completed`, `task.suspended`, `task.resumed`: the task's state after the event.
     var state: TaskState?
+    /// `task.resumed_at_offset`: where in the file the transfer continued (0 when it had to start again).
+    var fileOffset: Int64?
+    /// `task.resumed_at_offset`: why it started again from 0 instead of continuing.
+    var restartReason: AttemptStart.RestartReason?
 
     /// Distinguishes a `task.completed` with `error: null` from events that have no `error` member at all.
     var includesError = false
 
     enum CodingKeys: String, CodingKey {
-        case bytesWritten, totalBytesWritten, totalBytesExpectedToWrite, file, location, error, state
+        case bytesWritten, totalBytesWritten, totalBytesExpectedToWrite, file, location, error, state, fileOffset, restartReason
     }
 
     init(
@@ -30,7 +34,9 @@ struct EventData: Codable, Sendable, Equatable {
         totalBytesExpectedToWrite: Int64? = nil,
         file: StoredFile? = nil,
         location: String? = nil,
-        state: TaskState? = nil
+        state: TaskState? = nil,
+        fileOffset: Int64? = nil,
+        restartReason: AttemptStart.RestartReason? = nil
     ) {
         self.bytesWritten = bytesWritten
         self.totalBytesWritten = totalBytesWritten
@@ -38,6 +44,8 @@ struct EventData: Codable, Sendable, Equatable {
         self.file = file
         self.location = location
         self.state = state
+        self.fileOffset = fileOffset
+        self.restartReason = restartReason
     }
 
     /// The data of `task.completed`: `error` is always present, null on success.
@@ -56,6 +64,8 @@ struct EventData: Codable, Sendable, Equatable {
         file = try container.decodeIfPresent(StoredFile.self, forKey: .file)
         location = try container.decodeIfPresent(String.self, forKey: .location)
         state = try container.decodeIfPresent(TaskState.self, forKey: .state)
+        fileOffset = try container.decodeIfPresent(Int64.self, forKey: .fileOffset)
+        restartReason = try container.decodeIfPresent(AttemptStart.RestartReason.self, forKey: .restartReason)
         includesError = container.contains(.error)
         error = try container.decodeIfPresent(TransferError.self, forKey: .error)
     }
@@ -68,6 +78,8 @@ struct EventData: Codable, Sendable, Equatable {
         try container.encodeIfPresent(file, forKey: .file)
         try container.encodeIfPresent(location, forKey: .location)
         try container.encodeIfPresent(state, forKey: .state)
+        try container.encodeIfPresent(fileOffset, forKey: .fileOffset)
+        try container.encodeIfPresent(restartReason, forKey: .restartReason)
         if includesError {
             try container.encode(error, forKey: .error)
         }

@@ -8,6 +8,9 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case taskSuspended = "task.suspended"
     /// `urlSession(_:taskIsWaitingForConnectivity:)`: written once when the origin becomes unreachable.
     case taskWaitingForConnectivity = "task.waiting_for_connectivity"
+    /// `urlSession(_:downloadTask:didResumeAtOffset:expectedTotalBytes:)`: an attempt continued the partial file,
+    /// or had to start again from 0 (`restartReason` says why).
+    case taskResumedAtOffset = "task.resumed_at_offset"
     /// `urlSession(_:downloadTask:didWriteData:totalBytesWritten:totalBytesExpectedToWrite:)`.
     case taskProgress = "task.progress"
     /// `urlSession(_:downloadTask:didFinishDownloadingTo:)`.

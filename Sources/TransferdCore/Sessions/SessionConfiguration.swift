@@ -12,6 +12,10 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
     public var decodeContent: Bool
     /// How many times a transiently failed transfer is retried; nil retries until `timeoutIntervalForResource`.
     public var maximumRetries: Int?
+    /// Seconds before the first retry, doubling after each failure; nil takes the service's `--retry-initial-delay`.
+    public var retryInitialDelay: Double?
+    /// The longest wait between retries, in seconds; nil takes the service's `--retry-maximum-delay`.
+    public var retryMaximumDelay: Double?
 
     public static let `default` = SessionConfiguration(
         maximumConnectionsPerHost: 6,
@@ -48,6 +52,8 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
             try container.decodeIfPresent([String: String].self, forKey: .httpAdditionalHeaders) ?? defaults.httpAdditionalHeaders
         self.decodeContent = try container.decodeIfPresent(Bool.self, forKey: .decodeContent) ?? defaults.decodeContent
         self.maximumRetries = try container.decodeIfPresent(Int.self, forKey: .maximumRetries)
+        self.retryInitialDelay = try container.decodeIfPresent(Double.self, forKey: .retryInitialDelay)
+        self.retryMaximumDelay = try container.decodeIfPresent(Double.self, forKey: .retryMaximumDelay)
     }
 
     /// Checks every field's range; the problem names the offending field.
@@ -66,6 +72,14 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
         }
         if let maximumRetries, !(0...10_000).contains(maximumRetries) {
             throw .invalidField("configuration.maximumRetries", "must be an integer from 0 to 10000")
+        }
+        for (field, seconds) in [("retryInitialDelay", retryInitialDelay), ("retryMaximumDelay", retryMaximumDelay)] {
+            if let seconds, !(seconds > 0 && seconds <= 86_400) {
+                throw .invalidField("configuration.\(field)", "must be a number of seconds greater than 0 and at most 86400")
+            }
+        }
+        if let initial = retryInitialDelay, let maximum = retryMaximumDelay, initial > maximum {
+            throw .invalidField("configuration.retryInitialDelay", "must not exceed configuration.retryMaximumDelay")
         }
         try HeaderValidation.validate(httpAdditionalHeaders, field: "configuration.httpAdditionalHeaders")
     }

@@ -21,6 +21,17 @@ struct FileStore: Sendable {
         "\(root)/\(taskID)"
     }
 
+    /// The partial file's length, 0 when there is none.
+    func partialSize(taskID: Int64) -> Int64 {
+        var info = stat()
+        return stat(partialPath(taskID: taskID), &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    /// Hands a partial file over to another task (resume data); false when it is gone.
+    func movePartial(from source: Int64, to destination: Int64) -> Bool {
+        rename(partialPath(taskID: source), partialPath(taskID: destination)) == 0
+    }
+
     /// Atomically publishes a fully written partial file as the task's content.
     func finalize(taskID: Int64) throws {
         guard rename(partialPath(taskID: taskID), contentPath(taskID: taskID)) == 0 else {

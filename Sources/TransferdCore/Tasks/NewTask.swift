@@ -10,6 +10,11 @@ struct NewTask: Sendable {
     var priority: Double
     var checksum: Checksum?
     var earliestBeginDate: Date?
+    /// Parallel range requests for the body, 1 to 16.
+    var connections: Int
+    var maxBytesPerSecond: Int64?
+    /// The download this task continues, from a cancelled or failed task's resume data.
+    var resumeData: ResumeData?
     /// `false` creates the task suspended, like a task before its first `resume()`.
     var start: Bool
 }

@@ -40,6 +40,7 @@ extension TaskLifecycle {
 
     /// Session bookkeeping in the transaction of a task change: `session.events_finished` when the task that became
     /// idle was the session's last queued or running one, and the end of an invalidation when no task is left unfinished.
+    /// An invalidated session takes no tasks, so the partial files its resume data pointed to are removed then.
     func settleSession(_ sessionID: Int64, taskBecameIdle: Bool, _ db: Database) throws {
         let busy = try Int.fetchOne(
             db,
@@ -59,6 +60,7 @@ extension TaskLifecycle {
             session.state = .invalidated
             session.invalidatedAt = Date()
             try session.update(db, columns: ["state", "invalidated_at"])
+            try discardResumeData(sessionID: sessionID, db)
             try eventLog.append(db, sessionID: sessionID, type: .sessionInvalidated)
         }
     }

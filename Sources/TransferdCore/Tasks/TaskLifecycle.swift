@@ -12,6 +12,7 @@ struct TaskLifecycle: Sendable {
     let transfers: ActiveTransfers
     let wakeup: Doorbell
     let retryPolicy: RetryPolicy
+    let resumeDataSigner: ResumeData.Signer
     let logger: Logger
 
     /// Creates a task in a live session, writing `task.created` (and `task.resumed` when it starts at once).
@@ -43,7 +44,13 @@ struct TaskLifecycle: Sendable {
                 attempts: [],
                 createdAt: Date()
             )
-            try task.insert(db)
+            task.connections = newTask.connections
+            task.maxBytesPerSecond = newTask.maxBytesPerSecond
+            if let resumeData = newTask.resumeData {
+                try continueDownload(from: resumeData, in: &task, db)
+            } else {
+                try task.insert(db)
+            }
             try eventLog.append(db, .taskCreated, for: task, data: EventData(state: .suspended))
             if newTask.start {
                 try eventLog.append(db, .taskResumed, for: task, data: EventData(state: .running))
@@ -55,11 +62,18 @@ struct TaskLifecycle: Sendable {
     }
 
     /// Applies a client's `resume`, `suspend` or `cancel`; an input the task's state forbids is a 409 problem.
-    func apply(_ input: TaskStateMachine.Input, sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask {
+    /// A cancel with `produceResumeData` keeps the partial file and puts a resume data token in the task's error.
+    func apply(
+        _ input: TaskStateMachine.Input,
+        sessionID: Int64,
+        taskIdentifier: Int64,
+        produceResumeData: Bool = false
+    ) async throws -> TransferTask {
         let (task, action) = try await database.pool.write { db in
             guard var task = try TransferTask.fetch(db, sessionID: sessionID, taskIdentifier: taskIdentifier) else {
                 throw Problem.notFound("Task \(taskIdentifier) does not exist in this session.")
             }
+            if input == .cancel, produceResumeData { task.produceResumeData = true }
             var machine = TaskStateMachine(state: task.state, isTransferring: transfers[task.rowID] != nil)
             let action: TaskStateMachine.Action
             do {
@@ -71,6 +85,23 @@ struct TaskLifecycle: Sendable {
             return (task, action)
         }
         afterCommit(action, taskID: task.rowID)
+        return task
+    }
+
+    /// Changes a task's priority, description or bandwidth limit; a limit applies at once to a transfer under way.
+    func update(_ change: TaskChange, sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask {
+        let task = try await database.pool.write { db in
+            guard var task = try TransferTask.fetch(db, sessionID: sessionID, taskIdentifier: taskIdentifier) else {
+                throw Problem.notFound("Task \(taskIdentifier) does not exist in this session.")
+            }
+            guard task.state != .completed else { throw Problem.conflict("Task \(taskIdentifier) is completed; it cannot change.") }
+            if let priority = change.priority { task.priority = priority }
+            if let description = change.taskDescription { task.taskDescription = description }
+            if let rate = change.maxBytesPerSecond { task.maxBytesPerSecond = rate }
+            try task.update(db)
+            return task
+        }
+        transfers[task.rowID]?.limit.setRate(task.maxBytesPerSecond)
         return task
     }
 
@@ -104,7 +135,8 @@ struct TaskLifecycle: Sendable {
         guard error.isTransient, let session = try Session.fetchOne(db, key: task.sessionId) else { return nil }
         let failures = task.attempts.count
         if let maximum = session.configuration.maximumRetries, failures > maximum { return nil }
-        let retryAt = Date().addingTimeInterval(retryPolicy.delay(afterFailures: failures, retryAfter: error.retryAfter).timeInterval)
+        let policy = retryPolicy.bounded(by: session.configuration)
+        let retryAt = Date().addingTimeInterval(policy.delay(afterFailures: failures, retryAfter: error.retryAfter).timeInterval)
         let deadline = task.createdAt.addingTimeInterval(session.configuration.timeoutIntervalForResource)
         return retryAt < deadline ? retryAt : nil
     }
@@ -150,8 +182,9 @@ struct TaskLifecycle: Sendable {
             let reason: TaskResponse.WaitingReason = error.isConnectivityFailure ? .waitingForConnectivity : .retryBackoff
             task.nextAttemptAt = at
             task.waitingReason = reason.rawValue
-            task.countOfBytesReceived = 0
-            files.removePartial(taskID: taskID)
+            if task.resumeValidator == nil { discardPartial(of: &task) }
+            // The next attempt continues from the checkpoint.
+            task.countOfBytesReceived = task.partialBytes
             try task.update(db)
             if reason == .waitingForConnectivity, !wasWaitingForConnectivity {
                 try eventLog.append(db, .taskWaitingForConnectivity, for: task)
@@ -170,6 +203,7 @@ struct TaskLifecycle: Sendable {
             try files.finalize(taskID: taskID)
             let bytesWritten = file.size - task.countOfBytesReceived
             task.file = file
+            task.partialBytes = 0
             task.countOfBytesReceived = file.size
             task.countOfBytesExpected = file.size
             try task.update(db)
@@ -178,10 +212,14 @@ struct TaskLifecycle: Sendable {
             let finished = EventData(file: file, location: "tasks/\(task.taskIdentifier)/content")
             try eventLog.append(db, .taskFinishedDownloading, for: task, data: finished)
         } else {
-            files.removePartial(taskID: taskID)
+            if let error, let resumeData = resumeData(for: task, after: error) {
+                task.error?.resumeData = try resumeDataSigner.token(for: resumeData)
+            } else {
+                discardPartial(of: &task)
+            }
             try task.update(db)
         }
-        try eventLog.append(db, .taskCompleted, for: task, data: .completion(error: error))
+        try eventLog.append(db, .taskCompleted, for: task, data: .completion(error: task.error))
     }
 
     private func afterCommit(_ action: TaskStateMachine.Action, taskID: Int64) {

@@ -22,11 +22,14 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
     public var message: String
     /// The origin's HTTP status, for `badServerResponse`.
     public var statusCode: Int?
+    /// A token from which a new task continues the download (NSURLSessionDownloadTaskResumeData), when the bytes
+    /// received so far can be kept.
+    public var resumeData: String?
     /// How long the origin asked to wait (`Retry-After`), for the retry that follows; not shown.
     var retryAfter: Duration?
 
     enum CodingKeys: String, CodingKey {
-        case code, message, statusCode
+        case code, message, statusCode, resumeData
     }
 
     /// Statuses that say "try again later" rather than "this will never work".
@@ -54,6 +57,8 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
     }
 
     static let cancelled = TransferError(code: .cancelled, message: "The task was cancelled.")
+
+    static let outlivedResource = TransferError(code: .timedOut, message: "The task outlived timeoutIntervalForResource.")
 
     static func badServerResponse(status: Int, retryAfter: Duration? = nil) -> TransferError {
         TransferError(

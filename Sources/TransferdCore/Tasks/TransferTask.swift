@@ -40,6 +40,17 @@ struct TransferTask: Codable, Sendable, SnakeCaseColumns, MutablePersistableReco
     var attempts: [TransferAttempt]
     /// Why a running task waits for `nextAttemptAt` (`retryBackoff`); nil when it waits for its earliest begin date.
     var waitingReason: String?
+    /// The checkpoint of the partial file: bytes flushed to disk that a later attempt may keep.
+    var partialBytes: Int64 = 0
+    /// The validator of the response the partial bytes came from; nil when they cannot be continued.
+    var resumeValidator: ResumeValidator?
+    var notResumableReason: ResumeValidator.NotResumableReason?
+    /// A cancel asked for resume data: the completion keeps the partial file and issues a token.
+    var produceResumeData = false
+    /// Parallel range requests for the body (1 = one stream).
+    var connections: Int = 1
+    /// The task's own bandwidth limit; nil for none.
+    var maxBytesPerSecond: Int64?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?

@@ -39,7 +39,7 @@ struct WebhookPayload: Encodable {
             sequence: event.sequence,
             taskIdentifier: event.taskIdentifier,
             fields: event.data,
-            task: includesTask ? task.map { TaskResponse($0, live: nil) } : nil
+            task: includesTask ? task.map { TaskResponse($0, live: nil, hostIsBusy: false) } : nil
         )
     }
 

@@ -72,6 +72,42 @@ import Testing
         ),
         Case(
             method: .POST,
+            path: tasks,
+            json: #"{"kind": "download", "url": "http://a/", "connections": 17}"#,
+            status: 400,
+            detail: "`connections` must be an integer from 1 to 16."
+        ),
+        Case(
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "download", "url": "http://a/", "maxBytesPerSecond": 10}"#,
+            status: 400,
+            detail: "`maxBytesPerSecond` must be at least 1024 (bytes per second), or null for no limit."
+        ),
+        Case(
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "download", "resumeData": 7}"#,
+            status: 400,
+            detail: "`resumeData` must be a string."
+        ),
+        Case(method: .PATCH, path: "\(tasks)/99", json: "{}", status: 404, detail: "Task 99 does not exist in this session."),
+        Case(
+            method: .POST,
+            path: "\(tasks)/99/cancel",
+            json: #"{"produceResumeData": "yes"}"#,
+            status: 400,
+            detail: "`produceResumeData` must be a boolean."
+        ),
+        Case(
+            method: .PUT,
+            path: "/v1/sessions/s",
+            json: #"{"configuration": {"retryInitialDelay": 60, "retryMaximumDelay": 10}}"#,
+            status: 400,
+            detail: "`configuration.retryInitialDelay` must not exceed configuration.retryMaximumDelay."
+        ),
+        Case(
+            method: .POST,
             path: "/v1/sessions/unknown/tasks",
             json: #"{"kind": "download", "url": "http://a/"}"#,
             status: 404,

@@ -19,12 +19,12 @@ import Testing
                 try await waitUntil { origin.requests.count == 2 }
                 try await waitUntil { try await api.task("restart", 1).countOfBytesReceived > 0 }
             }
-            // act: the service stopped gracefully; the held transfers may now finish once restarted
-            origin.open(gate: "a")
-            origin.open(gate: "b")
+            // act: the service stopped gracefully; once restarted, the held transfers may finish
             try await TestService.with(dataDirectory: dataDirectory, workerConcurrency: 2) { api in
                 let session = try await api.createSession("restart")
                 #expect(session.taskCounts["running"] == 6, "reconnecting finds the interrupted and queued tasks still running")
+                origin.open(gate: "a")
+                origin.open(gate: "b")
                 for taskIdentifier in 1...6 {
                     try await api.waitForCompletion("restart", taskIdentifier)
                 }

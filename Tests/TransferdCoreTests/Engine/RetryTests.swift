@@ -71,6 +71,47 @@ import Testing
         }
     }
 
+    @Test func aTaskThatOutlivesItsResourceTimeoutFailsWithTimedOutAndResumeData() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(progressInterval: .milliseconds(50)) { api in
+                try await api.createSession("lifetime", configuration: #"{"timeoutIntervalForResource": 1.5}"#)
+                // 2 MB at 200 kB/s needs 10 s; the task may live 1.5 s.
+                _ = try await api.createTask("lifetime", url: origin.url("/files/2000000?name=lifetime&faults=0&bytesPerSecond=200000"))
+                let task = try await api.waitForCompletion("lifetime", 1)
+
+                #expect(task.error?.code == "timedOut")
+                #expect(task.error?.resumeData != nil, "the bytes so far can be continued by a new task")
+                #expect(task.file == nil)
+            }
+        }
+    }
+
+    @Test func aSessionsOwnBackoffBoundsOverrideTheServices() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(retryPolicy: RetryPolicy(initialDelay: .seconds(3600), maximumDelay: .seconds(3600))) { api in
+                try await api.createSession("quick", configuration: #"{"retryInitialDelay": 0.05, "retryMaximumDelay": 0.1}"#)
+                _ = try await api.createTask("quick", url: origin.url("/flaky/quick/3/1000"))
+                let task = try await api.waitForCompletion("quick", 1)
+                #expect(task.attempts.map(\.outcome) == ["badServerResponse", "badServerResponse", "badServerResponse", "succeeded"])
+            }
+        }
+    }
+
+    @Test func anOriginThatRefusesConnectionsForAWhileIsWaitedFor() async throws {
+        let port = try await OriginServer.with { origin in origin.port }
+        try await TestService.with { api in
+            try await api.createSession("later")
+            _ = try await api.createTask("later", url: "http://127.0.0.1:\(port)/files/300000")
+            try await waitUntil { try await api.task("later", 1).waitingReason == "waitingForConnectivity" }
+
+            try await OriginServer.with(port: port) { _ in
+                let task = try await api.waitForCompletion("later", 1)
+                #expect(task.file?.sha256 == OriginContent.sha256(size: 300_000))
+                #expect(task.attempts.first?.outcome == "cannotConnectToHost")
+            }
+        }
+    }
+
     @Test func anUnreachableOriginMakesTheTaskWaitForConnectivityAndSaysSoOnce() async throws {
         try await TestService.with { api in
             try await api.createSession("offline")

@@ -80,4 +80,22 @@ import Testing
             }
         }
     }
+
+    @Test func aTaskHeldBackByThePerHostLimitSaysSo() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("one-per-host", configuration: #"{"maximumConnectionsPerHost": 1}"#)
+                _ = try await api.createTask("one-per-host", url: origin.url("/gated/first/200000"))
+                _ = try await api.createTask("one-per-host", url: origin.url("/gated/second/200000"))
+                try await waitUntil { origin.requests.count == 1 }
+
+                #expect(try await api.task("one-per-host", 1).waitingReason == nil)
+                #expect(try await api.task("one-per-host", 2).waitingReason == "hostLimit")
+
+                origin.open(gate: "first")
+                origin.open(gate: "second")
+                #expect(try await api.waitForCompletion("one-per-host", 2).error == nil)
+            }
+        }
+    }
 }

@@ -84,6 +84,20 @@ struct APIClient: Sendable {
         try await send(.GET, "/v1/sessions/\(session)/events?after=\(after)&wait=\(wait)&limit=1000").decode()
     }
 
+    /// The session's whole event log, read page by page.
+    func allEvents(_ session: String) async throws -> [EventView] {
+        var events: [EventView] = []
+        while true {
+            let batch = try await self.events(session, after: events.last?.sequence ?? 0)
+            if batch.items.isEmpty { return events }
+            events += batch.items
+        }
+    }
+
+    func tasks(_ session: String) async throws -> [TaskView] {
+        try await send(.GET, "/v1/sessions/\(session)/tasks?limit=1000").decode(PageView<TaskView>.self).items
+    }
+
     /// Long-polls the event log until an event matches, or fails the test after `timeout`.
     @discardableResult
     func waitForEvent(

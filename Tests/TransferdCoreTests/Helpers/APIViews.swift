@@ -58,6 +58,7 @@ struct ErrorView: Decodable, Sendable, Equatable {
     var code: String
     var message: String
     var statusCode: Int?
+    var resumeData: String?
 }
 
 struct FileView: Decodable, Sendable, Equatable {
@@ -100,6 +101,10 @@ struct TaskView: Decodable, Sendable {
     var waitingReason: String?
     var startedAt: Date?
     var attempts: [AttemptView]
+    var resumable: Bool
+    var notResumableReason: String?
+    var connections: Int
+    var maxBytesPerSecond: Int?
 
     struct AttemptView: Decodable, Sendable {
         var outcome: String
@@ -122,6 +127,8 @@ struct EventView: Decodable, Sendable {
         var error: ErrorView?
         var file: FileView?
         var state: String?
+        var fileOffset: Int?
+        var restartReason: String?
     }
 
     var sequence: Int

@@ -8,7 +8,11 @@ import Synchronization
 /// A real HTTP origin on 127.0.0.1, port 0, for transfers to run against. It serves generated files with
 /// `Content-Length`, `ETag`, `Accept-Ranges` and single ranges, and faults on demand:
 ///
-/// - `/files/{size}`: the file (Range and If-Range honoured).
+/// - `/files/{size}`: the file (Range and If-Range honoured), with faults chosen by query parameters:
+///   `name` (requests are counted per name; the ETag carries the name's version, which `change(_:)` bumps),
+///   `faults` (how many first requests of the name are faulty, 1 by default), `dropAfter=N` (a faulty response
+///   drops the connection after N bytes), `stallAfter=N` (a faulty response stops sending after N bytes),
+///   `bytesPerSecond=R` (throttle every response), `ignoreRange`, `noValidator`, `noAcceptRanges`.
 /// - `/gated/{gate}/{size}`: sends the first 64 KiB, then waits until the test opens `gate`.
 /// - `/status/{code}`: answers with that status.
 /// - `/truncated/{size}`: announces `size` bytes, sends half and drops the connection.
@@ -24,7 +28,10 @@ final class OriginServer: Sendable {
     private struct State {
         var openGates: Set<String> = []
         var flakyRequests: [String: Int] = [:]
+        var fileRequests: [String: Int] = [:]
+        var versions: [String: Int] = [:]
         var requests: [String] = []
+        var ranges: [String: [String?]] = [:]
         var inFlight: [String: Int] = [:]
         var maxInFlight: [String: Int] = [:]
         var totalInFlight = 0
@@ -34,6 +41,13 @@ final class OriginServer: Sendable {
     private let state = Mutex(State())
     let port: Int
 
+    /// The `Range` header of every `/files` request for `name`, in arrival order (nil when absent).
+    func ranges(_ name: String) -> [String?] { state.withLock { $0.ranges[name, default: []] } }
+
+    /// Changes the resource `name`: its ETag differs from now on.
+    func change(_ name: String) {
+        state.withLock { $0.versions[name, default: 1] += 1 }
+    }
     private init(port: Int) {
         self.port = port
     }
@@ -74,8 +88,8 @@ final class OriginServer: Sendable {
         }
     }
 
-    /// Runs an origin for the duration of `body`.
-    static func with<T: Sendable>(_ body: (OriginServer) async throws -> T) async throws -> T {
+    /// Runs an origin for the duration of `body`, on `port` (0 picks a free one).
+    static func with<T: Sendable>(port: Int = 0, _ body: (OriginServer) async throws -> T) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         let box = Mutex<OriginServer?>(nil)
@@ -91,7 +105,7 @@ final class OriginServer: Sendable {
         logger.logLevel = .critical
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
             logger: logger
         )
@@ -112,11 +126,21 @@ final class OriginServer: Sendable {
 
     private func file(_ request: Request, _ context: BasicRequestContext) throws -> Response {
         let size = try size(context)
-        let etag = "\"v1-\(size)\""
-        var headers: HTTPFields = [.eTag: etag, .acceptRanges: "bytes", .contentType: "application/octet-stream"]
+        let query = request.uri.queryParameters
+        let name = query.get("name") ?? request.uri.path
+        let (seen, version) = state.withLock { state in
+            state.fileRequests[name, default: 0] += 1
+            state.ranges[name, default: []].append(request.headers[.range])
+            return (state.fileRequests[name, default: 0], state.versions[name, default: 1])
+        }
+        let faulty = seen <= query.get("faults", as: Int.self) ?? 1
+        let etag = "\"v\(version)-\(size)\""
+        var headers: HTTPFields = [.contentType: "application/octet-stream"]
+        if query.get("noValidator") == nil { headers[.eTag] = etag }
+        if query.get("noAcceptRanges") == nil { headers[.acceptRanges] = "bytes" }
         var range = 0..<size
         var status = HTTPResponse.Status.ok
-        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true,
+        if query.get("ignoreRange") == nil, let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true,
             header.hasPrefix("bytes="), let first = Int(header.dropFirst(6).prefix { $0 != "-" }), first < size
         {
             let lastText = header.split(separator: "-").dropFirst().first.map(String.init) ?? ""
@@ -125,13 +149,28 @@ final class OriginServer: Sendable {
             status = .partialContent
             headers[.contentRange] = "bytes \(first)-\(last)/\(size)"
         }
-        return stream(range, status: status, headers: headers, request: request)
+        let dropAfter = faulty ? query.get("dropAfter", as: Int.self) : nil
+        let stallAfter = faulty ? query.get("stallAfter", as: Int.self) : nil
+        let bytesPerSecond = query.get("bytesPerSecond", as: Int.self)
+        return stream(
+            range,
+            status: status,
+            headers: headers,
+            request: request,
+            chunkSize: bytesPerSecond.map { min(Self.chunkSize, max(1024, $0 / 20)) }
+        ) {
+            sent,
+            chunk in
+            if let dropAfter, sent >= dropAfter { throw HTTPError(.internalServerError) }
+            if let stallAfter, sent >= stallAfter { try await Task.sleep(for: .seconds(3600)) }
+            if let bytesPerSecond { try await Task.sleep(for: .milliseconds(chunk * 1000 / bytesPerSecond)) }
+        }
     }
 
     private func gated(_ request: Request, _ context: BasicRequestContext) throws -> Response {
         let size = try size(context)
         let gate = context.parameters.get("gate") ?? ""
-        return stream(0..<size, status: .ok, headers: [.contentType: "application/octet-stream"], request: request) { offset in
+        return stream(0..<size, status: .ok, headers: [.contentType: "application/octet-stream"], request: request) { offset, _ in
             if offset >= Self.chunkSize {
                 while !self.isOpen(gate) { try await Task.sleep(for: .milliseconds(5)) }
             }
@@ -190,17 +229,20 @@ final class OriginServer: Sendable {
         )
     }
 
-    /// Streams `range` of the content in chunks; `beforeChunk` may hold the stream back (gates).
+    /// Streams `range` of the content in chunks; `beforeChunk` (given the bytes sent so far and the next chunk's
+    /// size) may hold the stream back or break it.
     private func stream(
         _ range: Range<Int>,
         status: HTTPResponse.Status,
         headers: HTTPFields,
         request: Request,
-        beforeChunk: @escaping @Sendable (Int) async throws -> Void = { _ in }
+        chunkSize: Int? = nil,
+        beforeChunk: @escaping @Sendable (Int, Int) async throws -> Void = { _, _ in }
     ) -> Response {
         var headers = headers
         headers[.contentLength] = String(range.count)
         let host = begin(request)
+        let chunkSize = chunkSize ?? Self.chunkSize
         return Response(
             status: status,
             headers: headers,
@@ -208,8 +250,8 @@ final class OriginServer: Sendable {
                 defer { self.end(host) }
                 var offset = range.lowerBound
                 while offset < range.upperBound {
-                    try await beforeChunk(offset - range.lowerBound)
-                    let end = min(range.upperBound, offset + Self.chunkSize)
+                    let end = min(range.upperBound, offset + chunkSize)
+                    try await beforeChunk(offset - range.lowerBound, end - offset)
                     try await writer.write(OriginContent.buffer(offset..<end))
                     offset = end
                 }

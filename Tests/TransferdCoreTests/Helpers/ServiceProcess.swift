@@ -63,5 +63,11 @@ final class ServiceProcess: Sendable {
         return process.terminationStatus
     }
 
+    /// SIGKILL: the process dies at once, as in a crash or an OOM kill; returns once it is gone.
+    func kill() async throws {
+        _ = Foundation.kill(pid, SIGKILL)
+        try await waitUntil(timeout: .seconds(30)) { !self.process.isRunning }
+    }
+
     var log: String { output.contents }
 }

@@ -27,6 +27,7 @@ enum TestService {
         progressInterval: Duration = .milliseconds(500),
         deliveryPolicy: DeliveryPolicy = fastDeliveries,
         retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), jitter: 0),
+        maxBytesPerSecond: Int64? = nil,
         _ body: (APIClient) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -39,7 +40,8 @@ enum TestService {
             connectTimeout: .seconds(2),
             logLevel: .critical,
             deliveryPolicy: deliveryPolicy,
-            retryPolicy: retryPolicy
+            retryPolicy: retryPolicy,
+            maxBytesPerSecond: maxBytesPerSecond
         )
         let app = try await buildApplication(configuration: configuration) { channel in
             portContinuation.yield(channel.localAddress?.port ?? 0)

@@ -1,0 +1,40 @@
+import Synchronization
+import _NIOFileSystem
+
+/// The checkpoints of one attempt. Each flushes the partial file to disk, then records the flushed prefix as
+/// the task's `partialBytes` with its counters, and a `task.progress` event when bytes arrived since the last one.
+/// Only flushed bytes are recorded, so after a crash the file can be cut back to the checkpoint and trusted.
+final class Checkpoints: Sendable {
+    private let handle: ReadWriteFileHandle
+    private let taskID: Int64
+    private let transfer: ActiveTransfer
+    private let prefix: BodyWriter.Mark
+    private let lifecycle: TaskLifecycle
+    private let reported: Mutex<Int64>
+
+    init(handle: ReadWriteFileHandle, taskID: Int64, transfer: ActiveTransfer, prefix: BodyWriter.Mark, lifecycle: TaskLifecycle) {
+        self.handle = handle
+        self.taskID = taskID
+        self.transfer = transfer
+        self.prefix = prefix
+        self.lifecycle = lifecycle
+        reported = Mutex(transfer.counters.received)
+    }
+
+    /// Takes one checkpoint; callers take them one at a time.
+    func take() async throws {
+        let flushed = prefix.value
+        try await handle.synchronize()
+        let (received, expected) = transfer.counters
+        let previous = reported.withLock { $0 }
+        guard received != previous else { return }
+        try await lifecycle.recordProgress(
+            taskID: taskID,
+            received: received,
+            expected: expected,
+            bytesWritten: received - previous,
+            partialBytes: flushed
+        )
+        reported.withLock { $0 = received }
+    }
+}

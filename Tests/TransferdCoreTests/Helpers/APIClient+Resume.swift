@@ -1,0 +1,40 @@
+import Testing
+
+extension APIClient {
+    /// Creates `session` with one download of `size` bytes that the origin sends at 1 MB/s (its ranges recorded
+    /// under the session's name), and returns once more than 400 kB of it have arrived.
+    func startThrottledDownload(_ session: String, size: Int, origin: OriginServer) async throws {
+        try await createSession(session)
+        _ = try await createTask(session, url: origin.url("/files/\(size)?name=\(session)&faults=0&bytesPerSecond=1000000"))
+        try await waitUntil { try await task(session, 1).countOfBytesReceived > 400_000 }
+    }
+
+    /// The data of the task's first `task.resumed_at_offset` event; fails the test when there is none.
+    func resumedAtOffset(
+        _ session: String,
+        _ taskIdentifier: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> EventView.DataView {
+        let events = try await allEvents(session)
+        let event = events.first { $0.type == "task.resumed_at_offset" && $0.taskIdentifier == taskIdentifier }
+        return try #require(event, "task \(taskIdentifier) has no task.resumed_at_offset", sourceLocation: sourceLocation).data
+    }
+
+    /// Checks that the task continued its partial file: it says so at an offset past 0, and the origin's last
+    /// request for `name` asked for exactly the bytes after it. Returns the offset.
+    @discardableResult
+    func expectContinued(
+        _ session: String,
+        _ taskIdentifier: Int,
+        origin: OriginServer,
+        name: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Int {
+        let resumed = try await resumedAtOffset(session, taskIdentifier, sourceLocation: sourceLocation)
+        let offset = resumed.fileOffset ?? 0
+        #expect(offset > 0, "task \(taskIdentifier) continued from its checkpoint", sourceLocation: sourceLocation)
+        #expect(resumed.restartReason == nil, sourceLocation: sourceLocation)
+        #expect(origin.ranges(name).last == "bytes=\(offset)-", sourceLocation: sourceLocation)
+        return offset
+    }
+}
