@@ -63,6 +63,7 @@ let package = Package(
                 .copy("0004_task_schedule.sql"),
                 .copy("0005_task_attempts.sql"),
                 .copy("0006_resume.sql"),
+                .copy("0007_uploads.sql"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -71,6 +72,7 @@ let package = Package(
             dependencies: [
                 "TransferdCore",
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
             ],

@@ -14,11 +14,14 @@ struct Components: Sendable {
     let webhooks: WebhookStore
     let dispatcher: Dispatcher
     let httpClient: HTTPClientService
+    let stagedFiles: StagedFileStore
+    let sweeper: RetentionSweeper
 
     init(configuration: Configuration, logger: Logger) throws {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         database = try AppDatabase(path: configuration.dataDirectory + "/transferd.sqlite")
         let files = try FileStore(dataDirectory: configuration.dataDirectory)
+        stagedFiles = StagedFileStore(database: database, files: files, limits: configuration.stagedFileLimits)
         let transfers = ActiveTransfers()
         let wakeup = Doorbell()
         let outboxDoorbell = Doorbell()
@@ -36,19 +39,35 @@ struct Components: Sendable {
             logger: logger
         )
         httpClient = HTTPClientService(connectTimeout: configuration.connectTimeout)
+        let serviceLimit = BandwidthLimit(bytesPerSecond: configuration.maxBytesPerSecond)
         scheduler = Scheduler(
             database: database,
             lifecycle: lifecycle,
-            runner: DownloadRunner(
+            downloader: DownloadRunner(
                 client: httpClient.client,
                 files: files,
                 lifecycle: lifecycle,
                 progressInterval: configuration.progressInterval,
-                serviceLimit: BandwidthLimit(bytesPerSecond: configuration.maxBytesPerSecond)
+                serviceLimit: serviceLimit
+            ),
+            uploader: UploadRunner(
+                client: httpClient.client,
+                files: files,
+                lifecycle: lifecycle,
+                progressInterval: configuration.progressInterval,
+                serviceLimit: serviceLimit,
+                replyLimit: configuration.replyBodyLimit
             ),
             transfers: transfers,
             wakeup: wakeup,
             concurrency: configuration.workerConcurrency,
+            logger: logger
+        )
+        sweeper = RetentionSweeper(
+            database: database,
+            eventLog: eventLog,
+            files: files,
+            interval: configuration.sweepInterval,
             logger: logger
         )
         dispatcher = Dispatcher(
@@ -77,13 +96,14 @@ func buildRouter(_ components: Components) -> Router<AppRequestContext> {
     WebhookController(sessions: components.sessions, webhooks: components.webhooks).addRoutes(to: sessions.group(":identifier/webhook"))
     DeliveriesController(sessions: components.sessions, webhooks: components.webhooks)
         .addRoutes(to: sessions.group(":identifier/deliveries"))
+    FilesController(store: components.stagedFiles).addRoutes(to: router.group("v1/files"))
     return router
 }
 
 /// The composition root: configuration → database, services, router → an application ready to `runService()`.
 ///
-/// Services start in order (HTTP client, scheduler, webhook dispatcher) and the HTTP server last, so on shutdown
-/// the server stops taking requests first, then the dispatcher and the scheduler stop, then the client closes.
+/// Services start in order (HTTP client, scheduler, webhook dispatcher, retention sweeper) and the HTTP server
+/// last, so on shutdown the server stops taking requests first, then the others stop, the client last.
 public func buildApplication(
     configuration: Configuration,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -94,7 +114,7 @@ public func buildApplication(
     return Application(
         router: buildRouter(components),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),
-        services: [components.httpClient, components.scheduler, components.dispatcher],
+        services: [components.httpClient, components.scheduler, components.dispatcher, components.sweeper],
         onServerRunning: onServerRunning,
         logger: logger
     )

@@ -22,7 +22,13 @@ public struct Configuration: Sendable {
     public var deliveryPolicy: DeliveryPolicy
     /// Backoff between attempts of a transfer that failed transiently.
     public var retryPolicy: RetryPolicy
-    /// The bandwidth all downloads share, in bytes per second; nil for no limit.
+    /// How big staged files may be, and how long unfinished uploads and complete files are kept.
+    public var stagedFileLimits: StagedFileLimits
+    /// How often expired content and staged files are removed.
+    public var sweepInterval: Duration
+    /// The most bytes of an upload's reply body kept for the client.
+    public var replyBodyLimit: Int
+    /// The bandwidth all transfers share, in bytes per second; nil for no limit.
     public var maxBytesPerSecond: Int64?
 
     public init(
@@ -36,7 +42,10 @@ public struct Configuration: Sendable {
         logLevel: Logger.Level = .info,
         deliveryPolicy: DeliveryPolicy = DeliveryPolicy(),
         retryPolicy: RetryPolicy = RetryPolicy(),
-        maxBytesPerSecond: Int64? = nil
+        maxBytesPerSecond: Int64? = nil,
+        stagedFileLimits: StagedFileLimits = StagedFileLimits(),
+        replyBodyLimit: Int = 1 << 20,
+        sweepInterval: Duration = .seconds(60)
     ) {
         self.host = host
         self.port = port
@@ -49,5 +58,8 @@ public struct Configuration: Sendable {
         self.deliveryPolicy = deliveryPolicy
         self.retryPolicy = retryPolicy
         self.maxBytesPerSecond = maxBytesPerSecond
+        self.stagedFileLimits = stagedFileLimits
+        self.replyBodyLimit = replyBodyLimit
+        self.sweepInterval = sweepInterval
     }
 }

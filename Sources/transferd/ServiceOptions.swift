@@ -42,6 +42,18 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Bandwidth all downloads share, in bytes per second; 0 for no limit (env TRANSFERD_MAX_BYTES_PER_SECOND).")
     var maxBytesPerSecond: Int64 = environment["TRANSFERD_MAX_BYTES_PER_SECOND"].flatMap { Int64($0) } ?? 0
 
+    @Option(help: "Largest file /v1/files accepts, in bytes (Tus-Max-Size) (env TRANSFERD_MAX_UPLOAD_SIZE).")
+    var maxUploadSize: Int64 = environment["TRANSFERD_MAX_UPLOAD_SIZE"].flatMap { Int64($0) } ?? 100 << 30
+
+    @Option(help: "Seconds an unfinished upload to /v1/files may stay unfinished (env TRANSFERD_UPLOAD_EXPIRATION).")
+    var uploadExpiration: Double = environment["TRANSFERD_UPLOAD_EXPIRATION"].flatMap { Double($0) } ?? 86_400
+
+    @Option(help: "Seconds a complete file in /v1/files is kept (env TRANSFERD_FILE_RETENTION).")
+    var fileRetention: Double = environment["TRANSFERD_FILE_RETENTION"].flatMap { Double($0) } ?? 7 * 86_400
+
+    @Option(help: "Most bytes of an upload's reply body kept for the client (env TRANSFERD_RESPONSE_BODY_LIMIT).")
+    var responseBodyLimit: Int = environment["TRANSFERD_RESPONSE_BODY_LIMIT"].flatMap { Int($0) } ?? 1 << 20
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
@@ -53,6 +65,11 @@ struct ServiceOptions: ParsableArguments {
         }
         guard maxBytesPerSecond == 0 || maxBytesPerSecond >= 1024 else {
             throw ValidationError("--max-bytes-per-second must be 0 (no limit) or at least 1024.")
+        }
+        guard maxUploadSize > 0, uploadExpiration > 0, fileRetention > 0, responseBodyLimit >= 0 else {
+            throw ValidationError(
+                "--max-upload-size, --upload-expiration and --file-retention must be positive; --response-body-limit not negative."
+            )
         }
         guard webhookTimeout > 0 else { throw ValidationError("--webhook-timeout must be a positive number of seconds.") }
         guard retrySchedule != nil else {
@@ -84,7 +101,13 @@ struct ServiceOptions: ParsableArguments {
                 initialDelay: .milliseconds(Int64(retryInitialDelay * 1000)),
                 maximumDelay: .milliseconds(Int64(retryMaximumDelay * 1000))
             ),
-            maxBytesPerSecond: maxBytesPerSecond > 0 ? maxBytesPerSecond : nil
+            maxBytesPerSecond: maxBytesPerSecond > 0 ? maxBytesPerSecond : nil,
+            stagedFileLimits: StagedFileLimits(
+                maximumSize: maxUploadSize,
+                uploadExpiration: .milliseconds(Int64(uploadExpiration * 1000)),
+                retention: .milliseconds(Int64(fileRetention * 1000))
+            ),
+            replyBodyLimit: responseBodyLimit
         )
     }
 }

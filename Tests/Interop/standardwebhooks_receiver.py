@@ -7,10 +7,11 @@ transferd's own code. Prints its port, then serves on 127.0.0.1 until killed:
     GET  /received  what arrived: [{"id", "type", "verified": {secret: bool}}]
 """
 import json
-import signal
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from interop_server import serve
 
 try:
     from standardwebhooks.webhooks import Webhook
@@ -62,9 +63,4 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-# A parent that ignores or blocks SIGTERM (as services do, to handle it themselves) passes that on; stop on it anyway.
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+serve(Handler)

@@ -38,6 +38,8 @@ struct SessionsController: Sendable {
         var state: Session.State
         var configuration: ConfigurationView
         var taskCounts: [String: Int]
+        /// Bytes the session's tasks keep on disk.
+        var storedBytes: Int64
         var lastAcknowledgedSequence: Int64
         var pendingDeliveries: Int
         var webhookState: WebhookSubscription.State?
@@ -52,6 +54,7 @@ struct SessionsController: Sendable {
                 webhook: details.webhook.map { WebhookResponse($0, revealing: secret) }
             )
             taskCounts = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, details.taskCounts[$0] ?? 0) })
+            storedBytes = details.storedBytes
             lastAcknowledgedSequence = session.lastAcknowledgedSequence
             pendingDeliveries = details.pendingDeliveries
             webhookState = details.webhook?.state
@@ -65,6 +68,7 @@ struct SessionsController: Sendable {
             try container.encode(state, forKey: .state)
             try container.encode(configuration, forKey: .configuration)
             try container.encode(taskCounts, forKey: .taskCounts)
+            try container.encode(storedBytes, forKey: .storedBytes)
             try container.encode(lastAcknowledgedSequence, forKey: .lastAcknowledgedSequence)
             try container.encode(pendingDeliveries, forKey: .pendingDeliveries)
             try container.encode(webhookState, forKey: .webhookState)
@@ -105,9 +109,7 @@ struct SessionsController: Sendable {
 
     @Sendable func createOrReconnect(request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
         let identifier = context.parameters.sessionIdentifier()
-        guard Session.isValidIdentifier(identifier) else {
-            throw Problem.invalidField("identifier", "must be 1 to 200 characters of A-Z, a-z, 0-9, '.', '_' or '-'")
-        }
+        try ClientIdentifier.validate(identifier, field: "identifier")
         let body = try await request.decode(as: CreateSessionRequest.self, context: context)
         let configuration = body.configuration?.settings ?? .default
         try configuration.validate()

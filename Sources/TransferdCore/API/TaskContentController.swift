@@ -1,54 +1,57 @@
 import Foundation
 import GRDB
+import HTTPTypes
 import Hummingbird
-import NIOPosix
 
-/// `/v1/sessions/{identifier}/tasks/{taskIdentifier}/content`: the downloaded bytes, with single-range requests.
+/// The bytes of a task: `…/tasks/{n}/content`, a download's content (with single ranges), and
+/// `…/tasks/{n}/response-body`, the kept body of an upload's reply.
 struct TaskContentController: Sendable {
     let tasks: TasksController
     let files: FileStore
-    let fileIO = FileIO(threadPool: .singleton)
+    let responder = ContentResponder()
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get(":taskIdentifier/content") { try await serve($0, $1, includeBody: true) }
         group.head(":taskIdentifier/content") { try await serve($0, $1, includeBody: false) }
         group.delete(":taskIdentifier/content", use: remove)
+        group.get(":taskIdentifier/response-body", use: reply)
     }
 
     private func serve(_ request: Request, _ context: AppRequestContext, includeBody: Bool) async throws -> Response {
         let task = try await tasks.task(context)
         let file = try Self.finishedFile(of: task)
-        let etag = "\"\(file.sha256)\""
-        var headers: HTTPFields = [
-            .contentType: file.contentType ?? "application/octet-stream",
-            .eTag: etag,
-            .acceptRanges: "bytes",
-        ]
-        // A range applies only while the client's validator (If-Range) still matches the content.
-        let rangeHeader = request.headers[.ifRange].map { $0 == etag } ?? true ? request.headers[.range] : nil
-        let path = files.contentPath(taskID: task.rowID)
-        switch ByteRange(header: rangeHeader, size: file.size) {
-        case .unsatisfiable:
-            throw Problem.rangeNotSatisfiable(size: file.size)
-        case .whole:
-            headers[.contentLength] = String(file.size)
-            let body = includeBody && file.size > 0 ? try await fileIO.loadFile(path: path, context: context) : ResponseBody()
-            return Response(status: .ok, headers: headers, body: body)
-        case .partial(let range):
-            headers[.contentLength] = String(range.count)
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)"
-            let body =
-                includeBody
-                ? try await fileIO.loadFile(path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
-                : ResponseBody()
-            return Response(status: .partialContent, headers: headers, body: body)
+        let content = ContentResponder.Content(
+            path: files.contentPath(taskID: task.rowID),
+            size: file.size,
+            sha256: file.sha256,
+            contentType: file.contentType
+        )
+        return try await responder.respond(content, to: request, context: context, includeBody: includeBody)
+    }
+
+    @Sendable func reply(request: Request, context: AppRequestContext) async throws -> Response {
+        let task = try await tasks.task(context)
+        guard let reply = task.reply else {
+            throw Problem.notFound("Task \(task.taskIdentifier) has no response body: only uploads keep one, once the server has answered.")
         }
+        let content = ContentResponder.Content(path: files.replyPath(taskID: task.rowID), size: reply.size, contentType: reply.contentType)
+        var response = try await responder.respond(content, to: request, context: context, includeBody: true)
+        response.headers[.replyTruncated] = String(reply.truncated)
+        return response
     }
 
     @Sendable func remove(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let found = try await tasks.task(context)
         _ = try Self.finishedFile(of: found)
         try await tasks.lifecycle.database.pool.write { db in
+            let users = try Int64.fetchAll(
+                db,
+                sql: "SELECT task_identifier FROM tasks WHERE source_task_id = ? AND state <> 'completed'",
+                arguments: [found.rowID]
+            )
+            guard users.isEmpty else {
+                throw Problem.conflict("Upload task(s) \(users.map(String.init).joined(separator: ", ")) will send this content.")
+            }
             try db.execute(sql: "UPDATE tasks SET file = NULL WHERE id = ?", arguments: [found.rowID])
         }
         files.removeContent(taskID: found.rowID)
@@ -67,4 +70,9 @@ struct TaskContentController: Sendable {
         }
         return file
     }
+}
+
+extension HTTPField.Name {
+    /// On `…/response-body`: whether the server sent more than was kept.
+    static let replyTruncated = Self("Transferd-Response-Body-Truncated")!
 }

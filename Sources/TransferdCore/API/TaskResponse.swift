@@ -36,6 +36,8 @@ struct TaskResponse: ResponseCodable, Sendable {
     var response: TransferResponse?
     var countOfBytesReceived: Int64
     var countOfBytesExpectedToReceive: Int64
+    var countOfBytesSent: Int64
+    var countOfBytesExpectedToSend: Int64
     var progress: Progress
     var error: TransferError?
     var file: StoredFile?
@@ -51,6 +53,11 @@ struct TaskResponse: ResponseCodable, Sendable {
     var notResumableReason: ResumeValidator.NotResumableReason?
     var connections: Int
     var maxBytesPerSecond: Int64?
+    /// What an upload sends.
+    var from: UploadSource?
+    var multipart: MultipartForm?
+    /// The kept body of an upload's final response, served at `…/response-body`.
+    var responseBody: StoredReply?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?
@@ -59,7 +66,9 @@ struct TaskResponse: ResponseCodable, Sendable {
     /// `hostIsBusy` says whether the session's connections to the task's host are all in use.
     init(_ task: TransferTask, live: (received: Int64, expected: Int64)?, hostIsBusy: Bool) {
         let headerNames = task.originalRequest.headers.keys.sorted()
-        let (received, expected) = live ?? (task.countOfBytesReceived, task.countOfBytesExpected)
+        let isUpload = task.kind == .upload
+        let (received, expected) = (!isUpload ? live : nil) ?? (task.countOfBytesReceived, task.countOfBytesExpected)
+        let (sent, expectedToSend) = (isUpload ? live : nil) ?? (task.countOfBytesSent, task.countOfBytesExpectedToSend)
         taskIdentifier = task.taskIdentifier
         kind = task.kind
         state = task.state
@@ -70,8 +79,17 @@ struct TaskResponse: ResponseCodable, Sendable {
         response = task.response
         countOfBytesReceived = received
         countOfBytesExpectedToReceive = expected
+        countOfBytesSent = sent
+        countOfBytesExpectedToSend = expectedToSend
+        let (done, total) = isUpload ? (sent, expectedToSend) : (received, expected)
         let fraction: Double =
-            if task.file != nil { 1 } else if expected > 0 { min(1, Double(received) / Double(expected)) } else { 0 }
+            if task.file != nil || (isUpload && task.state == .completed && task.error == nil) {
+                1
+            } else if total > 0 {
+                min(1, Double(done) / Double(total))
+            } else {
+                0
+            }
         progress = Progress(fractionCompleted: fraction)
         error = task.error
         file = task.file
@@ -89,6 +107,9 @@ struct TaskResponse: ResponseCodable, Sendable {
         notResumableReason = resumable ? nil : task.notResumableReason ?? .noResponseYet
         connections = task.connections
         maxBytesPerSecond = task.maxBytesPerSecond
+        from = task.uploadFrom
+        multipart = task.multipart
+        responseBody = task.reply
         createdAt = task.createdAt
         startedAt = task.startedAt
         completedAt = task.completedAt
@@ -107,6 +128,8 @@ struct TaskResponse: ResponseCodable, Sendable {
         try container.encode(response, forKey: .response)
         try container.encode(countOfBytesReceived, forKey: .countOfBytesReceived)
         try container.encode(countOfBytesExpectedToReceive, forKey: .countOfBytesExpectedToReceive)
+        try container.encode(countOfBytesSent, forKey: .countOfBytesSent)
+        try container.encode(countOfBytesExpectedToSend, forKey: .countOfBytesExpectedToSend)
         try container.encode(progress, forKey: .progress)
         try container.encode(error, forKey: .error)
         try container.encode(file, forKey: .file)
@@ -119,6 +142,9 @@ struct TaskResponse: ResponseCodable, Sendable {
         try container.encode(notResumableReason, forKey: .notResumableReason)
         try container.encode(connections, forKey: .connections)
         try container.encode(maxBytesPerSecond, forKey: .maxBytesPerSecond)
+        try container.encode(from, forKey: .from)
+        try container.encode(multipart, forKey: .multipart)
+        try container.encode(responseBody, forKey: .responseBody)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(startedAt, forKey: .startedAt)
         try container.encode(completedAt, forKey: .completedAt)

@@ -2,7 +2,7 @@ import Synchronization
 import _NIOFileSystem
 
 /// The checkpoints of one attempt. Each flushes the partial file to disk, then records the flushed prefix as
-/// the task's `partialBytes` with its counters, and a `task.progress` event when bytes arrived since the last one.
+/// the task's `partialBytes` with its counters (and `task.progress` when bytes arrived since the last one).
 /// Only flushed bytes are recorded, so after a crash the file can be cut back to the checkpoint and trusted.
 final class Checkpoints: Sendable {
     private let handle: ReadWriteFileHandle
@@ -10,7 +10,8 @@ final class Checkpoints: Sendable {
     private let transfer: ActiveTransfer
     private let prefix: BodyWriter.Mark
     private let lifecycle: TaskLifecycle
-    private let reported: Mutex<Int64>
+    /// What the last checkpoint recorded: bytes received, and the flushed prefix.
+    private let reported: Mutex<(received: Int64, flushed: Int64)>
 
     init(handle: ReadWriteFileHandle, taskID: Int64, transfer: ActiveTransfer, prefix: BodyWriter.Mark, lifecycle: TaskLifecycle) {
         self.handle = handle
@@ -18,7 +19,7 @@ final class Checkpoints: Sendable {
         self.transfer = transfer
         self.prefix = prefix
         self.lifecycle = lifecycle
-        reported = Mutex(transfer.counters.received)
+        reported = Mutex((transfer.counters.received, prefix.value))
     }
 
     /// Takes one checkpoint; callers take them one at a time.
@@ -27,14 +28,14 @@ final class Checkpoints: Sendable {
         try await handle.synchronize()
         let (received, expected) = transfer.counters
         let previous = reported.withLock { $0 }
-        guard received != previous else { return }
+        guard received != previous.received || flushed != previous.flushed else { return }
         try await lifecycle.recordProgress(
             taskID: taskID,
             received: received,
             expected: expected,
-            bytesWritten: received - previous,
+            bytesWritten: received - previous.received,
             partialBytes: flushed
         )
-        reported.withLock { $0 = received }
+        reported.withLock { $0 = (received, flushed) }
     }
 }

@@ -20,7 +20,7 @@ struct ContentDigest {
 
     /// The lowercase hex SHA-256; throws `checksumMismatch` when the client's checksum differs.
     func finish(verifying checksum: Checksum?) throws -> String {
-        let digest = sha256.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = sha256.finalize().hex
         if let checksum {
             let actual = checksum.algorithm == .crc32 ? crc32?.hex ?? "" : digest
             guard actual == checksum.value else {

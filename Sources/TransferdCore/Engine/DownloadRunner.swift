@@ -20,38 +20,8 @@ struct DownloadRunner: Sendable {
     /// The service's bandwidth limit, shared by every transfer.
     let serviceLimit: BandwidthLimit
 
-    /// Runs the attempt until it ends, is interrupted by the client, stalls for `requestTimeout`, or outlives the
-    /// task's resource deadline.
     func run(_ job: TransferJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
-        let outcome = await withTaskGroup(of: TaskStateMachine.TransferOutcome?.self) { group in
-            group.addTask { await download(job, transfer: transfer) }
-            group.addTask {
-                await transfer.waitForInterruption()
-                return nil
-            }
-            group.addTask {
-                await watch(transfer, timeout: job.requestTimeout, deadline: job.resourceDeadline)
-                return nil
-            }
-            var outcome = TaskStateMachine.TransferOutcome.interrupted
-            while let result = await group.next() {
-                // The download ended, or something interrupted it: either way the other children must stop.
-                group.cancelAll()
-                if let result { outcome = result }
-            }
-            return outcome
-        }
-        switch (outcome, transfer.interruption) {
-        case (.succeeded, _), (_, nil):
-            return outcome
-        case (_, .stalled):
-            let seconds = job.requestTimeout.components.seconds
-            return .failed(TransferError(code: .timedOut, message: "No data arrived for \(seconds) s (timeoutIntervalForRequest)."))
-        case (_, .outlivedResource):
-            return .failed(.outlivedResource)
-        case (_, .byClient):
-            return .interrupted
-        }
+        await AttemptSupervisor.supervise(job, transfer: transfer) { await download(job, transfer: transfer) }
     }
 
     private func download(_ job: TransferJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
@@ -71,11 +41,7 @@ struct DownloadRunner: Sendable {
             }
             let decoder = try ContentDecoder(job: job, headers: response.headers)
             let mimeType = response.headers.first(name: "content-type")
-            let summary = TransferResponse(
-                statusCode: Int(response.status.code),
-                headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" },
-                mimeType: mimeType.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
-            )
+            let summary = TransferResponse(response)
             guard (200..<300).contains(response.status.code) else {
                 try await lifecycle.recordResponse(taskID: job.taskID, url: url, response: summary, start: nil)
                 let retryAfter = RetryAfter.parse(response.headers, now: Date())
@@ -274,24 +240,6 @@ struct DownloadRunner: Sendable {
                 if !Task.isCancelled { try? await checkpoints.take() }
                 throw error
             }
-        }
-    }
-
-    /// Interrupts the transfer once no byte has arrived for `timeout`, or once the task outlives its
-    /// `timeoutIntervalForResource`; returns when cancelled.
-    private func watch(_ transfer: ActiveTransfer, timeout: Duration, deadline: Date) async {
-        while !Task.isCancelled {
-            let idle = ContinuousClock.now - transfer.lastActivity
-            let left = Duration.milliseconds(Int64(deadline.timeIntervalSinceNow * 1000))
-            if idle >= timeout {
-                transfer.interrupt(.stalled)
-                return
-            }
-            if left <= .zero {
-                transfer.interrupt(.outlivedResource)
-                return
-            }
-            try? await Task.sleep(for: min(timeout - idle, left))
         }
     }
 }

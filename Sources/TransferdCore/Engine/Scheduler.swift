@@ -12,7 +12,8 @@ import ServiceLifecycle
 struct Scheduler: Service {
     let database: AppDatabase
     let lifecycle: TaskLifecycle
-    let runner: DownloadRunner
+    let downloader: DownloadRunner
+    let uploader: UploadRunner
     let transfers: ActiveTransfers
     let wakeup: Doorbell
     let turns = SessionTurns()
@@ -46,7 +47,12 @@ struct Scheduler: Service {
     }
 
     private func perform(_ job: TransferJob, transfer: ActiveTransfer) async {
-        let outcome = await runner.run(job, transfer: transfer)
+        let outcome =
+            if let upload = job.upload {
+                await uploader.run(job, upload: upload, transfer: transfer)
+            } else {
+                await downloader.run(job, transfer: transfer)
+            }
         do {
             try await lifecycle.transferEnded(taskID: job.taskID, outcome: outcome, bytes: transfer.counters.received)
         } catch {
@@ -114,7 +120,8 @@ struct Scheduler: Service {
                     maxBytesPerSecond: task.maxBytesPerSecond
                 )
                 transfers.add(transfer)
-                claimed.append((TransferJob(task: task, configuration: configuration), transfer))
+                let upload = task.kind == .upload ? try UploadJob(task: task, files: uploader.files, db) : nil
+                claimed.append((TransferJob(task: task, configuration: configuration, upload: upload), transfer))
             }
             return (claimed, wait)
         }

@@ -17,6 +17,8 @@ struct TransferJob: Sendable {
     let resumePoint: ResumePoint?
     /// How many parallel range requests may fetch the body.
     let connections: Int
+    /// What an upload sends; nil for a download.
+    let upload: UploadJob?
 
     /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
     struct ResumePoint: Sendable, Equatable {
@@ -24,7 +26,7 @@ struct TransferJob: Sendable {
         let validator: ResumeValidator
     }
 
-    init(task: TransferTask, configuration: SessionConfiguration) {
+    init(task: TransferTask, configuration: SessionConfiguration, upload: UploadJob?) {
         taskID = task.rowID
         url = task.originalRequest.url
         let taskHeaderNames = Set(task.originalRequest.headers.keys.map { $0.lowercased() })
@@ -37,6 +39,7 @@ struct TransferJob: Sendable {
         decodeContent = configuration.decodeContent
         resumePoint = task.resumeValidator.flatMap { task.partialBytes > 0 ? ResumePoint(bytes: task.partialBytes, validator: $0) : nil }
         connections = task.connections
+        self.upload = upload
     }
 
     /// `host:port` of a URL, which the per-host connection limit counts by.

@@ -8,6 +8,12 @@ struct EventData: Codable, Sendable, Equatable {
     var totalBytesWritten: Int64?
     /// `task.progress`: the expected total, -1 while unknown.
     var totalBytesExpectedToWrite: Int64?
+    /// `task.upload_progress`: bytes sent since the previous upload progress event.
+    var bytesSent: Int64?
+    /// `task.upload_progress`: bytes sent so far.
+    var totalBytesSent: Int64?
+    /// `task.upload_progress`: the body's length.
+    var totalBytesExpectedToSend: Int64?
     /// `task.finished_downloading`: the finished file.
     var file: StoredFile?
     /// `task.finished_downloading`: where the client fetches the content.
@@ -25,13 +31,17 @@ struct EventData: Codable, Sendable, Equatable {
     var includesError = false
 
     enum CodingKeys: String, CodingKey {
-        case bytesWritten, totalBytesWritten, totalBytesExpectedToWrite, file, location, error, state, fileOffset, restartReason
+        case bytesWritten, totalBytesWritten, totalBytesExpectedToWrite, bytesSent, totalBytesSent, totalBytesExpectedToSend
+        case file, location, error, state, fileOffset, restartReason
     }
 
     init(
         bytesWritten: Int64? = nil,
         totalBytesWritten: Int64? = nil,
         totalBytesExpectedToWrite: Int64? = nil,
+        bytesSent: Int64? = nil,
+        totalBytesSent: Int64? = nil,
+        totalBytesExpectedToSend: Int64? = nil,
         file: StoredFile? = nil,
         location: String? = nil,
         state: TaskState? = nil,
@@ -41,6 +51,9 @@ struct EventData: Codable, Sendable, Equatable {
         self.bytesWritten = bytesWritten
         self.totalBytesWritten = totalBytesWritten
         self.totalBytesExpectedToWrite = totalBytesExpectedToWrite
+        self.bytesSent = bytesSent
+        self.totalBytesSent = totalBytesSent
+        self.totalBytesExpectedToSend = totalBytesExpectedToSend
         self.file = file
         self.location = location
         self.state = state
@@ -61,6 +74,9 @@ struct EventData: Codable, Sendable, Equatable {
         bytesWritten = try container.decodeIfPresent(Int64.self, forKey: .bytesWritten)
         totalBytesWritten = try container.decodeIfPresent(Int64.self, forKey: .totalBytesWritten)
         totalBytesExpectedToWrite = try container.decodeIfPresent(Int64.self, forKey: .totalBytesExpectedToWrite)
+        bytesSent = try container.decodeIfPresent(Int64.self, forKey: .bytesSent)
+        totalBytesSent = try container.decodeIfPresent(Int64.self, forKey: .totalBytesSent)
+        totalBytesExpectedToSend = try container.decodeIfPresent(Int64.self, forKey: .totalBytesExpectedToSend)
         file = try container.decodeIfPresent(StoredFile.self, forKey: .file)
         location = try container.decodeIfPresent(String.self, forKey: .location)
         state = try container.decodeIfPresent(TaskState.self, forKey: .state)
@@ -75,6 +91,9 @@ struct EventData: Codable, Sendable, Equatable {
         try container.encodeIfPresent(bytesWritten, forKey: .bytesWritten)
         try container.encodeIfPresent(totalBytesWritten, forKey: .totalBytesWritten)
         try container.encodeIfPresent(totalBytesExpectedToWrite, forKey: .totalBytesExpectedToWrite)
+        try container.encodeIfPresent(bytesSent, forKey: .bytesSent)
+        try container.encodeIfPresent(totalBytesSent, forKey: .totalBytesSent)
+        try container.encodeIfPresent(totalBytesExpectedToSend, forKey: .totalBytesExpectedToSend)
         try container.encodeIfPresent(file, forKey: .file)
         try container.encodeIfPresent(location, forKey: .location)
         try container.encodeIfPresent(state, forKey: .state)

@@ -13,6 +13,10 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case taskResumedAtOffset = "task.resumed_at_offset"
     /// `urlSession(_:downloadTask:didWriteData:totalBytesWritten:totalBytesExpectedToWrite:)`.
     case taskProgress = "task.progress"
+    /// `urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)`.
+    case taskUploadProgress = "task.upload_progress"
+    /// A finished download's content (or an upload's reply body) passed its retention period and was removed.
+    case taskContentExpired = "task.content_expired"
     /// `urlSession(_:downloadTask:didFinishDownloadingTo:)`.
     case taskFinishedDownloading = "task.finished_downloading"
     /// `urlSession(_:task:didCompleteWithError:)`.

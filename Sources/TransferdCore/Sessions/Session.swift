@@ -46,18 +46,4 @@ struct Session: Codable, Sendable, SnakeCaseColumns, MutablePersistableRecord {
         guard let id else { preconditionFailure("session \(identifier) has not been inserted") }
         return id
     }
-
-    /// Whether `identifier` is 1–200 characters of `[A-Za-z0-9._-]`.
-    static func isValidIdentifier(_ identifier: String) -> Bool {
-        (1...200).contains(identifier.utf8.count)
-            && identifier.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                    UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                    true
-                default:
-                    false
-                }
-            }
-    }
 }

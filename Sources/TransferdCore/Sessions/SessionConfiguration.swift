@@ -16,13 +16,16 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
     public var retryInitialDelay: Double?
     /// The longest wait between retries, in seconds; nil takes the service's `--retry-maximum-delay`.
     public var retryMaximumDelay: Double?
+    /// Seconds a finished download's content (and an upload's reply body) is kept after the task completed.
+    public var retentionPeriod: Double
 
     public static let `default` = SessionConfiguration(
         maximumConnectionsPerHost: 6,
         timeoutIntervalForRequest: 60,
         timeoutIntervalForResource: 7 * 24 * 3600,
         httpAdditionalHeaders: [:],
-        decodeContent: false
+        decodeContent: false,
+        retentionPeriod: 7 * 24 * 3600
     )
 
     public init(
@@ -30,13 +33,15 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
         timeoutIntervalForRequest: Double,
         timeoutIntervalForResource: Double,
         httpAdditionalHeaders: [String: String],
-        decodeContent: Bool
+        decodeContent: Bool,
+        retentionPeriod: Double
     ) {
         self.maximumConnectionsPerHost = maximumConnectionsPerHost
         self.timeoutIntervalForRequest = timeoutIntervalForRequest
         self.timeoutIntervalForResource = timeoutIntervalForResource
         self.httpAdditionalHeaders = httpAdditionalHeaders
         self.decodeContent = decodeContent
+        self.retentionPeriod = retentionPeriod
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,6 +59,7 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
         self.maximumRetries = try container.decodeIfPresent(Int.self, forKey: .maximumRetries)
         self.retryInitialDelay = try container.decodeIfPresent(Double.self, forKey: .retryInitialDelay)
         self.retryMaximumDelay = try container.decodeIfPresent(Double.self, forKey: .retryMaximumDelay)
+        self.retentionPeriod = try container.decodeIfPresent(Double.self, forKey: .retentionPeriod) ?? defaults.retentionPeriod
     }
 
     /// Checks every field's range; the problem names the offending field.
@@ -77,6 +83,9 @@ public struct SessionConfiguration: Codable, Sendable, Equatable {
             if let seconds, !(seconds > 0 && seconds <= 86_400) {
                 throw .invalidField("configuration.\(field)", "must be a number of seconds greater than 0 and at most 86400")
             }
+        }
+        guard retentionPeriod > 0, retentionPeriod <= 10 * 365 * 86_400 else {
+            throw .invalidField("configuration.retentionPeriod", "must be a number of seconds greater than 0 and at most 315360000")
         }
         if let initial = retryInitialDelay, let maximum = retryMaximumDelay, initial > maximum {
             throw .invalidField("configuration.retryInitialDelay", "must not exceed configuration.retryMaximumDelay")

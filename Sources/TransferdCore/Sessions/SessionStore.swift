@@ -36,9 +36,7 @@ struct SessionStore: Sendable {
 
     /// The session an identifier names now: the live one, else the most recently invalidated one.
     func session(identifier: String) async throws -> Session {
-        guard Session.isValidIdentifier(identifier) else {
-            throw Problem.invalidField("identifier", "must be 1 to 200 characters of A-Z, a-z, 0-9, '.', '_' or '-'")
-        }
+        try ClientIdentifier.validate(identifier, field: "identifier")
         let session = try await database.pool.read { db in
             try Session.filter(Column("identifier") == identifier).order(Column("id").desc).fetchOne(db)
         }
@@ -58,6 +56,8 @@ struct SessionStore: Sendable {
         var taskCounts: [TaskState: Int] = [:]
         var webhook: WebhookSubscription?
         var pendingDeliveries = 0
+        /// Bytes the session's tasks keep on disk: contents, reply bodies and partial files.
+        var storedBytes: Int64 = 0
     }
 
     func details(sessionIDs: [Int64]) async throws -> [Int64: Details] {
@@ -75,6 +75,18 @@ struct SessionStore: Sendable {
             for row in counts {
                 guard let state = TaskState(rawValue: row["state"]) else { continue }
                 details[row["session_id"], default: Details()].taskCounts[state] = row["count"]
+            }
+            let stored = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT session_id,
+                           SUM(COALESCE(json_extract(file, '$.size'), 0) + COALESCE(json_extract(reply, '$.size'), 0) + partial_bytes) AS bytes
+                    FROM tasks WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id
+                    """,
+                arguments: [ids]
+            )
+            for row in stored {
+                details[row["session_id"], default: Details()].storedBytes = row["bytes"]
             }
             let webhooks = try WebhookSubscription.fetchAll(
                 db,

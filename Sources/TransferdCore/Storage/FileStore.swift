@@ -4,13 +4,26 @@ import _NIOFileSystem
 /// Where transferred bytes live on disk. Paths derive from internal row ids only, never from client input.
 ///
 /// A download streams into `tasks/<id>.part`; on success it is flushed and renamed to `tasks/<id>` in one step,
-/// so a finished file is never half-written and a failing transfer never touches a finished one.
+/// so a finished file is never half-written and a failing transfer never touches a finished one. An upload's
+/// reply body is kept in `tasks/<id>.reply`; staged files live in `files/<id>`.
 struct FileStore: Sendable {
     let root: String
+    let stagedRoot: String
 
     init(dataDirectory: String) throws {
         root = dataDirectory + "/tasks"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        stagedRoot = dataDirectory + "/files"
+        for directory in [root, stagedRoot] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+    }
+
+    func replyPath(taskID: Int64) -> String {
+        "\(root)/\(taskID).reply"
+    }
+
+    func stagedPath(fileID: Int64) -> String {
+        "\(stagedRoot)/\(fileID)"
     }
 
     func partialPath(taskID: Int64) -> String {
@@ -46,6 +59,14 @@ struct FileStore: Sendable {
 
     func removeContent(taskID: Int64) {
         unlink(contentPath(taskID: taskID))
+    }
+
+    func removeReply(taskID: Int64) {
+        unlink(replyPath(taskID: taskID))
+    }
+
+    func removeStaged(fileID: Int64) {
+        unlink(stagedPath(fileID: fileID))
     }
 
     /// Makes a rename durable: the directory entry itself must reach the disk.

@@ -15,6 +15,9 @@ struct NewTask: Sendable {
     var maxBytesPerSecond: Int64?
     /// The download this task continues, from a cancelled or failed task's resume data.
     var resumeData: ResumeData?
+    /// What an upload sends.
+    var uploadFrom: UploadSource?
+    var multipart: MultipartForm?
     /// `false` creates the task suspended, like a task before its first `resume()`.
     var start: Bool
 }

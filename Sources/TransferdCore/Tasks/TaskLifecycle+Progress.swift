@@ -42,7 +42,7 @@ extension TaskLifecycle {
     }
 
     /// A checkpoint of a running transfer: persists its counters and the flushed prefix of its partial file, and
-    /// writes `task.progress` (didWriteData).
+    /// writes `task.progress` (didWriteData) when bytes arrived since the last one.
     func recordProgress(taskID: Int64, received: Int64, expected: Int64, bytesWritten: Int64, partialBytes: Int64) async throws {
         try await database.pool.write { db in
             try db.execute(
@@ -53,7 +53,7 @@ extension TaskLifecycle {
                 arguments: [received, expected, partialBytes, taskID]
             )
             // A task suspended or cancelled meanwhile reports no more progress.
-            guard db.changesCount > 0, let task = try TransferTask.fetchOne(db, key: taskID) else { return }
+            guard db.changesCount > 0, bytesWritten > 0, let task = try TransferTask.fetchOne(db, key: taskID) else { return }
             let data = EventData(bytesWritten: bytesWritten, totalBytesWritten: received, totalBytesExpectedToWrite: expected)
             try eventLog.append(db, .taskProgress, for: task, data: data)
         }

@@ -46,6 +46,8 @@ struct TaskLifecycle: Sendable {
             )
             task.connections = newTask.connections
             task.maxBytesPerSecond = newTask.maxBytesPerSecond
+            task.multipart = newTask.multipart
+            if let source = newTask.uploadFrom { try bindUploadSource(source, to: &task, db) }
             if let resumeData = newTask.resumeData {
                 try continueDownload(from: resumeData, in: &task, db)
             } else {
@@ -216,6 +218,16 @@ struct TaskLifecycle: Sendable {
                 task.error?.resumeData = try resumeDataSigner.token(for: resumeData)
             } else {
                 discardPartial(of: &task)
+            }
+            if task.kind == .upload, error == nil {
+                let bytesSent = task.countOfBytesExpectedToSend - task.countOfBytesSent
+                task.countOfBytesSent = task.countOfBytesExpectedToSend
+                let progress = EventData(
+                    bytesSent: bytesSent,
+                    totalBytesSent: task.countOfBytesSent,
+                    totalBytesExpectedToSend: task.countOfBytesSent
+                )
+                try eventLog.append(db, .taskUploadProgress, for: task, data: progress)
             }
             try task.update(db)
         }

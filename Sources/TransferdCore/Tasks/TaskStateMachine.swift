@@ -7,7 +7,8 @@ import Foundation
 struct TaskStateMachine {
     /// What a runner reports when a transfer attempt ends.
     enum TransferOutcome: Sendable, Equatable {
-        case succeeded(StoredFile)
+        /// The transfer finished: a download with its stored file, an upload with none.
+        case succeeded(StoredFile?)
         case failed(TransferError)
         /// The attempt was cut short (suspend, cancel or shutdown) before it finished.
         case interrupted

@@ -6,7 +6,7 @@ public struct TransferAttempt: Codable, Sendable, Equatable {
     /// `succeeded`, or the error code the attempt ended with.
     public var outcome: String
     public var statusCode: Int?
-    /// Bytes received during the attempt.
+    /// Bytes received (a download) or sent (an upload) during the attempt.
     public var bytes: Int64
 }
 

@@ -11,6 +11,8 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
         case httpTooManyRedirects
         case unsupportedURL
         case cannotWriteToFile
+        /// The file an upload sends is gone.
+        case fileDoesNotExist
         /// The finished download's digest differs from the checksum the client gave.
         case checksumMismatch
         /// A gzip-encoded body that `decodeContent` asked to decode was not valid gzip.

@@ -3,9 +3,10 @@ import GRDB
 
 /// One transfer of a session, after NSURLSessionTask: what to fetch, where it stands, and what came of it.
 struct TransferTask: Codable, Sendable, SnakeCaseColumns, MutablePersistableRecord {
-    /// What the task does; uploads arrive in a later schema version.
+    /// What the task does.
     enum Kind: String, Codable, Sendable, CaseIterable {
         case download
+        case upload
     }
 
     static let databaseTableName = "tasks"
@@ -51,6 +52,18 @@ struct TransferTask: Codable, Sendable, SnakeCaseColumns, MutablePersistableReco
     var connections: Int = 1
     /// The task's own bandwidth limit; nil for none.
     var maxBytesPerSecond: Int64?
+    /// What an upload sends, as the client named it.
+    var uploadFrom: UploadSource?
+    /// The staged file (row id) an upload sends.
+    var sourceFileId: Int64?
+    /// The download (row id) whose content an upload sends.
+    var sourceTaskId: Int64?
+    var multipart: MultipartForm?
+    var countOfBytesSent: Int64 = 0
+    /// The upload's body length, -1 for downloads.
+    var countOfBytesExpectedToSend: Int64 = -1
+    /// The final response's body of an upload, once kept.
+    var reply: StoredReply?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?

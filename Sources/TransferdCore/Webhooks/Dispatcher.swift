@@ -11,7 +11,7 @@ import Synchronization
 /// event waits while an earlier one is unacknowledged; sessions are served concurrently. At-least-once: a
 /// delivery stays pending until the subscriber answers 2xx, across restarts.
 ///
-/// Superseded `task.progress` deliveries are coalesced, so a slow subscriber gets the latest progress, not a backlog.
+/// Superseded `task.progress` and `task.upload_progress` deliveries are coalesced, so a slow subscriber gets the latest progress, not a backlog.
 struct Dispatcher: Service {
     let database: AppDatabase
     let client: HTTPClient
@@ -65,12 +65,12 @@ struct Dispatcher: Service {
             try db.execute(
                 sql: """
                     UPDATE deliveries SET status = 'coalesced', completed_at = ?
-                    WHERE status = 'pending' AND event_type = 'task.progress'
+                    WHERE status = 'pending' AND event_type IN ('task.progress', 'task.upload_progress')
                       AND session_id NOT IN (SELECT value FROM json_each(?))
                       AND EXISTS (
                           SELECT 1 FROM deliveries later
                           WHERE later.session_id = deliveries.session_id AND later.status = 'pending'
-                            AND later.event_type = 'task.progress' AND later.task_identifier = deliveries.task_identifier
+                            AND later.event_type = deliveries.event_type AND later.task_identifier = deliveries.task_identifier
                             AND later.sequence > deliveries.sequence)
                     """,
                 arguments: [now, busy]

@@ -6,12 +6,7 @@ enum RetryAfter {
     static func parse(_ headers: HTTPHeaders, now: Date) -> Duration? {
         guard let value = headers.first(name: "retry-after")?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-        // Rare (429 and 503 only), so a formatter per call costs nothing and needs no sharing across threads.
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
+        guard let date = HTTPDate.date(from: value) else { return nil }
         return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
     }
 }

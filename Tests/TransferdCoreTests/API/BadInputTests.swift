@@ -24,7 +24,7 @@ import Testing
             path: tasks,
             json: #"{"kind": "teleport", "url": "http://a/"}"#,
             status: 400,
-            detail: "`kind` must be one of download, not `teleport`."
+            detail: "`kind` must be one of download, upload, not `teleport`."
         ),
         Case(method: .POST, path: tasks, json: #"{"kind": "download"}"#, status: 400, detail: "`url` is required."),
         Case(method: .POST, path: tasks, json: #"{"kind": "download", "url": 42}"#, status: 400, detail: "`url` must be a string."),

@@ -18,18 +18,16 @@ import Testing
                     url: origin.url("/files/\(size)?name=c\(index)&faults=0&bytesPerSecond=1000000")
                 )
             }
-            // Tasks with a checkpoint well into their body: at 1 MB/s, 2 MB reported means bytes flushed to disk.
-            var checkpointed: Set<Int> = []
             try await waitUntil(timeout: .seconds(60)) {
-                let progress = try await first.api.allEvents("crash").filter { $0.type == "task.progress" }
-                checkpointed = Set(progress.filter { ($0.data.totalBytesWritten ?? 0) >= 2_000_000 }.compactMap(\.taskIdentifier))
-                return checkpointed.count >= 12
+                try await first.api.tasks("crash").count { $0.countOfBytesReceived > 1_000_000 } >= 12
             }
 
             // act
             try await first.kill()
-            checkpointed.subtract(try TestDatabase(dataDirectory: dataDirectory).taskIdentifiers(state: "completed"))
+            // What the crash left: the flushed checkpoints the next start must continue from, to the byte.
+            let checkpoints = try TestDatabase(dataDirectory: dataDirectory).checkpoints()
             let second = try await ServiceProcess.start(dataDirectory: dataDirectory)
+            defer { second.stopIfRunning() }
             try await waitUntil(timeout: .seconds(180)) {
                 try await second.api.tasks("crash").allSatisfy { $0.state == "completed" }
             }
@@ -45,9 +43,10 @@ import Testing
             let completions = Dictionary(grouping: events.filter { $0.type == "task.completed" }) { $0.taskIdentifier ?? 0 }
             #expect(completions.count == count)
             #expect(completions.values.allSatisfy { $0.count == 1 }, "exactly one task.completed per task")
-            #expect(!checkpointed.isEmpty)
-            for taskIdentifier in checkpointed {
-                try await second.api.expectContinued("crash", taskIdentifier, origin: origin, name: "c\(taskIdentifier)")
+            #expect(!checkpoints.isEmpty)
+            for (taskIdentifier, partialBytes) in checkpoints {
+                let offset = try await second.api.expectContinued("crash", taskIdentifier, origin: origin, name: "c\(taskIdentifier)")
+                #expect(offset == partialBytes, "task \(taskIdentifier) continued exactly at its checkpoint")
             }
             try await second.terminate()
         }

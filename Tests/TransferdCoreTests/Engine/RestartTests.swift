@@ -77,6 +77,7 @@ import Testing
             let status = try await first.terminate()
             origin.open(gate: "held")
             let second = try await ServiceProcess.start(dataDirectory: dataDirectory)
+            defer { second.stopIfRunning() }
             let task = try await second.api.waitForCompletion("sigterm", 1)
             try await second.terminate()
 

@@ -74,8 +74,8 @@ import Testing
     @Test func aTaskThatOutlivesItsResourceTimeoutFailsWithTimedOutAndResumeData() async throws {
         try await OriginServer.with { origin in
             try await TestService.with(progressInterval: .milliseconds(50)) { api in
-                try await api.createSession("lifetime", configuration: #"{"timeoutIntervalForResource": 1.5}"#)
-                // 2 MB at 200 kB/s needs 10 s; the task may live 1.5 s.
+                try await api.createSession("lifetime", configuration: #"{"timeoutIntervalForResource": 4}"#)
+                // 2 MB at 200 kB/s needs 10 s; the task may live 4 s.
                 _ = try await api.createTask("lifetime", url: origin.url("/files/2000000?name=lifetime&faults=0&bytesPerSecond=200000"))
                 let task = try await api.waitForCompletion("lifetime", 1)
 
@@ -98,13 +98,14 @@ import Testing
     }
 
     @Test func anOriginThatRefusesConnectionsForAWhileIsWaitedFor() async throws {
-        let port = try await OriginServer.with { origin in origin.port }
+        let reserved = try ReservedPort()
         try await TestService.with { api in
             try await api.createSession("later")
-            _ = try await api.createTask("later", url: "http://127.0.0.1:\(port)/files/300000")
+            _ = try await api.createTask("later", url: "http://127.0.0.1:\(reserved.port)/files/300000")
             try await waitUntil { try await api.task("later", 1).waitingReason == "waitingForConnectivity" }
 
-            try await OriginServer.with(port: port) { _ in
+            reserved.release()
+            try await OriginServer.with(port: reserved.port) { _ in
                 let task = try await api.waitForCompletion("later", 1)
                 #expect(task.file?.sha256 == OriginContent.sha256(size: 300_000))
                 #expect(task.attempts.first?.outcome == "cannotConnectToHost")

@@ -29,7 +29,8 @@ struct APIClient: Sendable {
         _ path: String,
         json: String? = nil,
         headers: [(String, String)] = [],
-        body: String? = nil
+        body: String? = nil,
+        bytes: ByteBuffer? = nil
     ) async throws -> Reply {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
@@ -37,6 +38,8 @@ struct APIClient: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let content = json ?? body {
             request.body = .bytes(ByteBuffer(string: content))
+        } else if let bytes {
+            request.body = .bytes(bytes)
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 256 << 20)
@@ -52,8 +55,8 @@ struct APIClient: Sendable {
         return try reply.decode()
     }
 
-    func createTask(_ session: String, url: String, extra: String = "") async throws -> TaskView {
-        let reply = try await send(.POST, "/v1/sessions/\(session)/tasks", json: #"{"kind": "download", "url": "\#(url)"\#(extra)}"#)
+    func createTask(_ session: String, url: String, kind: String = "download", extra: String = "") async throws -> TaskView {
+        let reply = try await send(.POST, "/v1/sessions/\(session)/tasks", json: #"{"kind": "\#(kind)", "url": "\#(url)"\#(extra)}"#)
         #expect(reply.status == 201, "\(reply.text)")
         return try reply.decode()
     }
@@ -92,6 +95,14 @@ struct APIClient: Sendable {
             if batch.items.isEmpty { return events }
             events += batch.items
         }
+    }
+
+    /// Stages `size` bytes of the origin's content as a file with a plain `PUT /v1/files/{id}`.
+    @discardableResult
+    func stageFile(_ id: String, size: Int, contentType: String = "application/x-test") async throws -> StagedFileView {
+        let reply = try await send(.PUT, "/v1/files/\(id)", headers: [("Content-Type", contentType)], bytes: OriginContent.buffer(0..<size))
+        #expect(reply.status == 201, "\(reply.text)")
+        return try reply.decode()
     }
 
     func tasks(_ session: String) async throws -> [TaskView] {

@@ -30,6 +30,7 @@ struct SessionView: Decodable, Sendable {
     var state: String
     var configuration: ConfigurationView
     var taskCounts: [String: Int]
+    var storedBytes: Int
     var lastAcknowledgedSequence: Int
     var pendingDeliveries: Int
     var webhookState: String?
@@ -94,6 +95,8 @@ struct TaskView: Decodable, Sendable {
     var response: ResponseView?
     var countOfBytesReceived: Int
     var countOfBytesExpectedToReceive: Int
+    var countOfBytesSent: Int
+    var countOfBytesExpectedToSend: Int
     var progress: ProgressView
     var error: ErrorView?
     var file: FileView?
@@ -105,6 +108,13 @@ struct TaskView: Decodable, Sendable {
     var notResumableReason: String?
     var connections: Int
     var maxBytesPerSecond: Int?
+    var responseBody: ReplyView?
+
+    struct ReplyView: Decodable, Sendable {
+        var size: Int
+        var truncated: Bool
+        var contentType: String?
+    }
 
     struct AttemptView: Decodable, Sendable {
         var outcome: String
@@ -112,6 +122,17 @@ struct TaskView: Decodable, Sendable {
         var bytes: Int
         var endedAt: Date
     }
+}
+
+struct StagedFileView: Decodable, Sendable {
+    var id: String
+    var state: String
+    var size: Int
+    var uploadOffset: Int
+    var sha256: String?
+    var contentType: String?
+    var metadata: [String: String]
+    var expiresAt: Date
 }
 
 struct ChecksumView: Decodable, Sendable {
@@ -127,6 +148,9 @@ struct EventView: Decodable, Sendable {
         var error: ErrorView?
         var file: FileView?
         var state: String?
+        var bytesSent: Int?
+        var totalBytesSent: Int?
+        var totalBytesExpectedToSend: Int?
         var fileOffset: Int?
         var restartReason: String?
     }

@@ -63,6 +63,11 @@ final class ServiceProcess: Sendable {
         return process.terminationStatus
     }
 
+    /// SIGTERM without waiting, when the process still runs: for `defer`, so that a failed test leaves no process.
+    func stopIfRunning() {
+        if process.isRunning { process.terminate() }
+    }
+
     /// SIGKILL: the process dies at once, as in a crash or an OOM kill; returns once it is gone.
     func kill() async throws {
         _ = Foundation.kill(pid, SIGKILL)

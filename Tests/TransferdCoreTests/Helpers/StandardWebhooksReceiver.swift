@@ -14,29 +14,14 @@ struct StandardWebhooksReceiver: Sendable {
         var verified: [String: Bool]
     }
 
-    static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Interop/standardwebhooks_receiver.py")
-
     let port: Int
     var url: String { "http://127.0.0.1:\(port)/hook" }
 
     /// Runs the receiver for the duration of `body`.
     static func with<T: Sendable>(_ body: (StandardWebhooksReceiver) async throws -> T) async throws -> T {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        defer { process.terminate() }
-        // The first line is the port; a missing package makes the script exit with a message instead.
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        let port = try #require(
-            Int(line.trimmingCharacters(in: .whitespacesAndNewlines)),
-            "receiver did not start: pip install standardwebhooks"
-        )
-        return try await body(StandardWebhooksReceiver(port: port))
+        try await InteropScript.serving("standardwebhooks_receiver.py", hint: "pip install standardwebhooks") { port in
+            try await body(StandardWebhooksReceiver(port: port))
+        }
     }
 
     func setSecrets(_ secrets: [String]) async throws {

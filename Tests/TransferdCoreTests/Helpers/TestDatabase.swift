@@ -13,10 +13,14 @@ struct TestDatabase {
         try queue.write { db in try db.execute(sql: sql) }
     }
 
-    /// The identifiers of the tasks in `state`.
-    func taskIdentifiers(state: String) throws -> Set<Int> {
+    /// The checkpoints (`partial_bytes`) of the running tasks that have one, by task identifier.
+    func checkpoints() throws -> [Int: Int] {
         try queue.read { db in
-            Set(try Int.fetchAll(db, sql: "SELECT task_identifier FROM tasks WHERE state = ?", arguments: [state]))
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT task_identifier, partial_bytes FROM tasks WHERE state = 'running' AND partial_bytes > 0"
+            )
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["task_identifier"], $0["partial_bytes"]) })
         }
     }
 }

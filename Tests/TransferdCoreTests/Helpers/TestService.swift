@@ -28,10 +28,11 @@ enum TestService {
         deliveryPolicy: DeliveryPolicy = fastDeliveries,
         retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), jitter: 0),
         maxBytesPerSecond: Int64? = nil,
+        configure: (inout Configuration) -> Void = { _ in },
         _ body: (APIClient) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let configuration = Configuration(
+        var configuration = Configuration(
             host: "127.0.0.1",
             port: 0,
             dataDirectory: dataDirectory,
@@ -43,6 +44,7 @@ enum TestService {
             retryPolicy: retryPolicy,
             maxBytesPerSecond: maxBytesPerSecond
         )
+        configure(&configuration)
         let app = try await buildApplication(configuration: configuration) { channel in
             portContinuation.yield(channel.localAddress?.port ?? 0)
         }

@@ -1,0 +1,47 @@
+import NIOCore
+import _NIOFileSystem
+
+/// An upload's request body: optional framing around the file's bytes, read from disk a chunk at a time as the
+/// connection takes them. Each chunk counts as sent and passes the bandwidth limits on its way.
+struct UploadBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    let framing: MultipartBody?
+    let chunks: FileChunks
+    let transfer: ActiveTransfer
+    let limits: [BandwidthLimit]
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var prefix: ByteBuffer?
+        var file: FileChunks.AsyncIterator?
+        var suffix: ByteBuffer?
+        let transfer: ActiveTransfer
+        let limits: [BandwidthLimit]
+
+        mutating func next() async throws -> ByteBuffer? {
+            let chunk: ByteBuffer
+            if let prefix {
+                (chunk, self.prefix) = (prefix, nil)
+            } else if let fileChunk = try await file?.next() {
+                chunk = fileChunk
+            } else if let suffix {
+                (chunk, file, self.suffix) = (suffix, nil, nil)
+            } else {
+                return nil
+            }
+            transfer.add(chunk.readableBytes)
+            for limit in limits { try await limit.consume(chunk.readableBytes, whileWaiting: transfer.touch) }
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(
+            prefix: framing?.prefix,
+            file: chunks.makeAsyncIterator(),
+            suffix: framing?.suffix,
+            transfer: transfer,
+            limits: limits
+        )
+    }
+}
