@@ -64,6 +64,7 @@ let package = Package(
                 .copy("0005_task_attempts.sql"),
                 .copy("0006_resume.sql"),
                 .copy("0007_uploads.sql"),
+                .copy("0008_tenancy.sql"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -16,12 +16,20 @@ struct Components: Sendable {
     let httpClient: HTTPClientService
     let stagedFiles: StagedFileStore
     let sweeper: RetentionSweeper
+    let keys: APIKeyStore
+    let authentication: AuthenticationMiddleware
 
     init(configuration: Configuration, logger: Logger) throws {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         database = try AppDatabase(path: configuration.dataDirectory + "/transferd.sqlite")
         let files = try FileStore(dataDirectory: configuration.dataDirectory)
         stagedFiles = StagedFileStore(database: database, files: files, limits: configuration.stagedFileLimits)
+        keys = APIKeyStore(database: database)
+        authentication = AuthenticationMiddleware(
+            keys: keys,
+            disabled: configuration.authenticationDisabled,
+            limiter: RequestRateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst)
+        )
         let transfers = ActiveTransfers()
         let wakeup = Doorbell()
         let outboxDoorbell = Doorbell()
@@ -38,20 +46,20 @@ struct Components: Sendable {
             resumeDataSigner: ResumeData.Signer(key: try database.resumeDataKey()),
             logger: logger
         )
-        httpClient = HTTPClientService(connectTimeout: configuration.connectTimeout)
+        httpClient = HTTPClientService(connectTimeout: configuration.connectTimeout, policy: configuration.destinationPolicy)
         let serviceLimit = BandwidthLimit(bytesPerSecond: configuration.maxBytesPerSecond)
         scheduler = Scheduler(
             database: database,
             lifecycle: lifecycle,
             downloader: DownloadRunner(
-                client: httpClient.client,
+                destinations: httpClient.destinations,
                 files: files,
                 lifecycle: lifecycle,
                 progressInterval: configuration.progressInterval,
                 serviceLimit: serviceLimit
             ),
             uploader: UploadRunner(
-                client: httpClient.client,
+                destinations: httpClient.destinations,
                 files: files,
                 lifecycle: lifecycle,
                 progressInterval: configuration.progressInterval,
@@ -72,7 +80,7 @@ struct Components: Sendable {
         )
         dispatcher = Dispatcher(
             database: database,
-            client: httpClient.client,
+            destinations: httpClient.destinations,
             policy: configuration.deliveryPolicy,
             doorbell: outboxDoorbell,
             logger: logger
@@ -84,16 +92,19 @@ struct Components: Sendable {
 func buildRouter(_ components: Components) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: components.authentication)
     HealthController(database: components.database).addRoutes(to: router)
 
     let sessions = router.group("v1/sessions")
-    SessionsController(sessions: components.sessions, lifecycle: components.lifecycle).addRoutes(to: sessions)
-    let tasks = TasksController(sessions: components.sessions, lifecycle: components.lifecycle)
+    let destinations = components.httpClient.destinations
+    SessionsController(sessions: components.sessions, lifecycle: components.lifecycle, destinations: destinations).addRoutes(to: sessions)
+    let tasks = TasksController(sessions: components.sessions, lifecycle: components.lifecycle, destinations: destinations)
     let taskRoutes = sessions.group(":identifier/tasks")
     tasks.addRoutes(to: taskRoutes)
     TaskContentController(tasks: tasks, files: components.lifecycle.files).addRoutes(to: taskRoutes)
     EventsController(sessions: components.sessions, eventLog: components.eventLog).addRoutes(to: sessions.group(":identifier/events"))
-    WebhookController(sessions: components.sessions, webhooks: components.webhooks).addRoutes(to: sessions.group(":identifier/webhook"))
+    WebhookController(sessions: components.sessions, webhooks: components.webhooks, destinations: destinations)
+        .addRoutes(to: sessions.group(":identifier/webhook"))
     DeliveriesController(sessions: components.sessions, webhooks: components.webhooks)
         .addRoutes(to: sessions.group(":identifier/deliveries"))
     FilesController(store: components.stagedFiles).addRoutes(to: router.group("v1/files"))
@@ -110,7 +121,28 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "transferd")
     logger.logLevel = configuration.logLevel
+    guard !configuration.authenticationDisabled || configuration.bindsToLoopback else {
+        throw ValidationFailure("--no-auth is only allowed with a loopback --host (127.0.0.1 or ::1), not \(configuration.host)")
+    }
+    if let invalid = configuration.destinationPolicy.invalidAllowances.first {
+        throw ValidationFailure("--allow-destination takes CIDR blocks such as 10.1.0.0/16 or fd00::/8, not \(invalid)")
+    }
     let components = try Components(configuration: configuration, logger: logger)
+    if !configuration.authenticationDisabled, let key = try components.keys.ensureInitialKey(configured: configuration.apiKey) {
+        // Shown once, on the console, so that a fresh installation can be reached; README "Security" explains keys.
+        FileHandle.standardError.write(
+            Data(
+                """
+                transferd: no API key existed, so this admin key was created. It is shown only now:
+
+                    \(key)
+
+                Send it as `Authorization: Bearer <key>`; manage keys with `transferd keys` (README, "Security").
+
+                """.utf8
+            )
+        )
+    }
     return Application(
         router: buildRouter(components),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),

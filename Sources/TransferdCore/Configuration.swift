@@ -24,6 +24,15 @@ public struct Configuration: Sendable {
     public var retryPolicy: RetryPolicy
     /// How big staged files may be, and how long unfinished uploads and complete files are kept.
     public var stagedFileLimits: StagedFileLimits
+    /// An admin API key to accept (`TRANSFERD_API_KEY`), instead of one generated at first start.
+    public var apiKey: String?
+    /// `--no-auth`: no API keys, every request acts for the default tenant. Only with a loopback `host`.
+    public var authenticationDisabled: Bool
+    /// Requests a second each API key may send on average, and the burst it may send at once.
+    public var requestsPerSecond: Double
+    public var requestBurst: Double
+    /// Where transfers and webhooks may connect besides the public internet.
+    public var destinationPolicy: DestinationPolicy
     /// How often expired content and staged files are removed.
     public var sweepInterval: Duration
     /// The most bytes of an upload's reply body kept for the client.
@@ -45,7 +54,12 @@ public struct Configuration: Sendable {
         maxBytesPerSecond: Int64? = nil,
         stagedFileLimits: StagedFileLimits = StagedFileLimits(),
         replyBodyLimit: Int = 1 << 20,
-        sweepInterval: Duration = .seconds(60)
+        sweepInterval: Duration = .seconds(60),
+        apiKey: String? = nil,
+        authenticationDisabled: Bool = false,
+        requestsPerSecond: Double = 50,
+        requestBurst: Double = 200,
+        destinationPolicy: DestinationPolicy = DestinationPolicy()
     ) {
         self.host = host
         self.port = port
@@ -61,5 +75,15 @@ public struct Configuration: Sendable {
         self.stagedFileLimits = stagedFileLimits
         self.replyBodyLimit = replyBodyLimit
         self.sweepInterval = sweepInterval
+        self.apiKey = apiKey
+        self.authenticationDisabled = authenticationDisabled
+        self.requestsPerSecond = requestsPerSecond
+        self.requestBurst = requestBurst
+        self.destinationPolicy = destinationPolicy
+    }
+
+    /// Whether `host` only takes connections from this machine.
+    var bindsToLoopback: Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
     }
 }

@@ -54,6 +54,21 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Most bytes of an upload's reply body kept for the client (env TRANSFERD_RESPONSE_BODY_LIMIT).")
     var responseBodyLimit: Int = environment["TRANSFERD_RESPONSE_BODY_LIMIT"].flatMap { Int($0) } ?? 1 << 20
 
+    @Flag(help: "Serve without API keys, for local development; only with a loopback --host.")
+    var noAuth = false
+
+    @Option(help: "Requests a second each API key may send on average (env TRANSFERD_RATE_LIMIT).")
+    var rateLimit: Double = environment["TRANSFERD_RATE_LIMIT"].flatMap { Double($0) } ?? 50
+
+    @Option(
+        help:
+            "A CIDR block transfers and webhooks may reach although it is not public; repeatable (env TRANSFERD_ALLOW_DESTINATIONS, comma-separated)."
+    )
+    var allowDestination: [String] = environment["TRANSFERD_ALLOW_DESTINATIONS"]?.split(separator: ",").map(String.init) ?? []
+
+    @Flag(help: "Let transfers and webhooks reach every private address (a trusted network) (env TRANSFERD_ALLOW_PRIVATE_DESTINATIONS=1).")
+    var allowPrivateDestinations = environment["TRANSFERD_ALLOW_PRIVATE_DESTINATIONS"] == "1"
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
@@ -66,6 +81,7 @@ struct ServiceOptions: ParsableArguments {
         guard maxBytesPerSecond == 0 || maxBytesPerSecond >= 1024 else {
             throw ValidationError("--max-bytes-per-second must be 0 (no limit) or at least 1024.")
         }
+        guard rateLimit > 0 else { throw ValidationError("--rate-limit must be positive.") }
         guard maxUploadSize > 0, uploadExpiration > 0, fileRetention > 0, responseBodyLimit >= 0 else {
             throw ValidationError(
                 "--max-upload-size, --upload-expiration and --file-retention must be positive; --response-body-limit not negative."
@@ -107,7 +123,12 @@ struct ServiceOptions: ParsableArguments {
                 uploadExpiration: .milliseconds(Int64(uploadExpiration * 1000)),
                 retention: .milliseconds(Int64(fileRetention * 1000))
             ),
-            replyBodyLimit: responseBodyLimit
+            replyBodyLimit: responseBodyLimit,
+            apiKey: Self.environment["TRANSFERD_API_KEY"],
+            authenticationDisabled: noAuth,
+            requestsPerSecond: rateLimit,
+            requestBurst: rateLimit * 4,
+            destinationPolicy: DestinationPolicy(allowed: allowDestination, allowPrivate: allowPrivateDestinations)
         )
     }
 }

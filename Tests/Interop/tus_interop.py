@@ -4,7 +4,7 @@ in 256 KiB chunks with Upload-Checksum, then a PATCH whose connection breaks mid
 that asks the server where to go on (HEAD) and finishes. Prints one JSON line:
 {"url", "size", "sha256", "interruptedAt", "resumedAt"}.
 
-    tus_interop.py http://127.0.0.1:PORT
+    tus_interop.py http://127.0.0.1:PORT API_KEY
 """
 import hashlib
 import http.client
@@ -21,12 +21,13 @@ except ImportError:
     sys.exit("the tuspy package is needed: pip install tuspy")
 
 CHUNK = 256 * 1024
-base = sys.argv[1]
+base, key = sys.argv[1], sys.argv[2]
+authorization = {"Authorization": f"Bearer {key}"}
 data = os.urandom(1_500_000)
 with tempfile.NamedTemporaryFile(delete=False) as file:
     file.write(data)
 
-tus = client.TusClient(base + "/v1/files")
+tus = client.TusClient(base + "/v1/files", headers=authorization)
 first = tus.uploader(file.name, chunk_size=CHUNK, upload_checksum=True,
                      metadata={"filename": "interop.bin", "filetype": "application/x-interop"})
 first.upload_chunk()  # creates the upload, then sends the first chunk
@@ -38,7 +39,7 @@ target = urllib.parse.urlsplit(first.url if "://" in first.url else base + first
 connection = http.client.HTTPConnection(target.hostname, target.port)
 connection.putrequest("PATCH", target.path)
 for name, value in [("Tus-Resumable", "1.0.0"), ("Content-Type", "application/offset+octet-stream"),
-                    ("Upload-Offset", str(interrupted_at)), ("Content-Length", "200000")]:
+                    ("Upload-Offset", str(interrupted_at)), ("Content-Length", "200000"), *authorization.items()]:
     connection.putheader(name, value)
 connection.endheaders()
 connection.send(data[interrupted_at:interrupted_at + 100_000])
@@ -48,7 +49,7 @@ connection.close()
 deadline = time.monotonic() + 10
 while time.monotonic() < deadline:
     head = http.client.HTTPConnection(target.hostname, target.port)
-    head.request("HEAD", target.path, headers={"Tus-Resumable": "1.0.0"})
+    head.request("HEAD", target.path, headers={"Tus-Resumable": "1.0.0", **authorization})
     offset = int(head.getresponse().getheader("Upload-Offset", "0"))
     head.close()
     if offset > interrupted_at:

@@ -19,7 +19,7 @@ struct DeliveriesController: Sendable {
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<DeliveryResponse> {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let limit = try request.pageLimit()
         let cursor = try request.integerQuery("cursor", in: 0...Int.max) ?? 0
         var filter = Delivery.Columns.sessionId == session.rowID && Column("id") > cursor
@@ -41,7 +41,7 @@ struct DeliveriesController: Sendable {
     }
 
     @Sendable func retry(request: Request, context: AppRequestContext) async throws -> DeliveryResponse {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         guard let text = context.parameters.get("deliveryID"), let deliveryID = Int64(text), deliveryID > 0 else {
             throw Problem.invalidField("deliveryID", "must be a positive integer")
         }
@@ -50,7 +50,7 @@ struct DeliveriesController: Sendable {
     }
 
     @Sendable func retryFailed(request: Request, context: AppRequestContext) async throws -> RetryResult {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         return RetryResult(retried: try await webhooks.retry(sessionID: session.rowID, deliveryID: nil).count)
     }
 }

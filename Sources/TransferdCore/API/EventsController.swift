@@ -45,7 +45,7 @@ struct EventsController: Sendable {
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> EventBatch {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let after = try request.integerQuery("after", in: 0...Int.max) ?? 0
         let limit = try request.pageLimit()
         let wait = try request.integerQuery("wait", in: 0...Self.maximumWait) ?? 0

@@ -47,7 +47,7 @@ struct FilesController: Sendable {
         guard let lengthText = request.headers[.uploadLength] else { throw Problem.badRequest("`Upload-Length` is required.") }
         guard let length = Int64(lengthText) else { throw Problem.invalidField("Upload-Length", "must be a non-negative integer") }
         let metadata = try request.headers[.uploadMetadata].map { header throws(Problem) in try TusMetadata.parse(header) }
-        var file = try await store.create(publicID: nil, length: length, metadata: metadata, contentType: nil)
+        var file = try await store.create(publicID: nil, tenantID: context.tenantID, length: length, metadata: metadata, contentType: nil)
         if request.headers[.contentType] == Self.offsetContentType {
             file = try await store.append(request.body, to: file, at: 0, checksum: try checksum(request))
         }
@@ -65,7 +65,7 @@ struct FilesController: Sendable {
 
     /// tus `HEAD`: where the upload stands.
     @Sendable func offset(request: Request, context: AppRequestContext) async throws -> Response {
-        let file = try await store.find(context.parameters.get("fileID") ?? "")
+        let file = try await file(context)
         var headers: HTTPFields = [
             .uploadOffset: String(file.uploadOffset),
             .uploadLength: String(file.uploadLength),
@@ -82,7 +82,7 @@ struct FilesController: Sendable {
 
     /// tus `PATCH`: appends the body at `Upload-Offset`.
     @Sendable func append(request: Request, context: AppRequestContext) async throws -> Response {
-        let file = try await store.find(context.parameters.get("fileID") ?? "")
+        let file = try await file(context)
         guard request.headers[.contentType] == Self.offsetContentType else {
             throw Problem.unsupportedMediaType("A PATCH body must be `\(Self.offsetContentType)`.")
         }
@@ -98,16 +98,16 @@ struct FilesController: Sendable {
 
     /// tus termination, and removal of a complete file.
     @Sendable func remove(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try await store.remove(try await store.find(context.parameters.get("fileID") ?? ""))
+        try await store.remove(try await file(context))
         return .noContent
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> FileResponse {
-        FileResponse(try await store.find(context.parameters.get("fileID") ?? ""))
+        FileResponse(try await file(context))
     }
 
     private func content(_ request: Request, _ context: AppRequestContext, includeBody: Bool) async throws -> Response {
-        let file = try await store.find(context.parameters.get("fileID") ?? "")
+        let file = try await file(context)
         guard file.isComplete else {
             throw Problem.conflict("File `\(file.publicId)` is still being uploaded (\(file.uploadOffset) of \(file.uploadLength) bytes).")
         }
@@ -130,7 +130,13 @@ struct FilesController: Sendable {
                 detail: "A plain upload needs `Content-Length`; send it, or use tus for bodies of unknown length."
             )
         }
-        let file = try await store.create(publicID: publicID, length: length, metadata: nil, contentType: request.headers[.contentType])
+        let file = try await store.create(
+            publicID: publicID,
+            tenantID: context.tenantID,
+            length: length,
+            metadata: nil,
+            contentType: request.headers[.contentType]
+        )
         let stored = length > 0 ? try await store.append(request.body, to: file, at: 0, checksum: nil) : file
         guard stored.isComplete else {
             throw Problem.badRequest("The body ended after \(stored.uploadOffset) of the \(length) bytes Content-Length announced.")
@@ -145,6 +151,11 @@ struct FilesController: Sendable {
         var headers: HTTPFields = [.contentType: "application/json"]
         if !file.isComplete { headers[.uploadExpires] = HTTPDate.string(from: file.expiresAt) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The file the path names, among the requesting tenant's.
+    private func file(_ context: AppRequestContext) async throws -> StagedFile {
+        try await store.find(context.parameters.get("fileID") ?? "", tenantID: context.tenantID)
     }
 
     private func checksum(_ request: Request) throws(Problem) -> UploadChecksum? {

@@ -5,6 +5,7 @@ import Hummingbird
 struct SessionsController: Sendable {
     let sessions: SessionStore
     let lifecycle: TaskLifecycle
+    let destinations: DestinationGuard
 
     /// A session as the API shows it, with its webhook's acknowledgement record.
     struct SessionResponse: ResponseCodable, Sendable {
@@ -35,6 +36,8 @@ struct SessionsController: Sendable {
         }
 
         var identifier: String
+        /// The tenant the session belongs to.
+        var tenant: String
         var state: Session.State
         var configuration: ConfigurationView
         var taskCounts: [String: Int]
@@ -48,6 +51,7 @@ struct SessionsController: Sendable {
 
         init(_ session: Session, details: SessionStore.Details, revealing secret: WebhookSecret? = nil) {
             identifier = session.identifier
+            tenant = details.tenant
             state = session.state
             configuration = ConfigurationView(
                 settings: session.configuration,
@@ -65,6 +69,7 @@ struct SessionsController: Sendable {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(identifier, forKey: .identifier)
+            try container.encode(tenant, forKey: .tenant)
             try container.encode(state, forKey: .state)
             try container.encode(configuration, forKey: .configuration)
             try container.encode(taskCounts, forKey: .taskCounts)
@@ -114,7 +119,13 @@ struct SessionsController: Sendable {
         let configuration = body.configuration?.settings ?? .default
         try configuration.validate()
         let webhook = try body.configuration?.webhook?.validate(field: "configuration.webhook")
-        let creation = try await sessions.createOrReconnect(identifier: identifier, configuration: configuration, webhook: webhook)
+        if let webhook { try await destinations.vet(webhook.url, field: "configuration.webhook.url") }
+        let creation = try await sessions.createOrReconnect(
+            identifier: identifier,
+            tenantID: context.tenantID,
+            configuration: configuration,
+            webhook: webhook
+        )
         return EditedResponse(
             status: creation.created ? .created : .ok,
             response: try await response(for: creation.session, revealing: creation.generatedSecret)
@@ -124,7 +135,11 @@ struct SessionsController: Sendable {
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<SessionResponse> {
         let limit = try request.pageLimit()
         let cursor = try request.integerQuery("cursor", in: 0...Int.max) ?? 0
-        let page = try await sessions.list(after: Int64(cursor), limit: limit)
+        let allTenants = request.uri.queryParameters.get("allTenants") == "true"
+        guard !allTenants || context.principal?.admin == true else {
+            throw Problem(status: .forbidden, slug: "forbidden", title: "Forbidden", detail: "Only admin keys may list across tenants.")
+        }
+        let page = try await sessions.list(after: Int64(cursor), limit: limit, tenantID: allTenants ? nil : context.tenantID)
         let details = try await sessions.details(sessionIDs: page.map(\.rowID))
         return Page(
             items: page.map { SessionResponse($0, details: details[$0.rowID] ?? .init()) },
@@ -133,11 +148,11 @@ struct SessionsController: Sendable {
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> SessionResponse {
-        try await response(for: sessions.session(identifier: context.parameters.sessionIdentifier()))
+        try await response(for: sessions.session(of: context))
     }
 
     @Sendable func invalidate(request: Request, context: AppRequestContext) async throws -> SessionResponse {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let body = try await request.decode(as: InvalidateRequest.self, context: context)
         let invalidated = try await lifecycle.invalidate(sessionID: session.rowID, cancelTasks: body.cancelTasks ?? false)
         return try await response(for: invalidated)

@@ -6,6 +6,7 @@ import Hummingbird
 struct TasksController: Sendable {
     let sessions: SessionStore
     let lifecycle: TaskLifecycle
+    let destinations: DestinationGuard
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post(use: create)
@@ -18,15 +19,17 @@ struct TasksController: Sendable {
     }
 
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<TaskResponse> {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let body = try await request.decode(as: CreateTaskRequest.self, context: context)
         let resumeData = try body.resumeData.map { token throws(Problem) in try lifecycle.resumeDataSigner.decode(token) }
-        let task = try await lifecycle.create(try body.validate(resumeData: resumeData), inSession: session.rowID)
+        let newTask = try body.validate(resumeData: resumeData)
+        try await destinations.vet(newTask.request.url, field: "url")
+        let task = try await lifecycle.create(newTask, inSession: session.rowID)
         return EditedResponse(status: .created, response: response(for: task, in: session))
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<TaskResponse> {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let limit = try request.pageLimit()
         let cursor = try request.integerQuery("cursor", in: 0...Int.max) ?? 0
         var filter = TransferTask.Columns.sessionId == session.rowID && TransferTask.Columns.taskIdentifier > cursor
@@ -51,7 +54,7 @@ struct TasksController: Sendable {
     }
 
     @Sendable func update(request: Request, context: AppRequestContext) async throws -> TaskResponse {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let change = try await request.decode(as: UpdateTaskRequest.self, context: context).validate()
         let task = try await lifecycle.update(change, sessionID: session.rowID, taskIdentifier: try context.parameters.taskIdentifier())
         return response(for: task, in: session)
@@ -60,7 +63,7 @@ struct TasksController: Sendable {
     /// Cancels the task; with `produceResumeData` it answers once the transfer has stopped, with the resume data
     /// in the task's `error.resumeData` (null when the bytes cannot be continued).
     @Sendable func cancel(request: Request, context: AppRequestContext) async throws -> TaskResponse {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let body = try await request.decode(as: CancelRequest.self, context: context)
         let produceResumeData = body.produceResumeData ?? false
         var task = try await lifecycle.apply(
@@ -74,7 +77,7 @@ struct TasksController: Sendable {
     }
 
     private func apply(_ input: TaskStateMachine.Input, _ request: Request, _ context: AppRequestContext) async throws -> TaskResponse {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let task = try await lifecycle.apply(input, sessionID: session.rowID, taskIdentifier: try context.parameters.taskIdentifier())
         return response(for: task, in: session)
     }
@@ -85,7 +88,7 @@ struct TasksController: Sendable {
     }
 
     private func taskAndSession(_ context: AppRequestContext) async throws -> (TransferTask, Session) {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let taskIdentifier = try context.parameters.taskIdentifier()
         let task = try await lifecycle.database.pool.read { db in
             try TransferTask.fetch(db, sessionID: session.rowID, taskIdentifier: taskIdentifier)

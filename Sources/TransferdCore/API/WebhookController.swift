@@ -5,6 +5,7 @@ import Hummingbird
 struct WebhookController: Sendable {
     let sessions: SessionStore
     let webhooks: WebhookStore
+    let destinations: DestinationGuard
 
     struct RotateRequest: Decodable {
         var secret: String?
@@ -19,25 +20,26 @@ struct WebhookController: Sendable {
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> WebhookResponse {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         return WebhookResponse(try await webhooks.subscription(sessionID: session.rowID))
     }
 
     @Sendable func set(request: Request, context: AppRequestContext) async throws -> EditedResponse<WebhookResponse> {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let body = try await request.decode(as: WebhookRequest.self, context: context).validate(field: "webhook")
+        try await destinations.vet(body.url, field: "webhook.url")
         let (subscription, generated, created) = try await webhooks.set(body, sessionID: session.rowID)
         return EditedResponse(status: created ? .created : .ok, response: WebhookResponse(subscription, revealing: generated))
     }
 
     @Sendable func remove(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         try await webhooks.remove(sessionID: session.rowID)
         return .noContent
     }
 
     @Sendable func rotate(request: Request, context: AppRequestContext) async throws -> WebhookResponse {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let body = try await request.decode(as: RotateRequest.self, context: context)
         var secret: WebhookSecret?
         if let text = body.secret {
@@ -51,7 +53,7 @@ struct WebhookController: Sendable {
     }
 
     @Sendable func test(request: Request, context: AppRequestContext) async throws -> EditedResponse<DeliveryResponse> {
-        let session = try await sessions.session(identifier: context.parameters.sessionIdentifier())
+        let session = try await sessions.session(of: context)
         let delivery = try await webhooks.sendTest(sessionID: session.rowID)
         return EditedResponse(status: .accepted, response: DeliveryResponse(delivery, attempts: []))
     }

@@ -13,7 +13,7 @@ struct DownloadRunner: Sendable {
     /// The smallest segment worth its own connection.
     static let minimumSegmentSize: Int64 = 256 << 10
 
-    let client: HTTPClient
+    let destinations: DestinationGuard
     let files: FileStore
     let lifecycle: TaskLifecycle
     let progressInterval: Duration
@@ -100,7 +100,7 @@ struct DownloadRunner: Sendable {
                 request.headers.replaceOrAdd(name: "Range", value: "bytes=\(range.first)-\(range.last.map(String.init) ?? "")")
                 if let validator = range.ifRange { request.headers.replaceOrAdd(name: "If-Range", value: validator.ifRange) }
             }
-            let response = try await client.execute(request, deadline: deadline)
+            let response = try await destinations.client(for: url).execute(request, deadline: deadline)
             guard [301, 302, 303, 307, 308].contains(response.status.code),
                 let location = response.headers.first(name: "location")
             else {

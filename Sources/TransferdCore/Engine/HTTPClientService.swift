@@ -2,14 +2,15 @@ import AsyncHTTPClient
 import NIOCore
 import ServiceLifecycle
 
-/// The one HTTP client transfers use, run as a service so that it shuts down after the scheduler has stopped.
+/// The HTTP clients transfers and webhooks use, behind the `DestinationGuard`; a service so that they shut down
+/// after the scheduler and the dispatcher have stopped.
 ///
 /// Decompression is off (bytes are stored as the origin sent them) and redirects are followed by the runner
 /// itself, so that each hop can be checked and counted.
 struct HTTPClientService: Service {
-    let client: HTTPClient
+    let destinations: DestinationGuard
 
-    init(connectTimeout: Duration) {
+    init(connectTimeout: Duration, policy: DestinationPolicy) {
         let nanoseconds = connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -17,11 +18,11 @@ struct HTTPClientService: Service {
             decompression: .disabled
         )
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        destinations = DestinationGuard(policy: policy, configuration: configuration)
     }
 
     func run() async throws {
         try? await gracefulShutdown()
-        try await client.shutdown()
+        try await destinations.shutdown()
     }
 }

@@ -8,7 +8,7 @@ import _NIOFileSystem
 /// with its `Content-Length`, reports the bytes sent, and keeps the body of the server's reply up to a cap. Every
 /// attempt sends the body from its first byte.
 struct UploadRunner: Sendable {
-    let client: HTTPClient
+    let destinations: DestinationGuard
     let files: FileStore
     let lifecycle: TaskLifecycle
     let progressInterval: Duration
@@ -48,7 +48,7 @@ struct UploadRunner: Sendable {
                 request.body = .stream(body, length: .known(length))
                 transfer.begin(received: 0, expected: length)
                 let response = try await reportingProgress(job, transfer: transfer) { [request] in
-                    try await client.execute(request, deadline: deadline)
+                    try await destinations.client(for: request.url).execute(request, deadline: deadline)
                 }
                 try await lifecycle.recordResponse(taskID: job.taskID, url: job.url, response: TransferResponse(response), start: nil)
                 try await lifecycle.recordReply(taskID: job.taskID, reply: try await keepReply(response, taskID: job.taskID))

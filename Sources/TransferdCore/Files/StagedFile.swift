@@ -7,6 +7,8 @@ struct StagedFile: Codable, Sendable, SnakeCaseColumns, MutablePersistableRecord
 
     /// Internal row id; names the file on disk.
     var id: Int64?
+    /// The tenant the file belongs to; ids are unique per tenant.
+    var tenantId: Int64
     /// The `{id}` of `/v1/files/{id}`: generated, or the client's own for a plain `PUT`.
     var publicId: String
     /// The size the upload will have (`Upload-Length`).

@@ -32,7 +32,15 @@ struct StagedFileStore: Sendable {
     let appends = Appends()
 
     /// Creates an empty file that will be `length` bytes long; `publicID` is the client's (plain `PUT`) or generated.
-    func create(publicID: String?, length: Int64, metadata: [String: String]?, contentType: String?) async throws -> StagedFile {
+    func create(
+        publicID: String?,
+        tenantID: Int64,
+        length: Int64,
+        metadata: [String: String]?,
+        contentType: String?
+    ) async throws
+        -> StagedFile
+    {
         guard length >= 0 else { throw Problem.invalidField("Upload-Length", "must be a non-negative integer") }
         guard length <= limits.maximumSize else {
             throw Problem(
@@ -45,10 +53,11 @@ struct StagedFileStore: Sendable {
         let now = Date()
         let file = try await database.pool.write { db in
             let publicID = publicID ?? UUID().uuidString.lowercased()
-            guard try StagedFile.filter(Column("public_id") == publicID).fetchCount(db) == 0 else {
+            guard try StagedFile.filter(Column("tenant_id") == tenantID && Column("public_id") == publicID).fetchCount(db) == 0 else {
                 throw Problem.conflict("A file with the id `\(publicID)` exists already; files cannot be replaced.")
             }
             var file = StagedFile(
+                tenantId: tenantID,
                 publicId: publicID,
                 uploadLength: length,
                 uploadOffset: 0,
@@ -66,10 +75,12 @@ struct StagedFileStore: Sendable {
         return length == 0 ? try await complete(file) : file
     }
 
-    /// The file a public id names; unfinished uploads past their expiry count as gone.
-    func find(_ publicID: String) async throws -> StagedFile {
+    /// The file a public id names among the tenant's; unfinished uploads past their expiry count as gone.
+    func find(_ publicID: String, tenantID: Int64) async throws -> StagedFile {
         try ClientIdentifier.validate(publicID, field: "id")
-        let file = try await database.pool.read { db in try StagedFile.filter(Column("public_id") == publicID).fetchOne(db) }
+        let file = try await database.pool.read { db in
+            try StagedFile.filter(Column("tenant_id") == tenantID && Column("public_id") == publicID).fetchOne(db)
+        }
         guard let file, file.isComplete || file.expiresAt > Date() else {
             throw Problem.notFound("No file has the id `\(publicID)`.")
         }
@@ -88,7 +99,7 @@ struct StagedFileStore: Sendable {
             throw Problem.conflict("Another request is appending to file `\(file.publicId)`; try again when it has ended.")
         }
         defer { appends.end(file.rowID) }
-        let current = try await find(file.publicId)
+        let current = try await find(file.publicId, tenantID: file.tenantId)
         guard !current.isComplete else { throw Problem.conflict("File `\(file.publicId)` is complete; it takes no more bytes.") }
         guard offset == current.uploadOffset else {
             throw Problem.conflict("Upload-Offset is \(offset) but the upload stands at \(current.uploadOffset).")

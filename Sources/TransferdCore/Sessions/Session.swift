@@ -13,6 +13,8 @@ struct Session: Codable, Sendable, SnakeCaseColumns, MutablePersistableRecord {
     /// Internal row id; never shown to clients (they use `identifier`).
     var id: Int64?
     var identifier: String
+    /// The tenant the session belongs to; identifiers are unique per tenant.
+    var tenantId: Int64
     var state: State
     /// Whether an invalidation in progress cancels the remaining tasks (invalidateAndCancel).
     var cancelOnInvalidate: Bool
@@ -26,8 +28,9 @@ struct Session: Codable, Sendable, SnakeCaseColumns, MutablePersistableRecord {
     var createdAt: Date
     var invalidatedAt: Date?
 
-    init(identifier: String, configuration: SessionConfiguration, createdAt: Date) {
+    init(identifier: String, tenantId: Int64, configuration: SessionConfiguration, createdAt: Date) {
         self.identifier = identifier
+        self.tenantId = tenantId
         self.state = .active
         self.cancelOnInvalidate = false
         self.configuration = configuration

@@ -18,41 +18,47 @@ struct SessionStore: Sendable {
     /// NSURLSession.
     func createOrReconnect(
         identifier: String,
+        tenantID: Int64,
         configuration: SessionConfiguration,
         webhook: WebhookRequest.Validated?
     ) async throws -> Creation {
         try await database.pool.write { db in
-            if let live = try Session.filter(Column("identifier") == identifier && Column("state") != Session.State.invalidated.rawValue)
-                .fetchOne(db)
-            {
+            let live = Column("state") != Session.State.invalidated.rawValue
+            if let live = try Session.filter(Column("tenant_id") == tenantID && Column("identifier") == identifier && live).fetchOne(db) {
                 return Creation(session: live, created: false)
             }
-            var session = Session(identifier: identifier, configuration: configuration, createdAt: Date())
+            var session = Session(identifier: identifier, tenantId: tenantID, configuration: configuration, createdAt: Date())
             try session.insert(db)
             let secret = try webhook.flatMap { try webhooks.set($0, sessionID: session.rowID, db).1 }
             return Creation(session: session, created: true, generatedSecret: secret)
         }
     }
 
-    /// The session an identifier names now: the live one, else the most recently invalidated one.
-    func session(identifier: String) async throws -> Session {
+    /// The session an identifier names among the tenant's: the live one, else the most recently invalidated one.
+    /// Another tenant's sessions are as absent as sessions that never were.
+    func session(identifier: String, tenantID: Int64) async throws -> Session {
         try ClientIdentifier.validate(identifier, field: "identifier")
         let session = try await database.pool.read { db in
-            try Session.filter(Column("identifier") == identifier).order(Column("id").desc).fetchOne(db)
+            try Session.filter(Column("tenant_id") == tenantID && Column("identifier") == identifier)
+                .order(Column("id").desc)
+                .fetchOne(db)
         }
         guard let session else { throw Problem.notFound("No session has the identifier `\(identifier)`.") }
         return session
     }
 
-    /// Sessions in creation order, after the row id `cursor`.
-    func list(after cursor: Int64, limit: Int) async throws -> [Session] {
+    /// Sessions in creation order, after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.
+    func list(after cursor: Int64, limit: Int, tenantID: Int64?) async throws -> [Session] {
         try await database.pool.read { db in
-            try Session.filter(Column("id") > cursor).order(Column("id")).limit(limit).fetchAll(db)
+            var filter = Column("id") > cursor
+            if let tenantID { filter = filter && Column("tenant_id") == tenantID }
+            return try Session.filter(filter).order(Column("id")).limit(limit).fetchAll(db)
         }
     }
 
     /// What a session's representation needs besides the row: task counts, the webhook and its backlog.
     struct Details: Sendable {
+        var tenant = ""
         var taskCounts: [TaskState: Int] = [:]
         var webhook: WebhookSubscription?
         var pendingDeliveries = 0
@@ -75,6 +81,17 @@ struct SessionStore: Sendable {
             for row in counts {
                 guard let state = TaskState(rawValue: row["state"]) else { continue }
                 details[row["session_id"], default: Details()].taskCounts[state] = row["count"]
+            }
+            let tenants = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.id, t.name FROM sessions s JOIN tenants t ON t.id = s.tenant_id
+                    WHERE s.id IN (SELECT value FROM json_each(?))
+                    """,
+                arguments: [ids]
+            )
+            for row in tenants {
+                details[row["id"], default: Details()].tenant = row["name"]
             }
             let stored = try Row.fetchAll(
                 db,

@@ -4,11 +4,12 @@ import GRDB
 extension TaskLifecycle {
     /// Binds a new upload task to what it sends: a complete staged file, or the content of a finished download
     /// of the same session. Fixes the body's length (with its multipart framing) up front.
-    func bindUploadSource(_ source: UploadSource, to task: inout TransferTask, _ db: Database) throws {
+    func bindUploadSource(_ source: UploadSource, to task: inout TransferTask, tenantID: Int64, _ db: Database) throws {
         let size: Int64
         switch source {
         case .file(let publicID):
-            guard let file = try StagedFile.filter(Column("public_id") == publicID).fetchOne(db), file.expiresAt > Date() || file.isComplete
+            let sameTenant = Column("tenant_id") == tenantID && Column("public_id") == publicID
+            guard let file = try StagedFile.filter(sameTenant).fetchOne(db), file.expiresAt > Date() || file.isComplete
             else {
                 throw Problem.invalidField("from.file", "does not name a file (`\(publicID)`)")
             }

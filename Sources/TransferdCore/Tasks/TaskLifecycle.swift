@@ -47,7 +47,7 @@ struct TaskLifecycle: Sendable {
             task.connections = newTask.connections
             task.maxBytesPerSecond = newTask.maxBytesPerSecond
             task.multipart = newTask.multipart
-            if let source = newTask.uploadFrom { try bindUploadSource(source, to: &task, db) }
+            if let source = newTask.uploadFrom { try bindUploadSource(source, to: &task, tenantID: session.tenantId, db) }
             if let resumeData = newTask.resumeData {
                 try continueDownload(from: resumeData, in: &task, db)
             } else {

@@ -13,6 +13,8 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
         case cannotWriteToFile
         /// The file an upload sends is gone.
         case fileDoesNotExist
+        /// The URL, or a redirect, leads to an address the service does not connect to (SSRF protection).
+        case destinationNotAllowed
         /// The finished download's digest differs from the checksum the client gave.
         case checksumMismatch
         /// A gzip-encoded body that `decodeContent` asked to decode was not valid gzip.

@@ -14,16 +14,23 @@ import Synchronization
 /// Superseded `task.progress` and `task.upload_progress` deliveries are coalesced, so a slow subscriber gets the latest progress, not a backlog.
 struct Dispatcher: Service {
     let database: AppDatabase
-    let client: HTTPClient
+    let destinations: DestinationGuard
     let policy: DeliveryPolicy
     let doorbell: Doorbell
     let concurrency: Int
     let logger: Logger
     private let sending = SendingSessions()
 
-    init(database: AppDatabase, client: HTTPClient, policy: DeliveryPolicy, doorbell: Doorbell, concurrency: Int = 16, logger: Logger) {
+    init(
+        database: AppDatabase,
+        destinations: DestinationGuard,
+        policy: DeliveryPolicy,
+        doorbell: Doorbell,
+        concurrency: Int = 16,
+        logger: Logger
+    ) {
         self.database = database
-        self.client = client
+        self.destinations = destinations
         self.policy = policy
         self.doorbell = doorbell
         self.concurrency = concurrency
@@ -131,6 +138,7 @@ struct Dispatcher: Service {
             let started = ContinuousClock.now
             let answer: DeliveryAnswer
             do {
+                let client = try await destinations.client(for: request.url)
                 let response = try await client.execute(request, timeout: .nanoseconds(Int64(policy.timeout.timeInterval * 1e9)))
                 // Read (and drop) the body so that the connection can be reused; a subscriber's reply is not kept.
                 for try await _ in response.body {}

@@ -29,7 +29,7 @@ import Yams
             logger: Logger(label: "contract")
         )
         let routed = Set(buildRouter(components).routes.map { "\($0.method) \($0.path)" })
-        try await components.httpClient.client.shutdown()
+        try await components.httpClient.destinations.shutdown()
 
         #expect(routed.subtracting(documented).isEmpty, "routes missing from openapi.yaml")
         #expect(documented.subtracting(routed).isEmpty, "operations in openapi.yaml that no route serves")

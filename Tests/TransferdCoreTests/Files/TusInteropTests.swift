@@ -13,7 +13,7 @@ import Testing
 
     @Test func tuspyUploadsWithAnInterruptionAndTheStoredFileMatches() async throws {
         try await TestService.with { api in
-            let script = try InteropScript("tus_interop.py", arguments: [api.baseURL])
+            let script = try InteropScript("tus_interop.py", arguments: [api.baseURL, TestService.apiKey])
             let outcome = try JSONDecoder().decode(Outcome.self, from: Data(try await script.result().utf8))
 
             #expect(outcome.resumedAt > outcome.interruptedAt, "the bytes of the broken PATCH were kept")

@@ -7,6 +7,8 @@ import Testing
 /// A thin client for transferd's API in tests: real HTTP over loopback, JSON decoded into the views below.
 struct APIClient: Sendable {
     let baseURL: String
+    /// The API key sent as a bearer token; nil sends none.
+    var key: String? = TestService.apiKey
 
     /// One response, fully read.
     struct Reply: Sendable {
@@ -35,6 +37,7 @@ struct APIClient: Sendable {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         if json != nil { request.headers.add(name: "Content-Type", value: "application/json") }
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let content = json ?? body {
             request.body = .bytes(ByteBuffer(string: content))

@@ -13,7 +13,17 @@ import TransferdCore
     @Test(.enabled(if: ProcessInfo.processInfo.environment[dataDirectoryVariable] != nil, "runs only inside a ServiceProcess"))
     func serve() async throws {
         let dataDirectory = try #require(ProcessInfo.processInfo.environment[Self.dataDirectoryVariable])
-        let app = try await buildApplication(configuration: Configuration(port: 0, dataDirectory: dataDirectory, logLevel: .info))
+        let app = try await buildApplication(
+            configuration: Configuration(
+                port: 0,
+                dataDirectory: dataDirectory,
+                logLevel: .info,
+                apiKey: TestService.apiKey,
+                requestsPerSecond: 10_000,
+                requestBurst: 10_000,
+                destinationPolicy: TestService.loopback
+            )
+        )
         try await app.runService()
     }
 }

@@ -7,6 +7,12 @@ import TransferdCore
 /// Runs the real transferd (the same `buildApplication` as production) on 127.0.0.1, port 0, for the duration of
 /// `body`, then stops it with a graceful shutdown, as SIGTERM would.
 enum TestService {
+    /// The admin key every test service accepts (as `TRANSFERD_API_KEY` would provide it); `APIClient` sends it.
+    static let apiKey = "trd_00000000000000aa_" + String(repeating: "ab", count: 32)
+
+    /// The suite's origins and receivers run on loopback, which the service refuses by default: open it.
+    static let loopback = DestinationPolicy(allowed: ["127.0.0.0/8", "::1/128"])
+
     /// Webhook retries in milliseconds rather than minutes, without jitter, so that tests run quickly and exactly.
     static let fastDeliveries = DeliveryPolicy(
         schedule: [0, 50, 100, 200, 400, 800, 1600, 3200].map { .milliseconds($0) },
@@ -42,7 +48,11 @@ enum TestService {
             logLevel: .critical,
             deliveryPolicy: deliveryPolicy,
             retryPolicy: retryPolicy,
-            maxBytesPerSecond: maxBytesPerSecond
+            maxBytesPerSecond: maxBytesPerSecond,
+            apiKey: apiKey,
+            requestsPerSecond: 10_000,
+            requestBurst: 10_000,
+            destinationPolicy: loopback
         )
         configure(&configuration)
         let app = try await buildApplication(configuration: configuration) { channel in

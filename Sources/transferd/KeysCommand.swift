@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import TransferdCore
+
+/// `transferd keys`: issue, list and revoke API keys in a data directory.
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Manage API keys (Authorization: Bearer trd_…).",
+        subcommands: [Create.self, List.self, Revoke.self]
+    )
+
+    /// The data directory option the key subcommands share.
+    struct DataDirectory: ParsableArguments {
+        @Option(help: "Directory of the SQLite database (env TRANSFERD_DATA_DIR).")
+        var dataDir: String = ProcessInfo.processInfo.environment["TRANSFERD_DATA_DIR"] ?? "./transferd-data"
+    }
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Issue a key and print it once.")
+
+        @OptionGroup var directory: DataDirectory
+        @Option(help: "What the key is for.") var name: String
+        @Option(help: "The tenant the key acts for; created when new.") var tenant: String = "default"
+        @Flag(help: "The key may list across tenants.") var admin = false
+
+        func run() throws {
+            print(try KeyManagement.create(dataDirectory: directory.dataDir, name: name, tenant: tenant, admin: admin))
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List keys (never their secrets).")
+
+        @OptionGroup var directory: DataDirectory
+
+        func run() throws {
+            for key in try KeyManagement.list(dataDirectory: directory.dataDir) {
+                let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
+                print("\(key.id)\t\(key.tenant)\t\(key.admin ? "admin" : "-")\t\(state)\t\(key.name)")
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a key at once.")
+
+        @OptionGroup var directory: DataDirectory
+        @Argument(help: "The key's id (the part after trd_).") var id: String
+
+        func run() throws {
+            guard try KeyManagement.revoke(dataDirectory: directory.dataDir, id: id) else {
+                throw ValidationError("No active key has the id \(id).")
+            }
+            print("Revoked \(id).")
+        }
+    }
+}
