@@ -29,7 +29,9 @@ struct SessionsController: Sendable {
             }
 
             func encode(to encoder: any Encoder) throws {
-                try settings.encode(to: encoder)
+                var shown = settings
+                shown.httpAdditionalHeaders = Redaction.headers(settings.httpAdditionalHeaders)
+                try shown.encode(to: encoder)
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(webhook, forKey: .webhook)
             }

@@ -74,8 +74,14 @@ struct TaskResponse: ResponseCodable, Sendable {
         state = task.state
         taskDescription = task.taskDescription
         priority = task.priority
-        originalRequest = RequestSummary(url: task.originalRequest.url, method: task.originalRequest.method, headers: headerNames)
-        currentRequest = task.currentUrl.map { RequestSummary(url: $0, method: task.originalRequest.method, headers: headerNames) }
+        originalRequest = RequestSummary(
+            url: Redaction.url(task.originalRequest.url),
+            method: task.originalRequest.method,
+            headers: headerNames
+        )
+        currentRequest = task.currentUrl.map {
+            RequestSummary(url: Redaction.url($0), method: task.originalRequest.method, headers: headerNames)
+        }
         response = task.response
         countOfBytesReceived = received
         countOfBytesExpectedToReceive = expected

@@ -14,7 +14,7 @@ struct WebhookResponse: ResponseCodable, Sendable {
     var createdAt: Date
 
     init(_ subscription: WebhookSubscription, revealing secret: WebhookSecret? = nil) {
-        url = subscription.url
+        url = Redaction.url(subscription.url)
         events = subscription.eventTypes
         state = subscription.state
         secretHint = subscription.secret.hint

@@ -92,9 +92,9 @@ struct DownloadRunner: Sendable {
     ) async throws -> (HTTPClientResponse, String) {
         var url = url
         for _ in 0...Self.maximumRedirects {
-            var request = HTTPClientRequest(url: url)
+            var request = HTTPClientRequest.transfer(to: url)
             request.method = .GET
-            for header in job.headers { request.headers.add(name: header.name, value: header.value) }
+            for header in job.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
             if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
             if let range {
                 request.headers.replaceOrAdd(name: "Range", value: "bytes=\(range.first)-\(range.last.map(String.init) ?? "")")

@@ -38,9 +38,9 @@ struct UploadRunner: Sendable {
                     limits: [serviceLimit, transfer.limit]
                 )
                 let length = size + (multipart?.length ?? 0)
-                var request = HTTPClientRequest(url: job.url)
+                var request = HTTPClientRequest.transfer(to: job.url)
                 request.method = HTTPMethod(rawValue: upload.method)
-                for header in job.headers { request.headers.add(name: header.name, value: header.value) }
+                for header in job.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
                 if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
                 if !request.headers.contains(name: "content-type") {
                     request.headers.add(name: "Content-Type", value: multipart?.contentType ?? upload.contentType)

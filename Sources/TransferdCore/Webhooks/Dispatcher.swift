@@ -119,7 +119,7 @@ struct Dispatcher: Service {
             let body = try WebhookPayload(event: event, sessionIdentifier: session.identifier, task: task).encoded()
             let attemptedAt = Date()
             let timestamp = Int(attemptedAt.timeIntervalSince1970)
-            var request = HTTPClientRequest(url: webhook.url)
+            var request = HTTPClientRequest.transfer(to: webhook.url)
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
             request.headers.add(name: "User-Agent", value: "transferd")

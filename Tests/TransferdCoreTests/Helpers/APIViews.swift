@@ -27,6 +27,7 @@ struct SessionView: Decodable, Sendable {
     }
 
     var identifier: String
+    var tenant: String
     var state: String
     var configuration: ConfigurationView
     var taskCounts: [String: Int]

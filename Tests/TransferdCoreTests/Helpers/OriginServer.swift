@@ -16,7 +16,7 @@ import Synchronization
 /// - `/gated/{gate}/{size}`: sends the first 64 KiB, then waits until the test opens `gate`.
 /// - `/status/{code}`: answers with that status.
 /// - `/truncated/{size}`: announces `size` bytes, sends half and drops the connection.
-/// - `/redirect/{count}/{size}`: redirects `count` times, then serves `/files/{size}`.
+/// - `/redirect/{count}/{size}?to=`: redirects `count` times, then to `/files/{size}` (or to `to`).
 /// - `/gzip/{size}`: the file gzip-compressed, with `Content-Encoding: gzip`.
 /// - `/flaky/{name}/{failures}/{size}?status=&retryAfter=`: the first `failures` requests for `name` get `status`
 ///   (503 by default, with `Retry-After` when asked), the next ones the file.
@@ -31,6 +31,7 @@ final class OriginServer: Sendable {
         var fileRequests: [String: Int] = [:]
         var versions: [String: Int] = [:]
         var requests: [String] = []
+        var lastHeaders: [String: String] = [:]
         var ranges: [String: [String?]] = [:]
         var inFlight: [String: Int] = [:]
         var maxInFlight: [String: Int] = [:]
@@ -62,6 +63,8 @@ final class OriginServer: Sendable {
 
     /// Request URIs in arrival order.
     var requests: [String] { state.withLock { $0.requests } }
+    /// The headers of the last request, names lowercased.
+    var lastHeaders: [String: String] { state.withLock { $0.lastHeaders } }
     var maxTotalInFlight: Int { state.withLock { $0.maxTotalInFlight } }
     func maxInFlight(host: String) -> Int { state.withLock { $0.maxInFlight[host, default: 0] } }
 
@@ -73,6 +76,7 @@ final class OriginServer: Sendable {
         let host = request.head.authority ?? "?"
         state.withLock { state in
             state.requests.append(request.uri.description)
+            state.lastHeaders = Dictionary(request.headers.map { ($0.name.canonicalName, $0.value) }) { $1 }
             state.inFlight[host, default: 0] += 1
             state.maxInFlight[host] = max(state.maxInFlight[host, default: 0], state.inFlight[host, default: 0])
             state.totalInFlight += 1
@@ -199,7 +203,8 @@ final class OriginServer: Sendable {
     private func redirect(_ request: Request, _ context: BasicRequestContext) throws -> Response {
         let size = try size(context)
         let count = context.parameters.get("count", as: Int.self) ?? 0
-        let location = count > 1 ? "/redirect/\(count - 1)/\(size)" : "/files/\(size)"
+        let last = request.uri.queryParameters.get("to") ?? "/files/\(size)"
+        let location = count > 1 ? "/redirect/\(count - 1)/\(size)" + (request.uri.query.map { "?\($0)" } ?? "") : last
         return Response(status: .found, headers: [.location: location])
     }
 
