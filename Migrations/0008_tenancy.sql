@@ -50,3 +50,6 @@ SELECT id, public_id, upload_length, upload_offset, metadata, content_type, sha2
 DROP TABLE files;
 ALTER TABLE files_v8 RENAME TO files;
 CREATE INDEX files_by_expiry ON files (expires_at);
+
+-- A download's own size cap (`maxBytes`), below the service's.
+ALTER TABLE tasks ADD COLUMN max_bytes INTEGER;

@@ -17,12 +17,16 @@ struct Components: Sendable {
     let stagedFiles: StagedFileStore
     let sweeper: RetentionSweeper
     let keys: APIKeyStore
+    let disk: DiskSpace
+    let limits: ResourceLimits
     let authentication: AuthenticationMiddleware
 
     init(configuration: Configuration, logger: Logger) throws {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         database = try AppDatabase(path: configuration.dataDirectory + "/transferd.sqlite")
         let files = try FileStore(dataDirectory: configuration.dataDirectory)
+        limits = configuration.limits
+        disk = DiskSpace(directory: configuration.dataDirectory, minimumFreeBytes: configuration.limits.minimumFreeDiskBytes)
         stagedFiles = StagedFileStore(database: database, files: files, limits: configuration.stagedFileLimits)
         keys = APIKeyStore(database: database)
         authentication = AuthenticationMiddleware(
@@ -35,7 +39,11 @@ struct Components: Sendable {
         let outboxDoorbell = Doorbell()
         eventLog = EventLog(database: database, signal: EventSignal(), outbox: Outbox(doorbell: outboxDoorbell))
         webhooks = WebhookStore(database: database, eventLog: eventLog, doorbell: outboxDoorbell, policy: configuration.deliveryPolicy)
-        sessions = SessionStore(database: database, webhooks: webhooks)
+        sessions = SessionStore(
+            database: database,
+            webhooks: webhooks,
+            maximumSessionsPerTenant: configuration.limits.maximumSessionsPerTenant
+        )
         lifecycle = TaskLifecycle(
             database: database,
             eventLog: eventLog,
@@ -43,6 +51,7 @@ struct Components: Sendable {
             transfers: transfers,
             wakeup: wakeup,
             retryPolicy: configuration.retryPolicy,
+            limits: configuration.limits,
             resumeDataSigner: ResumeData.Signer(key: try database.resumeDataKey()),
             logger: logger
         )
@@ -56,7 +65,8 @@ struct Components: Sendable {
                 files: files,
                 lifecycle: lifecycle,
                 progressInterval: configuration.progressInterval,
-                serviceLimit: serviceLimit
+                serviceLimit: serviceLimit,
+                disk: disk
             ),
             uploader: UploadRunner(
                 destinations: httpClient.destinations,
@@ -69,6 +79,7 @@ struct Components: Sendable {
             transfers: transfers,
             wakeup: wakeup,
             concurrency: configuration.workerConcurrency,
+            maximumDownloadBytes: configuration.limits.maximumDownloadBytes,
             logger: logger
         )
         sweeper = RetentionSweeper(
@@ -98,7 +109,12 @@ func buildRouter(_ components: Components) -> Router<AppRequestContext> {
     let sessions = router.group("v1/sessions")
     let destinations = components.httpClient.destinations
     SessionsController(sessions: components.sessions, lifecycle: components.lifecycle, destinations: destinations).addRoutes(to: sessions)
-    let tasks = TasksController(sessions: components.sessions, lifecycle: components.lifecycle, destinations: destinations)
+    let tasks = TasksController(
+        sessions: components.sessions,
+        lifecycle: components.lifecycle,
+        destinations: destinations,
+        disk: components.disk
+    )
     let taskRoutes = sessions.group(":identifier/tasks")
     tasks.addRoutes(to: taskRoutes)
     TaskContentController(tasks: tasks, files: components.lifecycle.files).addRoutes(to: taskRoutes)
@@ -107,7 +123,7 @@ func buildRouter(_ components: Components) -> Router<AppRequestContext> {
         .addRoutes(to: sessions.group(":identifier/webhook"))
     DeliveriesController(sessions: components.sessions, webhooks: components.webhooks)
         .addRoutes(to: sessions.group(":identifier/deliveries"))
-    FilesController(store: components.stagedFiles).addRoutes(to: router.group("v1/files"))
+    FilesController(store: components.stagedFiles, disk: components.disk).addRoutes(to: router.group("v1/files"))
     return router
 }
 

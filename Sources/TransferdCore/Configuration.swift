@@ -31,6 +31,8 @@ public struct Configuration: Sendable {
     /// Requests a second each API key may send on average, and the burst it may send at once.
     public var requestsPerSecond: Double
     public var requestBurst: Double
+    /// Quotas per tenant, session and task, and the free disk space kept.
+    public var limits: ResourceLimits
     /// Where transfers and webhooks may connect besides the public internet.
     public var destinationPolicy: DestinationPolicy
     /// How often expired content and staged files are removed.
@@ -59,7 +61,8 @@ public struct Configuration: Sendable {
         authenticationDisabled: Bool = false,
         requestsPerSecond: Double = 50,
         requestBurst: Double = 200,
-        destinationPolicy: DestinationPolicy = DestinationPolicy()
+        destinationPolicy: DestinationPolicy = DestinationPolicy(),
+        limits: ResourceLimits = ResourceLimits()
     ) {
         self.host = host
         self.port = port
@@ -80,6 +83,7 @@ public struct Configuration: Sendable {
         self.requestsPerSecond = requestsPerSecond
         self.requestBurst = requestBurst
         self.destinationPolicy = destinationPolicy
+        self.limits = limits
     }
 
     /// Whether `host` only takes connections from this machine.

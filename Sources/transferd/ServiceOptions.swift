@@ -69,6 +69,21 @@ struct ServiceOptions: ParsableArguments {
     @Flag(help: "Let transfers and webhooks reach every private address (a trusted network) (env TRANSFERD_ALLOW_PRIVATE_DESTINATIONS=1).")
     var allowPrivateDestinations = environment["TRANSFERD_ALLOW_PRIVATE_DESTINATIONS"] == "1"
 
+    @Option(help: "Live sessions one tenant may have (env TRANSFERD_MAX_SESSIONS_PER_TENANT).")
+    var maxSessionsPerTenant: Int = environment["TRANSFERD_MAX_SESSIONS_PER_TENANT"].flatMap { Int($0) } ?? 1000
+
+    @Option(help: "Tasks one session may have (env TRANSFERD_MAX_TASKS_PER_SESSION).")
+    var maxTasksPerSession: Int = environment["TRANSFERD_MAX_TASKS_PER_SESSION"].flatMap { Int($0) } ?? 100_000
+
+    @Option(help: "Unfinished tasks one tenant may have (env TRANSFERD_MAX_QUEUED_TASKS_PER_TENANT).")
+    var maxQueuedTasksPerTenant: Int = environment["TRANSFERD_MAX_QUEUED_TASKS_PER_TENANT"].flatMap { Int($0) } ?? 10_000
+
+    @Option(help: "Largest download in bytes; a task's maxBytes may only lower it (env TRANSFERD_MAX_DOWNLOAD_SIZE).")
+    var maxDownloadSize: Int64 = environment["TRANSFERD_MAX_DOWNLOAD_SIZE"].flatMap { Int64($0) } ?? 1 << 40
+
+    @Option(help: "Free bytes kept in the data directory: below it new work gets 507 and transfers wait (env TRANSFERD_MIN_FREE_DISK).")
+    var minFreeDisk: Int64 = environment["TRANSFERD_MIN_FREE_DISK"].flatMap { Int64($0) } ?? 1 << 30
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
@@ -82,6 +97,9 @@ struct ServiceOptions: ParsableArguments {
             throw ValidationError("--max-bytes-per-second must be 0 (no limit) or at least 1024.")
         }
         guard rateLimit > 0 else { throw ValidationError("--rate-limit must be positive.") }
+        guard min(maxSessionsPerTenant, maxTasksPerSession, maxQueuedTasksPerTenant) > 0, maxDownloadSize > 0, minFreeDisk >= 0 else {
+            throw ValidationError("The --max-… limits must be positive and --min-free-disk not negative.")
+        }
         guard maxUploadSize > 0, uploadExpiration > 0, fileRetention > 0, responseBodyLimit >= 0 else {
             throw ValidationError(
                 "--max-upload-size, --upload-expiration and --file-retention must be positive; --response-body-limit not negative."
@@ -128,7 +146,14 @@ struct ServiceOptions: ParsableArguments {
             authenticationDisabled: noAuth,
             requestsPerSecond: rateLimit,
             requestBurst: rateLimit * 4,
-            destinationPolicy: DestinationPolicy(allowed: allowDestination, allowPrivate: allowPrivateDestinations)
+            destinationPolicy: DestinationPolicy(allowed: allowDestination, allowPrivate: allowPrivateDestinations),
+            limits: ResourceLimits(
+                maximumSessionsPerTenant: maxSessionsPerTenant,
+                maximumTasksPerSession: maxTasksPerSession,
+                maximumQueuedTasksPerTenant: maxQueuedTasksPerTenant,
+                maximumDownloadBytes: maxDownloadSize,
+                minimumFreeDiskBytes: minFreeDisk
+            )
         )
     }
 }

@@ -75,6 +75,7 @@ struct CreateTaskRequest: Decodable {
     var earliestBeginDate: Date?
     var connections: Int?
     var maxBytesPerSecond: Int64?
+    var maxBytes: Int64?
     var resumeData: String?
     var from: FromRequest?
     var multipart: MultipartRequest?
@@ -104,6 +105,7 @@ struct CreateTaskRequest: Decodable {
         let connections = connections ?? 1
         guard (1...16).contains(connections) else { throw .invalidField("connections", "must be an integer from 1 to 16") }
         if let maxBytesPerSecond { try TaskFieldValidation.validateMaxBytesPerSecond(maxBytesPerSecond) }
+        if let maxBytes, maxBytes < 1 { throw .invalidField("maxBytes", "must be a positive number of bytes") }
         let headers = headers ?? [:]
         try HeaderValidation.validate(headers, field: "headers")
         let (method, source) = try transfer(of: kind)
@@ -117,6 +119,7 @@ struct CreateTaskRequest: Decodable {
             earliestBeginDate: earliestBeginDate,
             connections: connections,
             maxBytesPerSecond: maxBytesPerSecond,
+            maxBytes: maxBytes,
             resumeData: resumeData,
             uploadFrom: source,
             multipart: try multipart?.validate(),
@@ -133,8 +136,11 @@ struct CreateTaskRequest: Decodable {
             }
             return ("GET", nil)
         case .upload:
-            for (field, given) in [("checksum", checksum != nil), ("connections", connections != nil), ("resumeData", resumeData != nil)]
-            where given {
+            let downloadFields = [
+                ("checksum", checksum != nil), ("connections", connections != nil), ("resumeData", resumeData != nil),
+                ("maxBytes", maxBytes != nil),
+            ]
+            for (field, given) in downloadFields where given {
                 throw .invalidField(field, "applies to downloads only")
             }
             let method = method?.uppercased() ?? "PUT"

@@ -9,6 +9,7 @@ struct FilesController: Sendable {
     static let offsetContentType = "application/offset+octet-stream"
 
     let store: StagedFileStore
+    let disk: DiskSpace
     let responder = ContentResponder()
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -47,6 +48,7 @@ struct FilesController: Sendable {
         guard let lengthText = request.headers[.uploadLength] else { throw Problem.badRequest("`Upload-Length` is required.") }
         guard let length = Int64(lengthText) else { throw Problem.invalidField("Upload-Length", "must be a non-negative integer") }
         let metadata = try request.headers[.uploadMetadata].map { header throws(Problem) in try TusMetadata.parse(header) }
+        try disk.refuseNewWorkWhenLow()
         var file = try await store.create(publicID: nil, tenantID: context.tenantID, length: length, metadata: metadata, contentType: nil)
         if request.headers[.contentType] == Self.offsetContentType {
             file = try await store.append(request.body, to: file, at: 0, checksum: try checksum(request))
@@ -122,6 +124,7 @@ struct FilesController: Sendable {
 
     /// A plain upload: the whole body, whose `Content-Length` is required up front.
     private func uploadWhole(_ request: Request, context: AppRequestContext, publicID: String?) async throws -> Response {
+        try disk.refuseNewWorkWhenLow()
         guard let lengthText = request.headers[.contentLength], let length = Int64(lengthText) else {
             throw Problem(
                 status: .lengthRequired,

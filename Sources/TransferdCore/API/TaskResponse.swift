@@ -24,6 +24,8 @@ struct TaskResponse: ResponseCodable, Sendable {
         case waitingForConnectivity
         /// The session's `maximumConnectionsPerHost` transfers to its host are under way; it runs when one ends.
         case hostLimit
+        /// The data directory reached its free-space floor; it is tried again at `nextAttemptAt`.
+        case outOfSpace
     }
 
     var taskIdentifier: Int64

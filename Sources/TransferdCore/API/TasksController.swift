@@ -7,6 +7,7 @@ struct TasksController: Sendable {
     let sessions: SessionStore
     let lifecycle: TaskLifecycle
     let destinations: DestinationGuard
+    let disk: DiskSpace
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post(use: create)
@@ -23,6 +24,7 @@ struct TasksController: Sendable {
         let body = try await request.decode(as: CreateTaskRequest.self, context: context)
         let resumeData = try body.resumeData.map { token throws(Problem) in try lifecycle.resumeDataSigner.decode(token) }
         let newTask = try body.validate(resumeData: resumeData)
+        try disk.refuseNewWorkWhenLow()
         try await destinations.vet(newTask.request.url, field: "url")
         let task = try await lifecycle.create(newTask, inSession: session.rowID)
         return EditedResponse(status: .created, response: response(for: task, in: session))

@@ -11,6 +11,8 @@ final class ActiveTransfer: Sendable {
         case stalled
         /// The task outlived `timeoutIntervalForResource`.
         case outlivedResource
+        /// The data directory reached its free-space floor.
+        case outOfSpace
     }
 
     private struct State {

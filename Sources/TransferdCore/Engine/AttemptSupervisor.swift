@@ -34,6 +34,10 @@ enum AttemptSupervisor {
             return .failed(TransferError(code: .timedOut, message: "No data moved for \(seconds) s (timeoutIntervalForRequest)."))
         case (_, .outlivedResource):
             return .failed(.outlivedResource)
+        case (_, .outOfSpace):
+            return .failed(
+                TransferError(code: .outOfSpace, message: "The data directory reached its free-space floor; the transfer waits for space.")
+            )
         case (_, .byClient):
             return .interrupted
         }

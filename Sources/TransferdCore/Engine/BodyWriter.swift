@@ -30,6 +30,8 @@ struct BodyWriter {
     /// Limits every byte passes, the service's and the task's.
     let limits: [BandwidthLimit]
     let flushInterval: Duration
+    /// The file may not grow past this (`fileTooLarge`), whatever the server announced.
+    let maximumSize: Int64
 
     /// Writes the body (decoded first when `decoder` is set) from `start`, and stops after `end` when one is given
     /// (a segment). `onBytes` sees every stored byte in order. Returns the offset after the last byte.
@@ -78,6 +80,7 @@ struct BodyWriter {
                     let reachesEnd = end.map { offset + Int64(chunk.readableBytes) >= $0 } ?? false
                     if let end, reachesEnd { chunk = chunk.getSlice(at: chunk.readerIndex, length: Int(end - offset)) ?? chunk }
                     if let decoder { try decoder.decode(chunk, into: take) } else { take(chunk) }
+                    if offset > maximumSize { throw TransferError.tooLarge(limit: maximumSize) }
                     if batch.readableBytes >= Self.batchSize || (batch.readableBytes > 0 && .now - lastWrite >= flushInterval) {
                         try await writeBatch()
                     }

@@ -19,6 +19,8 @@ struct DownloadRunner: Sendable {
     let progressInterval: Duration
     /// The service's bandwidth limit, shared by every transfer.
     let serviceLimit: BandwidthLimit
+    /// The free-space floor transfers stop at.
+    let disk: DiskSpace
 
     func run(_ job: TransferJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
         await AttemptSupervisor.supervise(job, transfer: transfer) { await download(job, transfer: transfer) }
@@ -28,6 +30,7 @@ struct DownloadRunner: Sendable {
         do {
             guard job.resourceDeadline > Date() else { throw TransferError.outlivedResource }
             let deadline = NIODeadline.now() + .milliseconds(Int64(job.resourceDeadline.timeIntervalSinceNow * 1000))
+            try disk.checkForTransfer()
             try await lifecycle.recordAttemptStarted(taskID: job.taskID)
             var resumePoint = job.resumePoint
             var restartReason: AttemptStart.RestartReason?
@@ -49,6 +52,7 @@ struct DownloadRunner: Sendable {
             }
             let start = try AttemptStart(summary, resumePoint: resumePoint, restartReason: restartReason, decoded: decoder != nil)
             try await lifecycle.recordResponse(taskID: job.taskID, url: url, response: summary, start: start)
+            if start.expectedBytes > job.maxBytes { throw TransferError.tooLarge(limit: job.maxBytes) }
             transfer.begin(received: start.offset, expected: start.expectedBytes)
             let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline)
             return .succeeded(try await store(body, of: job, transfer: transfer, contentType: mimeType))
@@ -129,7 +133,8 @@ struct DownloadRunner: Sendable {
                 handle: handle,
                 transfer: transfer,
                 limits: [serviceLimit, transfer.limit],
-                flushInterval: progressInterval
+                flushInterval: progressInterval,
+                maximumSize: job.maxBytes
             )
             let prefix = BodyWriter.Mark(start.offset)
             var digest = ContentDigest(checksum: job.checksum)
@@ -228,6 +233,7 @@ struct DownloadRunner: Sendable {
             group.addTask {
                 while !Task.isCancelled {
                     try await Task.sleep(for: progressInterval)
+                    if disk.isBelowFloor { transfer.interrupt(.outOfSpace) }
                     try await checkpoints.take()
                 }
             }

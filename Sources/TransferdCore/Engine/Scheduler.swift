@@ -18,6 +18,7 @@ struct Scheduler: Service {
     let wakeup: Doorbell
     let turns = SessionTurns()
     let concurrency: Int
+    let maximumDownloadBytes: Int64
     let logger: Logger
 
     func run() async throws {
@@ -121,7 +122,12 @@ struct Scheduler: Service {
                 )
                 transfers.add(transfer)
                 let upload = task.kind == .upload ? try UploadJob(task: task, files: uploader.files, db) : nil
-                claimed.append((TransferJob(task: task, configuration: configuration, upload: upload), transfer))
+                claimed.append(
+                    (
+                        TransferJob(task: task, configuration: configuration, upload: upload, maximumDownloadBytes: maximumDownloadBytes),
+                        transfer
+                    )
+                )
             }
             return (claimed, wait)
         }

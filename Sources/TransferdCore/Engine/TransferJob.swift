@@ -19,6 +19,8 @@ struct TransferJob: Sendable {
     let connections: Int
     /// What an upload sends; nil for a download.
     let upload: UploadJob?
+    /// The largest a download may be: its `maxBytes`, at most the service's limit.
+    let maxBytes: Int64
 
     /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
     struct ResumePoint: Sendable, Equatable {
@@ -26,7 +28,7 @@ struct TransferJob: Sendable {
         let validator: ResumeValidator
     }
 
-    init(task: TransferTask, configuration: SessionConfiguration, upload: UploadJob?) {
+    init(task: TransferTask, configuration: SessionConfiguration, upload: UploadJob?, maximumDownloadBytes: Int64) {
         taskID = task.rowID
         url = task.originalRequest.url
         let taskHeaderNames = Set(task.originalRequest.headers.keys.map { $0.lowercased() })
@@ -40,6 +42,7 @@ struct TransferJob: Sendable {
         resumePoint = task.resumeValidator.flatMap { task.partialBytes > 0 ? ResumePoint(bytes: task.partialBytes, validator: $0) : nil }
         connections = task.connections
         self.upload = upload
+        maxBytes = min(task.maxBytes ?? maximumDownloadBytes, maximumDownloadBytes)
     }
 
     /// `host:port` of a URL, which the per-host connection limit counts by.

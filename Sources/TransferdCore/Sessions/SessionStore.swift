@@ -5,6 +5,7 @@ import GRDB
 struct SessionStore: Sendable {
     let database: AppDatabase
     let webhooks: WebhookStore
+    let maximumSessionsPerTenant: Int
 
     /// What creating a session produced: the session, whether it is new, and a generated webhook secret to show once.
     struct Creation {
@@ -26,6 +27,10 @@ struct SessionStore: Sendable {
             let live = Column("state") != Session.State.invalidated.rawValue
             if let live = try Session.filter(Column("tenant_id") == tenantID && Column("identifier") == identifier && live).fetchOne(db) {
                 return Creation(session: live, created: false)
+            }
+            let liveSessions = try Session.filter(Column("tenant_id") == tenantID && live).fetchCount(db)
+            guard liveSessions < maximumSessionsPerTenant else {
+                throw ResourceLimits.exceeded("This tenant has \(liveSessions) live sessions, the most it may have; invalidate one first.")
             }
             var session = Session(identifier: identifier, tenantId: tenantID, configuration: configuration, createdAt: Date())
             try session.insert(db)

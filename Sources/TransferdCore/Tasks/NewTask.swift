@@ -13,6 +13,7 @@ struct NewTask: Sendable {
     /// Parallel range requests for the body, 1 to 16.
     var connections: Int
     var maxBytesPerSecond: Int64?
+    var maxBytes: Int64?
     /// The download this task continues, from a cancelled or failed task's resume data.
     var resumeData: ResumeData?
     /// What an upload sends.

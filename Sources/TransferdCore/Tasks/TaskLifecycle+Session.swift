@@ -65,3 +65,27 @@ extension TaskLifecycle {
         }
     }
 }
+
+extension TaskLifecycle {
+    /// Refuses a new task when the session, or its tenant's unfinished work, is at its limit.
+    func checkTaskLimits(_ session: Session, _ db: Database) throws {
+        let inSession = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks WHERE session_id = ?", arguments: [session.rowID]) ?? 0
+        guard inSession < limits.maximumTasksPerSession else {
+            throw ResourceLimits.exceeded("Session `\(session.identifier)` has \(inSession) tasks, the most a session may have.")
+        }
+        let unfinished =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM tasks t JOIN sessions s ON s.id = t.session_id
+                    WHERE s.tenant_id = ? AND t.state <> 'completed'
+                    """,
+                arguments: [session.tenantId]
+            ) ?? 0
+        guard unfinished < limits.maximumQueuedTasksPerTenant else {
+            throw ResourceLimits.exceeded(
+                "This tenant has \(unfinished) unfinished tasks, the most it may have queued; wait for some to complete."
+            )
+        }
+    }
+}

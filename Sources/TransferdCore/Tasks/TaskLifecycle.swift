@@ -12,6 +12,7 @@ struct TaskLifecycle: Sendable {
     let transfers: ActiveTransfers
     let wakeup: Doorbell
     let retryPolicy: RetryPolicy
+    let limits: ResourceLimits
     let resumeDataSigner: ResumeData.Signer
     let logger: Logger
 
@@ -22,6 +23,7 @@ struct TaskLifecycle: Sendable {
             guard let session, session.state == .active else {
                 throw Problem.conflict("The session is \(session?.state.rawValue ?? "gone") and accepts no new tasks.")
             }
+            try checkTaskLimits(session, db)
             let taskIdentifier = try Int64.fetchOne(
                 db,
                 sql: "UPDATE sessions SET last_task_identifier = last_task_identifier + 1 WHERE id = ? RETURNING last_task_identifier",
@@ -46,6 +48,7 @@ struct TaskLifecycle: Sendable {
             )
             task.connections = newTask.connections
             task.maxBytesPerSecond = newTask.maxBytesPerSecond
+            task.maxBytes = newTask.maxBytes
             task.multipart = newTask.multipart
             if let source = newTask.uploadFrom { try bindUploadSource(source, to: &task, tenantID: session.tenantId, db) }
             if let resumeData = newTask.resumeData {
@@ -181,7 +184,8 @@ struct TaskLifecycle: Sendable {
         case .scheduleRetry(let at, let error):
             // taskIsWaitingForConnectivity: once when the host becomes unreachable, not on every retry.
             let wasWaitingForConnectivity = task.waitingReason == TaskResponse.WaitingReason.waitingForConnectivity.rawValue
-            let reason: TaskResponse.WaitingReason = error.isConnectivityFailure ? .waitingForConnectivity : .retryBackoff
+            let reason: TaskResponse.WaitingReason =
+                error.isConnectivityFailure ? .waitingForConnectivity : error.code == .outOfSpace ? .outOfSpace : .retryBackoff
             task.nextAttemptAt = at
             task.waitingReason = reason.rawValue
             if task.resumeValidator == nil { discardPartial(of: &task) }

@@ -15,6 +15,10 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
         case fileDoesNotExist
         /// The URL, or a redirect, leads to an address the service does not connect to (SSRF protection).
         case destinationNotAllowed
+        /// The download is larger than its `maxBytes` (or the service's limit), whatever its Content-Length said.
+        case fileTooLarge
+        /// The data directory reached its free-space floor; the transfer waits for space.
+        case outOfSpace
         /// The finished download's digest differs from the checksum the client gave.
         case checksumMismatch
         /// A gzip-encoded body that `decodeContent` asked to decode was not valid gzip.
@@ -47,7 +51,7 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
     /// Whether another attempt may succeed: network failures, stalls, truncated bodies and the statuses above.
     var isTransient: Bool {
         switch code {
-        case .cannotConnectToHost, .networkConnectionLost, .timedOut: true
+        case .cannotConnectToHost, .networkConnectionLost, .timedOut, .outOfSpace: true
         case .badServerResponse: statusCode.map(Self.transientStatuses.contains) ?? false
         default: false
         }
@@ -61,6 +65,10 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
     }
 
     static let cancelled = TransferError(code: .cancelled, message: "The task was cancelled.")
+
+    static func tooLarge(limit: Int64) -> TransferError {
+        TransferError(code: .fileTooLarge, message: "The download is larger than its limit of \(limit) bytes (maxBytes).")
+    }
 
     static let outlivedResource = TransferError(code: .timedOut, message: "The task outlived timeoutIntervalForResource.")
 

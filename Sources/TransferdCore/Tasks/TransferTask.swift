@@ -52,6 +52,8 @@ struct TransferTask: Codable, Sendable, SnakeCaseColumns, MutablePersistableReco
     var connections: Int = 1
     /// The task's own bandwidth limit; nil for none.
     var maxBytesPerSecond: Int64?
+    /// A download's own size cap; nil for the service's.
+    var maxBytes: Int64?
     /// What an upload sends, as the client named it.
     var uploadFrom: UploadSource?
     /// The staged file (row id) an upload sends.

@@ -12,7 +12,8 @@ import Synchronization
 ///   `name` (requests are counted per name; the ETag carries the name's version, which `change(_:)` bumps),
 ///   `faults` (how many first requests of the name are faulty, 1 by default), `dropAfter=N` (a faulty response
 ///   drops the connection after N bytes), `stallAfter=N` (a faulty response stops sending after N bytes),
-///   `bytesPerSecond=R` (throttle every response), `ignoreRange`, `noValidator`, `noAcceptRanges`.
+///   `bytesPerSecond=R` (throttle every response), `ignoreRange`, `noValidator`, `noAcceptRanges`, `noLength`
+///   (no Content-Length: the body is chunked, its size unannounced).
 /// - `/gated/{gate}/{size}`: sends the first 64 KiB, then waits until the test opens `gate`.
 /// - `/status/{code}`: answers with that status.
 /// - `/truncated/{size}`: announces `size` bytes, sends half and drops the connection.
@@ -156,7 +157,7 @@ final class OriginServer: Sendable {
         let dropAfter = faulty ? query.get("dropAfter", as: Int.self) : nil
         let stallAfter = faulty ? query.get("stallAfter", as: Int.self) : nil
         let bytesPerSecond = query.get("bytesPerSecond", as: Int.self)
-        return stream(
+        var response = stream(
             range,
             status: status,
             headers: headers,
@@ -169,6 +170,8 @@ final class OriginServer: Sendable {
             if let stallAfter, sent >= stallAfter { try await Task.sleep(for: .seconds(3600)) }
             if let bytesPerSecond { try await Task.sleep(for: .milliseconds(chunk * 1000 / bytesPerSecond)) }
         }
+        if query.get("noLength") != nil { response.headers[.contentLength] = nil }
+        return response
     }
 
     private func gated(_ request: Request, _ context: BasicRequestContext) throws -> Response {

@@ -21,7 +21,8 @@ import TransferdCore
                 apiKey: TestService.apiKey,
                 requestsPerSecond: 10_000,
                 requestBurst: 10_000,
-                destinationPolicy: TestService.loopback
+                destinationPolicy: TestService.loopback,
+                limits: ResourceLimits(minimumFreeDiskBytes: 0)
             )
         )
         try await app.runService()

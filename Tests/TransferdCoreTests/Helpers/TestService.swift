@@ -52,7 +52,8 @@ enum TestService {
             apiKey: apiKey,
             requestsPerSecond: 10_000,
             requestBurst: 10_000,
-            destinationPolicy: loopback
+            destinationPolicy: loopback,
+            limits: ResourceLimits(minimumFreeDiskBytes: 0)
         )
         configure(&configuration)
         let app = try await buildApplication(configuration: configuration) { channel in

@@ -1,0 +1,32 @@
+import HTTPTypes
+
+/// What one tenant, session or task may take of the service, and the free disk space it keeps.
+public struct ResourceLimits: Sendable {
+    public var maximumSessionsPerTenant: Int
+    public var maximumTasksPerSession: Int
+    /// Tasks not completed (suspended, queued, transferring) across a tenant's sessions.
+    public var maximumQueuedTasksPerTenant: Int
+    /// The largest download; a task's `maxBytes` may only lower it.
+    public var maximumDownloadBytes: Int64
+    /// Below this much free space in the data directory, new work is refused (507) and transfers wait.
+    public var minimumFreeDiskBytes: Int64
+
+    public init(
+        maximumSessionsPerTenant: Int = 1000,
+        maximumTasksPerSession: Int = 100_000,
+        maximumQueuedTasksPerTenant: Int = 10_000,
+        maximumDownloadBytes: Int64 = 1 << 40,
+        minimumFreeDiskBytes: Int64 = 1 << 30
+    ) {
+        self.maximumSessionsPerTenant = maximumSessionsPerTenant
+        self.maximumTasksPerSession = maximumTasksPerSession
+        self.maximumQueuedTasksPerTenant = maximumQueuedTasksPerTenant
+        self.maximumDownloadBytes = maximumDownloadBytes
+        self.minimumFreeDiskBytes = minimumFreeDiskBytes
+    }
+
+    /// A refused creation: too many of something.
+    static func exceeded(_ detail: String) -> Problem {
+        Problem(status: .conflict, slug: "limit-exceeded", title: "Limit exceeded", detail: detail)
+    }
+}
