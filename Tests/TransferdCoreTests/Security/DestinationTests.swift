@@ -92,4 +92,20 @@ import Testing
             }
         }
     }
+
+    @Test func credentialsNeverReachTheLogs() async throws {
+        try await OriginServer.with { origin in
+            let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory())
+            defer { service.stopIfRunning() }
+            try await service.api.createSession("logged", configuration: #"{"httpAdditionalHeaders": {"Authorization": "Bearer s3cret-log"}}"#)
+            let url = origin.url("/status/503").replacingOccurrences(of: "http://", with: "http://user:p4ss-log@")
+            _ = try await service.api.createTask("logged", url: url)
+            try await waitUntil { try await service.api.task("logged", 1).attempts.count >= 2 }
+            try await service.terminate()
+
+            #expect(service.log.contains("listening on"), "the log was captured")
+            #expect(!service.log.contains("s3cret-log"))
+            #expect(!service.log.contains("p4ss-log"))
+        }
+    }
 }

@@ -87,6 +87,14 @@ import Testing
         }
     }
 
+    @Test func oversizedRequestHeadersAreRefused() async throws {
+        try await TestService.with { api in
+            let reply = try await api.send(.GET, "/v1/sessions", headers: [("X-Padding", String(repeating: "a", count: 100_000))])
+            #expect(reply.status == 400, "the HTTP parser takes at most 80 KiB of headers")
+            #expect(try await api.send(.GET, "/v1/sessions").status == 200, "and the service goes on")
+        }
+    }
+
     @Test func clientChosenNamesNeverReachTheFileSystem() async throws {
         let dataDirectory = TestService.temporaryDataDirectory()
         try await TestService.with(dataDirectory: dataDirectory) { api in
