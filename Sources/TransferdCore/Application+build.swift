@@ -16,7 +16,11 @@ struct Components: Sendable {
     let httpClient: HTTPClientService
     let stagedFiles: StagedFileStore
     let sweeper: RetentionSweeper
+    let clock: BackgroundTaskClock
+    /// The longest a background task is granted, in seconds.
+    let maximumBackgroundTaskDuration: Double
     let keys: APIKeyStore
+    let idempotency: IdempotencyStore
     let disk: DiskSpace
     let limits: ResourceLimits
     let authentication: AuthenticationMiddleware
@@ -29,6 +33,7 @@ struct Components: Sendable {
         disk = DiskSpace(directory: configuration.dataDirectory, minimumFreeBytes: configuration.limits.minimumFreeDiskBytes)
         stagedFiles = StagedFileStore(database: database, files: files, limits: configuration.stagedFileLimits)
         keys = APIKeyStore(database: database)
+        idempotency = IdempotencyStore(database: database)
         authentication = AuthenticationMiddleware(
             keys: keys,
             disabled: configuration.authenticationDisabled,
@@ -50,6 +55,7 @@ struct Components: Sendable {
             files: files,
             transfers: transfers,
             wakeup: wakeup,
+            backgroundClock: Doorbell(),
             retryPolicy: configuration.retryPolicy,
             limits: configuration.limits,
             resumeDataSigner: ResumeData.Signer(key: try database.resumeDataKey()),
@@ -82,6 +88,8 @@ struct Components: Sendable {
             maximumDownloadBytes: configuration.limits.maximumDownloadBytes,
             logger: logger
         )
+        clock = BackgroundTaskClock(lifecycle: lifecycle, logger: logger)
+        maximumBackgroundTaskDuration = configuration.maximumBackgroundTaskDuration
         sweeper = RetentionSweeper(
             database: database,
             eventLog: eventLog,
@@ -108,12 +116,19 @@ func buildRouter(_ components: Components) -> Router<AppRequestContext> {
 
     let sessions = router.group("v1/sessions")
     let destinations = components.httpClient.destinations
-    SessionsController(sessions: components.sessions, lifecycle: components.lifecycle, destinations: destinations).addRoutes(to: sessions)
+    SessionsController(
+        sessions: components.sessions,
+        lifecycle: components.lifecycle,
+        destinations: destinations,
+        idempotency: components.idempotency
+    )
+    .addRoutes(to: sessions)
     let tasks = TasksController(
         sessions: components.sessions,
         lifecycle: components.lifecycle,
         destinations: destinations,
-        disk: components.disk
+        disk: components.disk,
+        idempotency: components.idempotency
     )
     let taskRoutes = sessions.group(":identifier/tasks")
     tasks.addRoutes(to: taskRoutes)
@@ -123,13 +138,21 @@ func buildRouter(_ components: Components) -> Router<AppRequestContext> {
         .addRoutes(to: sessions.group(":identifier/webhook"))
     DeliveriesController(sessions: components.sessions, webhooks: components.webhooks)
         .addRoutes(to: sessions.group(":identifier/deliveries"))
-    FilesController(store: components.stagedFiles, disk: components.disk).addRoutes(to: router.group("v1/files"))
+    FilesController(store: components.stagedFiles, disk: components.disk, idempotency: components.idempotency)
+        .addRoutes(to: router.group("v1/files"))
+    BackgroundTasksController(
+        sessions: components.sessions,
+        lifecycle: components.lifecycle,
+        idempotency: components.idempotency,
+        maximumDuration: components.maximumBackgroundTaskDuration
+    )
+    .addRoutes(to: sessions.group(":identifier/background-tasks"))
     return router
 }
 
 /// The composition root: configuration → database, services, router → an application ready to `runService()`.
 ///
-/// Services start in order (HTTP client, scheduler, webhook dispatcher, retention sweeper) and the HTTP server
+/// Services start in order (HTTP client, scheduler, background task clock, webhook dispatcher, retention sweeper) and the HTTP server
 /// last, so on shutdown the server stops taking requests first, then the others stop, the client last.
 public func buildApplication(
     configuration: Configuration,
@@ -162,7 +185,7 @@ public func buildApplication(
     return Application(
         router: buildRouter(components),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),
-        services: [components.httpClient, components.scheduler, components.dispatcher, components.sweeper],
+        services: [components.httpClient, components.scheduler, components.clock, components.dispatcher, components.sweeper],
         onServerRunning: onServerRunning,
         logger: logger
     )

@@ -31,6 +31,8 @@ public struct Configuration: Sendable {
     /// Requests a second each API key may send on average, and the burst it may send at once.
     public var requestsPerSecond: Double
     public var requestBurst: Double
+    /// The longest a background task is granted, in seconds (`--max-background-task-duration`).
+    public var maximumBackgroundTaskDuration: Double
     /// Quotas per tenant, session and task, and the free disk space kept.
     public var limits: ResourceLimits
     /// Where transfers and webhooks may connect besides the public internet.
@@ -62,7 +64,8 @@ public struct Configuration: Sendable {
         requestsPerSecond: Double = 50,
         requestBurst: Double = 200,
         destinationPolicy: DestinationPolicy = DestinationPolicy(),
-        limits: ResourceLimits = ResourceLimits()
+        limits: ResourceLimits = ResourceLimits(),
+        maximumBackgroundTaskDuration: Double = 180
     ) {
         self.host = host
         self.port = port
@@ -84,6 +87,7 @@ public struct Configuration: Sendable {
         self.requestBurst = requestBurst
         self.destinationPolicy = destinationPolicy
         self.limits = limits
+        self.maximumBackgroundTaskDuration = maximumBackgroundTaskDuration
     }
 
     /// Whether `host` only takes connections from this machine.

@@ -84,6 +84,9 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Free bytes kept in the data directory: below it new work gets 507 and transfers wait (env TRANSFERD_MIN_FREE_DISK).")
     var minFreeDisk: Int64 = environment["TRANSFERD_MIN_FREE_DISK"].flatMap { Int64($0) } ?? 1 << 30
 
+    @Option(help: "Longest duration granted to a background task, in seconds (env TRANSFERD_MAX_BACKGROUND_TASK_DURATION).")
+    var maxBackgroundTaskDuration: Double = environment["TRANSFERD_MAX_BACKGROUND_TASK_DURATION"].flatMap { Double($0) } ?? 180
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
@@ -97,6 +100,7 @@ struct ServiceOptions: ParsableArguments {
             throw ValidationError("--max-bytes-per-second must be 0 (no limit) or at least 1024.")
         }
         guard rateLimit > 0 else { throw ValidationError("--rate-limit must be positive.") }
+        guard maxBackgroundTaskDuration > 0 else { throw ValidationError("--max-background-task-duration must be positive.") }
         guard min(maxSessionsPerTenant, maxTasksPerSession, maxQueuedTasksPerTenant) > 0, maxDownloadSize > 0, minFreeDisk >= 0 else {
             throw ValidationError("The --max-… limits must be positive and --min-free-disk not negative.")
         }
@@ -153,7 +157,8 @@ struct ServiceOptions: ParsableArguments {
                 maximumQueuedTasksPerTenant: maxQueuedTasksPerTenant,
                 maximumDownloadBytes: maxDownloadSize,
                 minimumFreeDiskBytes: minFreeDisk
-            )
+            ),
+            maximumBackgroundTaskDuration: maxBackgroundTaskDuration
         )
     }
 }

@@ -79,6 +79,7 @@ struct CreateTaskRequest: Decodable {
     var resumeData: String?
     var from: FromRequest?
     var multipart: MultipartRequest?
+    var backgroundTask: String?
 
     /// The task to create; with `resumeData` the URL comes from the token (a `url` given must match).
     func validate(resumeData: ResumeData? = nil) throws(Problem) -> NewTask {
@@ -123,6 +124,7 @@ struct CreateTaskRequest: Decodable {
             resumeData: resumeData,
             uploadFrom: source,
             multipart: try multipart?.validate(),
+            backgroundTask: try backgroundTask.map { id throws(Problem) in try ClientIdentifier.validate(id, field: "backgroundTask") },
             start: start ?? true
         )
     }

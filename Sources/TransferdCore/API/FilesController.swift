@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// `/v1/files`: files staged for upload tasks. Speaks tus 1.0.0 (core, creation, creation-with-upload,
@@ -10,6 +11,7 @@ struct FilesController: Sendable {
 
     let store: StagedFileStore
     let disk: DiskSpace
+    let idempotency: IdempotencyStore
     let responder = ContentResponder()
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -41,7 +43,15 @@ struct FilesController: Sendable {
     /// tus creation (with `Tus-Resumable`), with the first bytes when the body is `application/offset+octet-stream`;
     /// otherwise a plain upload of the whole body.
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
-        guard request.headers[.tusResumable] != nil else { return try await uploadWhole(request, context: context, publicID: nil) }
+        let described: [HTTPField.Name] = [.tusResumable, .uploadLength, .uploadMetadata, .contentLength, .contentType]
+        return try await idempotency.once(request, context: context, fingerprint: .headers(described)) { request in
+            guard request.headers[.tusResumable] != nil else { return try await uploadWhole(request, context: context, publicID: nil) }
+            return try await createUpload(request, context: context)
+        }
+    }
+
+    /// tus creation, with the first bytes when the body is `application/offset+octet-stream`.
+    private func createUpload(_ request: Request, context: AppRequestContext) async throws -> BufferedResponse {
         if request.headers[.uploadDeferLength] != nil {
             throw Problem.invalidField("Upload-Defer-Length", "is not supported; send Upload-Length")
         }
@@ -53,8 +63,7 @@ struct FilesController: Sendable {
         if request.headers[.contentType] == Self.offsetContentType {
             file = try await store.append(request.body, to: file, at: 0, checksum: try checksum(request))
         }
-        var response = try fileResponse(file, status: .created, context: context)
-        response.headers[.location] = "/v1/files/\(file.publicId)"
+        var response = try fileResponse(file, context: context)
         response.headers[.uploadOffset] = String(file.uploadOffset)
         return response
     }
@@ -62,7 +71,7 @@ struct FilesController: Sendable {
     /// A plain upload with a client-chosen id.
     @Sendable func put(request: Request, context: AppRequestContext) async throws -> Response {
         let publicID = try ClientIdentifier.validate(context.parameters.get("fileID") ?? "", field: "id")
-        return try await uploadWhole(request, context: context, publicID: publicID)
+        return try await uploadWhole(request, context: context, publicID: publicID).response
     }
 
     /// tus `HEAD`: where the upload stands.
@@ -123,7 +132,7 @@ struct FilesController: Sendable {
     }
 
     /// A plain upload: the whole body, whose `Content-Length` is required up front.
-    private func uploadWhole(_ request: Request, context: AppRequestContext, publicID: String?) async throws -> Response {
+    private func uploadWhole(_ request: Request, context: AppRequestContext, publicID: String?) async throws -> BufferedResponse {
         try disk.refuseNewWorkWhenLow()
         guard let lengthText = request.headers[.contentLength], let length = Int64(lengthText) else {
             throw Problem(
@@ -144,16 +153,14 @@ struct FilesController: Sendable {
         guard stored.isComplete else {
             throw Problem.badRequest("The body ended after \(stored.uploadOffset) of the \(length) bytes Content-Length announced.")
         }
-        var response = try fileResponse(stored, status: .created, context: context)
-        response.headers[.location] = "/v1/files/\(stored.publicId)"
-        return response
+        return try fileResponse(stored, context: context)
     }
 
-    private func fileResponse(_ file: StagedFile, status: HTTPResponse.Status, context: AppRequestContext) throws -> Response {
-        let data = try context.responseEncoder.encode(FileResponse(file))
-        var headers: HTTPFields = [.contentType: "application/json"]
+    /// 201 with the file, its `Location` and, while unfinished, its `Upload-Expires`.
+    private func fileResponse(_ file: StagedFile, context: AppRequestContext) throws -> BufferedResponse {
+        var headers: HTTPFields = [.location: "/v1/files/\(file.publicId)"]
         if !file.isComplete { headers[.uploadExpires] = HTTPDate.string(from: file.expiresAt) }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return try BufferedResponse(status: .created, json: FileResponse(file), context: context, headers: headers)
     }
 
     /// The file the path names, among the requesting tenant's.

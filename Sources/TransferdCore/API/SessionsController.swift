@@ -6,6 +6,7 @@ struct SessionsController: Sendable {
     let sessions: SessionStore
     let lifecycle: TaskLifecycle
     let destinations: DestinationGuard
+    let idempotency: IdempotencyStore
 
     /// A session as the API shows it, with its webhook's acknowledgement record.
     struct SessionResponse: ResponseCodable, Sendable {
@@ -153,11 +154,13 @@ struct SessionsController: Sendable {
         try await response(for: sessions.session(of: context))
     }
 
-    @Sendable func invalidate(request: Request, context: AppRequestContext) async throws -> SessionResponse {
+    @Sendable func invalidate(request: Request, context: AppRequestContext) async throws -> Response {
         let session = try await sessions.session(of: context)
-        let body = try await request.decode(as: InvalidateRequest.self, context: context)
-        let invalidated = try await lifecycle.invalidate(sessionID: session.rowID, cancelTasks: body.cancelTasks ?? false)
-        return try await response(for: invalidated)
+        return try await idempotency.once(request, context: context) { request in
+            let body = try await request.decode(as: InvalidateRequest.self, context: context)
+            let invalidated = try await lifecycle.invalidate(sessionID: session.rowID, cancelTasks: body.cancelTasks ?? false)
+            return try BufferedResponse(status: .ok, json: try await response(for: invalidated), context: context)
+        }
     }
 
     private func response(for session: Session, revealing secret: WebhookSecret? = nil) async throws -> SessionResponse {

@@ -60,6 +60,8 @@ struct TaskResponse: ResponseCodable, Sendable {
     var multipart: MultipartForm?
     /// The kept body of an upload's final response, served at `…/response-body`.
     var responseBody: StoredReply?
+    /// The background task the transfer belongs to.
+    var backgroundTask: String?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?
@@ -118,6 +120,7 @@ struct TaskResponse: ResponseCodable, Sendable {
         from = task.uploadFrom
         multipart = task.multipart
         responseBody = task.reply
+        backgroundTask = task.backgroundTask
         createdAt = task.createdAt
         startedAt = task.startedAt
         completedAt = task.completedAt
@@ -153,6 +156,7 @@ struct TaskResponse: ResponseCodable, Sendable {
         try container.encode(from, forKey: .from)
         try container.encode(multipart, forKey: .multipart)
         try container.encode(responseBody, forKey: .responseBody)
+        try container.encode(backgroundTask, forKey: .backgroundTask)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(startedAt, forKey: .startedAt)
         try container.encode(completedAt, forKey: .completedAt)

@@ -8,6 +8,7 @@ struct TasksController: Sendable {
     let lifecycle: TaskLifecycle
     let destinations: DestinationGuard
     let disk: DiskSpace
+    let idempotency: IdempotencyStore
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post(use: create)
@@ -19,15 +20,17 @@ struct TasksController: Sendable {
         group.post(":taskIdentifier/cancel", use: cancel)
     }
 
-    @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<TaskResponse> {
+    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
         let session = try await sessions.session(of: context)
-        let body = try await request.decode(as: CreateTaskRequest.self, context: context)
-        let resumeData = try body.resumeData.map { token throws(Problem) in try lifecycle.resumeDataSigner.decode(token) }
-        let newTask = try body.validate(resumeData: resumeData)
-        try disk.refuseNewWorkWhenLow()
-        try await destinations.vet(newTask.request.url, field: "url")
-        let task = try await lifecycle.create(newTask, inSession: session.rowID)
-        return EditedResponse(status: .created, response: response(for: task, in: session))
+        return try await idempotency.once(request, context: context) { request in
+            let body = try await request.decode(as: CreateTaskRequest.self, context: context)
+            let resumeData = try body.resumeData.map { token throws(Problem) in try lifecycle.resumeDataSigner.decode(token) }
+            let newTask = try body.validate(resumeData: resumeData)
+            try disk.refuseNewWorkWhenLow()
+            try await destinations.vet(newTask.request.url, field: "url")
+            let task = try await lifecycle.create(newTask, inSession: session.rowID)
+            return try BufferedResponse(status: .created, json: response(for: task, in: session), context: context)
+        }
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<TaskResponse> {

@@ -23,6 +23,8 @@ struct Scheduler: Service {
 
     func run() async throws {
         try await lifecycle.recoverAfterRestart()
+        // Deadlines that passed while the service was down take effect before anything of their sessions runs.
+        _ = try await lifecycle.processBackgroundDeadlines()
         await withDiscardingTaskGroup { group in
             await withGracefulShutdownHandler {
                 while !Task.isShuttingDownGracefully, !Task.isCancelled {
@@ -66,8 +68,8 @@ struct Scheduler: Service {
     /// Picks the next tasks to run and registers them as transferring, in one write transaction so that a
     /// concurrent suspend or cancel sees either the queued task or the transferring one, never something between.
     ///
-    /// Each session's queue per origin is ranked by priority, then age; candidates are taken rank by rank, and
-    /// within a rank the session served longest ago goes first. Tasks not due yet (`nextAttemptAt`) wait; the
+    /// Each session's queue per origin is ranked by its active background tasks' transfers first, then priority,
+    /// then age; candidates are taken rank by rank, and within a rank the session served longest ago goes first. Tasks not due yet (`nextAttemptAt`) wait; the
     /// second result is how long until the first of them is.
     private func claimJobs() async throws -> ([(TransferJob, ActiveTransfer)], Duration?) {
         try await database.pool.write { db in
@@ -89,21 +91,20 @@ struct Scheduler: Service {
                 db,
                 sql: """
                     SELECT * FROM (
-                        SELECT t.*, s.configuration AS session_configuration,
-                               ROW_NUMBER() OVER (PARTITION BY t.session_id, t.origin ORDER BY t.priority DESC, t.id) AS turn
+                        SELECT t.*, s.configuration AS session_configuration, b.id IS NOT NULL AS boosted,
+                               ROW_NUMBER() OVER (
+                                   PARTITION BY t.session_id, t.origin ORDER BY b.id IS NOT NULL DESC, t.priority DESC, t.id
+                               ) AS turn
                         FROM tasks t JOIN sessions s ON s.id = t.session_id
+                        LEFT JOIN background_tasks b ON b.public_id = t.background_task AND b.state = 'active'
                         WHERE t.state = 'running' AND t.id NOT IN (SELECT value FROM json_each(?))
                           AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
                     ) WHERE turn <= ?
                     """,
                 arguments: [activeIDs, now, free]
             )
-            let candidates = try rows.map { row in
-                (turn: row["turn"] as Int, task: try TransferTask(row: row), configuration: row["session_configuration"] as String)
-            }
-            .sorted { lhs, rhs in
-                (lhs.turn, turns.lastServed(lhs.task.sessionId), -lhs.task.priority, lhs.task.rowID)
-                    < (rhs.turn, turns.lastServed(rhs.task.sessionId), -rhs.task.priority, rhs.task.rowID)
+            let candidates = try rows.map(Candidate.init).sorted { lhs, rhs in
+                lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
             }
             var claimed: [(TransferJob, ActiveTransfer)] = []
             for candidate in candidates where free > 0 {
@@ -131,5 +132,26 @@ struct Scheduler: Service {
             }
             return (claimed, wait)
         }
+    }
+}
+
+/// A queued task the scheduler may claim, with its rank in its session's queue for its origin.
+private struct Candidate {
+    let turn: Int
+    /// Whether it belongs to an active background task, which runs ahead of the session's other tasks.
+    let boosted: Bool
+    let task: TransferTask
+    let configuration: String
+
+    init(row: Row) throws {
+        turn = row["turn"]
+        boosted = row["boosted"]
+        task = try TransferTask(row: row)
+        configuration = row["session_configuration"]
+    }
+
+    /// Rank by rank; within a rank background tasks first, then the session served longest ago, then priority and age.
+    func order(lastServed: UInt64) -> (Int, Int, UInt64, Double, Int64) {
+        (turn, boosted ? 0 : 1, lastServed, -task.priority, task.rowID)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The arguments of a delegate callback, stored with its event and shown as the event's `data`.
 ///
 /// Fields that do not apply to an event type are absent.
@@ -22,6 +24,10 @@ struct EventData: Codable, Sendable, Equatable {
     var error: TransferError?
     /// `task.completed`, `task.suspended`, `task.resumed`: the task's state after the event.
     var state: TaskState?
+    /// `background_task.*`: the background task's id, name and the seconds it had left.
+    var backgroundTask: String?
+    var name: String?
+    var backgroundTimeRemaining: Double?
     /// `task.resumed_at_offset`: where in the file the transfer continued (0 when it had to start again).
     var fileOffset: Int64?
     /// `task.resumed_at_offset`: why it started again from 0 instead of continuing.
@@ -32,7 +38,7 @@ struct EventData: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case bytesWritten, totalBytesWritten, totalBytesExpectedToWrite, bytesSent, totalBytesSent, totalBytesExpectedToSend
-        case file, location, error, state, fileOffset, restartReason
+        case file, location, error, state, fileOffset, restartReason, backgroundTask, name, backgroundTimeRemaining
     }
 
     init(
@@ -82,6 +88,9 @@ struct EventData: Codable, Sendable, Equatable {
         state = try container.decodeIfPresent(TaskState.self, forKey: .state)
         fileOffset = try container.decodeIfPresent(Int64.self, forKey: .fileOffset)
         restartReason = try container.decodeIfPresent(AttemptStart.RestartReason.self, forKey: .restartReason)
+        backgroundTask = try container.decodeIfPresent(String.self, forKey: .backgroundTask)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        backgroundTimeRemaining = try container.decodeIfPresent(Double.self, forKey: .backgroundTimeRemaining)
         includesError = container.contains(.error)
         error = try container.decodeIfPresent(TransferError.self, forKey: .error)
     }
@@ -99,8 +108,21 @@ struct EventData: Codable, Sendable, Equatable {
         try container.encodeIfPresent(state, forKey: .state)
         try container.encodeIfPresent(fileOffset, forKey: .fileOffset)
         try container.encodeIfPresent(restartReason, forKey: .restartReason)
+        try container.encodeIfPresent(backgroundTask, forKey: .backgroundTask)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encodeIfPresent(backgroundTimeRemaining, forKey: .backgroundTimeRemaining)
         if includesError {
             try container.encode(error, forKey: .error)
         }
+    }
+}
+
+extension EventData {
+    /// The data of a `background_task.*` event.
+    init(backgroundTask: BackgroundTask, at now: Date) {
+        self.init()
+        self.backgroundTask = backgroundTask.publicId
+        name = backgroundTask.name
+        backgroundTimeRemaining = backgroundTask.remaining(at: now)
     }
 }

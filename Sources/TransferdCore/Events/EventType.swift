@@ -25,6 +25,12 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case sessionEventsFinished = "session.events_finished"
     /// `urlSession(_:didBecomeInvalidWithError:)`.
     case sessionInvalidated = "session.invalidated"
+    /// A background task's deadline is near: the expiration handler's moment (end it, or let it run out).
+    case backgroundTaskExpiring = "background_task.expiring"
+    /// A background task reached its deadline; its unfinished transfers were cancelled.
+    case backgroundTaskExpired = "background_task.expired"
+    /// Every transfer of a background task completed before its deadline.
+    case backgroundTaskCompleted = "background_task.completed"
     /// Sent on request to check a webhook subscriber; no NSURLSession counterpart.
     case webhookTest = "webhook.test"
 }

@@ -5,7 +5,8 @@ import ServiceLifecycle
 
 /// Removes what has outlived its keeping, every `interval`: the content of finished downloads and the reply
 /// bodies of uploads once their session's `retentionPeriod` has passed since completion (writing
-/// `task.content_expired`), and staged files past their expiry. Nothing that a waiting upload will send is removed.
+/// `task.content_expired`), staged files past their expiry, and idempotency keys older than a day. Nothing that a
+/// waiting upload will send is removed.
 struct RetentionSweeper: Service {
     let database: AppDatabase
     let eventLog: EventLog
@@ -51,6 +52,10 @@ struct RetentionSweeper: Service {
                     RETURNING id
                     """,
                 arguments: [now]
+            )
+            try db.execute(
+                sql: "DELETE FROM idempotency_keys WHERE created_at < ?",
+                arguments: [now.addingTimeInterval(-IdempotencyStore.lifetime)]
             )
             return (expiredTasks.map(\.rowID), fileIDs)
         }

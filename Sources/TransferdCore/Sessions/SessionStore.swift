@@ -34,6 +34,8 @@ struct SessionStore: Sendable {
             }
             var session = Session(identifier: identifier, tenantId: tenantID, configuration: configuration, createdAt: Date())
             try session.insert(db)
+            // Read back, so that the session is shown as it is stored (dates at the database's precision).
+            session = try Session.fetchOne(db, key: session.rowID) ?? session
             let secret = try webhook.flatMap { try webhooks.set($0, sessionID: session.rowID, db).1 }
             return Creation(session: session, created: true, generatedSecret: secret)
         }

@@ -36,8 +36,8 @@ struct FileStore: Sendable {
 
     /// The partial file's length, 0 when there is none.
     func partialSize(taskID: Int64) -> Int64 {
-        var info = stat()
-        return stat(partialPath(taskID: taskID), &info) == 0 ? Int64(info.st_size) : 0
+        let attributes = try? FileManager.default.attributesOfItem(atPath: partialPath(taskID: taskID))
+        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     /// Hands a partial file over to another task (resume data); false when it is gone.

@@ -19,6 +19,8 @@ struct NewTask: Sendable {
     /// What an upload sends.
     var uploadFrom: UploadSource?
     var multipart: MultipartForm?
+    /// The background task the transfer joins; it must be active, in the same session.
+    var backgroundTask: String?
     /// `false` creates the task suspended, like a task before its first `resume()`.
     var start: Bool
 }

@@ -6,7 +6,7 @@ extension TaskLifecycle {
     /// and the client asked for it (a cancel) or the failure was transient (retries or time ran out).
     func resumeData(for task: TransferTask, after error: TransferError) -> ResumeData? {
         guard let validator = task.resumeValidator, task.partialBytes > 0, files.partialSize(taskID: task.rowID) >= task.partialBytes,
-            error.code == .cancelled ? task.produceResumeData : error.isTransient
+            [.cancelled, .backgroundTaskExpired].contains(error.code) ? task.produceResumeData : error.isTransient
         else { return nil }
         return ResumeData(
             sessionID: task.sessionId,

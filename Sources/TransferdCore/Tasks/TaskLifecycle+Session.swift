@@ -16,19 +16,8 @@ extension TaskLifecycle {
             session.state = .invalidating
             session.cancelOnInvalidate = session.cancelOnInvalidate || cancelTasks
             try session.update(db, columns: ["state", "cancel_on_invalidate"])
-            var interrupted: [Int64] = []
-            if cancelTasks {
-                let unfinished =
-                    try TransferTask
-                    .filter(TransferTask.Columns.sessionId == sessionID && TransferTask.Columns.state != TaskState.completed.rawValue)
-                    .fetchAll(db)
-                for var task in unfinished {
-                    var machine = TaskStateMachine(state: task.state, isTransferring: transfers[task.rowID] != nil)
-                    let action = try machine.handle(.cancel)
-                    try perform(action, on: &task, newState: machine.state, db)
-                    if action == .stopTransferForCancel { interrupted.append(task.rowID) }
-                }
-            }
+            let unfinished = TransferTask.Columns.sessionId == sessionID && TransferTask.Columns.state != TaskState.completed.rawValue
+            let interrupted = cancelTasks ? try cancel(try TransferTask.filter(unfinished).fetchAll(db), db) : []
             try settleSession(sessionID, taskBecameIdle: false, db)
             return (try Session.fetchOne(db, key: sessionID) ?? session, interrupted)
         }
@@ -67,6 +56,29 @@ extension TaskLifecycle {
 }
 
 extension TaskLifecycle {
+    /// Cancels unfinished tasks in the caller's transaction; returns the ones whose transfers the caller must
+    /// interrupt after the commit. `cancellation` replaces the plain `cancelled` error (an expired background task);
+    /// `atOnce` completes transferring tasks now, from their last checkpoint, instead of when their transfer stops.
+    func cancel(
+        _ tasks: [TransferTask],
+        cancellation: TransferError? = nil,
+        produceResumeData: Bool = false,
+        atOnce: Bool = false,
+        _ db: Database
+    ) throws -> [Int64] {
+        var interrupted: [Int64] = []
+        for var task in tasks {
+            task.cancellation = cancellation
+            task.produceResumeData = task.produceResumeData || produceResumeData
+            let transferring = transfers[task.rowID] != nil
+            var machine = TaskStateMachine(state: task.state, isTransferring: transferring && !atOnce)
+            let action = try machine.handle(.cancel)
+            try perform(action, on: &task, newState: machine.state, db)
+            if transferring { interrupted.append(task.rowID) }
+        }
+        return interrupted
+    }
+
     /// Refuses a new task when the session, or its tenant's unfinished work, is at its limit.
     func checkTaskLimits(_ session: Session, _ db: Database) throws {
         let inSession = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks WHERE session_id = ?", arguments: [session.rowID]) ?? 0

@@ -11,6 +11,8 @@ struct TaskLifecycle: Sendable {
     let files: FileStore
     let transfers: ActiveTransfers
     let wakeup: Doorbell
+    /// Rings the `BackgroundTaskClock` when a background task begins.
+    let backgroundClock: Doorbell
     let retryPolicy: RetryPolicy
     let limits: ResourceLimits
     let resumeDataSigner: ResumeData.Signer
@@ -50,12 +52,21 @@ struct TaskLifecycle: Sendable {
             task.maxBytesPerSecond = newTask.maxBytesPerSecond
             task.maxBytes = newTask.maxBytes
             task.multipart = newTask.multipart
+            if let backgroundTask = newTask.backgroundTask {
+                let active = Column("public_id") == backgroundTask && Column("session_id") == sessionID && Column("state") == "active"
+                guard try BackgroundTask.filter(active).fetchCount(db) == 1 else {
+                    throw Problem.conflict("Background task `\(backgroundTask)` is not an active background task of this session.")
+                }
+                task.backgroundTask = backgroundTask
+            }
             if let source = newTask.uploadFrom { try bindUploadSource(source, to: &task, tenantID: session.tenantId, db) }
             if let resumeData = newTask.resumeData {
                 try continueDownload(from: resumeData, in: &task, db)
             } else {
                 try task.insert(db)
             }
+            // Read back, so that the task is shown as it is stored (dates at the database's precision).
+            task = try TransferTask.fetchOne(db, key: task.rowID) ?? task
             try eventLog.append(db, .taskCreated, for: task, data: EventData(state: .suspended))
             if newTask.start {
                 try eventLog.append(db, .taskResumed, for: task, data: EventData(state: .running))
@@ -129,8 +140,10 @@ struct TaskLifecycle: Sendable {
                 let action = try machine.handle(input)
                 try perform(action, on: &task, newState: machine.state, db)
             } catch let illegal as TaskStateMachine.IllegalTransition {
-                logger.error("transfer ended for a task that was already \(illegal.from)", metadata: ["task": "\(taskID)"])
-                files.removePartial(taskID: taskID)
+                // A task completed while its transfer was stopping (an expired background task): its partial file
+                // stays when its resume data points to it.
+                logger.debug("transfer ended for a task that was already \(illegal.from)", metadata: ["task": "\(taskID)"])
+                if task.error?.resumeData == nil { files.removePartial(taskID: taskID) }
             }
         }
     }
@@ -203,6 +216,7 @@ struct TaskLifecycle: Sendable {
 
     private func complete(_ task: inout TransferTask, error: TransferError?, file: StoredFile?, _ db: Database) throws {
         let taskID = task.rowID
+        let error = error?.code == .cancelled ? task.cancellation ?? error : error
         task.error = error
         task.completedAt = Date()
         if let file {
@@ -236,6 +250,7 @@ struct TaskLifecycle: Sendable {
             try task.update(db)
         }
         try eventLog.append(db, .taskCompleted, for: task, data: .completion(error: task.error))
+        if let backgroundTask = task.backgroundTask { try settleBackgroundTask(backgroundTask, db) }
     }
 
     private func afterCommit(_ action: TaskStateMachine.Action, taskID: Int64) {

@@ -19,6 +19,8 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
         case fileTooLarge
         /// The data directory reached its free-space floor; the transfer waits for space.
         case outOfSpace
+        /// The transfer's background task reached its deadline before the transfer completed.
+        case backgroundTaskExpired
         /// The finished download's digest differs from the checksum the client gave.
         case checksumMismatch
         /// A gzip-encoded body that `decodeContent` asked to decode was not valid gzip.
@@ -69,6 +71,11 @@ public struct TransferError: Codable, Sendable, Equatable, Error {
     static func tooLarge(limit: Int64) -> TransferError {
         TransferError(code: .fileTooLarge, message: "The download is larger than its limit of \(limit) bytes (maxBytes).")
     }
+
+    static let backgroundTaskExpired = TransferError(
+        code: .backgroundTaskExpired,
+        message: "The task's background task reached its deadline before the transfer completed."
+    )
 
     static let outlivedResource = TransferError(code: .timedOut, message: "The task outlived timeoutIntervalForResource.")
 

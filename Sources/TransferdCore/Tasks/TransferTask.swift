@@ -66,6 +66,10 @@ struct TransferTask: Codable, Sendable, SnakeCaseColumns, MutablePersistableReco
     var countOfBytesExpectedToSend: Int64 = -1
     /// The final response's body of an upload, once kept.
     var reply: StoredReply?
+    /// The background task (its public id) the transfer belongs to.
+    var backgroundTask: String?
+    /// The error a pending cancellation completes the task with, when not the plain `cancelled`.
+    var cancellation: TransferError?
     var createdAt: Date
     var startedAt: Date?
     var completedAt: Date?

@@ -4,6 +4,8 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
+@testable import TransferdCore
+
 /// A thin client for transferd's API in tests: real HTTP over loopback, JSON decoded into the views below.
 struct APIClient: Sendable {
     let baseURL: String
@@ -17,9 +19,7 @@ struct APIClient: Sendable {
         let body: Data
 
         func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            return try decoder.decode(type, from: body)
+            try JSONCoding.decoder.decode(type, from: body)
         }
 
         var problem: ProblemView? { try? decode() }

@@ -149,6 +149,7 @@ struct EventView: Decodable, Sendable {
         var error: ErrorView?
         var file: FileView?
         var state: String?
+        var backgroundTask: String?
         var bytesSent: Int?
         var totalBytesSent: Int?
         var totalBytesExpectedToSend: Int?

@@ -5,11 +5,11 @@ import Testing
 /// transferd in a child process of its own (see `ServiceHost`), on 127.0.0.1 with a port of its choosing:
 /// for measurements that must not be mixed with the test process, and for stops no in-process service can make.
 final class ServiceProcess: Sendable {
-    let process: Process
+    let process: ChildProcess
     let port: Int
     private let output: OutputBuffer
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
     var api: APIClient { APIClient(baseURL: "http://127.0.0.1:\(port)") }
 
     /// What the process wrote to stdout and stderr so far.
@@ -19,7 +19,7 @@ final class ServiceProcess: Sendable {
         var contents: String { text.withLock { $0 } }
     }
 
-    private init(process: Process, port: Int, output: OutputBuffer) {
+    private init(process: ChildProcess, port: Int, output: OutputBuffer) {
         self.process = process
         self.port = port
         self.output = output
@@ -27,16 +27,13 @@ final class ServiceProcess: Sendable {
 
     /// Starts transferd on `dataDirectory` and returns once it listens.
     static func start(dataDirectory: String) async throws -> ServiceProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "ServiceHost"]
-        process.environment = ProcessInfo.processInfo.environment.merging([ServiceHost.dataDirectoryVariable: dataDirectory]) { $1 }
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
+        let process = try ChildProcess(
+            executable: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+            arguments: ["--testing-library", "swift-testing", "--filter", "ServiceHost"],
+            environment: ProcessInfo.processInfo.environment.merging([ServiceHost.dataDirectoryVariable: dataDirectory]) { $1 }
+        )
         let output = OutputBuffer()
-        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
-        try process.run()
+        process.output.readabilityHandler = { handle in output.append(handle.availableData) }
         var port = 0
         try await waitUntil(timeout: .seconds(30)) {
             let log = output.contents
@@ -58,19 +55,19 @@ final class ServiceProcess: Sendable {
     /// SIGTERM, then waits for the process to exit; returns its exit status.
     @discardableResult
     func terminate() async throws -> Int32 {
-        process.terminate()
+        process.send(SIGTERM)
         try await waitUntil(timeout: .seconds(30)) { !self.process.isRunning }
-        return process.terminationStatus
+        return process.terminationStatus ?? -1
     }
 
     /// SIGTERM without waiting, when the process still runs: for `defer`, so that a failed test leaves no process.
     func stopIfRunning() {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
     }
 
     /// SIGKILL: the process dies at once, as in a crash or an OOM kill; returns once it is gone.
     func kill() async throws {
-        _ = Foundation.kill(pid, SIGKILL)
+        process.send(SIGKILL)
         try await waitUntil(timeout: .seconds(30)) { !self.process.isRunning }
     }
 

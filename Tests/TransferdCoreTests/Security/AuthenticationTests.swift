@@ -49,7 +49,7 @@ import Testing
 
     @Test func eachKeyIsHeldToItsRate() async throws {
         try await TestService.with(configure: {
-            $0.requestsPerSecond = 0.5
+            $0.requestsPerSecond = 0.001
             $0.requestBurst = 3
         }) { api in
             for _ in 0..<3 { #expect(try await api.send(.GET, "/v1/sessions").status == 200) }

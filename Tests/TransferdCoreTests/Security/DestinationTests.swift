@@ -97,7 +97,10 @@ import Testing
         try await OriginServer.with { origin in
             let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory())
             defer { service.stopIfRunning() }
-            try await service.api.createSession("logged", configuration: #"{"httpAdditionalHeaders": {"Authorization": "Bearer s3cret-log"}}"#)
+            try await service.api.createSession(
+                "logged",
+                configuration: #"{"httpAdditionalHeaders": {"Authorization": "Bearer s3cret-log"}}"#
+            )
             let url = origin.url("/status/503").replacingOccurrences(of: "http://", with: "http://user:p4ss-log@")
             _ = try await service.api.createTask("logged", url: url)
             try await waitUntil { try await service.api.task("logged", 1).attempts.count >= 2 }

@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+
+/// A child process started with `posix_spawn`: stdin from /dev/null, stdout and stderr into one pipe, an empty
+/// signal mask (the test process blocks SIGTERM; its children must not), and no other descriptor of the test
+/// process (its sockets are not close-on-exec, and a child holding a test's listening socket would keep the port).
+///
+/// Foundation's `Process.run()` crashed in the parallel test run: on Linux it adds a close action for every
+/// descriptor number up to the highest one open, and the test process has thousands of sockets. glibc's
+/// `posix_spawn_file_actions_addclosefrom_np` does the same in one action.
+final class ChildProcess: Sendable {
+    /// Spawns run one at a time, so that no child inherits another's pipe before it is marked close-on-exec.
+    private static let spawning = Mutex(())
+
+    let pid: pid_t
+    /// The read end of the child's stdout and stderr.
+    let output: FileHandle
+    private let exitStatus = Mutex<Int32?>(nil)
+
+    init(executable: String, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        (pid, output) = try Self.spawning.withLock { _ in try Self.spawn(executable, arguments, environment) }
+    }
+
+    private static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String]) throws -> (pid_t, FileHandle) {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        guard let closeFrom = Self.closeFrom, closeFrom(&actions, 3) == 0 else { throw POSIXError(.ENOSYS) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        close(pipeEnds[1])
+        guard result == 0 else {
+            close(pipeEnds[0])
+            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT)
+        }
+        return (pid, FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true))
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which the Glibc module does not import.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    /// Whether the child still runs; reaps it once it has exited.
+    var isRunning: Bool {
+        exitStatus.withLock { exitStatus in
+            guard exitStatus == nil else { return false }
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { exitStatus = status }
+            return result == 0
+        }
+    }
+
+    /// The exit code, or the signal that ended it; nil while it runs.
+    var terminationStatus: Int32? {
+        guard !isRunning, let status = exitStatus.withLock({ $0 }) else { return nil }
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f
+    }
+
+    /// Sends `signal` while the child runs.
+    func send(_ signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+}
