@@ -35,11 +35,12 @@ struct TransferTask: Codable, Sendable, SnakeCaseColumns, MutablePersistableReco
     var checksum: Checksum?
     /// The client's `earliestBeginDate`: the task does not start before it.
     var earliestBeginDate: Date?
-    /// The scheduler does not start the task before this (its earliest begin date, for now).
+    /// The scheduler does not start the task before this: its earliest begin date, or the end of a retry backoff.
     var nextAttemptAt: Date?
     /// Every attempt so far, oldest first.
     var attempts: [TransferAttempt]
-    /// Why a running task waits for `nextAttemptAt` (`retryBackoff`); nil when it waits for its earliest begin date.
+    /// Why a running task waits for `nextAttemptAt` (`retryBackoff`, `waitingForConnectivity`, `outOfSpace`); nil when it
+    /// waits for its earliest begin date.
     var waitingReason: String?
     /// The checkpoint of the partial file: bytes flushed to disk that a later attempt may keep.
     var partialBytes: Int64 = 0
