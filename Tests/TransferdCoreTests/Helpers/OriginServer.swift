@@ -1,8 +1,6 @@
 import Foundation
 import Hummingbird
-import Logging
 import NIOCore
-import ServiceLifecycle
 import Synchronization
 
 /// A real HTTP origin on 127.0.0.1, port 0, for transfers to run against. It serves generated files with
@@ -95,7 +93,6 @@ final class OriginServer: Sendable {
 
     /// Runs an origin for the duration of `body`, on `port` (0 picks a free one).
     static func with<T: Sendable>(port: Int = 0, _ body: (OriginServer) async throws -> T) async throws -> T {
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         let box = Mutex<OriginServer?>(nil)
         @Sendable func origin() -> OriginServer { box.withLock { $0! } }
@@ -106,22 +103,16 @@ final class OriginServer: Sendable {
         router.get("redirect/:count/:size") { request, context in try origin().redirect(request, context) }
         router.get("gzip/:size") { request, context in try origin().gzip(request, context) }
         router.get("flaky/:name/:failures/:size") { request, context in try origin().flaky(request, context) }
-        var logger = Logger(label: "origin")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: port)),
-            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
-            logger: logger
+        return try await LoopbackServer.run(
+            router,
+            port: port,
+            make: { port in
+                let server = OriginServer(port: port)
+                box.withLock { $0 = server }
+                return server
+            },
+            body
         )
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
-            var iterator = ports.makeAsyncIterator()
-            let server = OriginServer(port: await iterator.next() ?? 0)
-            box.withLock { $0 = server }
-            defer { group.cancelAll() }
-            return try await body(server)
-        }
     }
 
     private func size(_ context: BasicRequestContext) throws -> Int {

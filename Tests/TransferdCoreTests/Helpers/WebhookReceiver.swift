@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 import Synchronization
 
@@ -84,28 +83,21 @@ final class WebhookReceiver: Sendable {
 
     /// Runs a receiver for the duration of `body`; `port` 0 picks a free one, another reuses a known port.
     static func with<T: Sendable>(port: Int = 0, _ body: (WebhookReceiver) async throws -> T) async throws -> T {
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         let box = Mutex<WebhookReceiver?>(nil)
         router.post("hook") { request, _ in
             let buffer = try await request.body.collect(upTo: 16 << 20)
             return try await box.withLock { $0! }.answer(for: request, body: buffer)
         }
-        var logger = Logger(label: "receiver")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: port)),
-            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
-            logger: logger
+        return try await LoopbackServer.run(
+            router,
+            port: port,
+            make: { port in
+                let receiver = WebhookReceiver(port: port)
+                box.withLock { $0 = receiver }
+                return receiver
+            },
+            body
         )
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
-            var iterator = ports.makeAsyncIterator()
-            let receiver = WebhookReceiver(port: await iterator.next() ?? 0)
-            box.withLock { $0 = receiver }
-            defer { group.cancelAll() }
-            return try await body(receiver)
-        }
     }
 }
