@@ -6,6 +6,22 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let asyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let compressNIO = Target.Dependency.product(name: "CompressNIO", package: "compress-nio")
+let nio: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "_NIOFileSystem", package: "swift-nio"),
+]
+
+// The layers, each allowed to import only those before it:
+// Domain ← Storage ← Engine ← Services ← API ← transferd (the command line and the one composition root).
 let package = Package(
     name: "transferd",
     platforms: [.macOS(.v15)],
@@ -22,36 +38,19 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
-        .executableTarget(
-            name: "transferd",
-            dependencies: [
-                "TransferdCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        // Values and rules, no I/O: tasks, sessions, background tasks and their state machines, events, errors,
+        // the repository protocols.
         .target(
-            name: "TransferdCore",
-            dependencies: [
-                "TransferdMigrations",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "_NIOFileSystem", package: "swift-nio"),
-            ],
+            name: "TransferdDomain",
+            dependencies: [crypto, .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
+        // The repositories on SQLite (all SQL lives here) and the files on disk.
+        .target(name: "TransferdStorage", dependencies: ["TransferdDomain", "TransferdMigrations", grdb], swiftSettings: swiftSettings),
         // The SQL migrations live at the top level (Migrations/*.sql) and ship as this target's resources.
         .target(
             name: "TransferdMigrations",
@@ -69,15 +68,41 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(
-            name: "TransferdCoreTests",
+        // The scheduler, the runners and everything a transfer needs on its way; the owner of the active transfers.
+        .target(
+            name: "TransferdEngine",
+            dependencies: ["TransferdDomain", "TransferdStorage", asyncHTTPClient, compressNIO, crypto, logging, serviceLifecycle] + nio,
+            swiftSettings: swiftSettings
+        ),
+        // Task, session, background-task, file and webhook services, the dispatcher and the sweeper.
+        .target(
+            name: "TransferdServices",
+            dependencies: ["TransferdDomain", "TransferdStorage", "TransferdEngine", asyncHTTPClient, crypto, logging, serviceLifecycle]
+                + nio,
+            swiftSettings: swiftSettings
+        ),
+        // The HTTP API: controllers by resource, their request and response types, problems, middleware.
+        .target(
+            name: "TransferdAPI",
+            dependencies: ["TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", hummingbird, crypto, logging]
+                + nio,
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "transferd",
             dependencies: [
-                "TransferdCore",
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Yams", package: "Yams"),
-            ],
+                "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI", hummingbird, logging,
+                serviceLifecycle, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ] + nio,
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TransferdTests",
+            dependencies: [
+                "transferd", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI", hummingbird,
+                asyncHTTPClient, compressNIO, crypto, grdb, logging, serviceLifecycle, .product(name: "Yams", package: "Yams"),
+            ] + nio,
+            exclude: ["Fixtures"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
     ]

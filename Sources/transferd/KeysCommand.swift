@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
-import TransferdCore
+import TransferdDomain
+import TransferdServices
+import TransferdStorage
 
-/// `transferd keys`: issue, list and revoke API keys in a data directory.
-struct KeysCommand: ParsableCommand {
+/// `transferd keys`: issue, list and revoke API keys in a data directory (migrating its database first when needed).
+struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "Manage API keys (Authorization: Bearer trd_…).",
@@ -14,9 +16,14 @@ struct KeysCommand: ParsableCommand {
     struct DataDirectory: ParsableArguments {
         @Option(help: "Directory of the SQLite database (env TRANSFERD_DATA_DIR).")
         var dataDir: String = ProcessInfo.processInfo.environment["TRANSFERD_DATA_DIR"] ?? "./transferd-data"
+
+        /// The keys of the data directory's database.
+        func keys() throws -> APIKeyService {
+            APIKeyService(store: try SQLiteStore(dataDirectory: dataDir), clock: SystemClock())
+        }
     }
 
-    struct Create: ParsableCommand {
+    struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Issue a key and print it once.")
 
         @OptionGroup var directory: DataDirectory
@@ -24,32 +31,32 @@ struct KeysCommand: ParsableCommand {
         @Option(help: "The tenant the key acts for; created when new.") var tenant: String = "default"
         @Flag(help: "The key may list across tenants.") var admin = false
 
-        func run() throws {
-            print(try KeyManagement.create(dataDirectory: directory.dataDir, name: name, tenant: tenant, admin: admin))
+        func run() async throws {
+            print(try await directory.keys().create(name: name, tenant: tenant, admin: admin))
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List keys (never their secrets).")
 
         @OptionGroup var directory: DataDirectory
 
-        func run() throws {
-            for key in try KeyManagement.list(dataDirectory: directory.dataDir) {
+        func run() async throws {
+            for key in try await directory.keys().list() {
                 let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
                 print("\(key.id)\t\(key.tenant)\t\(key.admin ? "admin" : "-")\t\(state)\t\(key.name)")
             }
         }
     }
 
-    struct Revoke: ParsableCommand {
+    struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a key at once.")
 
         @OptionGroup var directory: DataDirectory
         @Argument(help: "The key's id (the part after trd_).") var id: String
 
-        func run() throws {
-            guard try KeyManagement.revoke(dataDirectory: directory.dataDir, id: id) else {
+        func run() async throws {
+            guard try await directory.keys().revoke(id: id) else {
                 throw ValidationError("No active key has the id \(id).")
             }
             print("Revoked \(id).")

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TransferdCore
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
 
 /// Options shared by the subcommands; each falls back to a `TRANSFERD_*` environment variable, then a default.
 struct ServiceOptions: ParsableArguments {

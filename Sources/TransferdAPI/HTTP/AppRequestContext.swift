@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+import TransferdDomain
+
+/// The per-request context of transferd's router: JSON in and out, with problems for every decoding failure.
+package struct AppRequestContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
+    /// Who the request acts for, set by `AuthenticationMiddleware`.
+    package var principal: Principal?
+    /// The session a `/v1/sessions/{identifier}/…` route names, set by `SessionMiddleware`.
+    package var resolvedSession: Session?
+
+    package init(source: Source) {
+        self.coreContext = .init(source: source)
+    }
+
+    /// JSON request bodies larger than this are refused with 413.
+    package var maxUploadSize: Int { 1 << 20 }
+    package var requestDecoder: JSONRequestDecoder { JSONRequestDecoder() }
+    package var responseEncoder: JSONEncoder { JSONCoding.encoder }
+
+    /// The tenant of the authenticated request (every route but the health checks is authenticated).
+    package var tenantID: Int64 {
+        guard let principal else { preconditionFailure("a route was reached without authentication") }
+        return principal.tenantID
+    }
+
+    /// The session the route's path names (every route under `/v1/sessions/{identifier}/` has one).
+    package var session: Session {
+        guard let resolvedSession else { preconditionFailure("a session route was reached without its session") }
+        return resolvedSession
+    }
+}

@@ -1,0 +1,22 @@
+import Hummingbird
+import TransferdDomain
+
+/// `/healthz` (the process answers) and `/readyz` (the database answers too).
+package struct HealthController: Sendable {
+    let store: any Store
+
+    /// The body of both probes.
+    package struct Status: ResponseCodable {
+        package var status: String
+    }
+
+    package func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("healthz") { _, _ in Status(status: "ok") }
+        router.get("readyz") { _, _ in
+            guard await store.isReachable() else {
+                throw Problem(status: .serviceUnavailable, slug: "not-ready", title: "Not ready", detail: "The database does not answer.")
+            }
+            return Status(status: "ready")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+
+/// An RFC 9457 problem: every error the API returns is one, rendered as `application/problem+json`.
+package struct Problem: Error, HTTPResponseError, Equatable {
+    /// HTTP status of the response.
+    package let status: HTTPResponse.Status
+    /// Stable machine-readable kind, the last part of the `type` URI (`urn:transferd:problem:<slug>`).
+    package let slug: String
+    /// Short human-readable summary of the kind.
+    package let title: String
+    /// Exactly what was wrong with this request.
+    package let detail: String
+    /// Headers the response needs besides the body (`Content-Range` on a 416, for instance).
+    package var headers: HTTPFields
+
+    package init(status: HTTPResponse.Status, slug: String, title: String, detail: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.slug = slug
+        self.title = title
+        self.detail = detail
+        self.headers = headers
+    }
+
+    /// The JSON body, as RFC 9457 names its members.
+    package struct Body: Codable {
+        package var type: String
+        package var title: String
+        package var status: Int
+        package var detail: String
+    }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = Body(type: "urn:transferd:problem:\(slug)", title: title, status: status.code, detail: detail)
+        let data = try JSONEncoder().encode(body)
+        var headers = self.headers
+        headers[.contentType] = "application/problem+json"
+        return Response(
+            status: status,
+            headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}
+
+extension Problem {
+    /// The problem a domain refusal is shown as: the one place where the domain's errors meet HTTP statuses.
+    package init(_ error: DomainError) {
+        let (status, slug, title): (HTTPResponse.Status, String, String) =
+            switch error {
+            case .invalidField: (.badRequest, "invalid-field", "Invalid field")
+            case .badRequest: (.badRequest, "bad-request", "Bad request")
+            case .notFound: (.notFound, "not-found", "Not found")
+            case .conflict: (.conflict, "conflict", "Conflict with the resource's state")
+            case .limitExceeded: (.conflict, "limit-exceeded", "Limit exceeded")
+            case .tooLarge: (.contentTooLarge, "content-too-large", "Content too large")
+            case .checksumMismatch:
+                (HTTPResponse.Status(code: 460, reasonPhrase: "Checksum Mismatch"), "checksum-mismatch", "Checksum mismatch")
+            case .destinationNotAllowed: (.unprocessableContent, "destination-not-allowed", "Destination not allowed")
+            case .insufficientStorage:
+                (HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "insufficient-storage", "Insufficient storage")
+            }
+        self.init(status: status, slug: slug, title: title, detail: error.detail)
+    }
+
+    package static func badRequest(_ detail: String) -> Problem {
+        Problem(.badRequest(detail))
+    }
+
+    /// A field of the request that is present but not acceptable.
+    package static func invalidField(_ field: String, _ requirement: String) -> Problem {
+        Problem(.invalidField(field, requirement: requirement))
+    }
+
+    package static func notFound(_ detail: String) -> Problem {
+        Problem(.notFound(detail))
+    }
+
+    /// The request is well formed but the resource's current state forbids it.
+    package static func conflict(_ detail: String) -> Problem {
+        Problem(.conflict(detail))
+    }
+
+    package static func contentTooLarge(limit: Int) -> Problem {
+        Problem(.tooLarge("The request body is larger than the \(limit) bytes this endpoint accepts."))
+    }
+
+    package static func unsupportedMediaType(_ detail: String) -> Problem {
+        Problem(status: .unsupportedMediaType, slug: "unsupported-media-type", title: "Unsupported media type", detail: detail)
+    }
+
+    package static func rangeNotSatisfiable(size: Int64) -> Problem {
+        Problem(
+            status: .rangeNotSatisfiable,
+            slug: "range-not-satisfiable",
+            title: "Range not satisfiable",
+            detail: "The requested range lies outside the \(size) bytes of content.",
+            headers: [.contentRange: "bytes */\(size)"]
+        )
+    }
+
+    /// Anything the server did not expect; the real error goes to the log, never to the client.
+    package static let internalError = Problem(
+        status: .internalServerError,
+        slug: "internal-error",
+        title: "Internal error",
+        detail: "The server failed to handle the request; the failure was logged."
+    )
+}

@@ -1,0 +1,45 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import TransferdDomain
+
+/// Turns every error that escapes a handler into an `application/problem+json` response.
+///
+/// `Problem`s pass through; the domain's refusals become their problems; Hummingbird's own errors (unknown route,
+/// body too large, …) keep their status and message; anything else is logged and answered with a generic 500, so
+/// internal error text never reaches a client.
+package struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            throw Problem(error, for: request, logger: context.logger)
+        }
+    }
+}
+
+extension Problem {
+    /// The problem any error is shown as.
+    package init(_ error: any Error, for request: Request, logger: Logger) {
+        switch error {
+        case let problem as Problem:
+            self = problem
+        case let refusal as DomainError:
+            self.init(refusal)
+        case let error as HTTPError:
+            let detail: String
+            switch error.status {
+            case .notFound: detail = error.body ?? "No route matches \(request.method) \(request.uri.path)."
+            case .methodNotAllowed: detail = error.body ?? "\(request.method) is not allowed on \(request.uri.path)."
+            default: detail = error.body ?? error.status.reasonPhrase
+            }
+            let slug = error.status.reasonPhrase.lowercased().split(separator: " ").joined(separator: "-")
+            self.init(status: error.status, slug: slug, title: error.status.reasonPhrase, detail: detail)
+        default:
+            logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
+            self = .internalError
+        }
+    }
+}

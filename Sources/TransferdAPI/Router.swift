@@ -1,0 +1,84 @@
+import Hummingbird
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+import TransferdStorage
+
+/// What the HTTP API serves requests with: the services, and the parts of the engine and the storage that requests
+/// touch directly (vetting destinations, the free-space floor, files on disk).
+package struct APIDependencies: Sendable {
+    package var store: any Store
+    package var sessions: SessionService
+    package var tasks: TaskService
+    package var backgroundTasks: BackgroundTaskService
+    package var webhooks: WebhookService
+    package var stagedFiles: StagedFileService
+    package var idempotency: IdempotencyService
+    package var eventLog: EventLog
+    package var authentication: AuthenticationMiddleware
+    package var destinations: DestinationGuard
+    package var disk: DiskSpace
+    package var files: FileStore
+    package var clock: any WallClock
+
+    package init(
+        store: any Store,
+        sessions: SessionService,
+        tasks: TaskService,
+        backgroundTasks: BackgroundTaskService,
+        webhooks: WebhookService,
+        stagedFiles: StagedFileService,
+        idempotency: IdempotencyService,
+        eventLog: EventLog,
+        authentication: AuthenticationMiddleware,
+        destinations: DestinationGuard,
+        disk: DiskSpace,
+        files: FileStore,
+        clock: any WallClock
+    ) {
+        self.store = store
+        self.sessions = sessions
+        self.tasks = tasks
+        self.backgroundTasks = backgroundTasks
+        self.webhooks = webhooks
+        self.stagedFiles = stagedFiles
+        self.idempotency = idempotency
+        self.eventLog = eventLog
+        self.authentication = authentication
+        self.destinations = destinations
+        self.disk = disk
+        self.files = files
+        self.clock = clock
+    }
+}
+
+/// The API's router: every route transferd serves, behind the problem and authentication middleware. Routes under
+/// `/v1/sessions/{identifier}/` find their session once (`SessionMiddleware`); creating routes take an
+/// `Idempotency-Key` (`IdempotencyMiddleware`).
+package func buildRouter(_ api: APIDependencies) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ProblemMiddleware())
+    router.add(middleware: api.authentication)
+    HealthController(store: api.store).addRoutes(to: router)
+    let idempotentByBody = IdempotencyMiddleware(keys: api.idempotency, fingerprint: .body)
+
+    let sessions = router.group("v1/sessions")
+    let sessionsController = SessionsController(sessions: api.sessions, destinations: api.destinations, clock: api.clock)
+    sessionsController.addRoutes(to: sessions)
+    let session = sessions.group(":identifier").add(middleware: SessionMiddleware(sessions: api.sessions))
+    sessionsController.addSessionRoutes(to: session, idempotency: idempotentByBody)
+    let tasks = TasksController(tasks: api.tasks, destinations: api.destinations, disk: api.disk)
+    tasks.addRoutes(to: session.group("tasks"), idempotency: idempotentByBody)
+    TaskContentController(tasks: tasks, files: api.files).addRoutes(to: session.group("tasks"))
+    EventsController(eventLog: api.eventLog).addRoutes(to: session.group("events"))
+    WebhookController(webhooks: api.webhooks, destinations: api.destinations, clock: api.clock).addRoutes(to: session.group("webhook"))
+    DeliveriesController(webhooks: api.webhooks).addRoutes(to: session.group("deliveries"))
+    BackgroundTasksController(backgroundTasks: api.backgroundTasks, clock: api.clock)
+        .addRoutes(to: session.group("background-tasks"), idempotency: idempotentByBody)
+    FilesController(store: api.stagedFiles, disk: api.disk)
+        .addRoutes(
+            to: router.group("v1/files"),
+            idempotency: IdempotencyMiddleware(keys: api.idempotency, fingerprint: .headers(FilesController.describingHeaders))
+        )
+    return router
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+
+/// Every route but the health checks needs `Authorization: Bearer <API key>`: a missing, unknown or revoked key
+/// is answered 401 with `WWW-Authenticate`, and each key's requests pass its rate limit (429 with `Retry-After`).
+package struct AuthenticationMiddleware: RouterMiddleware {
+    package static let openPaths: Set<String> = ["/healthz", "/readyz"]
+
+    package let keys: APIKeyService
+    /// `--no-auth` (loopback only): every request acts for the default tenant.
+    package let disabled: Bool
+    package let limiter: RequestRateLimiter
+
+    package func handle(
+        _ request: Request,
+        context: AppRequestContext,
+        next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        guard !Self.openPaths.contains(request.uri.path) else { return try await next(request, context) }
+        var context = context
+        context.principal = disabled ? .unauthenticated : try await authenticate(request)
+        if let wait = limiter.take(for: context.rateLimitKey) {
+            let seconds = max(1, Int(wait.timeInterval.rounded(.up)))
+            throw Problem(
+                status: .tooManyRequests,
+                slug: "rate-limited",
+                title: "Too many requests",
+                detail:
+                    "This API key may send \(Int(limiter.rate)) requests a second (bursts of \(Int(limiter.burst))); retry in \(seconds) s.",
+                headers: [.retryAfter: String(seconds)]
+            )
+        }
+        return try await next(request, context)
+    }
+
+    private func authenticate(_ request: Request) async throws -> Principal {
+        guard let header = request.headers[.authorization] else {
+            throw Self.unauthorized("This route needs `Authorization: Bearer <API key>`.", error: nil)
+        }
+        guard header.lowercased().hasPrefix("bearer ") else {
+            throw Self.unauthorized("The Authorization header must use the Bearer scheme with an API key.", error: "invalid_request")
+        }
+        switch try await keys.authenticate(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)) {
+        case .success(let principal): return principal
+        case .failure(.invalid): throw Self.unauthorized("The API key is not valid.", error: "invalid_token")
+        case .failure(.revoked): throw Self.unauthorized("The API key has been revoked.", error: "invalid_token")
+        }
+    }
+
+    private static func unauthorized(_ detail: String, error: String?) -> Problem {
+        let challenge = "Bearer realm=\"transferd\"" + (error.map { ", error=\"\($0)\"" } ?? "")
+        return Problem(
+            status: .unauthorized,
+            slug: "unauthorized",
+            title: "Unauthorized",
+            detail: detail,
+            headers: [.wwwAuthenticate: challenge]
+        )
+    }
+
+    package init(
+        keys: APIKeyService,
+        disabled: Bool,
+        limiter: RequestRateLimiter
+    ) {
+        self.keys = keys
+        self.disabled = disabled
+        self.limiter = limiter
+    }
+}
+
+extension AppRequestContext {
+    /// What rate limits count by: the key.
+    fileprivate var rateLimitKey: String { principal?.keyID ?? "" }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+
+/// `/v1/sessions`: create-or-reconnect, read, list and invalidate sessions.
+struct SessionsController: Sendable {
+    let sessions: SessionService
+    let destinations: DestinationGuard
+    let clock: any WallClock
+
+    /// `PUT /v1/sessions/{identifier}` and `GET /v1/sessions`, which name no existing session.
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.put(":identifier", use: createOrReconnect)
+        group.get(use: list)
+    }
+
+    /// The routes of one session (`/v1/sessions/{identifier}`), behind the `SessionMiddleware`.
+    func addSessionRoutes(to group: RouterGroup<AppRequestContext>, idempotency: IdempotencyMiddleware) {
+        group.get(use: show)
+        group.group("invalidate").add(middleware: idempotency).post(use: invalidate)
+    }
+
+    @Sendable func createOrReconnect(request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
+        let identifier = try ClientIdentifier.validate(context.parameters.get("identifier") ?? "", field: "identifier")
+        let body = try await request.decode(as: CreateSessionRequest.self, context: context)
+        let configuration = body.configuration?.settings ?? .default
+        try configuration.validate()
+        let webhook = try body.configuration?.webhook?.validate(field: "configuration.webhook")
+        if let webhook { try await destinations.vet(webhook.url, field: "configuration.webhook.url") }
+        let creation = try await sessions.createOrReconnect(
+            identifier: identifier,
+            tenantID: context.tenantID,
+            configuration: configuration,
+            webhook: webhook
+        )
+        return EditedResponse(
+            status: creation.created ? .created : .ok,
+            response: try await response(for: creation.session, revealing: creation.generatedSecret)
+        )
+    }
+
+    @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<SessionResponse> {
+        let limit = try request.pageLimit()
+        let cursor = try request.integerQuery("cursor", in: 0...Int.max) ?? 0
+        let allTenants = request.uri.queryParameters.get("allTenants") == "true"
+        guard !allTenants || context.principal?.admin == true else {
+            throw Problem(status: .forbidden, slug: "forbidden", title: "Forbidden", detail: "Only admin keys may list across tenants.")
+        }
+        let page = try await sessions.list(after: Int64(cursor), limit: limit, tenantID: allTenants ? nil : context.tenantID)
+        let details = try await sessions.details(sessionIDs: page.map(\.rowID))
+        let now = clock.now
+        return Page(
+            items: page.map { SessionResponse($0, details: details[$0.rowID] ?? .init(), now: now) },
+            nextCursor: page.count == limit ? page.last.map { String($0.rowID) } : nil
+        )
+    }
+
+    @Sendable func show(request: Request, context: AppRequestContext) async throws -> SessionResponse {
+        try await response(for: context.session)
+    }
+
+    @Sendable func invalidate(request: Request, context: AppRequestContext) async throws -> SessionResponse {
+        let body = try await request.decode(as: InvalidateRequest.self, context: context)
+        let invalidated = try await sessions.invalidate(sessionID: context.session.rowID, cancelTasks: body.cancelTasks ?? false)
+        return try await response(for: invalidated)
+    }
+
+    private func response(for session: Session, revealing secret: WebhookSecret? = nil) async throws -> SessionResponse {
+        let details = try await sessions.details(sessionIDs: [session.rowID])
+        return SessionResponse(session, details: details[session.rowID] ?? .init(), revealing: secret, now: clock.now)
+    }
+}

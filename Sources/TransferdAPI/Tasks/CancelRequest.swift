@@ -1,0 +1,9 @@
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+
+/// The body of `POST …/tasks/{n}/cancel` (optional).
+struct CancelRequest: Decodable {
+    /// cancel(byProducingResumeData:): keep the partial file and answer with a resume data token.
+    var produceResumeData: Bool?
+}

@@ -1,0 +1,162 @@
+import Foundation
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+
+/// The body of `POST …/tasks`; every field is checked by hand so that each problem names its field.
+struct CreateTaskRequest: Decodable {
+    /// `checksum` as given.
+    struct ChecksumRequest: Decodable {
+        var algorithm: String?
+        var value: String?
+
+        func validate() throws(DomainError) -> Checksum {
+            let algorithms = Checksum.Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let name = algorithm, let algorithm = Checksum.Algorithm(rawValue: name) else {
+                throw .invalidField("checksum.algorithm", requirement: "must be one of \(algorithms)")
+            }
+            let hex = value?.lowercased() ?? ""
+            guard hex.count == algorithm.hexLength, hex.allSatisfy(\.isHexDigit) else {
+                throw .invalidField(
+                    "checksum.value",
+                    requirement: "must be \(algorithm.hexLength) hexadecimal digits for \(algorithm.rawValue)"
+                )
+            }
+            return Checksum(algorithm: algorithm, value: hex)
+        }
+    }
+
+    /// An upload's `from`: exactly one of `file` and `task`.
+    struct FromRequest: Decodable {
+        var file: String?
+        var task: Int64?
+
+        func validate() throws(DomainError) -> UploadSource {
+            switch (file, task) {
+            case (.some(let file), nil):
+                return .file(try ClientIdentifier.validate(file, field: "from.file"))
+            case (nil, .some(let task)) where task > 0:
+                return .task(task)
+            case (nil, .some):
+                throw .invalidField("from.task", requirement: "must be a positive task identifier")
+            default:
+                throw .invalidField("from", requirement: "must have exactly one of `file` and `task`")
+            }
+        }
+    }
+
+    /// An upload's `multipart`: names and values go into part headers, so CR, LF and `"` are refused.
+    struct MultipartRequest: Decodable {
+        var field: String?
+        var filename: String?
+        var fields: [String: String]?
+
+        func validate() throws(DomainError) -> MultipartForm {
+            guard let field, !field.isEmpty else { throw .badRequest("`multipart.field` is required.") }
+            let unsafe = { (text: String) in text.contains { "\r\n\"".contains($0) } }
+            guard !unsafe(field) else { throw .invalidField("multipart.field", requirement: "must not contain CR, LF or double quotes") }
+            if let filename, unsafe(filename) || filename.isEmpty {
+                throw .invalidField("multipart.filename", requirement: "must be non-empty, without CR, LF or double quotes")
+            }
+            for (name, value) in fields ?? [:] where unsafe(name) || name.isEmpty || value.contains(where: { "\r\n".contains($0) }) {
+                throw .invalidField(
+                    "multipart.fields.\(name)",
+                    requirement: "must have a non-empty name without CR, LF or quotes, and a value on one line"
+                )
+            }
+            return MultipartForm(field: field, filename: filename, fields: fields)
+        }
+    }
+
+    static let uploadMethods: Set<String> = ["PUT", "POST", "PATCH"]
+
+    var kind: String?
+    var url: String?
+    var method: String?
+    var headers: [String: String]?
+    var taskDescription: String?
+    var priority: Double?
+    var start: Bool?
+    var checksum: ChecksumRequest?
+    var earliestBeginDate: Date?
+    var connections: Int?
+    var maxBytesPerSecond: Int64?
+    var maxBytes: Int64?
+    var resumeData: String?
+    var from: FromRequest?
+    var multipart: MultipartRequest?
+    var backgroundTask: String?
+
+    /// The task to create; with `resumeData` the URL comes from the token (a `url` given must match).
+    func validate(resumeData: ResumeData? = nil) throws(DomainError) -> NewTask {
+        guard let kindText = kind else { throw .badRequest("`kind` is required.") }
+        guard let kind = TransferTask.Kind(rawValue: kindText) else {
+            throw .invalidField(
+                "kind",
+                requirement: "must be one of \(TransferTask.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not `\(kindText)`"
+            )
+        }
+        if let resumeData, let url, url != resumeData.url {
+            throw .invalidField("url", requirement: "must be the resume data's URL (\(resumeData.url)) or be left out")
+        }
+        guard let url = url ?? resumeData?.url else { throw .badRequest("`url` is required.") }
+        guard url.utf8.count <= 8192, let components = URLComponents(string: url), components.host?.isEmpty == false else {
+            throw .invalidField("url", requirement: "must be an absolute http or https URL with a host")
+        }
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidField("url", requirement: "must use the http or https scheme, not `\(components.scheme ?? "")`")
+        }
+        let priority = priority ?? 0.5
+        try TaskFieldValidation.validatePriority(priority)
+        if let taskDescription { try TaskFieldValidation.validateDescription(taskDescription) }
+        let connections = connections ?? 1
+        guard (1...16).contains(connections) else { throw .invalidField("connections", requirement: "must be an integer from 1 to 16") }
+        if let maxBytesPerSecond { try TaskFieldValidation.validateMaxBytesPerSecond(maxBytesPerSecond) }
+        if let maxBytes, maxBytes < 1 { throw .invalidField("maxBytes", requirement: "must be a positive number of bytes") }
+        let headers = headers ?? [:]
+        try HeaderValidation.validate(headers, field: "headers")
+        let (method, source) = try transfer(of: kind)
+        return NewTask(
+            kind: kind,
+            request: TransferRequest(url: url, method: method, headers: headers),
+            origin: TransferTask.origin(of: components),
+            taskDescription: taskDescription,
+            priority: priority,
+            checksum: try checksum?.validate(),
+            earliestBeginDate: earliestBeginDate,
+            connections: connections,
+            maxBytesPerSecond: maxBytesPerSecond,
+            maxBytes: maxBytes,
+            resumeData: resumeData,
+            uploadFrom: source,
+            multipart: try multipart?.validate(),
+            backgroundTask: try backgroundTask.map { id throws(DomainError) in try ClientIdentifier.validate(id, field: "backgroundTask") },
+            start: start ?? true
+        )
+    }
+
+    /// The method and, for an upload, its source; fields of the other kind are refused by name.
+    private func transfer(of kind: TransferTask.Kind) throws(DomainError) -> (String, UploadSource?) {
+        switch kind {
+        case .download:
+            for (field, given) in [("method", method != nil), ("from", from != nil), ("multipart", multipart != nil)] where given {
+                throw .invalidField(field, requirement: "applies to uploads only")
+            }
+            return ("GET", nil)
+        case .upload:
+            let downloadFields = [
+                ("checksum", checksum != nil), ("connections", connections != nil), ("resumeData", resumeData != nil),
+                ("maxBytes", maxBytes != nil),
+            ]
+            for (field, given) in downloadFields where given {
+                throw .invalidField(field, requirement: "applies to downloads only")
+            }
+            let method = method?.uppercased() ?? "PUT"
+            guard Self.uploadMethods.contains(method) else {
+                throw .invalidField("method", requirement: "must be PUT, POST or PATCH for an upload")
+            }
+            guard let from else { throw .badRequest("`from` is required for an upload: `{\"file\": id}` or `{\"task\": n}`.") }
+            return (method, try from.validate())
+        }
+    }
+}

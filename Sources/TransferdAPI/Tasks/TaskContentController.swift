@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+import TransferdStorage
+
+/// The bytes of a task: `…/tasks/{n}/content`, a download's content (with single ranges), and
+/// `…/tasks/{n}/response-body`, the kept body of an upload's reply.
+struct TaskContentController: Sendable {
+    let tasks: TasksController
+    let files: FileStore
+    let responder = ContentResponder()
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get(":taskIdentifier/content") { try await serve($0, $1, includeBody: true) }
+        group.head(":taskIdentifier/content") { try await serve($0, $1, includeBody: false) }
+        group.delete(":taskIdentifier/content", use: remove)
+        group.get(":taskIdentifier/response-body", use: reply)
+    }
+
+    private func serve(_ request: Request, _ context: AppRequestContext, includeBody: Bool) async throws -> Response {
+        let task = try await tasks.task(context)
+        let file = try Self.finishedFile(of: task)
+        let content = ContentResponder.Content(
+            path: files.contentPath(taskID: task.rowID),
+            size: file.size,
+            sha256: file.sha256,
+            contentType: file.contentType
+        )
+        return try await responder.respond(content, to: request, context: context, includeBody: includeBody)
+    }
+
+    @Sendable func reply(request: Request, context: AppRequestContext) async throws -> Response {
+        let task = try await tasks.task(context)
+        guard let reply = task.reply else {
+            throw Problem.notFound("Task \(task.taskIdentifier) has no response body: only uploads keep one, once the server has answered.")
+        }
+        let content = ContentResponder.Content(path: files.replyPath(taskID: task.rowID), size: reply.size, contentType: reply.contentType)
+        var response = try await responder.respond(content, to: request, context: context, includeBody: true)
+        response.headers[.replyTruncated] = String(reply.truncated)
+        return response
+    }
+
+    @Sendable func remove(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let found = try await tasks.task(context)
+        _ = try Self.finishedFile(of: found)
+        try await tasks.tasks.removeContent(of: found)
+        return .noContent
+    }
+
+    private static func finishedFile(of task: TransferTask) throws(Problem) -> StoredFile {
+        guard let file = task.file else {
+            let reason =
+                switch (task.state, task.error) {
+                case (.completed, .some(let error)): "it completed with error `\(error.code.rawValue)`"
+                case (.completed, .none): "its content was deleted"
+                default: "it is \(task.state.rawValue)"
+                }
+            throw .notFound("Task \(task.taskIdentifier) has no content: \(reason).")
+        }
+        return file
+    }
+}
+
+extension HTTPField.Name {
+    /// On `…/response-body`: whether the server sent more than was kept.
+    static let replyTruncated = Self("Transferd-Response-Body-Truncated")!
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+import TransferdStorage
+
+/// `/v1/sessions/{identifier}/tasks`: create, list, read and change tasks, and resume, suspend or cancel them.
+struct TasksController: Sendable {
+    let tasks: TaskService
+    let destinations: DestinationGuard
+    let disk: DiskSpace
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>, idempotency: IdempotencyMiddleware) {
+        group.group().add(middleware: idempotency).post(use: create)
+        group.get(use: list)
+        group.get(":taskIdentifier", use: show)
+        group.patch(":taskIdentifier", use: update)
+        group.post(":taskIdentifier/resume") { try await apply(.resume, $0, $1) }
+        group.post(":taskIdentifier/suspend") { try await apply(.suspend, $0, $1) }
+        group.post(":taskIdentifier/cancel", use: cancel)
+    }
+
+    @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<TaskRepresentation> {
+        let body = try await request.decode(as: CreateTaskRequest.self, context: context)
+        let resumeData = try body.resumeData.map { token throws(DomainError) in try tasks.resumeDataSigner.decode(token) }
+        let newTask = try body.validate(resumeData: resumeData)
+        try disk.refuseNewWorkWhenLow()
+        try await destinations.vet(newTask.request.url, field: "url")
+        let task = try await tasks.create(newTask, inSession: context.session.rowID)
+        return EditedResponse(status: .created, response: tasks.representation(of: task, in: context.session))
+    }
+
+    @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<TaskRepresentation> {
+        let limit = try request.pageLimit()
+        let cursor = try request.integerQuery("cursor", in: 0...Int.max) ?? 0
+        let state = try request.uri.queryParameters.get("state").map { text throws(Problem) in
+            guard let state = TaskState(rawValue: text) else {
+                throw Problem.invalidField("state", "must be one of \(TaskState.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return state
+        }
+        let session = context.session
+        let page = try await tasks.tasks(in: session.rowID, after: Int64(cursor), state: state, limit: limit)
+        return Page(
+            items: page.map { tasks.representation(of: $0, in: session) },
+            nextCursor: page.count == limit ? page.last.map { String($0.taskIdentifier) } : nil
+        )
+    }
+
+    @Sendable func show(request: Request, context: AppRequestContext) async throws -> TaskRepresentation {
+        tasks.representation(of: try await task(context), in: context.session)
+    }
+
+    @Sendable func update(request: Request, context: AppRequestContext) async throws -> TaskRepresentation {
+        let change = try await request.decode(as: UpdateTaskRequest.self, context: context).validate()
+        let task = try await tasks.update(change, sessionID: context.session.rowID, taskIdentifier: try context.parameters.taskIdentifier())
+        return tasks.representation(of: task, in: context.session)
+    }
+
+    /// Cancels the task; with `produceResumeData` it answers once the transfer has stopped, with the resume data
+    /// in the task's `error.resumeData` (null when the bytes cannot be continued).
+    @Sendable func cancel(request: Request, context: AppRequestContext) async throws -> TaskRepresentation {
+        let body = try await request.decode(as: CancelRequest.self, context: context)
+        let produceResumeData = body.produceResumeData ?? false
+        var task = try await tasks.apply(
+            .cancel(.init(produceResumeData: produceResumeData)),
+            sessionID: context.session.rowID,
+            taskIdentifier: try context.parameters.taskIdentifier()
+        )
+        if produceResumeData { task = try await tasks.settled(task, timeout: .seconds(30)) }
+        return tasks.representation(of: task, in: context.session)
+    }
+
+    private func apply(_ input: TaskStateMachine.Input, _ request: Request, _ context: AppRequestContext) async throws -> TaskRepresentation
+    {
+        let task = try await tasks.apply(input, sessionID: context.session.rowID, taskIdentifier: try context.parameters.taskIdentifier())
+        return tasks.representation(of: task, in: context.session)
+    }
+
+    /// The task a request's path names, or a 404 problem.
+    func task(_ context: AppRequestContext) async throws -> TransferTask {
+        try await tasks.task(try context.parameters.taskIdentifier(), in: context.session)
+    }
+}

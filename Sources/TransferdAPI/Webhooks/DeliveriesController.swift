@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import TransferdDomain
+import TransferdServices
+
+/// `/v1/sessions/{identifier}/deliveries`: inspect webhook deliveries and send them again.
+struct DeliveriesController: Sendable {
+    let webhooks: WebhookService
+
+    /// The answer of `retry-failed`: how many deliveries went back in the queue.
+    struct RetryResult: ResponseEncodable {
+        var retried: Int
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get(use: list)
+        group.post(":deliveryID/retry", use: retry)
+        group.post("retry-failed", use: retryFailed)
+    }
+
+    @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<DeliveryResponse> {
+        let limit = try request.pageLimit()
+        let cursor = try request.integerQuery("cursor", in: 0...Int.max) ?? 0
+        let status = try request.uri.queryParameters.get("status").map { text throws(Problem) in
+            guard let status = Delivery.Status(rawValue: text) else {
+                throw Problem.invalidField("status", "must be one of \(Delivery.Status.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return status
+        }
+        let page = try await webhooks.deliveries(sessionID: context.session.rowID, after: Int64(cursor), status: status, limit: limit)
+            .map { DeliveryResponse($0, attempts: $1) }
+        return Page(items: page, nextCursor: page.count == limit ? page.last.map { String($0.id) } : nil)
+    }
+
+    @Sendable func retry(request: Request, context: AppRequestContext) async throws -> DeliveryResponse {
+        guard let text = context.parameters.get("deliveryID"), let deliveryID = Int64(text), deliveryID > 0 else {
+            throw Problem.invalidField("deliveryID", "must be a positive integer")
+        }
+        let retried = try await webhooks.retry(sessionID: context.session.rowID, deliveryID: deliveryID)
+        return DeliveryResponse(retried[0], attempts: [])
+    }
+
+    @Sendable func retryFailed(request: Request, context: AppRequestContext) async throws -> RetryResult {
+        RetryResult(retried: try await webhooks.retry(sessionID: context.session.rowID, deliveryID: nil).count)
+    }
+}

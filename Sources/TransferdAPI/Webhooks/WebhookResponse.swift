@@ -1,0 +1,28 @@
+import Foundation
+import Hummingbird
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+
+/// A session's subscriber as the API shows it. The secret appears once, in the response that generated or
+/// rotated it; afterwards only its last characters (`secretHint`).
+struct WebhookResponse: ResponseEncodable, Sendable {
+    var url: String
+    var events: [EventType]?
+    var state: WebhookSubscription.State
+    var secretHint: String
+    var secret: String?
+    /// Until when the secret before the last rotation still signs deliveries.
+    var previousSecretExpiresAt: Date?
+    var createdAt: Date
+
+    init(_ subscription: WebhookSubscription, revealing secret: WebhookSecret? = nil, now: Date) {
+        url = Redaction.url(subscription.url)
+        events = subscription.eventTypes
+        state = subscription.state
+        secretHint = subscription.secret.hint
+        self.secret = secret?.value
+        previousSecretExpiresAt = subscription.previousSecretExpiresAt.flatMap { $0 > now ? $0 : nil }
+        createdAt = subscription.createdAt
+    }
+}

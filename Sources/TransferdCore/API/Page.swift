@@ -1,7 +1,0 @@
-import Hummingbird
-
-/// One page of a list: the items, and the cursor for the next page (`null` on the last page).
-struct Page<Item: Codable & Sendable>: ResponseCodable, Sendable {
-    var items: [Item]
-    var nextCursor: String?
-}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The per-session, gap-free event log, and its outbox.
+package protocol EventRepository {
+    /// Appends an event with the session's next sequence, and its webhook delivery when the session's subscriber
+    /// takes events of this type, in the caller's transaction; `queuedDelivery` says whether it did.
+    func append(
+        sessionID: Int64,
+        type: EventType,
+        taskIdentifier: Int64?,
+        data: EventData,
+        at: Date
+    ) throws -> (
+        event: Event, queuedDelivery: Bool
+    )
+    func find(id: Int64) throws -> Event?
+    /// The session's events after `sequence`, oldest first.
+    func list(sessionID: Int64, after sequence: Int64, limit: Int) throws -> [Event]
+}

@@ -1,0 +1,21 @@
+/// Sessions, and what their representation needs besides the row.
+package protocol SessionRepository {
+    func find(id: Int64) throws -> Session?
+    /// The tenant's live (not invalidated) session with this identifier.
+    func live(identifier: String, tenantID: Int64) throws -> Session?
+    /// The tenant's session with this identifier: the live one, else the most recently invalidated one.
+    func latest(identifier: String, tenantID: Int64) throws -> Session?
+    func countLive(tenantID: Int64) throws -> Int
+    /// Inserts a new session and returns it as stored.
+    func insert(_ session: Session) throws -> Session
+    /// Writes the session's lifecycle fields (`state`, `cancelOnInvalidate`, `invalidatedAt`); its counters
+    /// (sequences, task identifiers) belong to the store and are never written back.
+    func updateState(of session: Session) throws
+    /// Sessions in creation order after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.
+    func list(after cursor: Int64, limit: Int, tenantID: Int64?) throws -> [Session]
+    func details(sessionIDs: [Int64]) throws -> [Int64: Session.Details]
+    /// Hands out the session's next task identifier.
+    func nextTaskIdentifier(sessionID: Int64) throws -> Int64
+    /// Records that the subscriber acknowledged the event with this sequence (and so every earlier one).
+    func acknowledge(sequence: Int64, sessionID: Int64) throws
+}

@@ -1,0 +1,31 @@
+/// Where transferd keeps its state: transactions over the repositories of every aggregate.
+///
+/// A transaction's body is synchronous and touches nothing but the repositories it is given, so that it can be
+/// retried or run wherever the store runs its transactions (a database's own thread, for SQLite). Changes and the
+/// events they cause are written in one transaction; whatever must follow the commit (waking a loop, interrupting
+/// a transfer) is registered with `afterCommit`.
+package protocol Store: Sendable {
+    /// Runs `body` in a read-only transaction that sees one consistent snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
+    /// Runs `body` in a write transaction: all of it is committed, or none of it.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
+    /// Whether the store answers a trivial query (readiness).
+    func isReachable() async -> Bool
+}
+
+/// The repositories of one transaction.
+package protocol Repositories {
+    var sessions: any SessionRepository { get }
+    var tasks: any TaskRepository { get }
+    var events: any EventRepository { get }
+    var webhooks: any WebhookRepository { get }
+    var deliveries: any DeliveryRepository { get }
+    var stagedFiles: any StagedFileRepository { get }
+    var backgroundTasks: any BackgroundTaskRepository { get }
+    var apiKeys: any APIKeyRepository { get }
+    var idempotencyKeys: any IdempotencyRepository { get }
+    var serviceKeys: any ServiceKeyRepository { get }
+
+    /// Runs `action` once the transaction has committed; never when it rolls back.
+    func afterCommit(_ action: @escaping @Sendable () -> Void)
+}

@@ -1,0 +1,75 @@
+import Crypto
+import Foundation
+
+/// A client's credential: `trd_<id>_<secret>`, sent as `Authorization: Bearer …`. The key belongs to a tenant;
+/// only the SHA-256 of its secret is stored, and it is compared in constant time.
+package struct APIKey: Codable, Sendable {
+
+    /// The public part of the token, also how keys are listed and revoked.
+    package var id: String
+    package var tenantId: Int64
+    package var name: String
+    package var secretSha256: Data
+    /// An admin key may see every tenant.
+    package var admin: Bool
+    package var createdAt: Date
+    package var revokedAt: Date?
+
+    /// A token's parts: `trd_<16 hex id>_<64 hex secret>`. Any other string of at least 32 characters is accepted
+    /// as a key an operator chose (`TRANSFERD_API_KEY`); its id derives from its hash.
+    package struct Token: Equatable {
+        package let id: String
+        package let secret: Data
+
+        package init?(_ text: String) {
+            let parts = text.split(separator: "_", omittingEmptySubsequences: false)
+            if parts.count == 3, parts[0] == "trd", parts[1].count == 16, parts[2].count == 64,
+                parts[1].allSatisfy(\.isHexDigit), parts[2].allSatisfy(\.isHexDigit)
+            {
+                id = String(parts[1])
+                secret = Data(parts[2].utf8)
+            } else if text.utf8.count >= 32, text.utf8.count <= 512 {
+                id = "env-" + SHA256.hash(data: Data(text.utf8)).hex.prefix(12)
+                secret = Data(text.utf8)
+            } else {
+                return nil
+            }
+        }
+
+        /// A new random token.
+        package static func generate() -> String {
+            let random = { (count: Int) in (0..<count).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined() }
+            return "trd_\(random(8))_\(random(32))"
+        }
+    }
+
+    /// Whether `token` carries this key's secret, compared in constant time.
+    package func matches(_ token: Token) -> Bool {
+        let presented = Data(SHA256.hash(data: token.secret))
+        guard presented.count == secretSha256.count else { return false }
+        return zip(presented, secretSha256).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    package init(token: Token, tenantID: Int64, name: String, admin: Bool, createdAt: Date) {
+        id = token.id
+        tenantId = tenantID
+        self.name = name
+        secretSha256 = Data(SHA256.hash(data: token.secret))
+        self.admin = admin
+        self.createdAt = createdAt
+    }
+
+    /// A key's public description, as `transferd keys list` shows it.
+    package struct Listing: Sendable {
+        package let id: String
+        package let name: String
+        package let tenant: String
+        package let admin: Bool
+        package let createdAt: Date
+        package let revokedAt: Date?
+
+        package init(id: String, name: String, tenant: String, admin: Bool, createdAt: Date, revokedAt: Date?) {
+            (self.id, self.name, self.tenant, self.admin, self.createdAt, self.revokedAt) = (id, name, tenant, admin, createdAt, revokedAt)
+        }
+    }
+}

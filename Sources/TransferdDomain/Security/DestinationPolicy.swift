@@ -1,0 +1,45 @@
+/// Where transfers and webhooks may connect: addresses on the public internet, plus what the operator opens
+/// (`--allow-destination CIDR`, `--allow-private-destinations`).
+package struct DestinationPolicy: Sendable {
+    /// Ranges that are not the public internet, with what they are.
+    package static let blocked: [(AddressRange, String)] = [
+        ("0.0.0.0/8", "an unspecified address"),
+        ("10.0.0.0/8", "a private address (RFC 1918)"),
+        ("100.64.0.0/10", "a shared address (CGNAT, RFC 6598)"),
+        ("127.0.0.0/8", "a loopback address"),
+        ("169.254.0.0/16", "a link-local address (cloud metadata lives here)"),
+        ("172.16.0.0/12", "a private address (RFC 1918)"),
+        ("192.0.0.0/24", "an IETF protocol address"),
+        ("192.168.0.0/16", "a private address (RFC 1918)"),
+        ("198.18.0.0/15", "a benchmarking address"),
+        ("224.0.0.0/4", "a multicast address"),
+        ("240.0.0.0/4", "a reserved address"),
+        ("::/128", "an unspecified address"),
+        ("::1/128", "a loopback address"),
+        ("fc00::/7", "a unique local address (IPv6 ULA)"),
+        ("fe80::/10", "a link-local address"),
+        ("ff00::/8", "a multicast address"),
+    ].map { (AddressRange($0.0)!, $0.1) }
+
+    /// Ranges opened despite the list above.
+    package var allowed: [String]
+    /// Whether every private range is open (a trusted network).
+    package var allowPrivate: Bool
+
+    package init(allowed: [String] = [], allowPrivate: Bool = false) {
+        self.allowed = allowed
+        self.allowPrivate = allowPrivate
+    }
+
+    /// Why `address` may not be connected to, or nil when it may. IPv4-mapped IPv6 addresses count as their IPv4.
+    package func refusal(for address: IPAddress) -> String? {
+        let address = address.unmapped
+        if allowPrivate || allowed.compactMap(AddressRange.init).contains(where: { $0.contains(address) }) { return nil }
+        return Self.blocked.first { $0.0.contains(address) }.map { "\(address) is \($0.1)" }
+    }
+
+    /// The `--allow-destination` values that are not CIDR blocks.
+    package var invalidAllowances: [String] {
+        allowed.filter { AddressRange($0) == nil }
+    }
+}

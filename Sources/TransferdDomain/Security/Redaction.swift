@@ -1,0 +1,21 @@
+import Foundation
+
+/// Outgoing credentials a client gave (a header's value, a password in a URL) are stored and used, never shown:
+/// responses, events and webhooks carry them redacted.
+package enum Redaction {
+    package static let mask = "<redacted>"
+    /// Headers whose values are credentials.
+    package static let sensitiveHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-api-key", "x-auth-token"]
+
+    package static func url(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = mask
+        return components.string ?? url
+    }
+
+    package static func headers(_ headers: [String: String]) -> [String: String] {
+        headers.reduce(into: [:]) { shown, header in
+            shown[header.key] = sensitiveHeaders.contains(header.key.lowercased()) ? mask : header.value
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// What one tenant, session or task may take of the service, and the free disk space it keeps.
+package struct ResourceLimits: Sendable {
+    package var maximumSessionsPerTenant: Int
+    package var maximumTasksPerSession: Int
+    /// Tasks not completed (suspended, queued, transferring) across a tenant's sessions.
+    package var maximumQueuedTasksPerTenant: Int
+    /// The largest download; a task's `maxBytes` may only lower it.
+    package var maximumDownloadBytes: Int64
+    /// Below this much free space in the data directory, new work is refused (507) and transfers wait.
+    package var minimumFreeDiskBytes: Int64
+
+    package init(
+        maximumSessionsPerTenant: Int = 1000,
+        maximumTasksPerSession: Int = 100_000,
+        maximumQueuedTasksPerTenant: Int = 10_000,
+        maximumDownloadBytes: Int64 = 1 << 40,
+        minimumFreeDiskBytes: Int64 = 1 << 30
+    ) {
+        self.maximumSessionsPerTenant = maximumSessionsPerTenant
+        self.maximumTasksPerSession = maximumTasksPerSession
+        self.maximumQueuedTasksPerTenant = maximumQueuedTasksPerTenant
+        self.maximumDownloadBytes = maximumDownloadBytes
+        self.minimumFreeDiskBytes = minimumFreeDiskBytes
+    }
+}

@@ -1,0 +1,31 @@
+/// Why the domain refused a request. Every case carries the sentence a client reads; the API renders each one as
+/// an RFC 9457 problem with its status (in one place, `Problem(_: DomainError)`).
+package enum DomainError: Error, Equatable, Sendable {
+    /// A field the client gave is present but not acceptable: "`field` requirement."
+    case invalidField(String, requirement: String)
+    /// The request is incomplete or malformed as a whole.
+    case badRequest(String)
+    case notFound(String)
+    /// The request is well formed but the resource's current state forbids it.
+    case conflict(String)
+    /// Creating more would pass a quota of the tenant, the session or the service.
+    case limitExceeded(String)
+    /// A body or a file is larger than the service accepts.
+    case tooLarge(String)
+    /// Uploaded bytes do not have the digest the client announced with them.
+    case checksumMismatch(String)
+    /// A URL leads to an address the service does not connect to.
+    case destinationNotAllowed(String)
+    /// The data directory is down to its free-space floor; no new work is taken.
+    case insufficientStorage(String)
+
+    /// What the client reads about the refusal.
+    package var detail: String {
+        switch self {
+        case .invalidField(let field, requirement: let requirement): "`\(field)` \(requirement)."
+        case .badRequest(let detail), .notFound(let detail), .conflict(let detail), .limitExceeded(let detail), .tooLarge(let detail),
+            .checksumMismatch(let detail), .destinationNotAllowed(let detail), .insufficientStorage(let detail):
+            detail
+        }
+    }
+}

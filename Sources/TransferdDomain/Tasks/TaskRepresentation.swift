@@ -1,0 +1,113 @@
+import Foundation
+
+/// A task as the API and webhooks show it, after NSURLSessionTask's properties. Header values are never echoed, only names.
+package struct TaskRepresentation: Encodable, Sendable {
+    /// A request as shown: its URL, method and header names.
+    package struct RequestSummary: Encodable, Sendable {
+        package var url: String
+        package var method: String
+        package var headers: [String]
+    }
+
+    package struct Progress: Encodable, Sendable {
+        package var fractionCompleted: Double
+    }
+
+    package var taskIdentifier: Int64
+    package var kind: TransferTask.Kind
+    package var state: TaskState
+    @ExplicitNull package var taskDescription: String?
+    package var priority: Double
+    package var originalRequest: RequestSummary
+    @ExplicitNull package var currentRequest: RequestSummary?
+    @ExplicitNull package var response: TransferResponse?
+    package var countOfBytesReceived: Int64
+    package var countOfBytesExpectedToReceive: Int64
+    package var countOfBytesSent: Int64
+    package var countOfBytesExpectedToSend: Int64
+    package var progress: Progress
+    @ExplicitNull package var error: TransferError?
+    @ExplicitNull package var file: StoredFile?
+    @ExplicitNull package var checksum: Checksum?
+    @ExplicitNull package var earliestBeginDate: Date?
+    @ExplicitNull package var waitingReason: TransferTask.WaitingReason?
+    /// When a waiting task may start.
+    @ExplicitNull package var nextAttemptAt: Date?
+    package var attempts: [TransferAttempt]
+    /// Whether the bytes received so far can be continued with a range request (after a suspend, a failure, a
+    /// restart or from resume data); `notResumableReason` says why not.
+    package var resumable: Bool
+    @ExplicitNull package var notResumableReason: ResumeValidator.NotResumableReason?
+    package var connections: Int
+    @ExplicitNull package var maxBytesPerSecond: Int64?
+    /// What an upload sends.
+    @ExplicitNull package var from: UploadSource?
+    @ExplicitNull package var multipart: MultipartForm?
+    /// The kept body of an upload's final response, served at `…/response-body`.
+    @ExplicitNull package var responseBody: StoredReply?
+    /// The background task the transfer belongs to.
+    @ExplicitNull package var backgroundTask: String?
+    package var createdAt: Date
+    @ExplicitNull package var startedAt: Date?
+    @ExplicitNull package var completedAt: Date?
+
+    /// `live` holds the counters of a transfer under way, fresher than the last checkpoint in the database;
+    /// `hostIsBusy` says whether the session's connections to the task's host are all in use.
+    package init(_ task: TransferTask, live: (received: Int64, expected: Int64)?, hostIsBusy: Bool, now: Date) {
+        let headerNames = task.originalRequest.headers.keys.sorted()
+        let isUpload = task.kind == .upload
+        let (received, expected) = (!isUpload ? live : nil) ?? (task.countOfBytesReceived, task.countOfBytesExpected)
+        let (sent, expectedToSend) = (isUpload ? live : nil) ?? (task.countOfBytesSent, task.countOfBytesExpectedToSend)
+        taskIdentifier = task.taskIdentifier
+        kind = task.kind
+        state = task.state
+        taskDescription = task.taskDescription
+        priority = task.priority
+        originalRequest = RequestSummary(
+            url: Redaction.url(task.originalRequest.url),
+            method: task.originalRequest.method,
+            headers: headerNames
+        )
+        currentRequest = task.currentUrl.map {
+            RequestSummary(url: Redaction.url($0), method: task.originalRequest.method, headers: headerNames)
+        }
+        response = task.response
+        countOfBytesReceived = received
+        countOfBytesExpectedToReceive = expected
+        countOfBytesSent = sent
+        countOfBytesExpectedToSend = expectedToSend
+        let (done, total) = isUpload ? (sent, expectedToSend) : (received, expected)
+        let fraction: Double =
+            if task.file != nil || (isUpload && task.state == .completed && task.error == nil) {
+                1
+            } else if total > 0 {
+                min(1, Double(done) / Double(total))
+            } else {
+                0
+            }
+        progress = Progress(fractionCompleted: fraction)
+        error = task.error
+        file = task.file
+        checksum = task.checksum
+        earliestBeginDate = task.earliestBeginDate
+        let queued = task.state == .running && live == nil
+        let waiting = queued && (task.nextAttemptAt.map { $0 > now } ?? false)
+        waitingReason =
+            if waiting { task.waitingReason ?? .notBefore } else if queued && hostIsBusy { .hostLimit } else {
+                nil
+            }
+        nextAttemptAt = waiting ? task.nextAttemptAt : nil
+        attempts = task.attempts
+        resumable = task.resumeValidator != nil
+        notResumableReason = resumable ? nil : task.notResumableReason ?? .noResponseYet
+        connections = task.connections
+        maxBytesPerSecond = task.maxBytesPerSecond
+        from = task.uploadFrom
+        multipart = task.multipart
+        responseBody = task.reply
+        backgroundTask = task.backgroundTask
+        createdAt = task.createdAt
+        startedAt = task.startedAt
+        completedAt = task.completedAt
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// One transfer of a session, after NSURLSessionTask: what to fetch, where it stands, and what came of it.
+package struct TransferTask: Codable, Sendable, Equatable, Persisted {
+    /// What the task does.
+    package enum Kind: String, Codable, Sendable, CaseIterable {
+        case download
+        case upload
+    }
+
+    /// Internal row id, unique across sessions; names the task's files on disk.
+    package var id: Int64?
+    package var sessionId: Int64
+    /// The client-visible identifier, unique within the session.
+    package var taskIdentifier: Int64
+    package var kind: Kind
+    package var state: TaskState
+    package var taskDescription: String?
+    package var priority: Double
+    package var originalRequest: TransferRequest
+    /// `host:port` of the URL: the per-host connection limit counts by it.
+    package var origin: String
+    /// The URL after redirects, once the task has reached it.
+    package var currentUrl: String?
+    package var response: TransferResponse?
+    package var countOfBytesReceived: Int64
+    /// -1 while unknown.
+    package var countOfBytesExpected: Int64
+    package var error: TransferError?
+    package var file: StoredFile?
+    /// The digest the client expects, verified before the download counts as finished.
+    package var checksum: Checksum?
+    /// The client's `earliestBeginDate`: the task does not start before it.
+    package var earliestBeginDate: Date?
+    /// The scheduler does not start the task before this: its earliest begin date, or the end of a retry backoff.
+    package var nextAttemptAt: Date?
+    /// Every attempt so far, oldest first.
+    package var attempts: [TransferAttempt]
+    /// Why a running task waits for `nextAttemptAt` (`retryBackoff`, `waitingForConnectivity`, `outOfSpace`); nil when it
+    /// waits for its earliest begin date.
+    package var waitingReason: WaitingReason?
+    /// The checkpoint of the partial file: bytes flushed to disk that a later attempt may keep.
+    package var partialBytes: Int64 = 0
+    /// The validator of the response the partial bytes came from; nil when they cannot be continued.
+    package var resumeValidator: ResumeValidator?
+    package var notResumableReason: ResumeValidator.NotResumableReason?
+    /// A pending cancel asked for resume data: the completion keeps the partial file and issues a token.
+    package var produceResumeData = false
+    /// Parallel range requests for the body (1 = one stream).
+    package var connections: Int = 1
+    /// The task's own bandwidth limit; nil for none.
+    package var maxBytesPerSecond: Int64?
+    /// A download's own size cap; nil for the service's.
+    package var maxBytes: Int64?
+    /// What an upload sends, as the client named it.
+    package var uploadFrom: UploadSource?
+    /// The staged file (row id) an upload sends.
+    package var sourceFileId: Int64?
+    /// The download (row id) whose content an upload sends.
+    package var sourceTaskId: Int64?
+    package var multipart: MultipartForm?
+    package var countOfBytesSent: Int64 = 0
+    /// The upload's body length, -1 for downloads.
+    package var countOfBytesExpectedToSend: Int64 = -1
+    /// The final response's body of an upload, once kept.
+    package var reply: StoredReply?
+    /// The background task (its public id) the transfer belongs to.
+    package var backgroundTask: String?
+    /// The error a pending cancellation completes the task with, when not the plain `cancelled`.
+    package var cancellation: TransferError?
+    package var createdAt: Date
+    package var startedAt: Date?
+    package var completedAt: Date?
+}
+
+extension TransferTask {
+    /// A new task of a session, as a client asked for it: suspended, or queued when it starts at once.
+    package init(_ newTask: NewTask, sessionID: Int64, taskIdentifier: Int64, createdAt: Date) {
+        sessionId = sessionID
+        self.taskIdentifier = taskIdentifier
+        kind = newTask.kind
+        state = newTask.start ? .running : .suspended
+        taskDescription = newTask.taskDescription
+        priority = newTask.priority
+        originalRequest = newTask.request
+        origin = newTask.origin
+        countOfBytesReceived = 0
+        countOfBytesExpected = -1
+        checksum = newTask.checksum
+        earliestBeginDate = newTask.earliestBeginDate
+        nextAttemptAt = newTask.earliestBeginDate
+        attempts = []
+        connections = newTask.connections
+        maxBytesPerSecond = newTask.maxBytesPerSecond
+        maxBytes = newTask.maxBytes
+        multipart = newTask.multipart
+        self.createdAt = createdAt
+    }
+
+    /// Why a `running` task is not transferring yet.
+    package enum WaitingReason: String, Codable, Sendable {
+        /// Its `earliestBeginDate` has not come.
+        case notBefore
+        /// Its last attempt failed transiently; the next one is due at `nextAttemptAt`.
+        case retryBackoff
+        /// Its origin could not be reached; it is tried again at `nextAttemptAt`.
+        case waitingForConnectivity
+        /// The session's `maximumConnectionsPerHost` transfers to its host are under way; it runs when one ends.
+        case hostLimit
+        /// The data directory reached its free-space floor; it is tried again at `nextAttemptAt`.
+        case outOfSpace
+    }
+
+    /// How a canceling task completes, as its machine carries it (`cancellation` and `produceResumeData` persist it).
+    package var pendingCancellation: TaskStateMachine.Cancellation {
+        get { TaskStateMachine.Cancellation(error: cancellation ?? .cancelled, produceResumeData: produceResumeData) }
+        set { (cancellation, produceResumeData) = (newValue.error == .cancelled ? nil : newValue.error, newValue.produceResumeData) }
+    }
+
+    /// `host:port` of a URL, which the per-host connection limit counts by.
+    package static func origin(of components: URLComponents) -> String {
+        let host = components.host?.lowercased() ?? ""
+        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// When to try a delivery again, and how long to wait for the subscriber.
+///
+/// The default schedule is Svix's: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each
+/// failure; after the last, the delivery is dead-lettered. Each wait is spread by ±`jitter` so that many
+/// failed deliveries do not come back at the same instant.
+package struct DeliveryPolicy: Sendable {
+    /// Waits before each attempt; the first is normally zero. Its length is the number of attempts.
+    package var schedule: [Duration]
+    /// How long the subscriber has to answer one attempt.
+    package var timeout: Duration
+    /// Fraction (0–1) by which each wait is randomly lengthened or shortened.
+    package var jitter: Double
+    /// Longest wait a `Retry-After` header can impose.
+    package var maximumRetryAfter: Duration
+    /// How long the previous secret keeps signing after a rotation.
+    package var rotationWindow: Duration
+
+    package static let svixSchedule: [Duration] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000].map { .seconds($0) }
+
+    package init(
+        schedule: [Duration] = svixSchedule,
+        timeout: Duration = .seconds(15),
+        jitter: Double = 0.2,
+        maximumRetryAfter: Duration = .seconds(86_400),
+        rotationWindow: Duration = .seconds(86_400)
+    ) {
+        self.schedule = schedule
+        self.timeout = timeout
+        self.jitter = jitter
+        self.maximumRetryAfter = maximumRetryAfter
+        self.rotationWindow = rotationWindow
+    }
+
+    /// The wait before the next attempt after `attempts` failed ones, or nil when the delivery is out of attempts.
+    /// A `Retry-After` from the subscriber is honoured when it asks for longer (up to `maximumRetryAfter`).
+    package func delay(afterFailedAttempts attempts: Int, retryAfter: Duration?, random: Double = .random(in: -1...1)) -> Duration? {
+        guard attempts < schedule.count else { return nil }
+        let scheduled = schedule[attempts] * (1 + jitter * random)
+        guard let retryAfter else { return scheduled }
+        return max(scheduled, min(retryAfter, maximumRetryAfter))
+    }
+}
+
+extension Duration {
+    package var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

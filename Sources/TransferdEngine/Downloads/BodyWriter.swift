@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import NIOCore
+import Synchronization
+import TransferdDomain
+import _NIOFileSystem
+
+/// Streams one response body into the partial file from an offset. Chunks are gathered into batches of
+/// `batchSize`; one batch is written while the next is gathered, so memory stays bounded by two batches and
+/// hashing overlaps the disk writes. A slow body is written at least every `flushInterval`, so that checkpoints
+/// keep up with it.
+package struct BodyWriter {
+    /// Where this writer's completed writes reach: the bytes before it are in the file (not yet flushed to disk).
+    package final class Mark: Sendable {
+        private let end: Atomic<Int64>
+
+        package init(_ start: Int64) {
+            end = Atomic(start)
+        }
+
+        package var value: Int64 { end.load(ordering: .acquiring) }
+
+        fileprivate func advance(to offset: Int64) {
+            end.store(offset, ordering: .releasing)
+        }
+    }
+
+    package static let batchSize = 512 << 10
+
+    package let handle: ReadWriteFileHandle
+    package let transfer: ActiveTransfer
+    /// Limits every byte passes, the service's and the task's.
+    package let limits: [BandwidthLimit]
+    package let flushInterval: Duration
+    /// The file may not grow past this (`fileTooLarge`), whatever the server announced.
+    package let maximumSize: Int64
+
+    /// Writes the body (decoded first when `decoder` is set) from `start`, and stops after `end` when one is given
+    /// (a segment). `onBytes` sees every stored byte in order. Returns the offset after the last byte.
+    ///
+    /// When the body fails, what arrived is still written before the error is rethrown, so a retry can resume
+    /// from it; a cancelled writer stops at once.
+    package func write(
+        _ body: HTTPClientResponse.Body,
+        from start: Int64,
+        upTo end: Int64? = nil,
+        decoder: ContentDecoder? = nil,
+        mark: Mark,
+        onBytes: (ByteBuffer) -> Void = { _ in }
+    ) async throws -> Int64 {
+        try await withThrowingTaskGroup(of: Void.self) { writes in
+            var batch = ByteBuffer()
+            var offset = start
+            var lastWrite = ContinuousClock.now
+
+            func writeBatch() async throws {
+                try await writes.next()  // at most one write in flight, so the mark only moves forward
+                let bytes = batch
+                let at = offset - Int64(bytes.readableBytes)
+                writes.addTask {
+                    try await handle.write(contentsOf: bytes, toAbsoluteOffset: at)
+                    mark.advance(to: at + Int64(bytes.readableBytes))
+                }
+                batch = ByteBuffer()
+                lastWrite = .now
+            }
+
+            func take(_ bytes: ByteBuffer) {
+                onBytes(bytes)
+                batch.writeImmutableBuffer(bytes)
+                offset += Int64(bytes.readableBytes)
+                transfer.add(bytes.readableBytes)
+            }
+
+            func finishWrites() async throws {
+                if batch.readableBytes > 0 { try await writeBatch() }
+                try await writes.waitForAll()
+            }
+
+            do {
+                for try await var chunk in body {
+                    let reachesEnd = end.map { offset + Int64(chunk.readableBytes) >= $0 } ?? false
+                    if let end, reachesEnd { chunk = chunk.getSlice(at: chunk.readerIndex, length: Int(end - offset)) ?? chunk }
+                    if let decoder { try decoder.decode(chunk, into: take) } else { take(chunk) }
+                    if offset > maximumSize { throw TransferError.tooLarge(limit: maximumSize) }
+                    if batch.readableBytes >= Self.batchSize || (batch.readableBytes > 0 && .now - lastWrite >= flushInterval) {
+                        try await writeBatch()
+                    }
+                    for limit in limits { try await limit.consume(chunk.readableBytes, whileWaiting: transfer.touch) }
+                    if reachesEnd { break }
+                }
+            } catch {
+                if !Task.isCancelled { try? await finishWrites() }
+                throw error
+            }
+            try await finishWrites()
+            return offset
+        }
+    }
+}

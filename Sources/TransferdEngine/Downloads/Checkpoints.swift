@@ -1,0 +1,48 @@
+import Synchronization
+import TransferdDomain
+import _NIOFileSystem
+
+/// The checkpoints of one attempt. Each flushes the partial file to disk, then records the flushed prefix as
+/// the task's `partialBytes` with its counters (and `task.progress` when bytes arrived since the last one).
+/// Only flushed bytes are recorded, so after a crash the file can be cut back to the checkpoint and trusted.
+package final class Checkpoints: Sendable {
+    private let handle: ReadWriteFileHandle
+    private let taskID: Int64
+    private let transfer: ActiveTransfer
+    private let prefix: BodyWriter.Mark
+    private let reporter: any TransferReporter
+    /// What the last checkpoint recorded: bytes received, and the flushed prefix.
+    private let reported: Mutex<(received: Int64, flushed: Int64)>
+
+    package init(
+        handle: ReadWriteFileHandle,
+        taskID: Int64,
+        transfer: ActiveTransfer,
+        prefix: BodyWriter.Mark,
+        reporter: any TransferReporter
+    ) {
+        self.handle = handle
+        self.taskID = taskID
+        self.transfer = transfer
+        self.prefix = prefix
+        self.reporter = reporter
+        reported = Mutex((transfer.counters.received, prefix.value))
+    }
+
+    /// Takes one checkpoint; callers take them one at a time.
+    package func take() async throws {
+        let flushed = prefix.value
+        try await handle.synchronize()
+        let (received, expected) = transfer.counters
+        let previous = reported.withLock { $0 }
+        guard received != previous.received || flushed != previous.flushed else { return }
+        try await reporter.checkpoint(
+            taskID: taskID,
+            received: received,
+            expected: expected,
+            bytesWritten: received - previous.received,
+            partialBytes: flushed
+        )
+        reported.withLock { $0 = (received, flushed) }
+    }
+}

@@ -1,0 +1,259 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import TransferdDomain
+import TransferdStorage
+import _NIOFileSystem
+
+/// Performs one attempt of a download: follows redirects, continues the partial file with `Range` + `If-Range`
+/// when earlier attempts left bytes, streams the body to disk while hashing it (or in parallel segments), and
+/// checkpoints what is flushed so that a later attempt, even after a crash, continues from there.
+package struct DownloadRunner: Sendable {
+    static let maximumRedirects = 10
+    /// The smallest segment worth its own connection.
+    static let minimumSegmentSize: Int64 = 256 << 10
+
+    let environment: TransferEnvironment
+    /// The free-space floor transfers stop at.
+    let disk: DiskSpace
+
+    package init(environment: TransferEnvironment, disk: DiskSpace) {
+        self.environment = environment
+        self.disk = disk
+    }
+
+    package func run(_ job: TransferJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
+        await AttemptSupervisor.supervise(job, transfer: transfer, clock: environment.clock) { await download(job, transfer: transfer) }
+    }
+
+    private func download(_ job: TransferJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
+        do {
+            let deadline = try environment.deadline(of: job)
+            try disk.checkForTransfer()
+            try await environment.reporter.attemptStarted(taskID: job.taskID)
+            var resumePoint = job.resumePoint
+            var restartReason: RestartReason?
+            if let point = resumePoint, environment.files.partialSize(taskID: job.taskID) < point.bytes {
+                (resumePoint, restartReason) = (nil, .partialFileMissing)
+            }
+            var (response, url) = try await fetch(job, from: job.url, range: firstRange(job, resumePoint), deadline: deadline)
+            if resumePoint != nil, response.status == .rangeNotSatisfiable {
+                (resumePoint, restartReason) = (nil, RestartReason.rangeNotSatisfiable)
+                (response, url) = try await fetch(job, from: job.url, range: firstRange(job, nil), deadline: deadline)
+            }
+            let decoder = try ContentDecoder(job: job, headers: response.headers)
+            let mimeType = response.headers.first(name: "content-type")
+            let summary = TransferResponse(response)
+            guard (200..<300).contains(response.status.code) else {
+                try await environment.reporter.responseReceived(taskID: job.taskID, url: url, response: summary, start: nil)
+                let retryAfter = RetryAfter.parse(response.headers, now: environment.clock.now)
+                return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
+            }
+            let start = try AttemptStart(summary, resumePoint: resumePoint, restartReason: restartReason, decoded: decoder != nil)
+            try await environment.reporter.responseReceived(taskID: job.taskID, url: url, response: summary, start: start)
+            if start.expectedBytes > job.maxBytes { throw TransferError.tooLarge(limit: job.maxBytes) }
+            transfer.begin(received: start.offset, expected: start.expectedBytes)
+            let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline)
+            return .succeeded(try await store(body, of: job, transfer: transfer, contentType: mimeType))
+        } catch {
+            if Task.isCancelled { return .interrupted }
+            return .failed(TransferError(transportError: error))
+        }
+    }
+
+    /// The response an attempt opened with, and what it says about where its bytes go.
+    private struct FirstBody {
+        package let body: HTTPClientResponse.Body
+        /// The URL after redirects: segments ask it directly.
+        package let url: String
+        package let start: AttemptStart
+        package let decoder: ContentDecoder?
+        package let deadline: NIODeadline
+    }
+
+    /// A byte range to ask for: `Range: bytes=first-[last]`, with `If-Range` when continuing known bytes.
+    private struct RangeRequest {
+        package var first: Int64
+        package var last: Int64?
+        package var ifRange: ResumeValidator?
+    }
+
+    /// What the first request of an attempt asks for: the bytes after the resume point; or, for a download that
+    /// may use several connections, `bytes=0-`, so that a `206` proves the origin honours ranges before splitting.
+    private func firstRange(_ job: TransferJob, _ resumePoint: TransferJob.ResumePoint?) -> RangeRequest? {
+        if let resumePoint { return RangeRequest(first: resumePoint.bytes, ifRange: resumePoint.validator) }
+        return job.connections > 1 ? RangeRequest(first: 0) : nil
+    }
+
+    /// Sends the request, asking for `range` when given, and follows at most ten redirects; returns the final
+    /// response and the URL that gave it.
+    private func fetch(
+        _ job: TransferJob,
+        from url: String,
+        range: RangeRequest?,
+        deadline: NIODeadline
+    ) async throws -> (HTTPClientResponse, String) {
+        var url = url
+        for _ in 0...Self.maximumRedirects {
+            var request = HTTPClientRequest.transfer(to: url)
+            request.method = .GET
+            for header in job.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
+            if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
+            if let range {
+                request.headers.replaceOrAdd(name: "Range", value: "bytes=\(range.first)-\(range.last.map(String.init) ?? "")")
+                if let validator = range.ifRange { request.headers.replaceOrAdd(name: "If-Range", value: validator.ifRange) }
+            }
+            let response = try await environment.destinations.client(for: url).execute(request, deadline: deadline)
+            guard [301, 302, 303, 307, 308].contains(response.status.code),
+                let location = response.headers.first(name: "location")
+            else {
+                return (response, url)
+            }
+            guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL.absoluteString,
+                let scheme = URLComponents(string: next)?.scheme?.lowercased(), scheme == "http" || scheme == "https"
+            else {
+                throw TransferError(code: .unsupportedURL, message: "The server redirected to an unsupported URL.")
+            }
+            url = next
+        }
+        throw TransferError(code: .httpTooManyRedirects, message: "The server redirected more than \(Self.maximumRedirects) times.")
+    }
+
+    /// Writes the body into the partial file after the kept bytes, as one stream hashed on the way, or, when the
+    /// task asks for several connections and the origin allows it, as parallel segments hashed once complete.
+    /// A requested checksum is verified before the file counts as finished; the file is flushed to disk.
+    private func store(_ first: FirstBody, of job: TransferJob, transfer: ActiveTransfer, contentType: String?) async throws -> StoredFile {
+        let path = FilePath(environment.files.partialPath(taskID: job.taskID))
+        let start = first.start
+        return try await FileSystem.shared.withFileHandle(forReadingAndWritingAt: path, options: .modifyFile(createIfNecessary: true)) {
+            handle in
+            try await handle.resize(to: .bytes(start.offset))
+            let writer = BodyWriter(
+                handle: handle,
+                transfer: transfer,
+                limits: [environment.serviceLimit, transfer.limit],
+                flushInterval: environment.progressInterval,
+                maximumSize: job.maxBytes
+            )
+            let prefix = BodyWriter.Mark(start.offset)
+            var digest = ContentDigest(checksum: job.checksum)
+            let segments = segments(of: job, first: first)
+            let size = try await checkpointing(handle, job: job, transfer: transfer, prefix: prefix) {
+                let size: Int64
+                if segments.count > 1 {
+                    size = try await writeSegments(segments, first: first, of: job, writer: writer, prefix: prefix)
+                } else {
+                    for try await chunk in handle.readChunks(in: 0..<start.offset, chunkLength: .mebibytes(1)) { digest.update(chunk) }
+                    size = try await writer.write(first.body, from: start.offset, decoder: first.decoder, mark: prefix) {
+                        digest.update($0)
+                    }
+                }
+                if start.expectedBytes >= 0, size != start.expectedBytes {
+                    throw TransferError(
+                        code: .networkConnectionLost,
+                        message: "The server sent \(size - start.offset) of the \(start.expectedBytes - start.offset) bytes it announced."
+                    )
+                }
+                return size
+            }
+            if segments.count > 1 {
+                for try await chunk in handle.readChunks(in: 0..<size, chunkLength: .mebibytes(1)) { digest.update(chunk) }
+            }
+            let sha256 = try digest.finish(verifying: job.checksum)
+            try await handle.synchronize()
+            return StoredFile(size: size, sha256: sha256, contentType: contentType)
+        }
+    }
+
+    /// The byte ranges to fetch in parallel: one per connection the task allows, each at least
+    /// `minimumSegmentSize`, when the origin answered with a range, the size is known and the bytes can be
+    /// continued by range. One range otherwise.
+    private func segments(of job: TransferJob, first: FirstBody) -> [Range<Int64>] {
+        let start = first.start.offset
+        let end = first.start.expectedBytes
+        guard job.connections > 1, first.start.rangeHonoured, first.decoder == nil, end > start,
+            (try? first.start.resumability.get()) != nil
+        else {
+            return [start..<max(start, end)]
+        }
+        let count = Int64(min(job.connections, Int((end - start) / Self.minimumSegmentSize)))
+        guard count > 1 else { return [start..<end] }
+        let length = (end - start + count - 1) / count
+        return stride(from: start, to: end, by: Int(length)).map { $0..<min(end, $0 + length) }
+    }
+
+    /// Fetches every segment at once: the first from the response already open, the others with range requests
+    /// that must answer `206` for the same representation. Returns the end of the file.
+    private func writeSegments(
+        _ segments: [Range<Int64>],
+        first: FirstBody,
+        of job: TransferJob,
+        writer: BodyWriter,
+        prefix: BodyWriter.Mark
+    ) async throws -> Int64 {
+        let validator = try first.start.resumability.get()
+        let (body, url, deadline) = (first.body, first.url, first.deadline)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                _ = try await writer.write(body, from: segments[0].lowerBound, upTo: segments[0].upperBound, mark: prefix)
+            }
+            for segment in segments.dropFirst() {
+                group.addTask {
+                    let range = RangeRequest(first: segment.lowerBound, last: segment.upperBound - 1, ifRange: validator)
+                    let (response, _) = try await fetch(job, from: url, range: range, deadline: deadline)
+                    let answered = ContentRange(response.headers.first(name: "content-range") ?? "")
+                    guard response.status == .partialContent, answered?.first == segment.lowerBound else {
+                        throw TransferError(
+                            code: .networkConnectionLost,
+                            message:
+                                "The resource changed or stopped honouring ranges during a segmented download (HTTP \(response.status.code))."
+                        )
+                    }
+                    let mark = BodyWriter.Mark(segment.lowerBound)
+                    _ = try await writer.write(response.body, from: segment.lowerBound, upTo: segment.upperBound, mark: mark)
+                }
+            }
+            try await group.waitForAll()
+        }
+        return segments.last?.upperBound ?? first.start.offset
+    }
+
+    /// Runs `write` while checkpointing every `progressInterval`, and once more when `write` fails, so that the
+    /// bytes on disk can be continued by a later attempt.
+    private func checkpointing(
+        _ handle: ReadWriteFileHandle,
+        job: TransferJob,
+        transfer: ActiveTransfer,
+        prefix: BodyWriter.Mark,
+        write: () async throws -> Int64
+    ) async throws -> Int64 {
+        let checkpoints = Checkpoints(
+            handle: handle,
+            taskID: job.taskID,
+            transfer: transfer,
+            prefix: prefix,
+            reporter: environment.reporter
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: environment.progressInterval)
+                    if disk.isBelowFloor { transfer.interrupt(.outOfSpace) }
+                    try await checkpoints.take()
+                }
+            }
+            defer { group.cancelAll() }
+            do {
+                return try await write()
+            } catch {
+                group.cancelAll()
+                try? await group.waitForAll()
+                if !Task.isCancelled { try? await checkpoints.take() }
+                throw error
+            }
+        }
+    }
+
+}

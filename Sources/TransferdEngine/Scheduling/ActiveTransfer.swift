@@ -1,0 +1,91 @@
+import Synchronization
+import TransferdDomain
+
+/// A transfer under way: its live byte counters (for polling between checkpoints), its own bandwidth limit, and the
+/// means to stop it.
+package final class ActiveTransfer: Sendable {
+    /// Why a transfer was stopped before it finished.
+    package enum Interruption: Sendable, Equatable {
+        /// The client suspended or cancelled the task; the state machine already knows.
+        case byClient
+        /// No byte arrived for `timeoutIntervalForRequest`.
+        case stalled
+        /// The task outlived `timeoutIntervalForResource`.
+        case outlivedResource
+        /// The data directory reached its free-space floor.
+        case outOfSpace
+    }
+
+    private struct State {
+        package var bytesReceived: Int64 = 0
+        package var bytesExpected: Int64 = -1
+        package var lastActivity = ContinuousClock.now
+        package var interruption: Interruption?
+    }
+
+    package let taskID: Int64
+    package let sessionID: Int64
+    /// `host:port` of the origin, for the per-host connection limit.
+    package let origin: String
+    /// The task's `maxBytesPerSecond`, changeable while the transfer runs.
+    package let limit: BandwidthLimit
+    private let state = Mutex(State())
+    private let interrupted = Doorbell()
+
+    package init(taskID: Int64, sessionID: Int64, origin: String, maxBytesPerSecond: Int64?) {
+        self.taskID = taskID
+        self.sessionID = sessionID
+        self.origin = origin
+        limit = BandwidthLimit(bytesPerSecond: maxBytesPerSecond)
+    }
+
+    package var counters: (received: Int64, expected: Int64) {
+        state.withLock { ($0.bytesReceived, $0.bytesExpected) }
+    }
+
+    /// When the transfer last made progress (or started), for stall detection.
+    package var lastActivity: ContinuousClock.Instant {
+        state.withLock { $0.lastActivity }
+    }
+
+    /// The response arrived: counting starts at `received` (the bytes kept from earlier attempts).
+    package func begin(received: Int64, expected: Int64) {
+        state.withLock {
+            $0.bytesReceived = received
+            $0.bytesExpected = expected
+            $0.lastActivity = ContinuousClock.now
+        }
+    }
+
+    /// `bytes` more arrived (from any of the transfer's connections).
+    package func add(_ bytes: Int) {
+        state.withLock {
+            $0.bytesReceived += Int64(bytes)
+            $0.lastActivity = ContinuousClock.now
+        }
+    }
+
+    /// The transfer is alive though no byte arrived (it is held back by a bandwidth limit).
+    package func touch() {
+        state.withLock { $0.lastActivity = ContinuousClock.now }
+    }
+
+    package var interruption: Interruption? {
+        state.withLock { $0.interruption }
+    }
+
+    /// Stops the transfer; the first reason given wins.
+    package func interrupt(_ reason: Interruption) {
+        state.withLock { state in
+            if state.interruption == nil { state.interruption = reason }
+        }
+        interrupted.ring()
+    }
+
+    /// Returns once the transfer is interrupted, or when the calling task is cancelled.
+    package func waitForInterruption() async {
+        while interruption == nil, !Task.isCancelled {
+            await interrupted.wait(timeout: nil)
+        }
+    }
+}

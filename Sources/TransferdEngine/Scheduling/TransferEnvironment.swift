@@ -1,0 +1,40 @@
+import Foundation
+import NIOCore
+import TransferdDomain
+import TransferdStorage
+
+/// What every runner works with: the guarded HTTP clients, the files on disk, where it reports, how often, the time,
+/// and the bandwidth all transfers share.
+package struct TransferEnvironment: Sendable {
+    package let destinations: DestinationGuard
+    package let files: FileStore
+    package let reporter: any TransferReporter
+    /// How often progress is reported (and a download checkpointed).
+    package let progressInterval: Duration
+    package let clock: any WallClock
+    /// The service's bandwidth limit, shared by every transfer.
+    package let serviceLimit: BandwidthLimit
+
+    package init(
+        destinations: DestinationGuard,
+        files: FileStore,
+        reporter: any TransferReporter,
+        progressInterval: Duration,
+        clock: any WallClock,
+        serviceLimit: BandwidthLimit
+    ) {
+        self.destinations = destinations
+        self.files = files
+        self.reporter = reporter
+        self.progressInterval = progressInterval
+        self.clock = clock
+        self.serviceLimit = serviceLimit
+    }
+
+    /// When the job's attempt must end: the task's `timeoutIntervalForResource`; throws when that has passed.
+    func deadline(of job: TransferJob) throws -> NIODeadline {
+        let left = job.resourceDeadline.timeIntervalSince(clock.now)
+        guard left > 0 else { throw TransferError.outlivedResource }
+        return NIODeadline.now() + .milliseconds(Int64(left * 1000))
+    }
+}

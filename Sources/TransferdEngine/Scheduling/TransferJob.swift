@@ -1,0 +1,48 @@
+import Foundation
+import TransferdDomain
+
+/// Everything a runner needs to perform one attempt of a queued task, resolved when the scheduler claims it.
+package struct TransferJob: Sendable {
+    package let taskID: Int64
+    package let url: String
+    /// Session headers overlaid with the task's own (the task wins, names compared case-insensitively).
+    package let headers: [(name: String, value: String)]
+    /// `timeoutIntervalForRequest`: longest silence on an open transfer.
+    package let requestTimeout: Duration
+    /// Creation time plus `timeoutIntervalForResource`.
+    package let resourceDeadline: Date
+    package let checksum: Checksum?
+    /// Whether a gzip-encoded response is decoded on the way to disk.
+    package let decodeContent: Bool
+    /// The bytes kept from earlier attempts and the validator they came with, when the transfer can continue.
+    package let resumePoint: ResumePoint?
+    /// How many parallel range requests may fetch the body.
+    package let connections: Int
+    /// What an upload sends; nil for a download.
+    package let upload: UploadJob?
+    /// The largest a download may be: its `maxBytes`, at most the service's limit.
+    package let maxBytes: Int64
+
+    /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
+    package struct ResumePoint: Sendable, Equatable {
+        package let bytes: Int64
+        package let validator: ResumeValidator
+    }
+
+    package init(task: TransferTask, configuration: SessionConfiguration, upload: UploadJob?, maximumDownloadBytes: Int64) {
+        taskID = task.rowID
+        url = task.originalRequest.url
+        let taskHeaderNames = Set(task.originalRequest.headers.keys.map { $0.lowercased() })
+        headers =
+            configuration.httpAdditionalHeaders.filter { !taskHeaderNames.contains($0.key.lowercased()) }.map { ($0.key, $0.value) }
+            + task.originalRequest.headers.map { ($0.key, $0.value) }
+        requestTimeout = .milliseconds(Int64(configuration.timeoutIntervalForRequest * 1000))
+        resourceDeadline = task.createdAt.addingTimeInterval(configuration.timeoutIntervalForResource)
+        checksum = task.checksum
+        decodeContent = configuration.decodeContent
+        resumePoint = task.resumeValidator.flatMap { task.partialBytes > 0 ? ResumePoint(bytes: task.partialBytes, validator: $0) : nil }
+        connections = task.connections
+        self.upload = upload
+        maxBytes = min(task.maxBytes ?? maximumDownloadBytes, maximumDownloadBytes)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import TransferdDomain
+
+/// What the engine tells about the transfers it runs: its one way out. The task service implements it, writing each
+/// report, and the events it causes, in one transaction.
+package protocol TransferReporter: Sendable {
+    /// Before the first claim after a start: settles what the previous run left behind (tasks left canceling,
+    /// background-task deadlines that passed while the service was down).
+    func prepareQueue() async throws
+    /// An attempt begins.
+    func attemptStarted(taskID: Int64) async throws
+    /// didReceiveResponse: the final response head and the URL it came from; for a successful download, `start` says
+    /// where its bytes go and whether they can be continued later.
+    func responseReceived(taskID: Int64, url: String, response: TransferResponse, start: AttemptStart?) async throws
+    /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk; `bytesWritten`
+    /// arrived since the last one.
+    func checkpoint(taskID: Int64, received: Int64, expected: Int64, bytesWritten: Int64, partialBytes: Int64) async throws
+    /// didSendBodyData: an upload's counters; `bytesSent` went out since the last report.
+    func uploadProgress(taskID: Int64, sent: Int64, expected: Int64, bytesSent: Int64) async throws
+    /// The body of an upload's final response was kept.
+    func replyKept(taskID: Int64, reply: StoredReply) async throws
+    /// The attempt has stopped with `outcome` after `bytes`. `release` unregisters the transfer: it must run inside
+    /// the transaction that records the end, so that a concurrent suspend or cancel sees the transfer either under
+    /// way or over, never in between.
+    func transferEnded(
+        taskID: Int64,
+        outcome: TaskStateMachine.TransferOutcome,
+        bytes: Int64,
+        release: @escaping @Sendable () -> Void
+    )
+        async throws
+}

@@ -1,0 +1,36 @@
+import Foundation
+import TransferdDomain
+import TransferdStorage
+
+/// What an upload attempt sends and how, resolved from the task and its source when the scheduler claims it.
+package struct UploadJob: Sendable {
+    package let method: String
+    /// The file on disk whose bytes are sent.
+    package let sourcePath: String
+    package let contentType: String
+    /// The file name a multipart part carries.
+    package let filename: String
+    package let multipart: MultipartForm?
+
+    /// The multipart framing around the file, with a fresh boundary (always of the same length); nil for a raw body.
+    package var framing: MultipartBody? {
+        multipart.map { MultipartBody(form: $0, filename: filename, fileContentType: contentType) }
+    }
+
+    package init(task: TransferTask, files: FileStore, _ repositories: any Repositories) throws {
+        method = task.originalRequest.method
+        multipart = task.multipart
+        if let fileID = task.sourceFileId {
+            let file = try repositories.stagedFiles.find(id: fileID)
+            sourcePath = files.stagedPath(fileID: fileID)
+            contentType = file?.contentType ?? "application/octet-stream"
+            filename = task.multipart?.filename ?? file?.metadata?["filename"] ?? file?.publicId ?? "file"
+        } else {
+            let source = try task.sourceTaskId.flatMap { try repositories.tasks.find(id: $0) }
+            sourcePath = files.contentPath(taskID: task.sourceTaskId ?? 0)
+            contentType = source?.file?.contentType ?? "application/octet-stream"
+            let lastComponent = source.flatMap { URL(string: $0.originalRequest.url)?.lastPathComponent } ?? ""
+            filename = task.multipart?.filename ?? (lastComponent.isEmpty || lastComponent == "/" ? "file" : lastComponent)
+        }
+    }
+}

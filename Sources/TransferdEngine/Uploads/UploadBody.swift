@@ -1,0 +1,48 @@
+import NIOCore
+import TransferdDomain
+import _NIOFileSystem
+
+/// An upload's request body: optional framing around the file's bytes, read from disk a chunk at a time as the
+/// connection takes them. Each chunk counts as sent and passes the bandwidth limits on its way.
+package struct UploadBody: AsyncSequence, Sendable {
+    package typealias Element = ByteBuffer
+
+    package let framing: MultipartBody?
+    package let chunks: FileChunks
+    package let transfer: ActiveTransfer
+    package let limits: [BandwidthLimit]
+
+    package struct AsyncIterator: AsyncIteratorProtocol {
+        package var prefix: ByteBuffer?
+        package var file: FileChunks.AsyncIterator?
+        package var suffix: ByteBuffer?
+        package let transfer: ActiveTransfer
+        package let limits: [BandwidthLimit]
+
+        package mutating func next() async throws -> ByteBuffer? {
+            let chunk: ByteBuffer
+            if let prefix {
+                (chunk, self.prefix) = (prefix, nil)
+            } else if let fileChunk = try await file?.next() {
+                chunk = fileChunk
+            } else if let suffix {
+                (chunk, file, self.suffix) = (suffix, nil, nil)
+            } else {
+                return nil
+            }
+            transfer.add(chunk.readableBytes)
+            for limit in limits { try await limit.consume(chunk.readableBytes, whileWaiting: transfer.touch) }
+            return chunk
+        }
+    }
+
+    package func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(
+            prefix: framing?.prefix,
+            file: chunks.makeAsyncIterator(),
+            suffix: framing?.suffix,
+            transfer: transfer,
+            limits: limits
+        )
+    }
+}

@@ -1,0 +1,128 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import TransferdDomain
+import TransferdStorage
+import _NIOFileSystem
+
+/// Performs one attempt of an upload: streams the source file from disk (raw, or framed as multipart/form-data)
+/// with its `Content-Length`, reports the bytes sent, and keeps the body of the server's reply up to a cap. Every
+/// attempt sends the body from its first byte.
+package struct UploadRunner: Sendable {
+    let environment: TransferEnvironment
+    /// The most bytes of a reply body kept.
+    let replyLimit: Int
+
+    package init(environment: TransferEnvironment, replyLimit: Int) {
+        self.environment = environment
+        self.replyLimit = replyLimit
+    }
+
+    package func run(_ job: TransferJob, upload: UploadJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
+        await AttemptSupervisor.supervise(job, transfer: transfer, clock: environment.clock) {
+            await send(job, upload: upload, transfer: transfer)
+        }
+    }
+
+    private func send(_ job: TransferJob, upload: UploadJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
+        do {
+            let deadline = try environment.deadline(of: job)
+            try await environment.reporter.attemptStarted(taskID: job.taskID)
+            let path = FilePath(upload.sourcePath)
+            guard let size = try await FileSystem.shared.info(forFileAt: path)?.size else {
+                throw TransferError(code: .fileDoesNotExist, message: "The file this upload sends is gone.")
+            }
+            return try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
+                let multipart = upload.framing
+                let body = UploadBody(
+                    framing: multipart,
+                    chunks: handle.readChunks(in: 0..<size, chunkLength: .kibibytes(256)),
+                    transfer: transfer,
+                    limits: [environment.serviceLimit, transfer.limit]
+                )
+                let length = size + (multipart?.length ?? 0)
+                var request = HTTPClientRequest.transfer(to: job.url)
+                request.method = HTTPMethod(rawValue: upload.method)
+                for header in job.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
+                if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
+                if !request.headers.contains(name: "content-type") {
+                    request.headers.add(name: "Content-Type", value: multipart?.contentType ?? upload.contentType)
+                }
+                request.body = .stream(body, length: .known(length))
+                transfer.begin(received: 0, expected: length)
+                let response = try await reportingProgress(job, transfer: transfer) { [request] in
+                    try await environment.destinations.client(for: request.url).execute(request, deadline: deadline)
+                }
+                try await environment.reporter.responseReceived(
+                    taskID: job.taskID,
+                    url: job.url,
+                    response: TransferResponse(response),
+                    start: nil
+                )
+                try await environment.reporter.replyKept(taskID: job.taskID, reply: try await keepReply(response, taskID: job.taskID))
+                guard (200..<300).contains(response.status.code) else {
+                    let retryAfter = RetryAfter.parse(response.headers, now: environment.clock.now)
+                    return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
+                }
+                return .succeeded(nil)
+            }
+        } catch {
+            if Task.isCancelled { return .interrupted }
+            return .failed(TransferError(transportError: error))
+        }
+    }
+
+    /// Runs `send` while recording the bytes sent every `progressInterval` (didSendBodyData).
+    private func reportingProgress<Result: Sendable>(
+        _ job: TransferJob,
+        transfer: ActiveTransfer,
+        send: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
+        try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask { try await send() }
+            group.addTask {
+                var reported: Int64 = 0
+                while !Task.isCancelled {
+                    try await Task.sleep(for: environment.progressInterval)
+                    let (sent, expected) = transfer.counters
+                    guard sent != reported else { continue }
+                    try await environment.reporter.uploadProgress(
+                        taskID: job.taskID,
+                        sent: sent,
+                        expected: expected,
+                        bytesSent: sent - reported
+                    )
+                    reported = sent
+                }
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let result = try await group.next() {
+                if let result { return result }
+            }
+            throw CancellationError()
+        }
+    }
+
+    /// Writes the reply body to `tasks/<id>.reply`, up to `replyLimit` bytes; the rest is read and dropped.
+    private func keepReply(_ response: HTTPClientResponse, taskID: Int64) async throws -> StoredReply {
+        let path = FilePath(environment.files.replyPath(taskID: taskID))
+        return try await FileSystem.shared.withFileHandle(forWritingAt: path, options: .newFile(replaceExisting: true)) { handle in
+            var kept: Int64 = 0
+            var truncated = false
+            for try await var chunk in response.body {
+                let room = replyLimit - Int(kept)
+                if chunk.readableBytes > room {
+                    truncated = true
+                    chunk = chunk.getSlice(at: chunk.readerIndex, length: room) ?? ByteBuffer()
+                }
+                guard chunk.readableBytes > 0 else { continue }
+                try await handle.write(contentsOf: chunk, toAbsoluteOffset: kept)
+                kept += Int64(chunk.readableBytes)
+            }
+            return StoredReply(size: kept, truncated: truncated, contentType: response.headers.first(name: "content-type"))
+        }
+    }
+
+}

@@ -1,0 +1,71 @@
+import Foundation
+import TransferdDomain
+
+/// The durable, per-session, gap-free sequence of events: appended inside the transaction that causes them
+/// (together with their webhook deliveries), read by polling or long-polling.
+package struct EventLog: Sendable {
+    let store: any Store
+    package let signal: EventSignal
+    /// Wakes the webhook dispatcher after a commit that queued a delivery.
+    let outbox: Doorbell
+    let clock: any WallClock
+
+    package init(store: any Store, signal: EventSignal, outbox: Doorbell, clock: any WallClock) {
+        self.store = store
+        self.signal = signal
+        self.outbox = outbox
+        self.clock = clock
+    }
+
+    /// Appends one event to the session's log in the caller's transaction; readers and the dispatcher wake after
+    /// the commit.
+    @discardableResult
+    package func append(
+        _ repositories: any Repositories,
+        sessionID: Int64,
+        type: EventType,
+        taskIdentifier: Int64? = nil,
+        data: EventData = EventData()
+    ) throws -> Event {
+        let (event, queuedDelivery) = try repositories.events.append(
+            sessionID: sessionID,
+            type: type,
+            taskIdentifier: taskIdentifier,
+            data: data,
+            at: clock.now
+        )
+        let (signal, outbox) = (signal, outbox)
+        repositories.afterCommit {
+            signal.notify(sessionID: sessionID)
+            if queuedDelivery { outbox.ring() }
+        }
+        return event
+    }
+
+    /// Appends an event about `task` to its session's log, in the caller's transaction.
+    @discardableResult
+    package func append(
+        _ repositories: any Repositories,
+        _ type: EventType,
+        for task: TransferTask,
+        data: EventData = EventData()
+    ) throws
+        -> Event
+    {
+        try append(repositories, sessionID: task.sessionId, type: type, taskIdentifier: task.taskIdentifier, data: data)
+    }
+
+    /// Events of the session after `sequence`, oldest first; waits up to `wait` for the first one if there is none yet.
+    package func events(sessionID: Int64, after sequence: Int64, limit: Int, wait: Duration) async throws -> [Event] {
+        let deadline = ContinuousClock.now + wait
+        while true {
+            let seen = signal.version(sessionID: sessionID)
+            let events = try await store.read { try $0.events.list(sessionID: sessionID, after: sequence, limit: limit) }
+            let remaining = deadline - ContinuousClock.now
+            if !events.isEmpty || remaining <= .zero || Task.isCancelled {
+                return events
+            }
+            await signal.wait(sessionID: sessionID, seen: seen, timeout: remaining)
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Crypto
+import Foundation
+import NIOCore
+import Synchronization
+import TransferdDomain
+import TransferdStorage
+import _NIOFileSystem
+
+/// Staged files: their rows, their bytes on disk (`files/<row id>`), and the rules of tus appends.
+///
+/// Bytes stream from the request to disk in batches, never whole in memory. An append that breaks off keeps what
+/// arrived (the client asks `HEAD` where to go on), unless it carried a checksum, which only whole bytes can meet.
+package struct StagedFileService: Sendable {
+    /// Files being appended to: one request at a time per file.
+    package final class Appends: Sendable {
+        private let busy = Mutex<Set<Int64>>([])
+
+        package func begin(_ fileID: Int64) -> Bool {
+            busy.withLock { $0.insert(fileID).inserted }
+        }
+
+        package func end(_ fileID: Int64) {
+            _ = busy.withLock { $0.remove(fileID) }
+        }
+    }
+
+    package static let batchSize = 512 << 10
+
+    let store: any Store
+    package let files: FileStore
+    package let limits: StagedFileLimits
+    let appends = Appends()
+    let clock: any WallClock
+
+    package init(store: any Store, files: FileStore, limits: StagedFileLimits, clock: any WallClock) {
+        self.store = store
+        self.files = files
+        self.limits = limits
+        self.clock = clock
+    }
+
+    /// Creates an empty file that will be `length` bytes long; `publicID` is the client's (plain `PUT`) or generated.
+    package func create(
+        publicID: String?,
+        tenantID: Int64,
+        length: Int64,
+        metadata: [String: String]?,
+        contentType: String?
+    ) async throws
+        -> StagedFile
+    {
+        guard length >= 0 else { throw DomainError.invalidField("Upload-Length", requirement: "must be a non-negative integer") }
+        guard length <= limits.maximumSize else {
+            throw DomainError.tooLarge(
+                "The file would be \(length) bytes; this service accepts at most \(limits.maximumSize) (Tus-Max-Size)."
+            )
+        }
+        let now = clock.now
+        let (limits, publicID) = (limits, publicID ?? UUID().uuidString.lowercased())
+        let file = try await store.write { repositories in
+            guard try repositories.stagedFiles.find(publicID: publicID, tenantID: tenantID) == nil else {
+                throw DomainError.conflict("A file with the id `\(publicID)` exists already; files cannot be replaced.")
+            }
+            return try repositories.stagedFiles.insert(
+                StagedFile(
+                    tenantId: tenantID,
+                    publicId: publicID,
+                    uploadLength: length,
+                    uploadOffset: 0,
+                    metadata: metadata,
+                    contentType: contentType ?? metadata?["filetype"],
+                    createdAt: now,
+                    expiresAt: now.addingTimeInterval(limits.uploadExpiration.timeInterval)
+                )
+            )
+        }
+        guard FileManager.default.createFile(atPath: files.stagedPath(fileID: file.rowID), contents: nil) else {
+            throw TransferError(code: .cannotWriteToFile, message: "Could not create the staged file.")
+        }
+        return length == 0 ? try await complete(file) : file
+    }
+
+    /// The file a public id names among the tenant's; unfinished uploads past their expiry count as gone.
+    package func find(_ publicID: String, tenantID: Int64) async throws -> StagedFile {
+        try ClientIdentifier.validate(publicID, field: "id")
+        let file = try await store.read { try $0.stagedFiles.find(publicID: publicID, tenantID: tenantID) }
+        guard let file, file.isComplete || file.expiresAt > clock.now else {
+            throw DomainError.notFound("No file has the id `\(publicID)`.")
+        }
+        return file
+    }
+
+    /// Appends `body` at `offset`, which must be where the upload stands (409 otherwise). With `checksum`, the
+    /// bytes must have its digest (460 otherwise, and nothing is kept). Completes the file when it is full.
+    package func append<Body: AsyncSequence>(
+        _ body: Body,
+        to file: StagedFile,
+        at offset: Int64,
+        checksum: UploadChecksum?
+    ) async throws -> StagedFile where Body.Element == ByteBuffer {
+        guard appends.begin(file.rowID) else {
+            throw DomainError.conflict("Another request is appending to file `\(file.publicId)`; try again when it has ended.")
+        }
+        defer { appends.end(file.rowID) }
+        let current = try await find(file.publicId, tenantID: file.tenantId)
+        guard !current.isComplete else { throw DomainError.conflict("File `\(file.publicId)` is complete; it takes no more bytes.") }
+        guard offset == current.uploadOffset else {
+            throw DomainError.conflict("Upload-Offset is \(offset) but the upload stands at \(current.uploadOffset).")
+        }
+        let path = FilePath(files.stagedPath(fileID: file.rowID))
+        let end = try await FileSystem.shared.withFileHandle(forReadingAndWritingAt: path, options: .modifyFile(createIfNecessary: true)) {
+            handle in
+            try await handle.resize(to: .bytes(offset))
+            do {
+                let end = try await write(body, into: handle, from: offset, upTo: current.uploadLength, checksum: checksum)
+                try await handle.synchronize()
+                return end
+            } catch {
+                // Bytes that a checksum did not vouch for are not kept; without one, what arrived stays.
+                try? await handle.resize(to: .bytes(checksum == nil ? min(handle.info().size, current.uploadLength) : offset))
+                try? await handle.synchronize()
+                let kept = (try? await handle.info().size) ?? offset
+                _ = try? await record(current, offset: kept)
+                throw error
+            }
+        }
+        let updated = try await record(current, offset: end)
+        return end == updated.uploadLength ? try await complete(updated) : updated
+    }
+
+    /// Streams the body to the file from `start`; refuses bytes past `length` and checks the checksum at the end.
+    private func write<Body: AsyncSequence>(
+        _ body: Body,
+        into handle: ReadWriteFileHandle,
+        from start: Int64,
+        upTo length: Int64,
+        checksum: UploadChecksum?
+    ) async throws -> Int64 where Body.Element == ByteBuffer {
+        var digest = checksum.map { UploadChecksum.Running($0.algorithm) }
+        var batch = ByteBuffer()
+        var offset = start
+        func flush() async throws {
+            try await handle.write(contentsOf: batch, toAbsoluteOffset: offset - Int64(batch.readableBytes))
+            batch.clear()
+        }
+        do {
+            for try await chunk in body {
+                guard offset + Int64(chunk.readableBytes) <= length else {
+                    throw DomainError.tooLarge("The body goes past the upload's length of \(length) bytes.")
+                }
+                digest?.update(chunk)
+                batch.writeImmutableBuffer(chunk)
+                offset += Int64(chunk.readableBytes)
+                if batch.readableBytes >= Self.batchSize { try await flush() }
+            }
+        } catch {
+            if checksum == nil { try? await flush() }
+            throw error
+        }
+        try await flush()
+        if let checksum, let digest, digest.finalize() != checksum.digest {
+            throw DomainError.checksumMismatch(
+                "The \(checksum.algorithm.rawValue) of the body differs from Upload-Checksum; its bytes were not kept."
+            )
+        }
+        return offset
+    }
+
+    private func record(_ file: StagedFile, offset: Int64) async throws -> StagedFile {
+        var file = file
+        file.uploadOffset = offset
+        try await store.write { [file] in try $0.stagedFiles.update(file) }
+        return file
+    }
+
+    /// A full file: its SHA-256 is computed from disk, and it is kept for the retention period from now.
+    private func complete(_ file: StagedFile) async throws -> StagedFile {
+        var hasher = SHA256()
+        let path = FilePath(files.stagedPath(fileID: file.rowID))
+        try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
+            for try await chunk in handle.readChunks(in: 0..<file.uploadLength, chunkLength: .mebibytes(1)) {
+                chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+            }
+        }
+        let now = clock.now
+        var file = file
+        file.sha256 = hasher.finalize().hex
+        file.completedAt = now
+        file.expiresAt = now.addingTimeInterval(limits.retention.timeInterval)
+        try await store.write { [file] in try $0.stagedFiles.update(file) }
+        return file
+    }
+
+    /// Removes a file (tus termination); one that a queued or running upload task will send is kept (409).
+    package func remove(_ file: StagedFile) async throws {
+        try await store.write { repositories in
+            let users = try repositories.tasks.unfinishedUploads(sending: .stagedFile(file.rowID))
+            guard users.isEmpty else {
+                throw DomainError.conflict(
+                    "File `\(file.publicId)` is used by upload task(s) \(users.map(String.init).joined(separator: ", "))."
+                )
+            }
+            try repositories.stagedFiles.delete(id: file.rowID)
+        }
+        files.removeStaged(fileID: file.rowID)
+    }
+}

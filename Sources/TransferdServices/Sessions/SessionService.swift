@@ -1,0 +1,102 @@
+import Foundation
+import TransferdDomain
+
+/// Creates, reads and invalidates sessions.
+package struct SessionService: Sendable {
+    let store: any Store
+    let webhooks: WebhookService
+    let transitions: TaskTransitions
+    let maximumSessionsPerTenant: Int
+    let clock: any WallClock
+
+    package init(
+        store: any Store,
+        webhooks: WebhookService,
+        transitions: TaskTransitions,
+        maximumSessionsPerTenant: Int,
+        clock: any WallClock
+    ) {
+        self.store = store
+        self.webhooks = webhooks
+        self.transitions = transitions
+        self.maximumSessionsPerTenant = maximumSessionsPerTenant
+        self.clock = clock
+    }
+
+    /// What creating a session produced: the session, whether it is new, and a generated webhook secret to show once.
+    package struct Creation: Sendable {
+        package var session: Session
+        package var created: Bool
+        package var generatedSecret: WebhookSecret?
+    }
+
+    /// Returns the live session with this identifier, or creates it (with its webhook): never two live sessions
+    /// with one identifier. A reconnect keeps the session's original configuration, like re-creating a background
+    /// NSURLSession.
+    package func createOrReconnect(
+        identifier: String,
+        tenantID: Int64,
+        configuration: SessionConfiguration,
+        webhook: WebhookSettings?
+    ) async throws -> Creation {
+        try await store.write { repositories in
+            if let live = try repositories.sessions.live(identifier: identifier, tenantID: tenantID) {
+                return Creation(session: live, created: false)
+            }
+            let liveSessions = try repositories.sessions.countLive(tenantID: tenantID)
+            guard liveSessions < maximumSessionsPerTenant else {
+                throw DomainError.limitExceeded(
+                    "This tenant has \(liveSessions) live sessions, the most it may have; invalidate one first."
+                )
+            }
+            let session = try repositories.sessions.insert(
+                Session(identifier: identifier, tenantId: tenantID, configuration: configuration, createdAt: clock.now)
+            )
+            let secret = try webhook.flatMap { try webhooks.set($0, sessionID: session.rowID, repositories).generated }
+            return Creation(session: session, created: true, generatedSecret: secret)
+        }
+    }
+
+    /// The session an identifier names among the tenant's: the live one, else the most recently invalidated one.
+    /// Another tenant's sessions are as absent as sessions that never were.
+    package func session(identifier: String, tenantID: Int64) async throws -> Session {
+        try ClientIdentifier.validate(identifier, field: "identifier")
+        let session = try await store.read { try $0.sessions.latest(identifier: identifier, tenantID: tenantID) }
+        guard let session else { throw DomainError.notFound("No session has the identifier `\(identifier)`.") }
+        return session
+    }
+
+    /// Sessions in creation order, after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.
+    package func list(after cursor: Int64, limit: Int, tenantID: Int64?) async throws -> [Session] {
+        try await store.read { try $0.sessions.list(after: cursor, limit: limit, tenantID: tenantID) }
+    }
+
+    /// What the sessions' representations need besides their rows.
+    package func details(sessionIDs: [Int64]) async throws -> [Int64: Session.Details] {
+        try await store.read { try $0.sessions.details(sessionIDs: sessionIDs) }
+    }
+
+    /// finishTasksAndInvalidate (`cancelTasks: false`) or invalidateAndCancel (`cancelTasks: true`).
+    ///
+    /// The session stops accepting tasks at once; it becomes `invalidated` when its last task has completed.
+    package func invalidate(sessionID: Int64, cancelTasks: Bool) async throws -> Session {
+        try await store.write { repositories in
+            guard var session = try repositories.sessions.find(id: sessionID) else {
+                throw DomainError.notFound("The session does not exist.")
+            }
+            var machine = SessionStateMachine(state: session.state, cancelsTasks: session.cancelOnInvalidate)
+            do {
+                _ = try machine.handle(.invalidate(cancelTasks: cancelTasks))
+            } catch {
+                throw DomainError.conflict("Session \(session.identifier) is already invalidated.")
+            }
+            (session.state, session.cancelOnInvalidate) = (machine.state, machine.cancelsTasks)
+            try repositories.sessions.updateState(of: session)
+            if cancelTasks {
+                try transitions.cancel(try repositories.tasks.unfinished(sessionID: sessionID), .cancel(.init()), repositories)
+            }
+            try transitions.settleSession(sessionID, taskBecameIdle: false, repositories)
+            return try repositories.sessions.find(id: sessionID) ?? session
+        }
+    }
+}

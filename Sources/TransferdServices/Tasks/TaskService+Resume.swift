@@ -1,0 +1,31 @@
+import Foundation
+import TransferdDomain
+import TransferdStorage
+
+extension TaskService {
+    /// Inserts `task` as the continuation of the download `resumeData` describes: it takes over the partial file
+    /// (so the token works once) and starts with a range request after the kept bytes.
+    func continueDownload(from resumeData: ResumeData, in task: TransferTask, _ repositories: any Repositories) throws -> TransferTask {
+        guard resumeData.sessionID == task.sessionId else {
+            throw DomainError.invalidField("resumeData", requirement: "belongs to another session")
+        }
+        guard var source = try repositories.tasks.find(id: resumeData.taskID), source.state == .completed,
+            source.partialBytes == resumeData.bytes, files.partialSize(taskID: resumeData.taskID) >= resumeData.bytes
+        else {
+            throw DomainError.conflict("This resume data has been used already, or its partial file is gone; create the task without it.")
+        }
+        var task = task
+        if task.originalRequest.headers.isEmpty { task.originalRequest.headers = source.originalRequest.headers }
+        task.partialBytes = resumeData.bytes
+        task.resumeValidator = resumeData.validator
+        task.countOfBytesReceived = resumeData.bytes
+        task.countOfBytesExpected = resumeData.expectedBytes
+        task = try repositories.tasks.insert(task)
+        source.partialBytes = 0
+        try repositories.tasks.update(source)
+        guard files.movePartial(from: source.rowID, to: task.rowID) else {
+            throw TransferError(code: .cannotWriteToFile, message: "Could not take over the partial file (errno \(errno)).")
+        }
+        return task
+    }
+}

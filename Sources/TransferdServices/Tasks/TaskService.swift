@@ -1,0 +1,176 @@
+import Foundation
+import Logging
+import TransferdDomain
+import TransferdEngine
+import TransferdStorage
+
+/// Creates tasks and carries out what clients ask of them (resume, suspend, cancel, change), and records what the
+/// engine reports of their transfers. The state machine decides; `TaskTransitions` applies its actions.
+package struct TaskService: Sendable {
+    let store: any Store
+    let transitions: TaskTransitions
+    let backgroundTasks: BackgroundTaskService
+    let files: FileStore
+    /// The transfers under way, owned by the engine.
+    package let transfers: ActiveTransfers
+    let retryPolicy: RetryPolicy
+    let limits: ResourceLimits
+    package let resumeDataSigner: ResumeData.Signer
+    let clock: any WallClock
+    let logger: Logger
+
+    package init(
+        store: any Store,
+        transitions: TaskTransitions,
+        backgroundTasks: BackgroundTaskService,
+        files: FileStore,
+        transfers: ActiveTransfers,
+        retryPolicy: RetryPolicy,
+        limits: ResourceLimits,
+        resumeDataSigner: ResumeData.Signer,
+        clock: any WallClock,
+        logger: Logger
+    ) {
+        self.store = store
+        self.transitions = transitions
+        self.backgroundTasks = backgroundTasks
+        self.files = files
+        self.transfers = transfers
+        self.retryPolicy = retryPolicy
+        self.limits = limits
+        self.resumeDataSigner = resumeDataSigner
+        self.clock = clock
+        self.logger = logger
+    }
+
+    var eventLog: EventLog { transitions.eventLog }
+
+    /// Creates a task in a live session, writing `task.created` (and `task.resumed` when it starts at once).
+    package func create(_ newTask: NewTask, inSession sessionID: Int64) async throws -> TransferTask {
+        try await store.write { repositories in
+            let session = try repositories.sessions.find(id: sessionID)
+            guard let session, session.state == .active else {
+                throw DomainError.conflict("The session is \(session?.state.rawValue ?? "gone") and accepts no new tasks.")
+            }
+            try checkTaskLimits(session, repositories)
+            let taskIdentifier = try repositories.sessions.nextTaskIdentifier(sessionID: sessionID)
+            var task = TransferTask(newTask, sessionID: sessionID, taskIdentifier: taskIdentifier, createdAt: clock.now)
+            if let backgroundTask = newTask.backgroundTask {
+                guard try repositories.backgroundTasks.find(publicID: backgroundTask, sessionID: sessionID)?.state == .active else {
+                    throw DomainError.conflict("Background task `\(backgroundTask)` is not an active background task of this session.")
+                }
+                task.backgroundTask = backgroundTask
+            }
+            if let source = newTask.uploadFrom { try bindUploadSource(source, to: &task, tenantID: session.tenantId, repositories) }
+            if let resumeData = newTask.resumeData {
+                task = try continueDownload(from: resumeData, in: task, repositories)
+            } else {
+                task = try repositories.tasks.insert(task)
+            }
+            try eventLog.append(repositories, .taskCreated, for: task, data: EventData(state: .suspended))
+            if newTask.start {
+                try eventLog.append(repositories, .taskResumed, for: task, data: EventData(state: .running))
+                let scheduler = transitions.scheduler
+                repositories.afterCommit { scheduler.ring() }
+            }
+            return task
+        }
+    }
+
+    /// Applies a client's `resume`, `suspend` or `cancel`; an input the task's state forbids is a conflict.
+    package func apply(_ input: TaskStateMachine.Input, sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask {
+        try await store.write { repositories in
+            var task = try Self.task(taskIdentifier, sessionID: sessionID, repositories)
+            do {
+                try transitions.apply(input, to: &task, repositories)
+            } catch is TaskStateMachine.IllegalTransition {
+                throw DomainError.conflict("Task \(taskIdentifier) is \(task.state.rawValue); it cannot \(input.name).")
+            }
+            return task
+        }
+    }
+
+    /// Changes a task's priority, description or bandwidth limit; a limit applies at once to a transfer under way.
+    package func update(_ change: TaskChange, sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask {
+        let task = try await store.write { repositories in
+            var task = try Self.task(taskIdentifier, sessionID: sessionID, repositories)
+            guard task.state != .completed else { throw DomainError.conflict("Task \(taskIdentifier) is completed; it cannot change.") }
+            if let priority = change.priority { task.priority = priority }
+            if let description = change.taskDescription { task.taskDescription = description }
+            if let rate = change.maxBytesPerSecond { task.maxBytesPerSecond = rate }
+            try repositories.tasks.update(task)
+            return task
+        }
+        transfers[task.rowID]?.limit.setRate(task.maxBytesPerSecond)
+        return task
+    }
+
+    /// The session's task with this identifier.
+    package func task(_ taskIdentifier: Int64, in session: Session) async throws -> TransferTask {
+        try await store.read { repositories in
+            guard let task = try repositories.tasks.find(sessionID: session.rowID, taskIdentifier: taskIdentifier) else {
+                throw DomainError.notFound("Task \(taskIdentifier) does not exist in session `\(session.identifier)`.")
+            }
+            return task
+        }
+    }
+
+    /// The session's tasks after task identifier `cursor`, optionally in one state.
+    package func tasks(in sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) async throws -> [TransferTask] {
+        try await store.read { try $0.tasks.list(sessionID: sessionID, after: cursor, state: state, limit: limit) }
+    }
+
+    /// Forgets a finished download's content and removes its file; refused while an upload task will send it.
+    package func removeContent(of task: TransferTask) async throws {
+        try await store.write { repositories in
+            let users = try repositories.tasks.unfinishedUploads(sending: .task(task.rowID))
+            guard users.isEmpty else {
+                throw DomainError.conflict("Upload task(s) \(users.map(String.init).joined(separator: ", ")) will send this content.")
+            }
+            try repositories.tasks.forgetContent(id: task.rowID)
+        }
+        files.removeContent(taskID: task.rowID)
+    }
+
+    /// The task once it is no longer `canceling` (its transfer has stopped), or as it is after `timeout`.
+    package func settled(_ task: TransferTask, timeout: Duration) async throws -> TransferTask {
+        let deadline = ContinuousClock.now + timeout
+        var task = task
+        while task.state == .canceling, ContinuousClock.now < deadline {
+            let seen = eventLog.signal.version(sessionID: task.sessionId)
+            task = try await store.read { [task] in try $0.tasks.find(id: task.rowID) } ?? task
+            if task.state == .canceling {
+                await eventLog.signal.wait(sessionID: task.sessionId, seen: seen, timeout: deadline - ContinuousClock.now)
+            }
+        }
+        return task
+    }
+
+    /// The task as the API shows it, with the live counters of a transfer under way and whether it waits for a
+    /// connection to its host.
+    package func representation(of task: TransferTask, in session: Session) -> TaskRepresentation {
+        let busy = transfers.count(sessionID: session.rowID, origin: task.origin) >= session.configuration.maximumConnectionsPerHost
+        return TaskRepresentation(task, live: transfers[task.rowID]?.counters, hostIsBusy: busy, now: clock.now)
+    }
+
+    /// Refuses a new task when the session, or its tenant's unfinished work, is at its limit.
+    private func checkTaskLimits(_ session: Session, _ repositories: any Repositories) throws {
+        let inSession = try repositories.tasks.count(sessionID: session.rowID)
+        guard inSession < limits.maximumTasksPerSession else {
+            throw DomainError.limitExceeded("Session `\(session.identifier)` has \(inSession) tasks, the most a session may have.")
+        }
+        let unfinished = try repositories.tasks.countUnfinished(tenantID: session.tenantId)
+        guard unfinished < limits.maximumQueuedTasksPerTenant else {
+            throw DomainError.limitExceeded(
+                "This tenant has \(unfinished) unfinished tasks, the most it may have queued; wait for some to complete."
+            )
+        }
+    }
+
+    static func task(_ taskIdentifier: Int64, sessionID: Int64, _ repositories: any Repositories) throws -> TransferTask {
+        guard let task = try repositories.tasks.find(sessionID: sessionID, taskIdentifier: taskIdentifier) else {
+            throw DomainError.notFound("Task \(taskIdentifier) does not exist in this session.")
+        }
+        return task
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import TransferdDomain
+import TransferdEngine
+import TransferdStorage
+
+/// Applies the task state machine's decisions: inside the caller's transaction it writes the task's new state, the
+/// events the action causes, and the bookkeeping of the task's session and background task; what must follow the
+/// commit (waking the scheduler, stopping a transfer) is registered to run after it.
+///
+/// Task, session and background-task services all change tasks through here, so that a task completes the same
+/// way whoever completes it.
+package struct TaskTransitions: Sendable {
+    let eventLog: EventLog
+    let files: FileStore
+    /// The transfers under way, owned by the engine: asked whether a task is transferring, and told to stop one.
+    let transfers: ActiveTransfers
+    /// Rung after a commit that queued work for the scheduler.
+    let scheduler: Doorbell
+    package let resumeDataSigner: ResumeData.Signer
+    let clock: any WallClock
+
+    package init(
+        eventLog: EventLog,
+        files: FileStore,
+        transfers: ActiveTransfers,
+        scheduler: Doorbell,
+        resumeDataSigner: ResumeData.Signer,
+        clock: any WallClock
+    ) {
+        self.eventLog = eventLog
+        self.files = files
+        self.transfers = transfers
+        self.scheduler = scheduler
+        self.resumeDataSigner = resumeDataSigner
+        self.clock = clock
+    }
+
+    /// Feeds `input` to the machine of `task` (as it is in the store) and performs the action, in the caller's
+    /// transaction. `isTransferring` overrides what the engine says: a report that a transfer ended speaks of one.
+    @discardableResult
+    package func apply(
+        _ input: TaskStateMachine.Input,
+        to task: inout TransferTask,
+        isTransferring: Bool? = nil,
+        _ repositories: any Repositories
+    ) throws -> TaskStateMachine.Action {
+        var machine = TaskStateMachine(
+            state: task.state,
+            isTransferring: isTransferring ?? (transfers[task.rowID] != nil),
+            cancellation: task.pendingCancellation
+        )
+        let action = try machine.handle(input)
+        try perform(action, on: &task, newState: machine.state, repositories)
+        return action
+    }
+
+    /// Cancels unfinished tasks in the caller's transaction: invalidateAndCancel, endBackgroundTask with
+    /// `cancelTasks`, or (`expire`) a background task's deadline, which completes them at once.
+    package func cancel(_ tasks: [TransferTask], _ input: TaskStateMachine.Input, _ repositories: any Repositories) throws {
+        for var task in tasks where task.state != .completed {
+            try apply(input, to: &task, repositories)
+        }
+    }
+
+    /// Writes the task's new state and the events of `action`, then settles its session.
+    private func perform(
+        _ action: TaskStateMachine.Action,
+        on task: inout TransferTask,
+        newState: TaskState,
+        _ repositories: any Repositories
+    ) throws {
+        let wasBusy = task.state.isBusy
+        let taskID = task.rowID
+        task.state = newState
+        switch action {
+        case .none, .requeue:
+            return
+        case .enqueue:
+            // A resumed task runs now (a retry's backoff is over), but not before its earliest begin date.
+            task.nextAttemptAt = task.earliestBeginDate
+            task.waitingReason = nil
+            try repositories.tasks.update(task)
+            try eventLog.append(repositories, .taskResumed, for: task, data: EventData(state: .running))
+            wakeScheduler(repositories)
+        case .suspend(let stopTransfer):
+            if let live = transfers[taskID]?.counters {
+                (task.countOfBytesReceived, task.countOfBytesExpected) = live
+            }
+            try repositories.tasks.update(task)
+            try eventLog.append(repositories, .taskSuspended, for: task, data: EventData(state: .suspended))
+            if stopTransfer { interrupt(taskID, repositories) }
+        case .stopTransfer(let cancellation):
+            task.pendingCancellation = cancellation
+            try repositories.tasks.update(task)
+            interrupt(taskID, repositories)
+        case .complete(let completion):
+            try complete(&task, completion, repositories)
+            if completion.stopTransfer { interrupt(taskID, repositories) }
+        case .scheduleRetry(let at, let error):
+            try scheduleRetry(&task, at: at, after: error, repositories)
+            wakeScheduler(repositories)
+        case .discardLateTransfer:
+            // Its partial file stays only when the task's resume data points to it.
+            if task.error?.resumeData == nil { files.removePartial(taskID: taskID) }
+            return
+        }
+        if wasBusy && !newState.isBusy {
+            try settleSession(task.sessionId, taskBecameIdle: true, repositories)
+        }
+    }
+
+    private func complete(_ task: inout TransferTask, _ completion: TaskStateMachine.Completion, _ repositories: any Repositories) throws {
+        task.error = completion.error
+        task.completedAt = clock.now
+        if let file = completion.file {
+            // The file is durable in its final place before the events that announce it are committed.
+            try files.finalize(taskID: task.rowID)
+            let bytesWritten = file.size - task.countOfBytesReceived
+            task.file = file
+            task.partialBytes = 0
+            task.countOfBytesReceived = file.size
+            task.countOfBytesExpected = file.size
+            try repositories.tasks.update(task)
+            let progress = EventData(bytesWritten: bytesWritten, totalBytesWritten: file.size, totalBytesExpectedToWrite: file.size)
+            try eventLog.append(repositories, .taskProgress, for: task, data: progress)
+            let finished = EventData(file: file, location: "tasks/\(task.taskIdentifier)/content")
+            try eventLog.append(repositories, .taskFinishedDownloading, for: task, data: finished)
+        } else {
+            if let error = completion.error, let resumeData = resumeData(for: task, after: error, requested: completion.produceResumeData) {
+                task.error?.resumeData = try resumeDataSigner.token(for: resumeData)
+            } else {
+                discardPartial(of: &task)
+            }
+            if task.kind == .upload, completion.error == nil {
+                let bytesSent = task.countOfBytesExpectedToSend - task.countOfBytesSent
+                task.countOfBytesSent = task.countOfBytesExpectedToSend
+                let progress = EventData(
+                    bytesSent: bytesSent,
+                    totalBytesSent: task.countOfBytesSent,
+                    totalBytesExpectedToSend: task.countOfBytesSent
+                )
+                try eventLog.append(repositories, .taskUploadProgress, for: task, data: progress)
+            }
+            try repositories.tasks.update(task)
+        }
+        try eventLog.append(repositories, .taskCompleted, for: task, data: .completion(error: task.error))
+        if let backgroundTask = task.backgroundTask { try settleBackgroundTask(backgroundTask, repositories) }
+    }
+
+    private func scheduleRetry(_ task: inout TransferTask, at: Date, after error: TransferError, _ repositories: any Repositories) throws {
+        // taskIsWaitingForConnectivity: once when the host becomes unreachable, not on every retry.
+        let wasWaitingForConnectivity = task.waitingReason == .waitingForConnectivity
+        let reason: TransferTask.WaitingReason =
+            error.isConnectivityFailure ? .waitingForConnectivity : error.code == .outOfSpace ? .outOfSpace : .retryBackoff
+        task.nextAttemptAt = at
+        task.waitingReason = reason
+        if task.resumeValidator == nil { discardPartial(of: &task) }
+        // The next attempt continues from the checkpoint.
+        task.countOfBytesReceived = task.partialBytes
+        try repositories.tasks.update(task)
+        if reason == .waitingForConnectivity, !wasWaitingForConnectivity {
+            try eventLog.append(repositories, .taskWaitingForConnectivity, for: task)
+        }
+    }
+
+    /// Session bookkeeping in the transaction of a change of its tasks: `session.events_finished` when the session
+    /// went idle, and the end of an invalidation when no task is left unfinished.
+    package func settleSession(_ sessionID: Int64, taskBecameIdle: Bool, _ repositories: any Repositories) throws {
+        guard var session = try repositories.sessions.find(id: sessionID) else { return }
+        let (busy, unfinished) = try repositories.tasks.workload(sessionID: sessionID)
+        var machine = SessionStateMachine(state: session.state, cancelsTasks: session.cancelOnInvalidate)
+        let action: SessionStateMachine.Action
+        do {
+            action = try machine.handle(.tasksChanged(busy: busy, unfinished: unfinished, taskBecameIdle: taskBecameIdle))
+        } catch {
+            return
+        }
+        switch action {
+        case .none, .beginInvalidation:
+            return
+        case .finishEvents:
+            try eventLog.append(repositories, sessionID: sessionID, type: .sessionEventsFinished)
+        case .completeInvalidation(let finishEvents):
+            if finishEvents { try eventLog.append(repositories, sessionID: sessionID, type: .sessionEventsFinished) }
+            session.state = machine.state
+            session.invalidatedAt = clock.now
+            try repositories.sessions.updateState(of: session)
+            // An invalidated session takes no tasks, so the partial files its resume data pointed to go.
+            for taskID in try repositories.tasks.releaseResumeData(sessionID: sessionID) { files.removePartial(taskID: taskID) }
+            try eventLog.append(repositories, sessionID: sessionID, type: .sessionInvalidated)
+        }
+    }
+
+    /// A transfer of a background task completed: the background task completes itself once none is left unfinished.
+    private func settleBackgroundTask(_ publicID: String, _ repositories: any Repositories) throws {
+        guard let backgroundTask = try repositories.backgroundTasks.find(publicID: publicID) else { return }
+        let unfinished = try repositories.tasks.transfers(ofBackgroundTask: publicID).count { $0.state != .completed }
+        var machine = BackgroundTaskStateMachine(backgroundTask)
+        let now = clock.now
+        guard (try? machine.handle(.transferCompleted(unfinished: unfinished), at: now)) == .complete else { return }
+        try repositories.backgroundTasks.update(machine.task)
+        try eventLog.append(
+            repositories,
+            sessionID: backgroundTask.sessionId,
+            type: .backgroundTaskCompleted,
+            data: EventData(backgroundTask: machine.task, at: now)
+        )
+    }
+
+    /// The resume data of a task ending with `error`, when it keeps its partial file: its bytes can be continued,
+    /// and the client asked for it (a cancel) or the failure was transient (retries or time ran out).
+    private func resumeData(for task: TransferTask, after error: TransferError, requested: Bool) -> ResumeData? {
+        guard let validator = task.resumeValidator, task.partialBytes > 0, files.partialSize(taskID: task.rowID) >= task.partialBytes,
+            [.cancelled, .backgroundTaskExpired].contains(error.code) ? requested : error.isTransient
+        else { return nil }
+        return ResumeData(
+            sessionID: task.sessionId,
+            taskID: task.rowID,
+            url: task.originalRequest.url,
+            bytes: task.partialBytes,
+            expectedBytes: task.countOfBytesExpected,
+            validator: validator
+        )
+    }
+
+    /// Removes a task's partial file: its bytes will not be continued.
+    private func discardPartial(of task: inout TransferTask) {
+        files.removePartial(taskID: task.rowID)
+        task.partialBytes = 0
+    }
+
+    private func wakeScheduler(_ repositories: any Repositories) {
+        let scheduler = scheduler
+        repositories.afterCommit { scheduler.ring() }
+    }
+
+    private func interrupt(_ taskID: Int64, _ repositories: any Repositories) {
+        let transfers = transfers
+        repositories.afterCommit { transfers[taskID]?.interrupt(.byClient) }
+    }
+}

@@ -1,0 +1,163 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+import TransferdDomain
+import TransferdEngine
+
+/// Sends the outbox to subscribers: per session one delivery at a time, in sequence order, so that a later
+/// event waits while an earlier one is unacknowledged; sessions are served concurrently. At-least-once: a
+/// delivery stays pending until the subscriber answers 2xx, across restarts.
+///
+/// Superseded `task.progress` and `task.upload_progress` deliveries are coalesced, so a slow subscriber gets the latest progress, not a backlog.
+package struct Dispatcher: Service {
+    let store: any Store
+    let destinations: DestinationGuard
+    let policy: DeliveryPolicy
+    let loop: WakeUpLoop
+    let concurrency: Int
+    private let sending = SendingSessions()
+
+    package init(store: any Store, destinations: DestinationGuard, policy: DeliveryPolicy, loop: WakeUpLoop, concurrency: Int = 16) {
+        self.store = store
+        self.destinations = destinations
+        self.policy = policy
+        self.loop = loop
+        self.concurrency = concurrency
+    }
+
+    var clock: any WallClock { loop.clock }
+    var logger: Logger { loop.logger }
+
+    package func run() async throws {
+        await withDiscardingTaskGroup { group in
+            await loop.run("read the outbox") {
+                let (due, nextDue) = try await claimDueDeliveries()
+                for delivery in due {
+                    group.addTask {
+                        await deliver(delivery)
+                        sending.remove(delivery.sessionId)
+                        loop.doorbell.ring()
+                    }
+                }
+                return nextDue
+            }
+            // Attempts in flight are abandoned; they stay pending and go out after a restart.
+            group.cancelAll()
+        }
+    }
+
+    /// Coalesces superseded progress, then claims the head delivery of every session that is due and not already
+    /// sending. Returns them, and when the next head falls due.
+    private func claimDueDeliveries() async throws -> ([Delivery], Date?) {
+        let now = clock.now
+        let (sending, concurrency) = (sending, concurrency)
+        return try await store.write { repositories in
+            let busy = sending.all
+            try repositories.deliveries.coalesceSupersededProgress(exceptSessions: busy, at: now)
+            let heads = try repositories.deliveries.pendingHeads(exceptSessions: busy)
+            let free = max(0, concurrency - sending.count)
+            let due = Array(heads.filter { $0.nextAttemptAt <= now }.prefix(free))
+            for delivery in due { sending.insert(delivery.sessionId) }
+            return (due, heads.filter { $0.nextAttemptAt > now }.map(\.nextAttemptAt).min())
+        }
+    }
+
+    /// One attempt: POST the signed payload and record how the subscriber answered.
+    private func deliver(_ delivery: Delivery) async {
+        do {
+            let loaded = try await store.read { repositories -> (Event, Session, WebhookSubscription, TransferTask?)? in
+                guard let event = try repositories.events.find(id: delivery.eventId),
+                    let session = try repositories.sessions.find(id: delivery.sessionId),
+                    let webhook = try repositories.webhooks.find(sessionID: delivery.sessionId)
+                else { return nil }
+                let task = try event.taskIdentifier.flatMap {
+                    try repositories.tasks.find(sessionID: delivery.sessionId, taskIdentifier: $0)
+                }
+                return (event, session, webhook, task)
+            }
+            guard let (event, session, webhook, task) = loaded else { return }
+            let attemptedAt = clock.now
+            let body = try WebhookPayload(event: event, sessionIdentifier: session.identifier, task: task, now: attemptedAt).encoded()
+            let timestamp = Int(attemptedAt.timeIntervalSince1970)
+            var request = HTTPClientRequest.transfer(to: webhook.url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "User-Agent", value: "transferd")
+            request.headers.add(name: "webhook-id", value: delivery.messageId)
+            request.headers.add(name: "webhook-timestamp", value: String(timestamp))
+            request.headers.add(
+                name: "webhook-signature",
+                value: WebhookSigner.signature(
+                    messageID: delivery.messageId,
+                    timestamp: timestamp,
+                    body: body,
+                    secrets: webhook.signingSecrets(at: attemptedAt)
+                )
+            )
+            request.body = .bytes(ByteBuffer(bytes: body))
+            let started = ContinuousClock.now
+            let answer: DeliveryAnswer
+            do {
+                let client = try await destinations.client(for: request.url)
+                let response = try await client.execute(request, timeout: .nanoseconds(Int64(policy.timeout.timeInterval * 1e9)))
+                // Read (and drop) the body so that the connection can be reused; a subscriber's reply is not kept.
+                for try await _ in response.body {}
+                answer = .answered(status: Int(response.status.code), retryAfter: RetryAfter.parse(response.headers, now: clock.now))
+            } catch {
+                if Task.isCancelled { return }
+                answer = .failed(TransferError(transportError: error).message)
+            }
+            try await record(answer, of: delivery, attemptedAt: attemptedAt, latency: ContinuousClock.now - started)
+        } catch {
+            logger.error("webhook delivery failed", metadata: ["delivery": "\(delivery.messageId)", "error": "\(error)"])
+        }
+    }
+
+    private func record(_ answer: DeliveryAnswer, of delivery: Delivery, attemptedAt: Date, latency: Duration) async throws {
+        let now = clock.now
+        let policy = policy
+        try await store.write { repositories in
+            try repositories.deliveries.insertAttempt(
+                DeliveryAttempt(
+                    deliveryId: delivery.rowID,
+                    attemptedAt: attemptedAt,
+                    statusCode: answer.status,
+                    latencyMs: Int(latency.timeInterval * 1000),
+                    error: answer.error
+                )
+            )
+            // The delivery may have been removed from the queue meanwhile (webhook deleted, coalesced): keep its outcome.
+            guard var current = try repositories.deliveries.find(id: delivery.rowID), current.status == .pending,
+                var webhook = try repositories.webhooks.find(sessionID: delivery.sessionId)
+            else { return }
+            current.attemptCount += 1
+            switch answer {
+            case .answered(let status, _) where (200..<300).contains(status):
+                current.status = .delivered
+                current.completedAt = now
+                current.lastError = nil
+                webhook.state = .healthy
+                try repositories.sessions.acknowledge(sequence: current.sequence, sessionID: current.sessionId)
+            case .answered(410, _):
+                current.status = .failed
+                current.completedAt = now
+                current.lastError = "The subscriber answered 410 Gone; the webhook is disabled."
+                webhook.state = .disabled
+            default:
+                current.lastError = answer.error ?? "The subscriber answered \(answer.status ?? 0)."
+                webhook.state = .retrying
+                if let delay = policy.delay(afterFailedAttempts: current.attemptCount, retryAfter: answer.retryAfter) {
+                    current.nextAttemptAt = now.addingTimeInterval(delay.timeInterval)
+                } else {
+                    current.status = .failed
+                    current.completedAt = now
+                }
+            }
+            try repositories.deliveries.update(current)
+            try repositories.webhooks.save(webhook)
+        }
+    }
+}

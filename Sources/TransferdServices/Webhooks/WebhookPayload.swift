@@ -1,0 +1,50 @@
+import Foundation
+import TransferdDomain
+
+/// The JSON body of a delivery: `{"type", "timestamp", "data"}`, where `data` carries the session, the sequence,
+/// the task and the event's own fields, and for `task.finished_downloading` and `task.completed` the task as the
+/// API shows it, so that a subscriber can act without calling back.
+package struct WebhookPayload: Encodable {
+    package struct Payload: Encodable {
+        package var sessionIdentifier: String
+        package var sequence: Int64
+        package var taskIdentifier: Int64?
+        package var fields: EventData
+        package var task: TaskRepresentation?
+
+        package enum CodingKeys: String, CodingKey {
+            case sessionIdentifier, sequence, taskIdentifier, task
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sessionIdentifier, forKey: .sessionIdentifier)
+            try container.encode(sequence, forKey: .sequence)
+            try container.encode(taskIdentifier, forKey: .taskIdentifier)
+            try container.encodeIfPresent(task, forKey: .task)
+            // The event's own fields sit beside the common ones, in the same object.
+            try fields.encode(to: encoder)
+        }
+    }
+
+    package var type: EventType
+    package var timestamp: Date
+    package var data: Payload
+
+    package init(event: Event, sessionIdentifier: String, task: TransferTask?, now: Date) {
+        type = event.type
+        timestamp = event.createdAt
+        let includesTask = event.type == .taskCompleted || event.type == .taskFinishedDownloading
+        data = Payload(
+            sessionIdentifier: sessionIdentifier,
+            sequence: event.sequence,
+            taskIdentifier: event.taskIdentifier,
+            fields: event.data,
+            task: includesTask ? task.map { TaskRepresentation($0, live: nil, hostIsBusy: false, now: now) } : nil
+        )
+    }
+
+    package func encoded() throws -> Data {
+        try JSONCoding.encoder.encode(self)
+    }
+}

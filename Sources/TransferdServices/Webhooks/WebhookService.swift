@@ -1,0 +1,148 @@
+import Foundation
+import TransferdDomain
+
+/// Sets, rotates and removes a session's subscriber, and repairs its deliveries.
+package struct WebhookService: Sendable {
+    let store: any Store
+    let eventLog: EventLog
+    /// Wakes the dispatcher after a commit that gave it work.
+    let outbox: Doorbell
+    let policy: DeliveryPolicy
+    let clock: any WallClock
+
+    package init(store: any Store, eventLog: EventLog, outbox: Doorbell, policy: DeliveryPolicy, clock: any WallClock) {
+        self.store = store
+        self.eventLog = eventLog
+        self.outbox = outbox
+        self.policy = policy
+        self.clock = clock
+    }
+
+    /// The outcome of setting a subscriber: the subscription, the secret to show once (when one was generated),
+    /// and whether the subscription is new.
+    package struct Setting: Sendable {
+        package var subscription: WebhookSubscription
+        package var generated: WebhookSecret?
+        package var created: Bool
+    }
+
+    /// Creates or replaces the subscriber in the caller's transaction. A replacement keeps the current secret
+    /// unless a new one is given, and re-enables a disabled subscription.
+    package func set(_ settings: WebhookSettings, sessionID: Int64, _ repositories: any Repositories) throws -> Setting {
+        let existing = try repositories.webhooks.find(sessionID: sessionID)
+        let generated = settings.secret == nil && existing == nil ? WebhookSecret.generate() : nil
+        let subscription = WebhookSubscription(
+            sessionId: sessionID,
+            url: settings.url,
+            eventTypes: settings.eventTypes,
+            secret: settings.secret ?? existing?.secret ?? generated!,
+            previousSecret: existing?.previousSecret,
+            previousSecretExpiresAt: existing?.previousSecretExpiresAt,
+            state: .healthy,
+            createdAt: existing?.createdAt ?? clock.now
+        )
+        try repositories.webhooks.save(subscription)
+        wakeDispatcher(repositories)
+        return Setting(subscription: subscription, generated: generated, created: existing == nil)
+    }
+
+    package func set(_ settings: WebhookSettings, sessionID: Int64) async throws -> Setting {
+        try await store.write { repositories in try set(settings, sessionID: sessionID, repositories) }
+    }
+
+    package func subscription(sessionID: Int64) async throws -> WebhookSubscription {
+        let subscription = try await store.read { try $0.webhooks.find(sessionID: sessionID) }
+        guard let subscription else { throw DomainError.notFound("The session has no webhook.") }
+        return subscription
+    }
+
+    /// Removes the subscriber; its pending deliveries fail, their events stay readable by polling.
+    package func remove(sessionID: Int64) async throws {
+        let now = clock.now
+        try await store.write { repositories in
+            guard try repositories.webhooks.delete(sessionID: sessionID) else {
+                throw DomainError.notFound("The session has no webhook.")
+            }
+            try repositories.deliveries.failPending(sessionID: sessionID, message: "The webhook was removed.", at: now)
+        }
+    }
+
+    /// Replaces the secret; the previous one keeps signing (as a second signature) for the rotation window.
+    package func rotateSecret(sessionID: Int64, to secret: WebhookSecret?) async throws -> (WebhookSubscription, WebhookSecret) {
+        let now = clock.now
+        return try await store.write { repositories in
+            guard var subscription = try repositories.webhooks.find(sessionID: sessionID) else {
+                throw DomainError.notFound("The session has no webhook.")
+            }
+            let newSecret = secret ?? .generate()
+            subscription.previousSecret = subscription.secret
+            subscription.previousSecretExpiresAt = now.addingTimeInterval(policy.rotationWindow.timeInterval)
+            subscription.secret = newSecret
+            try repositories.webhooks.save(subscription)
+            return (subscription, newSecret)
+        }
+    }
+
+    /// Writes a `webhook.test` event, which the outbox delivers like any other.
+    package func sendTest(sessionID: Int64) async throws -> Delivery {
+        try await store.write { repositories in
+            guard let subscription = try repositories.webhooks.find(sessionID: sessionID), subscription.state != .disabled else {
+                throw DomainError.conflict("The session has no enabled webhook to test.")
+            }
+            let event = try eventLog.append(repositories, sessionID: sessionID, type: .webhookTest)
+            guard let delivery = try repositories.deliveries.find(eventID: event.rowID) else {
+                throw DomainError.conflict("The webhook's event filter excludes `webhook.test`.")
+            }
+            return delivery
+        }
+    }
+
+    /// Puts deliveries back in the queue for an immediate attempt, keeping their `webhook-id`.
+    /// Without `deliveryID`, every dead-lettered delivery of the session goes back (replay).
+    package func retry(sessionID: Int64, deliveryID: Int64?) async throws -> [Delivery] {
+        let now = clock.now
+        return try await store.write { repositories in
+            var deliveries: [Delivery]
+            if let deliveryID {
+                guard let delivery = try repositories.deliveries.find(id: deliveryID), delivery.sessionId == sessionID else {
+                    throw DomainError.notFound("Delivery \(deliveryID) does not exist in this session.")
+                }
+                guard delivery.status != .pending else { throw DomainError.conflict("Delivery \(deliveryID) is already pending.") }
+                deliveries = [delivery]
+            } else {
+                deliveries = try repositories.deliveries.list(sessionID: sessionID, status: .failed)
+            }
+            for index in deliveries.indices {
+                deliveries[index].status = .pending
+                deliveries[index].attemptCount = 0
+                deliveries[index].nextAttemptAt = now
+                deliveries[index].completedAt = nil
+                try repositories.deliveries.update(deliveries[index])
+            }
+            if var subscription = try repositories.webhooks.find(sessionID: sessionID), subscription.state == .disabled, !deliveries.isEmpty
+            {
+                subscription.state = .retrying
+                try repositories.webhooks.save(subscription)
+            }
+            wakeDispatcher(repositories)
+            return deliveries
+        }
+    }
+
+    /// The session's deliveries after row id `cursor`, with their attempts.
+    package func deliveries(
+        sessionID: Int64,
+        after cursor: Int64,
+        status: Delivery.Status?,
+        limit: Int
+    ) async throws -> [(
+        Delivery, [DeliveryAttempt]
+    )] {
+        try await store.read { try $0.deliveries.list(sessionID: sessionID, after: cursor, status: status, limit: limit) }
+    }
+
+    private func wakeDispatcher(_ repositories: any Repositories) {
+        let outbox = outbox
+        repositories.afterCommit { outbox.ring() }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import TransferdDomain
+
+/// The free space of the file system that holds the data directory, against the floor the service keeps.
+package struct DiskSpace: Sendable {
+    package let directory: String
+    package let minimumFreeBytes: Int64
+
+    /// Bytes available to the service, from statvfs.
+    package var availableBytes: Int64 {
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return .max }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    package var isBelowFloor: Bool {
+        availableBytes < minimumFreeBytes
+    }
+
+    /// Throws `outOfSpace` (transient: the transfer waits and tries again) when the floor is reached.
+    package func checkForTransfer() throws {
+        if isBelowFloor {
+            throw TransferError(
+                code: .outOfSpace,
+                message:
+                    "The data directory is down to \(availableBytes) free bytes (the floor is \(minimumFreeBytes)); the transfer waits for space."
+            )
+        }
+    }
+
+    package init(
+        directory: String,
+        minimumFreeBytes: Int64
+    ) {
+        self.directory = directory
+        self.minimumFreeBytes = minimumFreeBytes
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TransferdDomain
+
+/// Where transferred bytes live on disk. Paths derive from internal row ids only, never from client input.
+///
+/// A download streams into `tasks/<id>.part`; on success it is flushed and renamed to `tasks/<id>` in one step,
+/// so a finished file is never half-written and a failing transfer never touches a finished one. An upload's
+/// reply body is kept in `tasks/<id>.reply`; staged files live in `files/<id>`.
+package struct FileStore: Sendable {
+    package let root: String
+    package let stagedRoot: String
+
+    package init(dataDirectory: String) throws {
+        root = dataDirectory + "/tasks"
+        stagedRoot = dataDirectory + "/files"
+        for directory in [root, stagedRoot] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+    }
+
+    package func replyPath(taskID: Int64) -> String {
+        "\(root)/\(taskID).reply"
+    }
+
+    package func stagedPath(fileID: Int64) -> String {
+        "\(stagedRoot)/\(fileID)"
+    }
+
+    package func partialPath(taskID: Int64) -> String {
+        "\(root)/\(taskID).part"
+    }
+
+    package func contentPath(taskID: Int64) -> String {
+        "\(root)/\(taskID)"
+    }
+
+    /// The partial file's length, 0 when there is none.
+    package func partialSize(taskID: Int64) -> Int64 {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: partialPath(taskID: taskID))
+        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// Hands a partial file over to another task (resume data); false when it is gone.
+    package func movePartial(from source: Int64, to destination: Int64) -> Bool {
+        rename(partialPath(taskID: source), partialPath(taskID: destination)) == 0
+    }
+
+    /// Atomically publishes a fully written partial file as the task's content.
+    package func finalize(taskID: Int64) throws {
+        guard rename(partialPath(taskID: taskID), contentPath(taskID: taskID)) == 0 else {
+            throw TransferError(code: .cannotWriteToFile, message: "Could not move the finished download into place (errno \(errno)).")
+        }
+        try syncDirectory()
+    }
+
+    package func removePartial(taskID: Int64) {
+        unlink(partialPath(taskID: taskID))
+    }
+
+    package func removeContent(taskID: Int64) {
+        unlink(contentPath(taskID: taskID))
+    }
+
+    package func removeReply(taskID: Int64) {
+        unlink(replyPath(taskID: taskID))
+    }
+
+    package func removeStaged(fileID: Int64) {
+        unlink(stagedPath(fileID: fileID))
+    }
+
+    /// Makes a rename durable: the directory entry itself must reach the disk.
+    private func syncDirectory() throws {
+        let descriptor = open(root, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        fsync(descriptor)
+    }
+}

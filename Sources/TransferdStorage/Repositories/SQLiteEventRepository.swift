@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+import TransferdDomain
+
+/// The event log and its outbox on SQLite: an event and its delivery are written in one transaction, so that an
+/// event exists if and only if its delivery does (when the session's subscriber takes its type).
+struct SQLiteEventRepository: EventRepository {
+    typealias Columns = Event.Columns
+
+    let db: Database
+
+    func append(
+        sessionID: Int64,
+        type: EventType,
+        taskIdentifier: Int64?,
+        data: EventData,
+        at now: Date
+    ) throws -> (
+        event: Event, queuedDelivery: Bool
+    ) {
+        let sequence = try Int64.fetchOne(
+            db,
+            sql: "UPDATE sessions SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence",
+            arguments: [sessionID]
+        )
+        guard let sequence else { throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "session \(sessionID) is gone") }
+        var event = Event(sessionId: sessionID, sequence: sequence, type: type, taskIdentifier: taskIdentifier, data: data, createdAt: now)
+        try event.insert(db)
+        guard let webhook = try WebhookSubscription.fetchOne(db, key: sessionID), webhook.delivers(type) else { return (event, false) }
+        var delivery = Delivery(pending: event)
+        try delivery.insert(db)
+        return (event, true)
+    }
+
+    func find(id: Int64) throws -> Event? {
+        try Event.fetchOne(db, key: id)
+    }
+
+    func list(sessionID: Int64, after sequence: Int64, limit: Int) throws -> [Event] {
+        try Event.filter(Columns.sessionID == sessionID && Columns.sequence > sequence).order(Columns.sequence).limit(limit).fetchAll(db)
+    }
+}

@@ -1,0 +1,19 @@
+import GRDB
+import TransferdDomain
+
+/// Webhook subscriptions on SQLite, keyed by their session.
+struct SQLiteWebhookRepository: WebhookRepository {
+    let db: Database
+
+    func find(sessionID: Int64) throws -> WebhookSubscription? {
+        try WebhookSubscription.fetchOne(db, key: sessionID)
+    }
+
+    func save(_ subscription: WebhookSubscription) throws {
+        try subscription.save(db)
+    }
+
+    func delete(sessionID: Int64) throws -> Bool {
+        try WebhookSubscription.deleteOne(db, key: sessionID)
+    }
+}

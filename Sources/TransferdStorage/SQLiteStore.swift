@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import TransferdDomain
+import TransferdMigrations
+
+/// transferd's store on SQLite: a GRDB pool in WAL mode, migrated from `Migrations/*.sql` when opened. Writers are
+/// serialised by SQLite; readers see consistent snapshots beside them.
+package final class SQLiteStore: Store {
+    private let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and applies every pending migration.
+    package init(path: String) throws {
+        var configuration = GRDB.Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator().migrate(pool)
+    }
+
+    /// The store of a data directory (`transferd.sqlite` in it), creating the directory when needed.
+    package convenience init(dataDirectory: String) throws {
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        try self.init(path: Self.path(dataDirectory: dataDirectory))
+    }
+
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        try await pool.read { db in try body(SQLiteRepositories(db: db)) }
+    }
+
+    package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        try await pool.write { db in try body(SQLiteRepositories(db: db)) }
+    }
+
+    package func isReachable() async -> Bool {
+        (try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+
+    /// One GRDB migration per SQL file, in file-name order; applied migrations are recorded by name.
+    package static func migrator() throws -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in try SQLMigrations.all() {
+            migrator.registerMigration(migration.name) { db in
+                try db.execute(sql: migration.sql)
+            }
+        }
+        return migrator
+    }
+
+    /// Applies pending migrations to the database in `dataDirectory` (creating both if needed); returns their names.
+    package static func migrate(dataDirectory: String) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: path(dataDirectory: dataDirectory))
+        let migrator = try migrator()
+        let pending = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        try migrator.migrate(pool)
+        return try pool.read { db in try migrator.appliedIdentifiers(db) }.subtracting(pending).sorted()
+    }
+
+    /// The names of every migration, in order, and of those applied to this store.
+    package func migrations() async throws -> (all: [String], applied: Set<String>) {
+        let migrator = try Self.migrator()
+        return (migrator.migrations, try await pool.read { db in try migrator.appliedIdentifiers(db) })
+    }
+
+    /// SQLite's journal mode (`wal`).
+    package func journalMode() async throws -> String? {
+        try await pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+    }
+
+    private static func path(dataDirectory: String) -> String {
+        dataDirectory + "/transferd.sqlite"
+    }
+}
+
+/// The repositories of one SQLite transaction.
+struct SQLiteRepositories: Repositories {
+    let db: Database
+
+    var sessions: any SessionRepository { SQLiteSessionRepository(db: db) }
+    var tasks: any TaskRepository { SQLiteTaskRepository(db: db) }
+    var events: any EventRepository { SQLiteEventRepository(db: db) }
+    var webhooks: any WebhookRepository { SQLiteWebhookRepository(db: db) }
+    var deliveries: any DeliveryRepository { SQLiteDeliveryRepository(db: db) }
+    var stagedFiles: any StagedFileRepository { SQLiteStagedFileRepository(db: db) }
+    var backgroundTasks: any BackgroundTaskRepository { SQLiteBackgroundTaskRepository(db: db) }
+    var apiKeys: any APIKeyRepository { SQLiteAPIKeyRepository(db: db) }
+    var idempotencyKeys: any IdempotencyRepository { SQLiteIdempotencyRepository(db: db) }
+    var serviceKeys: any ServiceKeyRepository { SQLiteServiceKeyRepository(db: db) }
+
+    func afterCommit(_ action: @escaping @Sendable () -> Void) {
+        db.afterNextTransaction { _ in action() }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import TransferdAPI
+import TransferdDomain
+import TransferdServices
+
+/// The composition root: configuration → store, services, router → an application ready to `runService()`.
+///
+/// Services start in order (HTTP client, scheduler, background task clock, webhook dispatcher, retention sweeper)
+/// and the HTTP server last, so on shutdown the server stops taking requests first, then the others stop, the
+/// client last.
+func buildApplication(
+    configuration: Configuration,
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    var logger = Logger(label: "transferd")
+    logger.logLevel = configuration.logLevel
+    guard !configuration.authenticationDisabled || configuration.bindsToLoopback else {
+        throw ValidationFailure("--no-auth is only allowed with a loopback --host (127.0.0.1 or ::1), not \(configuration.host)")
+    }
+    if let invalid = configuration.destinationPolicy.invalidAllowances.first {
+        throw ValidationFailure("--allow-destination takes CIDR blocks such as 10.1.0.0/16 or fd00::/8, not \(invalid)")
+    }
+    let components = try await Components(configuration: configuration, logger: logger)
+    if !configuration.authenticationDisabled, let key = try await components.apiKeys.ensureInitialKey(configured: configuration.apiKey) {
+        // Shown once, on the console, so that a fresh installation can be reached; README "Security" explains keys.
+        FileHandle.standardError.write(
+            Data(
+                """
+                transferd: no API key existed, so this admin key was created. It is shown only now:
+
+                    \(key)
+
+                Send it as `Authorization: Bearer <key>`; manage keys with `transferd keys` (README, "Security").
+
+                """.utf8
+            )
+        )
+    }
+    return Application(
+        router: buildRouter(components.api),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),
+        services: [components.httpClient, components.scheduler, components.backgroundTaskClock, components.dispatcher, components.sweeper],
+        onServerRunning: onServerRunning,
+        logger: logger
+    )
+}

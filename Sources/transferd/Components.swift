@@ -1,0 +1,127 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import TransferdAPI
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+import TransferdStorage
+
+/// The parts of a running transferd, wired once from a `Configuration`: the one place that picks the store and
+/// hands every layer what it needs.
+struct Components: Sendable {
+    let store: SQLiteStore
+    let httpClient: HTTPClientService
+    let scheduler: Scheduler
+    let backgroundTaskClock: BackgroundTaskClock
+    let dispatcher: Dispatcher
+    let sweeper: RetentionSweeper
+    let apiKeys: APIKeyService
+    let api: APIDependencies
+
+    init(configuration: Configuration, logger: Logger) async throws {
+        let clock = configuration.clock
+        store = try SQLiteStore(dataDirectory: configuration.dataDirectory)
+        let files = try FileStore(dataDirectory: configuration.dataDirectory)
+        let disk = DiskSpace(directory: configuration.dataDirectory, minimumFreeBytes: configuration.limits.minimumFreeDiskBytes)
+        httpClient = HTTPClientService(connectTimeout: configuration.connectTimeout, policy: configuration.destinationPolicy)
+        let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger) }
+        let (schedulerLoop, dispatcherLoop, deadlineLoop) = (loop(), loop(), loop())
+
+        let eventLog = EventLog(store: store, signal: EventSignal(), outbox: dispatcherLoop.doorbell, clock: clock)
+        let transfers = ActiveTransfers()
+        let transitions = TaskTransitions(
+            eventLog: eventLog,
+            files: files,
+            transfers: transfers,
+            scheduler: schedulerLoop.doorbell,
+            resumeDataSigner: ResumeData.Signer(key: try await Self.resumeDataKey(store)),
+            clock: clock
+        )
+        let backgroundTasks = BackgroundTaskService(
+            store: store,
+            transitions: transitions,
+            deadlines: deadlineLoop.doorbell,
+            maximumDuration: configuration.maximumBackgroundTaskDuration
+        )
+        let tasks = TaskService(
+            store: store,
+            transitions: transitions,
+            backgroundTasks: backgroundTasks,
+            files: files,
+            transfers: transfers,
+            retryPolicy: configuration.retryPolicy,
+            limits: configuration.limits,
+            resumeDataSigner: transitions.resumeDataSigner,
+            clock: clock,
+            logger: logger
+        )
+        let webhooks = WebhookService(
+            store: store,
+            eventLog: eventLog,
+            outbox: dispatcherLoop.doorbell,
+            policy: configuration.deliveryPolicy,
+            clock: clock
+        )
+        let environment = TransferEnvironment(
+            destinations: httpClient.destinations,
+            files: files,
+            reporter: tasks,
+            progressInterval: configuration.progressInterval,
+            clock: clock,
+            serviceLimit: BandwidthLimit(bytesPerSecond: configuration.maxBytesPerSecond)
+        )
+        scheduler = Scheduler(
+            store: store,
+            reporter: tasks,
+            downloader: DownloadRunner(environment: environment, disk: disk),
+            uploader: UploadRunner(environment: environment, replyLimit: configuration.replyBodyLimit),
+            transfers: transfers,
+            loop: schedulerLoop,
+            concurrency: configuration.workerConcurrency,
+            maximumDownloadBytes: configuration.limits.maximumDownloadBytes,
+            logger: logger
+        )
+        backgroundTaskClock = BackgroundTaskClock(backgroundTasks: backgroundTasks, loop: deadlineLoop)
+        dispatcher = Dispatcher(
+            store: store,
+            destinations: httpClient.destinations,
+            policy: configuration.deliveryPolicy,
+            loop: dispatcherLoop
+        )
+        sweeper = RetentionSweeper(store: store, eventLog: eventLog, files: files, interval: configuration.sweepInterval, loop: loop())
+        apiKeys = APIKeyService(store: store, clock: clock)
+        api = APIDependencies(
+            store: store,
+            sessions: SessionService(
+                store: store,
+                webhooks: webhooks,
+                transitions: transitions,
+                maximumSessionsPerTenant: configuration.limits.maximumSessionsPerTenant,
+                clock: clock
+            ),
+            tasks: tasks,
+            backgroundTasks: backgroundTasks,
+            webhooks: webhooks,
+            stagedFiles: StagedFileService(store: store, files: files, limits: configuration.stagedFileLimits, clock: clock),
+            idempotency: IdempotencyService(store: store, clock: clock),
+            eventLog: eventLog,
+            authentication: AuthenticationMiddleware(
+                keys: apiKeys,
+                disabled: configuration.authenticationDisabled,
+                limiter: RequestRateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst)
+            ),
+            destinations: httpClient.destinations,
+            disk: disk,
+            files: files,
+            clock: clock
+        )
+    }
+
+    /// The key that signs resume data, generated by the migration that created it.
+    private static func resumeDataKey(_ store: SQLiteStore) async throws -> Data {
+        let bytes = try await store.read { try $0.serviceKeys.key(named: "resume_data") }
+        guard let bytes, bytes.count == 32 else { throw ValidationFailure("the resume data key is missing from the database") }
+        return bytes
+    }
+}

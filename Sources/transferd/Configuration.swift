@@ -1,0 +1,103 @@
+import Logging
+import TransferdDomain
+import TransferdServices
+
+/// Everything an operator can set when starting transferd (flags and `TRANSFERD_*` environment variables map onto it).
+struct Configuration: Sendable {
+    /// Address the HTTP API binds to.
+    var host: String
+    /// Port the HTTP API listens on; 0 picks a free one (tests).
+    var port: Int
+    /// Directory holding the SQLite database and downloaded files; created if missing.
+    var dataDirectory: String
+    /// How many transfers run at once, across all sessions.
+    var workerConcurrency: Int
+    /// Largest JSON request body accepted, in bytes.
+    var maximumRequestBodySize: Int
+    /// Minimum time between two `task.progress` events (and counter checkpoints) of one task.
+    var progressInterval: Duration
+    /// How long to wait for a TCP connection to an origin before the attempt fails.
+    var connectTimeout: Duration
+    /// Verbosity of the service's logs.
+    var logLevel: Logger.Level
+    /// Webhook retry schedule, timeout and secret rotation window.
+    var deliveryPolicy: DeliveryPolicy
+    /// Backoff between attempts of a transfer that failed transiently.
+    var retryPolicy: RetryPolicy
+    /// How big staged files may be, and how long unfinished uploads and complete files are kept.
+    var stagedFileLimits: StagedFileLimits
+    /// An admin API key to accept (`TRANSFERD_API_KEY`), instead of one generated at first start.
+    var apiKey: String?
+    /// `--no-auth`: no API keys, every request acts for the default tenant. Only with a loopback `host`.
+    var authenticationDisabled: Bool
+    /// Requests a second each API key may send on average, and the burst it may send at once.
+    var requestsPerSecond: Double
+    var requestBurst: Double
+    /// The longest a background task is granted, in seconds (`--max-background-task-duration`).
+    var maximumBackgroundTaskDuration: Double
+    /// Quotas per tenant, session and task, and the free disk space kept.
+    var limits: ResourceLimits
+    /// Where transfers and webhooks may connect besides the public internet.
+    var destinationPolicy: DestinationPolicy
+    /// How often expired content and staged files are removed.
+    var sweepInterval: Duration
+    /// The most bytes of an upload's reply body kept for the client.
+    var replyBodyLimit: Int
+    /// The bandwidth all transfers share, in bytes per second; nil for no limit.
+    var maxBytesPerSecond: Int64?
+    /// What time it is, for every rule about time (tests move it by hand).
+    var clock: any WallClock
+
+    init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        dataDirectory: String = "./transferd-data",
+        workerConcurrency: Int = 16,
+        maximumRequestBodySize: Int = 1 << 20,
+        progressInterval: Duration = .milliseconds(500),
+        connectTimeout: Duration = .seconds(10),
+        logLevel: Logger.Level = .info,
+        deliveryPolicy: DeliveryPolicy = DeliveryPolicy(),
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        maxBytesPerSecond: Int64? = nil,
+        stagedFileLimits: StagedFileLimits = StagedFileLimits(),
+        replyBodyLimit: Int = 1 << 20,
+        sweepInterval: Duration = .seconds(60),
+        apiKey: String? = nil,
+        authenticationDisabled: Bool = false,
+        requestsPerSecond: Double = 50,
+        requestBurst: Double = 200,
+        destinationPolicy: DestinationPolicy = DestinationPolicy(),
+        limits: ResourceLimits = ResourceLimits(),
+        maximumBackgroundTaskDuration: Double = 180,
+        clock: any WallClock = SystemClock()
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.workerConcurrency = workerConcurrency
+        self.maximumRequestBodySize = maximumRequestBodySize
+        self.progressInterval = progressInterval
+        self.connectTimeout = connectTimeout
+        self.logLevel = logLevel
+        self.deliveryPolicy = deliveryPolicy
+        self.retryPolicy = retryPolicy
+        self.maxBytesPerSecond = maxBytesPerSecond
+        self.stagedFileLimits = stagedFileLimits
+        self.replyBodyLimit = replyBodyLimit
+        self.sweepInterval = sweepInterval
+        self.apiKey = apiKey
+        self.authenticationDisabled = authenticationDisabled
+        self.requestsPerSecond = requestsPerSecond
+        self.requestBurst = requestBurst
+        self.destinationPolicy = destinationPolicy
+        self.limits = limits
+        self.maximumBackgroundTaskDuration = maximumBackgroundTaskDuration
+        self.clock = clock
+    }
+
+    /// Whether `host` only takes connections from this machine.
+    var bindsToLoopback: Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+import TransferdStorage
+
+@testable import TransferdAPI
+@testable import transferd
+
+/// Later attempts continue the partial file with `Range` + `If-Range`, and start again from 0 only when they must.
+@Suite struct ResumeTests {
+    static let size = 2_000_000
+
+    @Test func aDroppedConnectionIsResumedWithARangeRequest() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(progressInterval: .milliseconds(50)) { api in
+                try await api.createSession("drop")
+                _ = try await api.createTask("drop", url: origin.url("/files/\(Self.size)?name=drop&dropAfter=700000"))
+                let task = try await api.waitForCompletion("drop", 1)
+
+                #expect(task.error == nil)
+                #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
+                #expect(task.attempts.map(\.outcome) == ["networkConnectionLost", "succeeded"])
+                #expect(origin.ranges("drop").count == 2 && origin.ranges("drop").first == .some(nil))
+                try await api.expectContinued("drop", 1, origin: origin, name: "drop")
+                #expect(try await api.resumedAtOffset("drop", 1).totalBytesExpectedToWrite == Self.size)
+            }
+        }
+    }
+
+    @Test func anOriginThatIgnoresRangesIsDownloadedAgainFromZero() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(progressInterval: .milliseconds(50)) { api in
+                try await api.createSession("ignores")
+                _ = try await api.createTask("ignores", url: origin.url("/files/\(Self.size)?name=ignores&dropAfter=700000&ignoreRange=1"))
+                let task = try await api.waitForCompletion("ignores", 1)
+
+                #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
+                let resumed = try await api.resumedAtOffset("ignores", 1)
+                #expect(resumed.fileOffset == 0)
+                #expect(resumed.restartReason == "rangeIgnored")
+            }
+        }
+    }
+
+    @Test(arguments: [("noValidator", "noValidator"), ("noAcceptRanges", "noAcceptRanges")])
+    func aResponseThatCannotBeContinuedSaysWhyAndRetriesFromZero(fault: String, reason: String) async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(progressInterval: .milliseconds(50)) { api in
+                try await api.createSession("plain")
+                _ = try await api.createTask("plain", url: origin.url("/files/\(Self.size)?name=plain&dropAfter=700000&\(fault)=1"))
+                let task = try await api.waitForCompletion("plain", 1)
+
+                #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
+                #expect(!task.resumable)
+                #expect(task.notResumableReason == reason)
+                #expect(origin.ranges("plain") == [nil, nil], "nothing to continue: both attempts fetch everything")
+            }
+        }
+    }
+
+    @Test func suspendAndResumeContinueThePartialFile() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(progressInterval: .milliseconds(50)) { api in
+                try await api.startThrottledDownload("pause", size: Self.size, origin: origin)
+                let suspended = try await api.send(.POST, "/v1/sessions/pause/tasks/1/suspend").decode(TaskView.self)
+                #expect(suspended.state == "suspended")
+                #expect(suspended.resumable)
+                _ = try await api.send(.POST, "/v1/sessions/pause/tasks/1/resume")
+                let task = try await api.waitForCompletion("pause", 1)
+
+                #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
+                try await api.expectContinued("pause", 1, origin: origin, name: "pause")
+                #expect(origin.ranges("pause").count == 2)
+            }
+        }
+    }
+
+    /// What happens to a suspended download before it is resumed; named by the restart reason it causes.
+    enum Disruption: String, CaseIterable {
+        /// The resource changes: its ETag differs, so `If-Range` fails.
+        case validatorChanged
+        /// The partial file disappears from the data directory.
+        case partialFileMissing
+    }
+
+    @Test(arguments: Disruption.allCases)
+    func aDownloadThatCannotContinueStartsAgainFromZeroAndSaysWhy(_ disruption: Disruption) async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        try await OriginServer.with { origin in
+            try await TestService.with(dataDirectory: dataDirectory, progressInterval: .milliseconds(50)) { api in
+                try await api.startThrottledDownload("again", size: Self.size, origin: origin)
+                _ = try await api.send(.POST, "/v1/sessions/again/tasks/1/suspend")
+                switch disruption {
+                case .validatorChanged: origin.change("again")
+                case .partialFileMissing: try FileManager.default.removeItem(atPath: dataDirectory + "/tasks/1.part")
+                }
+                _ = try await api.send(.POST, "/v1/sessions/again/tasks/1/resume")
+                let task = try await api.waitForCompletion("again", 1)
+
+                #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
+                let resumed = try await api.resumedAtOffset("again", 1)
+                #expect(resumed.fileOffset == 0)
+                #expect(resumed.restartReason == disruption.rawValue)
+                let asked = origin.ranges("again").last ?? nil
+                #expect((asked != nil) == (disruption == .validatorChanged), "it asks to continue only when it has bytes to keep")
+            }
+        }
+    }
+
+    @Test func aStalledTransferIsRetriedFromItsCheckpoint() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(progressInterval: .milliseconds(50)) { api in
+                try await api.createSession("stall", configuration: #"{"timeoutIntervalForRequest": 1}"#)
+                _ = try await api.createTask(
+                    "stall",
+                    url: origin.url("/files/\(Self.size)?name=stall&stallAfter=1200000&bytesPerSecond=2000000")
+                )
+                let task = try await api.waitForCompletion("stall", 1)
+
+                #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
+                #expect(task.attempts.map(\.outcome) == ["timedOut", "succeeded"])
+                try await api.expectContinued("stall", 1, origin: origin, name: "stall")
+            }
+        }
+    }
+}

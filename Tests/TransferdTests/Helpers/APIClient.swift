@@ -1,0 +1,160 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+import TransferdStorage
+
+@testable import TransferdAPI
+@testable import transferd
+
+/// A thin client for transferd's API in tests: real HTTP over loopback, JSON decoded into the views below.
+struct APIClient: Sendable {
+    let baseURL: String
+    /// The API key sent as a bearer token; nil sends none.
+    var key: String? = TestService.apiKey
+
+    /// One response, fully read.
+    struct Reply: Sendable {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: Data
+
+        func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+            try JSONCoding.decoder.decode(type, from: body)
+        }
+
+        var problem: ProblemView? { try? decode() }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    func send(
+        _ method: HTTPMethod,
+        _ path: String,
+        json: String? = nil,
+        headers: [(String, String)] = [],
+        body: String? = nil,
+        bytes: ByteBuffer? = nil
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        if json != nil { request.headers.add(name: "Content-Type", value: "application/json") }
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let content = json ?? body {
+            request.body = .bytes(ByteBuffer(string: content))
+        } else if let bytes {
+            request.body = .bytes(bytes)
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 256 << 20)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+    }
+
+    // MARK: Conveniences
+
+    @discardableResult
+    func createSession(_ identifier: String, configuration: String = "{}") async throws -> SessionView {
+        let reply = try await send(.PUT, "/v1/sessions/\(identifier)", json: #"{"configuration": \#(configuration)}"#)
+        #expect([200, 201].contains(reply.status), "\(reply.text)")
+        return try reply.decode()
+    }
+
+    func createTask(_ session: String, url: String, kind: String = "download", extra: String = "") async throws -> TaskView {
+        let reply = try await send(.POST, "/v1/sessions/\(session)/tasks", json: #"{"kind": "\#(kind)", "url": "\#(url)"\#(extra)}"#)
+        #expect(reply.status == 201, "\(reply.text)")
+        return try reply.decode()
+    }
+
+    func session(_ identifier: String) async throws -> SessionView {
+        try await send(.GET, "/v1/sessions/\(identifier)").decode()
+    }
+
+    func deliveries(_ session: String, status: String? = nil) async throws -> [DeliveryView] {
+        let query = status.map { "&status=\($0)" } ?? ""
+        return try await send(.GET, "/v1/sessions/\(session)/deliveries?limit=1000\(query)").decode(PageView<DeliveryView>.self).items
+    }
+
+    /// Waits until the subscriber has acknowledged every delivery of the session written so far.
+    func waitUntilAllAcknowledged(_ session: String, timeout: Duration = .seconds(60)) async throws {
+        try await waitUntil(timeout: timeout) {
+            let last = try await deliveries(session).last?.sequence ?? 0
+            let state = try await self.session(session)
+            return state.pendingDeliveries == 0 && state.lastAcknowledgedSequence == last
+        }
+    }
+
+    func task(_ session: String, _ taskIdentifier: Int) async throws -> TaskView {
+        try await send(.GET, "/v1/sessions/\(session)/tasks/\(taskIdentifier)").decode()
+    }
+
+    func events(_ session: String, after: Int = 0, wait: Int = 0) async throws -> EventBatchView {
+        try await send(.GET, "/v1/sessions/\(session)/events?after=\(after)&wait=\(wait)&limit=1000").decode()
+    }
+
+    /// The session's whole event log, read page by page.
+    func allEvents(_ session: String) async throws -> [EventView] {
+        var events: [EventView] = []
+        while true {
+            let batch = try await self.events(session, after: events.last?.sequence ?? 0)
+            if batch.items.isEmpty { return events }
+            events += batch.items
+        }
+    }
+
+    /// Stages `size` bytes of the origin's content as a file with a plain `PUT /v1/files/{id}`.
+    @discardableResult
+    func stageFile(_ id: String, size: Int, contentType: String = "application/x-test") async throws -> StagedFileView {
+        let reply = try await send(.PUT, "/v1/files/\(id)", headers: [("Content-Type", contentType)], bytes: OriginContent.buffer(0..<size))
+        #expect(reply.status == 201, "\(reply.text)")
+        return try reply.decode()
+    }
+
+    func tasks(_ session: String) async throws -> [TaskView] {
+        try await send(.GET, "/v1/sessions/\(session)/tasks?limit=1000").decode(PageView<TaskView>.self).items
+    }
+
+    /// Long-polls the event log until an event matches, or fails the test after `timeout`.
+    @discardableResult
+    func waitForEvent(
+        _ session: String,
+        timeout: Duration = .seconds(60),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        where matches: (EventView) -> Bool
+    ) async throws -> EventView {
+        let deadline = ContinuousClock.now + timeout
+        var after = 0
+        while ContinuousClock.now < deadline {
+            let batch = try await events(session, after: after, wait: 2)
+            if let event = batch.items.first(where: matches) { return event }
+            after = batch.nextAfter
+        }
+        Issue.record("no matching event within \(timeout)", sourceLocation: sourceLocation)
+        throw CancellationError()
+    }
+
+    /// Waits for the task's `task.completed` event and returns the task as it is then.
+    @discardableResult
+    func waitForCompletion(_ session: String, _ taskIdentifier: Int, timeout: Duration = .seconds(60)) async throws -> TaskView {
+        try await waitForEvent(session, timeout: timeout) { $0.type == "task.completed" && $0.taskIdentifier == taskIdentifier }
+        return try await task(session, taskIdentifier)
+    }
+}
+
+/// Polls `condition` until it holds, failing the test after `timeout`: for states only observable by asking.
+func waitUntil(
+    timeout: Duration = .seconds(30),
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
+    throw CancellationError()
+}

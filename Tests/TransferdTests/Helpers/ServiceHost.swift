@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import TransferdDomain
+
+@testable import transferd
+
+/// The body of a `ServiceProcess`: the test binary re-runs itself with only this test enabled, and it serves
+/// transferd (the production composition root) until SIGTERM. In an ordinary test run it is skipped.
+///
+/// Re-running the test binary, rather than the `transferd` executable, keeps `swift test` self-sufficient
+/// (it does not link executables) and always runs the code under test.
+@Suite struct ServiceHost {
+    static let dataDirectoryVariable = "TRANSFERD_TEST_SERVICE_HOST_DATA_DIR"
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[dataDirectoryVariable] != nil, "runs only inside a ServiceProcess"))
+    func serve() async throws {
+        let dataDirectory = try #require(ProcessInfo.processInfo.environment[Self.dataDirectoryVariable])
+        let app = try await buildApplication(
+            configuration: Configuration(
+                port: 0,
+                dataDirectory: dataDirectory,
+                logLevel: .info,
+                apiKey: TestService.apiKey,
+                requestsPerSecond: 10_000,
+                requestBurst: 10_000,
+                destinationPolicy: TestService.loopback,
+                limits: ResourceLimits(minimumFreeDiskBytes: 0)
+            )
+        )
+        try await app.runService()
+    }
+}

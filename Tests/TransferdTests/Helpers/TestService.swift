@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import TransferdDomain
+
+@testable import transferd
+
+/// Runs the real transferd (the same `buildApplication` as production) on 127.0.0.1, port 0, for the duration of
+/// `body`, then stops it with a graceful shutdown, as SIGTERM would.
+enum TestService {
+    /// The admin key every test service accepts (as `TRANSFERD_API_KEY` would provide it); `APIClient` sends it.
+    static let apiKey = "trd_00000000000000aa_" + String(repeating: "ab", count: 32)
+
+    /// The suite's origins and receivers run on loopback, which the service refuses by default: open it.
+    static let loopback = DestinationPolicy(allowed: ["127.0.0.0/8", "::1/128"])
+
+    /// Webhook retries in milliseconds rather than minutes, without jitter, so that tests run quickly and exactly.
+    static let fastDeliveries = DeliveryPolicy(
+        schedule: [0, 50, 100, 200, 400, 800, 1600, 3200].map { .milliseconds($0) },
+        timeout: .seconds(5),
+        jitter: 0
+    )
+
+    /// A fresh, empty data directory.
+    static func temporaryDataDirectory() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("transferd-test-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func with<T: Sendable>(
+        dataDirectory: String = temporaryDataDirectory(),
+        workerConcurrency: Int = 16,
+        progressInterval: Duration = .milliseconds(500),
+        deliveryPolicy: DeliveryPolicy = fastDeliveries,
+        retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), jitter: 0),
+        maxBytesPerSecond: Int64? = nil,
+        configure: (inout Configuration) -> Void = { _ in },
+        _ body: (APIClient) async throws -> T
+    ) async throws -> T {
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        var configuration = Configuration(
+            host: "127.0.0.1",
+            port: 0,
+            dataDirectory: dataDirectory,
+            workerConcurrency: workerConcurrency,
+            progressInterval: progressInterval,
+            connectTimeout: .seconds(2),
+            logLevel: .critical,
+            deliveryPolicy: deliveryPolicy,
+            retryPolicy: retryPolicy,
+            maxBytesPerSecond: maxBytesPerSecond,
+            apiKey: apiKey,
+            requestsPerSecond: 10_000,
+            requestBurst: 10_000,
+            destinationPolicy: loopback,
+            limits: ResourceLimits(minimumFreeDiskBytes: 0)
+        )
+        configure(&configuration)
+        let app = try await buildApplication(configuration: configuration) { channel in
+            portContinuation.yield(channel.localAddress?.port ?? 0)
+        }
+        let serviceGroup = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await serviceGroup.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = await iterator.next() ?? 0
+            do {
+                let result = try await body(APIClient(baseURL: "http://127.0.0.1:\(port)"))
+                await serviceGroup.triggerGracefulShutdown()
+                try await group.waitForAll()
+                return result
+            } catch {
+                await serviceGroup.triggerGracefulShutdown()
+                try? await group.waitForAll()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+import TransferdStorage
+
+@testable import TransferdAPI
+@testable import transferd
+
+/// Transfers and webhooks reach only public addresses, unless the operator opens more: checked on the addresses a
+/// host resolves to, and on every redirect hop.
+@Suite struct DestinationTests {
+    static let blocked = [
+        "http://127.0.0.1/", "http://10.1.2.3/", "http://172.16.0.1/", "http://192.168.1.1/", "http://169.254.169.254/latest/meta-data/",
+        "http://100.64.0.1/", "http://224.0.0.1/", "http://0.0.0.0/", "http://[::1]/", "http://[fc00::1]/", "http://[fe80::1]/",
+        "http://[ff02::1]/", "http://[::ffff:127.0.0.1]/", "http://[::ffff:10.0.0.1]/",
+    ]
+
+    @Test(arguments: blocked)
+    func aTaskToABlockedAddressIsRefusedAtCreation(url: String) async throws {
+        try await TestService.with(configure: { $0.destinationPolicy = DestinationPolicy() }) { api in
+            try await api.createSession("ssrf")
+            let reply = try await api.send(.POST, "/v1/sessions/ssrf/tasks", json: #"{"kind": "download", "url": "\#(url)"}"#)
+            #expect(reply.status == 422)
+            #expect(reply.problem?.type == "urn:transferd:problem:destination-not-allowed")
+            #expect(reply.problem?.detail.hasPrefix("`url`: ") == true)
+            #expect(try await api.send(.GET, "/v1/sessions/ssrf/tasks").decode(PageView<TaskView>.self).items.isEmpty)
+        }
+    }
+
+    @Test func aNameThatResolvesToAPrivateAddressIsRefused() async throws {
+        try await TestService.with(configure: { $0.destinationPolicy = DestinationPolicy() }) { api in
+            try await api.createSession("names")
+            let reply = try await api.send(
+                .POST,
+                "/v1/sessions/names/tasks",
+                json: #"{"kind": "download", "url": "http://localhost:8080/"}"#
+            )
+            #expect(reply.status == 422)
+            #expect(reply.problem?.detail.hasPrefix("`url`: localhost resolves to ") == true)
+            let webhook = try await api.send(.PUT, "/v1/sessions/names/webhook", json: #"{"url": "http://10.0.0.1/hook"}"#)
+            #expect(webhook.status == 422)
+        }
+    }
+
+    @Test func aRedirectToABlockedAddressFailsTheTask() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("hops")
+                _ = try await api.createTask("hops", url: origin.url("/redirect/2/10?to=http://169.254.169.254/latest/meta-data/"))
+                let task = try await api.waitForCompletion("hops", 1)
+
+                #expect(task.error?.code == "destinationNotAllowed")
+                #expect(task.attempts.count == 1, "not retried: it will never be allowed")
+            }
+        }
+    }
+
+    @Test func theAllowlistOpensWhatTheOperatorNeeds() {
+        let closed = DestinationPolicy()
+        let opened = DestinationPolicy(allowed: ["10.1.0.0/16"])
+        let everything = DestinationPolicy(allowPrivate: true)
+        let inside = IPAddress("10.1.2.3")!
+        #expect(closed.refusal(for: inside) == "10.1.2.3 is a private address (RFC 1918)")
+        #expect(opened.refusal(for: inside) == nil)
+        #expect(opened.refusal(for: IPAddress("10.2.0.1")!) != nil)
+        #expect(everything.refusal(for: IPAddress("::ffff:192.168.0.1")!) == nil)
+        #expect(closed.refusal(for: IPAddress("93.184.215.14")!) == nil)
+        #expect(closed.refusal(for: IPAddress("2606:2800:21f:cb07:6820:80da:af6b:8b2c")!) == nil)
+        #expect(DestinationPolicy(allowed: ["not a block"]).invalidAllowances == ["not a block"])
+    }
+
+    @Test func credentialsAreUsedButNeverShown() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                let headers = #"{"X-Api-Key": "s3cret-session", "X-Trace": "visible"}"#
+                try await api.createSession("secrets", configuration: #"{"httpAdditionalHeaders": \#(headers)}"#)
+                let url = origin.url("/files/10").replacingOccurrences(of: "http://", with: "http://user:p4ssword@")
+                let created = try await api.createTask("secrets", url: url, extra: #", "headers": {"Cookie": "id=s3cret-task"}"#)
+                try await api.waitForCompletion("secrets", 1)
+
+                let everything = [
+                    try await api.send(.GET, "/v1/sessions/secrets").text,
+                    try await api.send(.GET, "/v1/sessions/secrets/tasks/1").text,
+                    try await api.send(.GET, "/v1/sessions/secrets/events").text,
+                ].joined()
+                for secret in ["s3cret-session", "s3cret-task", "p4ssword"] {
+                    #expect(!everything.contains(secret), "\(secret) was echoed")
+                }
+                #expect(everything.contains("visible"))
+                #expect(
+                    created.originalRequest.url.contains("user:%3Credacted%3E@") || created.originalRequest.url.contains("user:<redacted>@")
+                )
+                let authorization = try #require(origin.lastHeaders["authorization"])
+                #expect(authorization == "Basic \(Data("user:p4ssword".utf8).base64EncodedString())")
+            }
+        }
+    }
+
+    @Test func credentialsNeverReachTheLogs() async throws {
+        try await OriginServer.with { origin in
+            let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory())
+            defer { service.stopIfRunning() }
+            try await service.api.createSession(
+                "logged",
+                configuration: #"{"httpAdditionalHeaders": {"Authorization": "Bearer s3cret-log"}}"#
+            )
+            let url = origin.url("/status/503").replacingOccurrences(of: "http://", with: "http://user:p4ss-log@")
+            _ = try await service.api.createTask("logged", url: url)
+            try await waitUntil { try await service.api.task("logged", 1).attempts.count >= 2 }
+            try await service.terminate()
+
+            #expect(service.log.contains("listening on"), "the log was captured")
+            #expect(!service.log.contains("s3cret-log"))
+            #expect(!service.log.contains("p4ss-log"))
+        }
+    }
+}
