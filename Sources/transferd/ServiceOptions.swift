@@ -60,7 +60,7 @@ struct ServiceOptions: ParsableArguments {
     var noAuth = false
 
     @Option(help: "Requests a second each API key may send on average (env TRANSFERD_RATE_LIMIT).")
-    var rateLimit: Double = environment["TRANSFERD_RATE_LIMIT"].flatMap { Double($0) } ?? 50
+    var rateLimit: Double = environment["TRANSFERD_RATE_LIMIT"].flatMap { Double($0) } ?? 1000
 
     @Option(
         help:

@@ -25,35 +25,39 @@ package struct JSONRequestDecoder: RequestDecoder {
         return try decode(type, from: Data(buffer.readableBytesView))
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(Problem) -> T {
+    private func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
             return try JSONCoding.decoder.decode(type, from: data)
         } catch let error as DecodingError {
-            throw Self.problem(for: error)
-        } catch {
-            throw .badRequest("The request body is not valid JSON.")
+            throw Self.refusal(for: error)
         }
     }
 
-    package static func problem(for error: DecodingError) -> Problem {
+    /// What a decoding failure says to the client, naming the field; `under` leaves out the first keys of its path
+    /// (those of the batch an item was decoded from).
+    static func refusal(for error: DecodingError, under depth: Int = 0) -> DomainError {
         switch error {
         case .typeMismatch(let type, let context):
-            return .invalidField(path(context.codingPath), "must be \(describe(type))")
+            .invalidField(path(context.codingPath.dropFirst(depth)), requirement: "must be \(describe(type))")
         case .valueNotFound(let type, let context):
-            return .invalidField(path(context.codingPath), "must be \(describe(type)), not null")
+            .invalidField(path(context.codingPath.dropFirst(depth)), requirement: "must be \(describe(type)), not null")
         case .keyNotFound(let key, let context):
-            return .badRequest("`\(path(context.codingPath + [key]))` is required.")
+            .badRequest("`\(path(context.codingPath.dropFirst(depth) + [key]))` is required.")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return .badRequest("The request body is not valid JSON.")
+            .badRequest("The request body is not valid JSON.")
         case .dataCorrupted(let context):
-            return .invalidField(path(context.codingPath), "is not acceptable: \(context.debugDescription)")
+            .invalidField(path(context.codingPath.dropFirst(depth)), requirement: "is not acceptable: \(context.debugDescription)")
         @unknown default:
-            return .badRequest("The request body could not be decoded.")
+            .badRequest("The request body could not be decoded.")
         }
     }
 
-    private static func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.isEmpty ? "(body)" : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    private static func path(_ codingPath: some Collection<any CodingKey>) -> String {
+        guard !codingPath.isEmpty else { return "(body)" }
+        return codingPath.reduce("") { path, key in
+            if let index = key.intValue { return path + "[\(index)]" }
+            return path.isEmpty ? key.stringValue : path + "." + key.stringValue
+        }
     }
 
     private static func describe(_ type: Any.Type) -> String {

@@ -61,6 +61,7 @@ extension Problem {
             case .checksumMismatch:
                 (HTTPResponse.Status(code: 460, reasonPhrase: "Checksum Mismatch"), "checksum-mismatch", "Checksum mismatch")
             case .destinationNotAllowed: (.unprocessableContent, "destination-not-allowed", "Destination not allowed")
+            case .unprocessable: (.unprocessableContent, "unprocessable-content", "Unprocessable content")
             case .insufficientStorage:
                 (HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "insufficient-storage", "Insufficient storage")
             }

@@ -21,14 +21,45 @@ struct TasksController: Sendable {
         group.post(":taskIdentifier/cancel", use: cancel)
     }
 
-    @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<TaskRepresentation> {
-        let body = try await request.decode(as: CreateTaskRequest.self, context: context)
+    /// Creates one task, or a batch of them in one transaction.
+    @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
+        let session = context.session
+        switch try await request.decode(as: CreateTasksBody.self, context: context) {
+        case .one(let body):
+            let newTask = try validate(body)
+            try disk.refuseNewWorkWhenLow()
+            try await destinations.vet(newTask.request.url, field: "url")
+            let task = try await tasks.create(newTask, inSession: session.rowID)
+            return try EditedResponse(status: .created, response: tasks.representation(of: task, in: session))
+                .response(from: request, context: context)
+        case .batch(let bodies):
+            var newTasks: [NewTask] = []
+            for (index, body) in bodies.enumerated() {
+                newTasks.append(try await inItem(index) { try validate(body) })
+            }
+            try disk.refuseNewWorkWhenLow()
+            for (index, newTask) in newTasks.enumerated() {
+                try await inItem(index) { try await destinations.vet(newTask.request.url, field: "url") }
+            }
+            let created = try await tasks.create(newTasks, inSession: session.rowID)
+            let batch = TaskBatch(tasks: created.map { tasks.representation(of: $0, in: session) })
+            return try EditedResponse(status: .created, response: batch).response(from: request, context: context)
+        }
+    }
+
+    /// The task a request body describes, checked.
+    private func validate(_ body: CreateTaskRequest) throws -> NewTask {
         let resumeData = try body.resumeData.map { token throws(DomainError) in try tasks.resumeDataSigner.decode(token) }
-        let newTask = try body.validate(resumeData: resumeData)
-        try disk.refuseNewWorkWhenLow()
-        try await destinations.vet(newTask.request.url, field: "url")
-        let task = try await tasks.create(newTask, inSession: context.session.rowID)
-        return EditedResponse(status: .created, response: tasks.representation(of: task, in: context.session))
+        return try body.validate(resumeData: resumeData)
+    }
+
+    /// Runs `check` for item `index` of a batch; its refusal names the item.
+    private func inItem<T>(_ index: Int, _ check: () async throws -> T) async throws -> T {
+        do {
+            return try await check()
+        } catch let refusal as DomainError {
+            throw refusal.item(index, of: "tasks")
+        }
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<TaskRepresentation> {

@@ -18,14 +18,24 @@ package enum DomainError: Error, Equatable, Sendable {
     case destinationNotAllowed(String)
     /// The data directory is down to its free-space floor; no new work is taken.
     case insufficientStorage(String)
+    /// One item of a batch cannot be carried out, so none is (the detail names the item).
+    case unprocessable(String)
 
     /// What the client reads about the refusal.
     package var detail: String {
         switch self {
         case .invalidField(let field, requirement: let requirement): "`\(field)` \(requirement)."
         case .badRequest(let detail), .notFound(let detail), .conflict(let detail), .limitExceeded(let detail), .tooLarge(let detail),
-            .checksumMismatch(let detail), .destinationNotAllowed(let detail), .insufficientStorage(let detail):
+            .checksumMismatch(let detail), .destinationNotAllowed(let detail), .insufficientStorage(let detail), .unprocessable(let detail):
             detail
+        }
+    }
+
+    /// This refusal as the refusal of item `index` of the batch in `field`: a 422 whose detail names the item.
+    package func item(_ index: Int, of field: String) -> DomainError {
+        switch self {
+        case .invalidField(let name, let requirement): .unprocessable("`\(field)[\(index)].\(name)` \(requirement).")
+        default: .unprocessable("`\(field)[\(index)]`: \(detail)")
         }
     }
 }

@@ -47,34 +47,50 @@ package struct TaskService: Sendable {
 
     /// Creates a task in a live session, writing `task.created` (and `task.resumed` when it starts at once).
     package func create(_ newTask: NewTask, inSession sessionID: Int64) async throws -> TransferTask {
+        try await create([newTask], inSession: sessionID)[0]
+    }
+
+    /// Creates tasks in a live session in one transaction, all or none; the refusal of one names its index.
+    package func create(_ newTasks: [NewTask], inSession sessionID: Int64) async throws -> [TransferTask] {
         try await store.write { repositories in
             let session = try repositories.sessions.find(id: sessionID)
             guard let session, session.state == .active else {
                 throw DomainError.conflict("The session is \(session?.state.rawValue ?? "gone") and accepts no new tasks.")
             }
-            try checkTaskLimits(session, repositories)
-            let taskIdentifier = try repositories.sessions.nextTaskIdentifier(sessionID: sessionID)
-            var task = TransferTask(newTask, sessionID: sessionID, taskIdentifier: taskIdentifier, createdAt: clock.now)
-            if let backgroundTask = newTask.backgroundTask {
-                guard try repositories.backgroundTasks.find(publicID: backgroundTask, sessionID: sessionID)?.state == .active else {
-                    throw DomainError.conflict("Background task `\(backgroundTask)` is not an active background task of this session.")
+            try checkTaskLimits(session, adding: newTasks.count, repositories)
+            return try newTasks.enumerated().map { index, newTask in
+                do {
+                    return try insert(newTask, in: session, repositories)
+                } catch let refusal as DomainError where newTasks.count > 1 {
+                    throw refusal.item(index, of: "tasks")
                 }
-                task.backgroundTask = backgroundTask
             }
-            if let source = newTask.uploadFrom { try bindUploadSource(source, to: &task, tenantID: session.tenantId, repositories) }
-            if let resumeData = newTask.resumeData {
-                task = try continueDownload(from: resumeData, in: task, repositories)
-            } else {
-                task = try repositories.tasks.insert(task)
-            }
-            try eventLog.append(repositories, .taskCreated, for: task, data: EventData(state: .suspended))
-            if newTask.start {
-                try eventLog.append(repositories, .taskResumed, for: task, data: EventData(state: .running))
-                let scheduler = transitions.scheduler
-                repositories.afterCommit { scheduler.ring() }
-            }
-            return task
         }
+    }
+
+    /// Inserts one new task with its events, in the caller's transaction.
+    private func insert(_ newTask: NewTask, in session: Session, _ repositories: any Repositories) throws -> TransferTask {
+        let taskIdentifier = try repositories.sessions.nextTaskIdentifier(sessionID: session.rowID)
+        var task = TransferTask(newTask, sessionID: session.rowID, taskIdentifier: taskIdentifier, createdAt: clock.now)
+        if let backgroundTask = newTask.backgroundTask {
+            guard try repositories.backgroundTasks.find(publicID: backgroundTask, sessionID: session.rowID)?.state == .active else {
+                throw DomainError.conflict("Background task `\(backgroundTask)` is not an active background task of this session.")
+            }
+            task.backgroundTask = backgroundTask
+        }
+        if let source = newTask.uploadFrom { try bindUploadSource(source, to: &task, tenantID: session.tenantId, repositories) }
+        if let resumeData = newTask.resumeData {
+            task = try continueDownload(from: resumeData, in: task, repositories)
+        } else {
+            task = try repositories.tasks.insert(task)
+        }
+        try eventLog.append(repositories, .taskCreated, for: task, data: EventData(state: .suspended))
+        if newTask.start {
+            try eventLog.append(repositories, .taskResumed, for: task, data: EventData(state: .running))
+            let scheduler = transitions.scheduler
+            repositories.afterCommit { scheduler.ring() }
+        }
+        return task
     }
 
     /// Applies a client's `resume`, `suspend` or `cancel`; an input the task's state forbids is a conflict.
@@ -153,14 +169,14 @@ package struct TaskService: Sendable {
         return TaskRepresentation(task, live: transfers[task.rowID]?.counters, hostIsBusy: busy, now: clock.now)
     }
 
-    /// Refuses a new task when the session, or its tenant's unfinished work, is at its limit.
-    private func checkTaskLimits(_ session: Session, _ repositories: any Repositories) throws {
+    /// Refuses `count` new tasks when the session, or its tenant's unfinished work, would pass its limit.
+    private func checkTaskLimits(_ session: Session, adding count: Int, _ repositories: any Repositories) throws {
         let inSession = try repositories.tasks.count(sessionID: session.rowID)
-        guard inSession < limits.maximumTasksPerSession else {
+        guard inSession + count <= limits.maximumTasksPerSession else {
             throw DomainError.limitExceeded("Session `\(session.identifier)` has \(inSession) tasks, the most a session may have.")
         }
         let unfinished = try repositories.tasks.countUnfinished(tenantID: session.tenantId)
-        guard unfinished < limits.maximumQueuedTasksPerTenant else {
+        guard unfinished + count <= limits.maximumQueuedTasksPerTenant else {
             throw DomainError.limitExceeded(
                 "This tenant has \(unfinished) unfinished tasks, the most it may have queued; wait for some to complete."
             )

@@ -65,6 +65,23 @@ import TransferdStorage
         }
     }
 
+    @Test func theDefaultRateLimitLetsABusyClientPollItsTasks() async throws {
+        let defaults = Configuration()
+        try await TestService.with(configure: {
+            $0.requestsPerSecond = defaults.requestsPerSecond
+            $0.requestBurst = defaults.requestBurst
+        }) { api in
+            try await api.createSession("poller")
+            for _ in 0..<20 { _ = try await api.createTask("poller", url: "http://127.0.0.1:9/", extra: #", "start": false"#) }
+            // 20 tasks polled five times a second for two seconds, sent as fast as they go.
+            var statuses: [Int] = []
+            for _ in 0..<10 {
+                for task in 1...20 { statuses.append(try await api.send(.GET, "/v1/sessions/poller/tasks/\(task)").status) }
+            }
+            #expect(statuses.allSatisfy { $0 == 200 })
+        }
+    }
+
     @Test func aFreshInstallationGetsOneAdminKeyShownOnce() async throws {
         let keys = try KeyManagement.keys(TestService.temporaryDataDirectory())
         let first = try #require(try await keys.ensureInitialKey(configured: nil))
