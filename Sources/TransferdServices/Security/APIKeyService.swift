@@ -2,10 +2,11 @@ import Foundation
 import TransferdDomain
 
 /// API keys and their tenants: issued by the command line (`transferd keys …`) or at first start, checked on every
-/// request.
+/// request (against keys read within the last `APIKeyCache.lifetime`).
 package struct APIKeyService: Sendable {
     let store: any Store
     let clock: any WallClock
+    let cache = APIKeyCache()
 
     package init(store: any Store, clock: any WallClock) {
         self.store = store
@@ -35,6 +36,7 @@ package struct APIKeyService: Sendable {
     /// Revokes a key at once; false when no live key has that id.
     package func revoke(id: String) async throws -> Bool {
         let now = clock.now
+        defer { cache.forget(id: id) }
         return try await store.write { try $0.apiKeys.revoke(id: id, at: now) }
     }
 
@@ -57,7 +59,12 @@ package struct APIKeyService: Sendable {
     /// The principal a bearer token stands for, or why there is none (a malformed, unknown or revoked key).
     package func authenticate(_ text: String) async throws -> Result<Principal, AuthenticationFailure> {
         guard let token = APIKey.Token(text) else { return .failure(.invalid) }
-        let key = try await store.read { try $0.apiKeys.find(id: token.id) }
+        let now = clock.now
+        var key = cache.key(id: token.id, now: now)
+        if key == nil {
+            key = try await store.read { try $0.apiKeys.find(id: token.id) }
+            if let key { cache.remember(key, readAt: now) }
+        }
         guard let key, key.matches(token) else { return .failure(.invalid) }
         guard key.revokedAt == nil else { return .failure(.revoked) }
         return .success(Principal(tenantID: key.tenantId, keyID: key.id, admin: key.admin))

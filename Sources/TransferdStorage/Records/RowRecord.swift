@@ -6,7 +6,7 @@ import TransferdDomain
 package protocol RowRecord: Codable, FetchableRecord, MutablePersistableRecord, Persisted {}
 
 extension RowRecord {
-    package static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+    package static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { ColumnKeys.strategy }
     package static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
 
     package mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -18,6 +18,6 @@ extension RowRecord {
 package protocol KeyedRecord: Codable, FetchableRecord, PersistableRecord {}
 
 extension KeyedRecord {
-    package static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+    package static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { ColumnKeys.strategy }
     package static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
 }

@@ -7,7 +7,7 @@ struct SQLiteAPIKeyRepository: APIKeyRepository {
     let db: Database
 
     func find(id: String) throws -> APIKey? {
-        try APIKey.fetchOne(db, key: id)
+        try SQLRequest<APIKey>(literal: "SELECT * FROM api_keys WHERE id = \(id)", cached: true).fetchOne(db)
     }
 
     func count() throws -> Int {

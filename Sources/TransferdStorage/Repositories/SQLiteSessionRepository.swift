@@ -18,7 +18,10 @@ struct SQLiteSessionRepository: SessionRepository {
     }
 
     func latest(identifier: String, tenantID: Int64) throws -> Session? {
-        try Session.filter(Columns.tenantID == tenantID && Columns.identifier == identifier).order(Columns.id.desc).fetchOne(db)
+        try SQLRequest<Session>(
+            literal: "SELECT * FROM sessions WHERE tenant_id = \(tenantID) AND identifier = \(identifier) ORDER BY id DESC LIMIT 1",
+            cached: true
+        ).fetchOne(db)
     }
 
     func countLive(tenantID: Int64) throws -> Int {

@@ -13,7 +13,10 @@ struct SQLiteTaskRepository: TaskRepository {
     }
 
     func find(sessionID: Int64, taskIdentifier: Int64) throws -> TransferTask? {
-        try TransferTask.filter(Columns.sessionID == sessionID && Columns.taskIdentifier == taskIdentifier).fetchOne(db)
+        try SQLRequest<TransferTask>(
+            literal: "SELECT * FROM tasks WHERE session_id = \(sessionID) AND task_identifier = \(taskIdentifier)",
+            cached: true
+        ).fetchOne(db)
     }
 
     func insert(_ task: TransferTask) throws -> TransferTask {

@@ -119,7 +119,9 @@ import TransferdStorage
         }
     }
 
-    /// The deadline as the real clock keeps it: expiry within a second of it, end to end.
+    /// The deadline as the real clock keeps it, end to end: expiry comes after it, and without anything else happening
+    /// (the clock wakes for it). How close it comes is the manual-clock tests' matter: under a loaded test run the
+    /// wake-up itself can be late by a second or more, so the bound here only catches a clock that never wakes.
     @Test func theRealClockExpiresABackgroundTaskOnTime() async throws {
         try await TestService.with { api in
             try await api.createSession("on-time")
@@ -132,7 +134,7 @@ import TransferdStorage
             let task = try await api.waitForCompletion("on-time", 1)
             #expect(task.error?.code == "backgroundTaskExpired")
             let completedAt = try #require(try await api.allEvents("on-time").last { $0.type == "task.completed" }?.createdAt)
-            #expect(completedAt >= background.expiresAt && completedAt.timeIntervalSince(background.expiresAt) < 1)
+            #expect(completedAt >= background.expiresAt && completedAt.timeIntervalSince(background.expiresAt) < 10)
         }
     }
 

@@ -48,8 +48,33 @@ import TransferdStorage
             let listed = try await KeyManagement.list(dataDirectory: dataDirectory).first { $0.name == "ci" }
             #expect(listed?.tenant == "builds")
             #expect(try await KeyManagement.revoke(dataDirectory: dataDirectory, id: try #require(listed?.id)))
-            #expect(try await client.send(.GET, "/v1/sessions").status == 401)
+            try await waitUntil(timeout: .seconds(10)) { try await client.send(.GET, "/v1/sessions").status == 401 }
         }
+    }
+
+    /// A busy client's key is read from the database at most once per `APIKeyCache.lifetime`; a key revoked by another
+    /// process (the command line, another instance) stops working when its entry ages out, one revoked here at once.
+    @Test func aRevokedKeyStopsWorkingWithinTheCachesLifetime() async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        let clock = ManualClock()
+        let store = try SQLiteStore(dataDirectory: dataDirectory)
+        let service = APIKeyService(store: store, clock: clock)
+        let elsewhere = APIKeyService(store: try SQLiteStore(dataDirectory: dataDirectory), clock: clock)
+        let token = try await service.create(name: "busy", tenant: "default", admin: false)
+        let id = try #require(APIKey.Token(token)).id
+        let isLive = { try await service.authenticate(token).get().keyID == id }
+
+        #expect(try await isLive())
+        #expect(try await elsewhere.revoke(id: id))
+        clock.advance(by: APIKeyCache.lifetime / 2)
+        #expect(try await isLive(), "still the key read half a lifetime ago")
+        clock.advance(by: APIKeyCache.lifetime / 2)
+        await #expect(throws: APIKeyService.AuthenticationFailure.revoked) { try await isLive() }
+
+        let other = try await service.create(name: "other", tenant: "default", admin: false)
+        #expect(try await service.authenticate(other).get().admin == false)
+        #expect(try await service.revoke(id: try #require(APIKey.Token(other)).id))
+        await #expect(throws: APIKeyService.AuthenticationFailure.revoked) { try await service.authenticate(other).get() }
     }
 
     @Test func eachKeyIsHeldToItsRate() async throws {
