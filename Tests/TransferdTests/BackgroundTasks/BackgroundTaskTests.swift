@@ -125,7 +125,7 @@ import TransferdStorage
     @Test func theRealClockExpiresABackgroundTaskOnTime() async throws {
         try await TestService.with { api in
             try await api.createSession("on-time")
-            let background = try await begin(api, "on-time", duration: 1, warning: 0)
+            let background = try await begin(api, "on-time", duration: 3, warning: 0)
             _ = try await api.createTask(
                 "on-time",
                 url: "http://127.0.0.1:9/",
@@ -191,7 +191,7 @@ import TransferdStorage
         let dataDirectory = TestService.temporaryDataDirectory()
         let background = try await TestService.with(dataDirectory: dataDirectory) { api in
             try await api.createSession("down")
-            let background = try await begin(api, "down", duration: 1, warning: 0)
+            let background = try await begin(api, "down", duration: 3, warning: 0)
             _ = try await api.createTask(
                 "down",
                 url: "http://127.0.0.1:9/",

@@ -90,9 +90,9 @@ import TransferdStorage
     @Test func aTaskThatOutlivesItsResourceTimeoutFailsWithTimedOutAndResumeData() async throws {
         try await OriginServer.with { origin in
             try await TestService.with(progressInterval: .milliseconds(50)) { api in
-                try await api.createSession("lifetime", configuration: #"{"timeoutIntervalForResource": 4}"#)
-                // 2 MB at 200 kB/s needs 10 s; the task may live 4 s.
-                _ = try await api.createTask("lifetime", url: origin.url("/files/2000000?name=lifetime&faults=0&bytesPerSecond=200000"))
+                // 4 MB at 200 kB/s needs 20 s; the task may live 8 s, long enough for a loaded machine to checkpoint bytes.
+                try await api.createSession("lifetime", configuration: #"{"timeoutIntervalForResource": 8}"#)
+                _ = try await api.createTask("lifetime", url: origin.url("/files/4000000?name=lifetime&faults=0&bytesPerSecond=200000"))
                 let task = try await api.waitForCompletion("lifetime", 1)
 
                 #expect(task.error?.code == "timedOut")
