@@ -23,10 +23,6 @@ extension TransferTask: RowRecord {
 
 extension Event: RowRecord {
     package static let databaseTableName = "events"
-
-    package enum Columns: String, ColumnExpression {
-        case sessionID = "session_id", sequence
-    }
 }
 
 extension Delivery: RowRecord {

@@ -5,8 +5,6 @@ import TransferdDomain
 /// The event log and its outbox on SQLite: an event and its delivery are written in one transaction, so that an
 /// event exists if and only if its delivery does (when the session's subscriber takes its type).
 struct SQLiteEventRepository: EventRepository {
-    typealias Columns = Event.Columns
-
     let db: Database
 
     func append(
@@ -37,6 +35,9 @@ struct SQLiteEventRepository: EventRepository {
     }
 
     func list(sessionID: Int64, after sequence: Int64, limit: Int) throws -> [Event] {
-        try Event.filter(Columns.sessionID == sessionID && Columns.sequence > sequence).order(Columns.sequence).limit(limit).fetchAll(db)
+        try SQLRequest<Event>(
+            literal: "SELECT * FROM events WHERE session_id = \(sessionID) AND sequence > \(sequence) ORDER BY sequence LIMIT \(limit)",
+            cached: true
+        ).fetchAll(db)
     }
 }
