@@ -34,6 +34,19 @@ enum CreateTasksBody: Decodable {
         }
         self = .batch(tasks)
     }
+
+    /// The task bodies, in order.
+    var items: [CreateTaskRequest] {
+        switch self {
+        case .one(let item): [item]
+        case .batch(let items): items
+        }
+    }
+
+    /// Where a batch's items are (`tasks`), so that a refusal names the item; nil for one task.
+    var itemField: String? {
+        if case .batch = self { "tasks" } else { nil }
+    }
 }
 
 /// The answer to a batch: the created tasks, in the order they were asked for.

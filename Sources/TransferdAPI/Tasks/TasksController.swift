@@ -24,27 +24,23 @@ struct TasksController: Sendable {
     /// Creates one task, or a batch of them in one transaction.
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
         let session = context.session
-        switch try await request.decode(as: CreateTasksBody.self, context: context) {
-        case .one(let body):
-            let newTask = try validate(body)
-            try disk.refuseNewWorkWhenLow()
-            try await destinations.vet(newTask.request.url, field: "url")
-            let task = try await tasks.create(newTask, inSession: session.rowID)
-            return try EditedResponse(status: .created, response: tasks.representation(of: task, in: session))
-                .response(from: request, context: context)
-        case .batch(let bodies):
-            var newTasks: [NewTask] = []
-            for (index, body) in bodies.enumerated() {
-                newTasks.append(try await inItem(index) { try validate(body) })
-            }
-            try disk.refuseNewWorkWhenLow()
-            for (index, newTask) in newTasks.enumerated() {
-                try await inItem(index) { try await destinations.vet(newTask.request.url, field: "url") }
-            }
-            let created = try await tasks.create(newTasks, inSession: session.rowID)
-            let batch = TaskBatch(tasks: created.map { tasks.representation(of: $0, in: session) })
-            return try EditedResponse(status: .created, response: batch).response(from: request, context: context)
+        let body = try await request.decode(as: CreateTasksBody.self, context: context)
+        let field = body.itemField
+        var newTasks: [NewTask] = []
+        for (index, item) in body.items.enumerated() {
+            newTasks.append(try await named(index, in: field) { try validate(item) })
         }
+        try disk.refuseNewWorkWhenLow()
+        for (index, newTask) in newTasks.enumerated() {
+            try await named(index, in: field) { try await destinations.vet(newTask.request.url, field: "url") }
+        }
+        let created = try await tasks.create(newTasks, inSession: session.rowID, itemsIn: field).map {
+            tasks.representation(of: $0, in: session)
+        }
+        guard field != nil else {
+            return try EditedResponse(status: .created, response: created[0]).response(from: request, context: context)
+        }
+        return try EditedResponse(status: .created, response: TaskBatch(tasks: created)).response(from: request, context: context)
     }
 
     /// The task a request body describes, checked.
@@ -53,12 +49,12 @@ struct TasksController: Sendable {
         return try body.validate(resumeData: resumeData)
     }
 
-    /// Runs `check` for item `index` of a batch; its refusal names the item.
-    private func inItem<T>(_ index: Int, _ check: () async throws -> T) async throws -> T {
+    /// Runs `check` for item `index` of the batch in `field`; its refusal names the item. Without a batch, as is.
+    private func named<T>(_ index: Int, in field: String?, _ check: () async throws -> T) async throws -> T {
         do {
             return try await check()
-        } catch let refusal as DomainError {
-            throw refusal.item(index, of: "tasks")
+        } catch let refusal as DomainError where field != nil {
+            throw refusal.item(index, of: field ?? "")
         }
     }
 

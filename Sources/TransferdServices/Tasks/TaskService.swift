@@ -47,11 +47,12 @@ package struct TaskService: Sendable {
 
     /// Creates a task in a live session, writing `task.created` (and `task.resumed` when it starts at once).
     package func create(_ newTask: NewTask, inSession sessionID: Int64) async throws -> TransferTask {
-        try await create([newTask], inSession: sessionID)[0]
+        try await create([newTask], inSession: sessionID, itemsIn: nil)[0]
     }
 
-    /// Creates tasks in a live session in one transaction, all or none; the refusal of one names its index.
-    package func create(_ newTasks: [NewTask], inSession sessionID: Int64) async throws -> [TransferTask] {
+    /// Creates tasks in a live session in one transaction, all or none. When they are the items of the batch in
+    /// `field`, the refusal of one names its index.
+    package func create(_ newTasks: [NewTask], inSession sessionID: Int64, itemsIn field: String?) async throws -> [TransferTask] {
         try await store.write { repositories in
             let session = try repositories.sessions.find(id: sessionID)
             guard let session, session.state == .active else {
@@ -61,8 +62,8 @@ package struct TaskService: Sendable {
             return try newTasks.enumerated().map { index, newTask in
                 do {
                     return try insert(newTask, in: session, repositories)
-                } catch let refusal as DomainError where newTasks.count > 1 {
-                    throw refusal.item(index, of: "tasks")
+                } catch let refusal as DomainError where field != nil {
+                    throw refusal.item(index, of: field ?? "")
                 }
             }
         }

@@ -79,6 +79,16 @@ import Testing
         }
     }
 
+    /// A batch of one is still a batch: a refusal from inside the transaction names its item too.
+    @Test func aBatchOfOneNamesItsItem() async throws {
+        try await TestService.with { api in
+            try await api.createSession("one")
+            let reply = try await batch(api, "one", [#"{"kind": "download", "url": "http://127.0.0.1:9/", "backgroundTask": "gone"}"#])
+            #expect(reply.status == 422, "\(reply.text)")
+            #expect(reply.problem?.detail == "`tasks[0]`: Background task `gone` is not an active background task of this session.")
+        }
+    }
+
     @Test(arguments: [0, 1001])
     func aBatchHoldsOneToAThousandTasks(count: Int) async throws {
         try await TestService.with { api in
