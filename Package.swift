@@ -65,6 +65,7 @@ let package = Package(
                 .copy("0007_uploads.sql"),
                 .copy("0008_tenancy.sql"),
                 .copy("0009_background_tasks.sql"),
+                .copy("0010_queue_and_counts.sql"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -48,40 +48,25 @@ struct SQLiteSessionRepository: SessionRepository {
     func details(sessionIDs: [Int64]) throws -> [Int64: Session.Details] {
         let ids = IDList(sessionIDs).json
         var details: [Int64: Session.Details] = [:]
-        let counts = try Row.fetchAll(
+        // The task counts and stored bytes are the counters that the triggers of `0010_queue_and_counts.sql` keep.
+        let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT session_id, state, COUNT(*) AS count FROM tasks
-                WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id, state
-                """,
-            arguments: [ids]
-        )
-        for row in counts {
-            guard let state = TaskState(rawValue: row["state"]) else { continue }
-            details[row["session_id"], default: Session.Details()].taskCounts[state] = row["count"]
-        }
-        let tenants = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT s.id, t.name FROM sessions s JOIN tenants t ON t.id = s.tenant_id
+                SELECT s.id, t.name, s.tasks_suspended, s.tasks_running, s.tasks_canceling, s.tasks_completed, s.stored_bytes
+                FROM sessions s JOIN tenants t ON t.id = s.tenant_id
                 WHERE s.id IN (SELECT value FROM json_each(?))
                 """,
             arguments: [ids]
         )
-        for row in tenants {
-            details[row["id"], default: Session.Details()].tenant = row["name"]
-        }
-        let stored = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT session_id,
-                       SUM(COALESCE(json_extract(file, '$.size'), 0) + COALESCE(json_extract(reply, '$.size'), 0) + partial_bytes) AS bytes
-                FROM tasks WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id
-                """,
-            arguments: [ids]
-        )
-        for row in stored {
-            details[row["session_id"], default: Session.Details()].storedBytes = row["bytes"]
+        for row in rows {
+            var session = Session.Details()
+            session.tenant = row["name"]
+            session.taskCounts = [
+                .suspended: row["tasks_suspended"], .running: row["tasks_running"], .canceling: row["tasks_canceling"],
+                .completed: row["tasks_completed"],
+            ]
+            session.storedBytes = row["stored_bytes"]
+            details[row["id"]] = session
         }
         let webhooks = try WebhookSubscription.fetchAll(
             db,

@@ -44,26 +44,30 @@ struct SQLiteTaskRepository: TaskRepository {
         try TransferTask.filter(Columns.sessionID == sessionID && Columns.state != TaskState.completed).fetchAll(db)
     }
 
+    // The counts read the per-session counters that the triggers of `0010_queue_and_counts.sql` keep.
+
     func count(sessionID: Int64) throws -> Int {
-        try TransferTask.filter(Columns.sessionID == sessionID).fetchCount(db)
+        try SQLRequest<Int>(
+            literal: "SELECT tasks_suspended + tasks_running + tasks_canceling + tasks_completed FROM sessions WHERE id = \(sessionID)",
+            cached: true
+        ).fetchOne(db) ?? 0
     }
 
     func countUnfinished(tenantID: Int64) throws -> Int {
         try SQLRequest<Int>(
-            literal: """
-                SELECT COUNT(*) FROM tasks t JOIN sessions s ON s.id = t.session_id
-                WHERE s.tenant_id = \(tenantID) AND t.state <> \(TaskState.completed)
-                """
+            literal:
+                "SELECT COALESCE(SUM(tasks_suspended + tasks_running + tasks_canceling), 0) FROM sessions WHERE tenant_id = \(tenantID)",
+            cached: true
         ).fetchOne(db) ?? 0
     }
 
     func workload(sessionID: Int64) throws -> (busy: Int, unfinished: Int) {
         let row = try SQLRequest<Row>(
             literal: """
-                SELECT COUNT(*) FILTER (WHERE state IN (\(TaskState.running), \(TaskState.canceling))) AS busy,
-                       COUNT(*) FILTER (WHERE state <> \(TaskState.completed)) AS unfinished
-                FROM tasks WHERE session_id = \(sessionID)
-                """
+                SELECT tasks_running + tasks_canceling AS busy, tasks_suspended + tasks_running + tasks_canceling AS unfinished
+                FROM sessions WHERE id = \(sessionID)
+                """,
+            cached: true
         ).fetchOne(db)
         return (row?["busy"] ?? 0, row?["unfinished"] ?? 0)
     }
@@ -141,31 +145,74 @@ struct SQLiteTaskRepository: TaskRepository {
 
     func nextAttemptDate(after now: Date) throws -> Date? {
         try SQLRequest<Date>(
-            literal: "SELECT MIN(next_attempt_at) FROM tasks WHERE state = \(TaskState.running) AND next_attempt_at > \(now)"
+            literal: "SELECT MIN(next_attempt_at) FROM tasks WHERE state = \(TaskState.running) AND next_attempt_at > \(now)",
+            cached: true
         ).fetchOne(db)
     }
 
     func queueHeads(excluding transferring: [Int64], dueAt now: Date, depth: Int) throws -> [QueuedTask] {
-        let rows = try SQLRequest<Row>(
-            literal: """
-                SELECT * FROM (
-                    SELECT t.*, s.configuration AS session_configuration, b.id IS NOT NULL AS boosted,
-                           ROW_NUMBER() OVER (
-                               PARTITION BY t.session_id, t.origin ORDER BY b.id IS NOT NULL DESC, t.priority DESC, t.id
-                           ) AS turn
-                    FROM tasks t JOIN sessions s ON s.id = t.session_id
-                    LEFT JOIN background_tasks b ON b.public_id = t.background_task AND b.state = \(BackgroundTask.State.active)
-                    WHERE t.state = \(TaskState.running) AND t.id NOT IN (SELECT value FROM json_each(\(IDList(transferring).json)))
-                      AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= \(now))
-                ) WHERE turn <= \(depth)
-                """
-        ).fetchAll(db)
-        return try rows.map { row in
-            let configuration = try JSONDecoder().decode(
-                SessionConfiguration.self,
-                from: Data((row["session_configuration"] as String).utf8)
-            )
-            return QueuedTask(task: try TransferTask(row: row), configuration: configuration, turn: row["turn"], boosted: row["boosted"])
+        let excluded = Set(transferring)
+        let boosted = try boostedTasks(dueAt: now).filter { !excluded.contains($0.rowID) }
+        let boostedIDs = Set(boosted.map(\.rowID))
+        var heads: [QueuedTask] = []
+        var queue = try nextQueue(after: nil)
+        while let (sessionID, origin) = queue {
+            let first = boosted.filter { $0.sessionId == sessionID && $0.origin == origin }
+                .sorted { ($0.priority, -$0.rowID) > ($1.priority, -$1.rowID) }
+            let rest = try SQLRequest<TransferTask>(
+                literal: """
+                    SELECT * FROM tasks
+                    WHERE state = \(TaskState.running) AND session_id = \(sessionID) AND origin = \(origin)
+                      AND (next_attempt_at IS NULL OR next_attempt_at <= \(now))
+                    ORDER BY priority DESC, id LIMIT \(depth + excluded.count + first.count)
+                    """,
+                cached: true
+            ).fetchAll(db)
+            let ranked = (first + rest.filter { !excluded.contains($0.rowID) && !boostedIDs.contains($0.rowID) }).prefix(depth)
+            if !ranked.isEmpty {
+                let configuration = try configuration(ofSession: sessionID)
+                for (index, task) in ranked.enumerated() {
+                    heads.append(
+                        QueuedTask(task: task, configuration: configuration, turn: index + 1, boosted: boostedIDs.contains(task.rowID))
+                    )
+                }
+            }
+            queue = try nextQueue(after: (sessionID, origin))
         }
+        return heads
+    }
+
+    /// The first queue, by session and origin, of running tasks after `previous`: one index seek, so that walking
+    /// every queue costs one seek per queue however many tasks wait in each.
+    private func nextQueue(after previous: (sessionID: Int64, origin: String)?) throws -> (Int64, String)? {
+        let (sessionID, origin) = previous ?? (Int64.min, "")
+        let row = try SQLRequest<Row>(
+            literal: """
+                SELECT session_id, origin FROM tasks
+                WHERE state = \(TaskState.running) AND (session_id, origin) > (\(sessionID), \(origin))
+                ORDER BY session_id, origin LIMIT 1
+                """,
+            cached: true
+        ).fetchOne(db)
+        return row.map { ($0["session_id"], $0["origin"]) }
+    }
+
+    /// Queued tasks of active background tasks, which run ahead of their session's other tasks: found from the
+    /// active background tasks, whatever the depth of the queue.
+    private func boostedTasks(dueAt now: Date) throws -> [TransferTask] {
+        try SQLRequest<TransferTask>(
+            literal: """
+                SELECT t.* FROM background_tasks b CROSS JOIN tasks t
+                WHERE b.state = \(BackgroundTask.State.active)
+                  AND t.background_task IS NOT NULL AND t.background_task = b.public_id AND t.state = \(TaskState.running)
+                  AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= \(now))
+                """,
+            cached: true
+        ).fetchAll(db)
+    }
+
+    private func configuration(ofSession sessionID: Int64) throws -> SessionConfiguration {
+        let json = try SQLRequest<String>(literal: "SELECT configuration FROM sessions WHERE id = \(sessionID)", cached: true).fetchOne(db)
+        return try JSONDecoder().decode(SessionConfiguration.self, from: Data((json ?? "{}").utf8))
     }
 }

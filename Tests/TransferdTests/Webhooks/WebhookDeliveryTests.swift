@@ -87,8 +87,9 @@ import TransferdStorage
     }
 
     @Test func aReceiverThatWasDownGetsEveryEventInOrderWhenItComesBack() async throws {
-        // setup: a port where a receiver listened and no longer does
-        let port = try await WebhookReceiver.with { $0.port }
+        // setup: a port that refuses connections, held so that no other test's server takes it
+        let reserved = try ReservedPort()
+        let port = reserved.port
         try await OriginServer.with { origin in
             try await TestService.with { api in
                 try await createSession(api, "down", webhook: "http://127.0.0.1:\(port)/hook")
@@ -101,6 +102,7 @@ import TransferdStorage
                 #expect(try await api.session("down").webhookState == "retrying")
 
                 // act: the receiver comes back on the same port
+                reserved.release()
                 try await WebhookReceiver.with(port: port) { receiver in
                     try await api.waitUntilAllAcknowledged("down")
 

@@ -1,0 +1,102 @@
+"""Origins the benchmarks download from: files by sendfile(2) with byte ranges, and a stalling origin."""
+import http.server
+import os
+import socket
+import socketserver
+import threading
+import time
+
+
+class SendfileHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves files with sendfile(2), so the origin is not what is measured, and honours single byte ranges
+    (`Range: bytes=a-b`), so that segmented clients (aria2 -x, transferd `connections`) can split the download."""
+
+    span = None
+
+    def send_head(self):
+        self.span = None
+        header = self.headers.get("Range", "")
+        path = self.translate_path(self.path)
+        if not header.startswith("bytes=") or not os.path.isfile(path):
+            return super().send_head()
+        size = os.path.getsize(path)
+        first, _, last = header[6:].partition("-")
+        first, last = int(first), min(int(last) if last else size - 1, size - 1)
+        source = open(path, "rb")
+        self.span = (first, last + 1)
+        self.send_response(206)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Range", f"bytes {first}-{last}/{size}")
+        self.send_header("Content-Length", str(last + 1 - first))
+        self.send_header("Last-Modified", self.date_time_string(int(os.path.getmtime(path))))
+        self.send_header("Accept-Ranges", "bytes")
+        self.end_headers()
+        return source
+
+    def end_headers(self):
+        if self.span is None:
+            self.send_header("Accept-Ranges", "bytes")
+        super().end_headers()
+
+    def do_PUT(self):
+        """An upload sink: reads the body and drops it."""
+        remaining = int(self.headers.get("content-length", "0"))
+        while remaining > 0:
+            chunk = self.rfile.read(min(remaining, 1 << 20))
+            if not chunk:
+                break
+            remaining -= len(chunk)
+        self.send_response(204)
+        self.send_header("content-length", "0")
+        self.end_headers()
+
+    def copyfile(self, source, outputfile):
+        self.wfile.flush()
+        offset, end = self.span or (0, os.fstat(source.fileno()).st_size)
+        try:
+            while offset < end:
+                offset += os.sendfile(self.connection.fileno(), source.fileno(), offset, end - offset)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # a segmented client closes the first connection once it has its segment
+
+    def log_message(self, *args):
+        pass
+
+
+class Origin(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+
+def start_origin(directory):
+    handler = lambda *args, **kwargs: SendfileHandler(*args, directory=directory, **kwargs)  # noqa: E731
+    server = Origin(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+
+
+class StallingOrigin:
+    """Accepts connections and never answers, so that the transfers it is asked for stay under way and the rest of
+    their queue waits; records when each connection arrived (`time.monotonic()`)."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.arrivals = []
+        self.connections = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.arrivals.append(time.monotonic())
+            self.connections.append(connection)
+
+    def close(self):
+        self.listener.close()
+        for connection in self.connections:
+            connection.close()

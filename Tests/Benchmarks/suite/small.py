@@ -1,0 +1,111 @@
+"""Many small downloads: transferd beside aria2 driven over its JSON-RPC interface, the tool it replaces."""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from .common import NO_LIMITS, Client, start_transferd, stop_transferd
+from .origin import start_origin
+
+CONCURRENCY = 16
+
+
+def small_benchmark(binary, workdir, count, size_kib):
+    """Wall time from the first submission to the last completion of `count` downloads of `size_kib` KiB each,
+    CONCURRENCY at a time for both: aria2 with one `aria2.addUri` each, transferd with one `POST` each and then
+    with batches of 1,000."""
+    served = os.path.join(workdir, "small")
+    os.makedirs(served, exist_ok=True)
+    for number in range(count):
+        with open(os.path.join(served, f"{number}.bin"), "wb") as file:
+            file.write(os.urandom(size_kib << 10))
+    origin = start_origin(served)
+    urls = [f"http://127.0.0.1:{origin.server_address[1]}/{number}.bin" for number in range(count)]
+    try:
+        results = {
+            "aria2 RPC": aria2_rpc(workdir, urls),
+            "transferd": transferd(binary, workdir, urls, batch=1),
+            "transferd batches": transferd(binary, workdir, urls, batch=1000),
+        }
+    finally:
+        origin.shutdown()
+    print(f"\n{count} downloads × {size_kib} KiB, {CONCURRENCY} at a time, from submission to the last completion")
+    baseline = results["aria2 RPC"]
+    print(f"{'client':<18} {'seconds':>8} {'per s':>8} {'x aria2':>8}")
+    for name, seconds in results.items():
+        print(f"{name:<18} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:8.2f}")
+    return results
+
+
+def aria2_rpc(workdir, urls):
+    directory = os.path.join(workdir, "aria2-small")
+    shutil.rmtree(directory, ignore_errors=True)
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        ["aria2c", "--enable-rpc", f"--rpc-listen-port={port}", f"--dir={directory}", "--quiet",
+         f"--max-concurrent-downloads={CONCURRENCY}", "--file-allocation=none", "--max-download-result=100000"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    call = lambda method, *params: rpc(port, method, list(params))  # noqa: E731
+    try:
+        for _ in range(500):
+            try:
+                call("aria2.getVersion")
+                break
+            except OSError:
+                time.sleep(0.01)
+        start = time.monotonic()
+        for number, url in enumerate(urls):
+            call("aria2.addUri", [url], {"out": f"{number}.bin"})
+        while True:
+            stat = call("aria2.getGlobalStat")
+            if int(stat["numActive"]) == 0 and int(stat["numWaiting"]) == 0:
+                break
+            time.sleep(0.01)
+        elapsed = time.monotonic() - start
+        stopped = call("aria2.tellStopped", 0, len(urls), ["status"])
+        if sum(1 for download in stopped if download["status"] == "complete") != len(urls):
+            sys.exit("aria2 did not complete every download")
+        return elapsed
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def rpc(port, method, params):
+    body = json.dumps({"jsonrpc": "2.0", "id": "bench", "method": method, "params": params}).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/jsonrpc", data=body)
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())["result"]
+
+
+def transferd(binary, workdir, urls, batch):
+    process, port = start_transferd(binary, workdir, "--worker-concurrency", str(CONCURRENCY), *NO_LIMITS)
+    client = Client(port)
+    try:
+        client.call("PUT", "/v1/sessions/small", {"configuration": {"maximumConnectionsPerHost": CONCURRENCY}})
+        start = time.monotonic()
+        for first in range(0, len(urls), batch):
+            bodies = [{"kind": "download", "url": url} for url in urls[first:first + batch]]
+            client.call("POST", "/v1/sessions/small/tasks", bodies[0] if batch == 1 else {"tasks": bodies})
+        while client.call("GET", "/v1/sessions/small")["taskCounts"]["completed"] < len(urls):
+            time.sleep(0.01)
+        elapsed = time.monotonic() - start
+        failed, after = 0, 0
+        while True:
+            page = client.call("GET", f"/v1/sessions/small/events?after={after}&limit=1000")
+            failed += sum(1 for event in page["items"] if event["type"] == "task.completed" and event["data"]["error"])
+            if not page["items"]:
+                break
+            after = page["nextAfter"]
+        if failed:
+            sys.exit(f"transferd failed {failed} of the small downloads")
+        return elapsed
+    finally:
+        client.close()
+        stop_transferd(process)

@@ -1,0 +1,81 @@
+"""Webhooks: how many deliveries a second reach a local receiver, and how long after their event was written."""
+import asyncio
+import json
+import statistics
+import threading
+import time
+from datetime import datetime
+
+from .common import NO_LIMITS, Client, start_transferd, stop_transferd
+
+
+class Receiver:
+    """An HTTP/1.1 keep-alive receiver on asyncio that answers every POST 204 at once and notes when each body
+    arrived (wall clock, as the payloads' timestamps are)."""
+
+    def __init__(self):
+        self.arrivals = []
+        self.ready = threading.Event()
+        threading.Thread(target=lambda: asyncio.run(self._serve()), daemon=True).start()
+        self.ready.wait()
+
+    async def _serve(self):
+        server = await asyncio.start_server(self._connection, "127.0.0.1", 0)
+        self.port = server.sockets[0].getsockname()[1]
+        self.ready.set()
+        await server.serve_forever()
+
+    async def _connection(self, reader, writer):
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = next(
+                    int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")
+                )
+                body = await reader.readexactly(length)
+                self.arrivals.append((time.time(), body))
+                writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
+        except (asyncio.IncompleteReadError, ConnectionError):
+            writer.close()
+
+
+def webhooks_benchmark(binary, workdir, sessions, events_per_session):
+    """`sessions` sessions subscribed to one receiver; each gets `events_per_session` tasks created in one batch
+    (one `task.created` event each). Deliveries a second from the first creation to the last arrival, and the
+    latency percentiles from each event's timestamp to its arrival."""
+    receiver = Receiver()
+    process, port = start_transferd(binary, workdir, *NO_LIMITS)
+    client = Client(port)
+    try:
+        hook = {"url": f"http://127.0.0.1:{receiver.port}/hook"}
+        for number in range(sessions):
+            client.call("PUT", f"/v1/sessions/hooks-{number}", {"configuration": {"webhook": hook}})
+        task = {"kind": "download", "url": "http://127.0.0.1:9/never", "start": False}
+        expected = sessions * events_per_session
+        start = time.monotonic()
+        for number in range(sessions):
+            client.call("POST", f"/v1/sessions/hooks-{number}/tasks", {"tasks": [task] * events_per_session})
+        while len(receiver.arrivals) < expected:
+            if time.monotonic() - start > 300:
+                raise SystemExit(f"only {len(receiver.arrivals)} of {expected} deliveries arrived in 300 s")
+            time.sleep(0.005)
+        elapsed = time.monotonic() - start
+    finally:
+        client.close()
+        stop_transferd(process)
+
+    latencies, order = [], {}
+    for arrived, body in receiver.arrivals:
+        payload = json.loads(body)
+        written = datetime.fromisoformat(payload["timestamp"].replace("Z", "+00:00")).timestamp()
+        latencies.append((arrived - written) * 1000)
+        data = payload["data"]
+        order.setdefault(data["sessionIdentifier"], []).append(data["sequence"])
+    in_order = all(sequences == sorted(sequences) for sequences in order.values())
+    p50, p99 = statistics.quantiles(latencies, n=100)[49], statistics.quantiles(latencies, n=100)[98]
+    print(f"\nWebhooks: {expected:,} deliveries across {sessions} sessions to one local receiver (in order per session: {in_order})")
+    print(f"{'figure':<30} {'value':>9} {'target':>8}")
+    print(f"{'deliveries a second':<30} {expected / elapsed:9.0f} {3000:8}")
+    print(f"{'event to delivery p50 ms':<30} {p50:9.1f} {20:8}")
+    print(f"{'event to delivery p99 ms':<30} {p99:9.1f} {'':>8}")
+    return expected / elapsed, p50

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import Testing
+import TransferdDomain
+
+@testable import TransferdStorage
+
+/// What the scheduler and the API read stays index seeks and counters however deep the queue: none of their
+/// statements scans a table or sorts what it found.
+@Suite struct QueuePlanTests {
+    @Test func theSchedulerFindsItsNextTasksThroughIndexes() throws {
+        // setup: queued tasks of two sessions on two origins, one of them waiting to retry
+        let database = try Self.database()
+        let now = Date()
+        try database.write { db in
+            for name in ["first", "second"] {
+                let session = try SQLiteSessionRepository(db: db).insert(
+                    Session(identifier: name, tenantId: 1, configuration: .default, createdAt: now)
+                )
+                for (number, origin) in ["a.test:80", "b.test:80", "a.test:80"].enumerated() {
+                    var task = try Self.insertTask(db, session: session.rowID, number: number, origin: origin, at: now)
+                    if number == 2 {
+                        task.nextAttemptAt = now.addingTimeInterval(60)
+                        try SQLiteTaskRepository(db: db).update(task)
+                    }
+                }
+            }
+        }
+
+        // act
+        let ((heads, nextDue), plans) = try Self.planned(database) { db in
+            let tasks = SQLiteTaskRepository(db: db)
+            return (try tasks.queueHeads(excluding: [], dueAt: now, depth: 4), try tasks.nextAttemptDate(after: now))
+        }
+
+        // verify: every queue's due task was found, through seeks only
+        #expect(
+            heads.map(\.task.originalRequest.url).sorted() == [
+                "http://a.test:80/0", "http://a.test:80/0", "http://b.test:80/1", "http://b.test:80/1",
+            ]
+        )
+        #expect(heads.allSatisfy { $0.turn == 1 })
+        #expect(nextDue != nil)
+        #expect(plans.count >= 7, "a seek per queue, the heads of each, their configurations, the next retry")
+        Self.expectSeeksOnly(plans)
+    }
+
+    @Test func aSessionsTaskCountsAreCountersKeptWithItsTasks() throws {
+        // setup: three tasks; one completes with a file, one is suspended, one keeps a partial file
+        let database = try Self.database()
+        let now = Date()
+        let session = try database.write { db in
+            let session = try SQLiteSessionRepository(db: db).insert(
+                Session(identifier: "counted", tenantId: 1, configuration: .default, createdAt: now)
+            )
+            var completed = try Self.insertTask(db, session: session.rowID, number: 0, origin: "a.test:80", at: now)
+            var suspended = try Self.insertTask(db, session: session.rowID, number: 1, origin: "a.test:80", at: now)
+            var partial = try Self.insertTask(db, session: session.rowID, number: 2, origin: "a.test:80", at: now)
+            (completed.state, completed.file) = (.completed, StoredFile(size: 1000, sha256: ""))
+            suspended.state = .suspended
+            partial.partialBytes = 300
+            for task in [completed, suspended, partial] { try SQLiteTaskRepository(db: db).update(task) }
+            return session
+        }
+
+        // act
+        let (counts, plans) = try Self.planned(database) { db in
+            let tasks = SQLiteTaskRepository(db: db)
+            return (
+                try SQLiteSessionRepository(db: db).details(sessionIDs: [session.rowID])[session.rowID],
+                try tasks.count(sessionID: session.rowID),
+                try tasks.workload(sessionID: session.rowID),
+                try tasks.countUnfinished(tenantID: 1)
+            )
+        }
+
+        // verify
+        let (details, count, workload, unfinished) = counts
+        #expect(details?.taskCounts == [.suspended: 1, .running: 1, .canceling: 0, .completed: 1])
+        #expect(details?.storedBytes == 1300)
+        #expect(count == 3 && workload.busy == 1 && workload.unfinished == 2 && unfinished == 2)
+        Self.expectSeeksOnly(plans)
+    }
+
+    /// A migrated database of its own.
+    private static func database() throws -> DatabaseQueue {
+        let directory = TestService.temporaryDataDirectory()
+        _ = try SQLiteStore(dataDirectory: directory)
+        return try DatabaseQueue(path: directory + "/transferd.sqlite")
+    }
+
+    private static func insertTask(_ db: Database, session: Int64, number: Int, origin: String, at now: Date) throws -> TransferTask {
+        let request = TransferRequest(url: "http://\(origin)/\(number)", method: "GET", headers: [:])
+        let new = NewTask(kind: .download, request: request, origin: origin, priority: 0.5, connections: 1, start: true)
+        return try SQLiteTaskRepository(db: db).insert(
+            TransferTask(new, sessionID: session, taskIdentifier: Int64(number + 1), createdAt: now)
+        )
+    }
+
+    /// Runs `body` in a read, and returns its result with the query plan of every statement it ran.
+    private static func planned<T>(_ database: DatabaseQueue, _ body: (Database) throws -> T) throws -> (T, [(String, [String])]) {
+        try database.read { db in
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
+            let result = try body(db)
+            db.trace(options: .statement, nil)
+            let plans = try statements.map { sql in
+                // Plans are made before arguments are bound: each parameter is given a NULL.
+                let nulls = StatementArguments(Array(repeating: DatabaseValue.null, count: sql.count { $0 == "?" }))
+                return (sql, try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: nulls).map { $0["detail"] as String })
+            }
+            return (result, plans)
+        }
+    }
+
+    /// A SCAN reads a whole table (a scan of `json_each` reads the argument list of ids); a temporary B-tree sorts
+    /// every match before the first is returned.
+    private static func expectSeeksOnly(_ plans: [(String, [String])]) {
+        for (sql, plan) in plans {
+            let scansTable = plan.contains { $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN json_each") }
+            #expect(!scansTable && !plan.contains { $0.contains("TEMP B-TREE") }, "\(sql): \(plan)")
+        }
+    }
+}
