@@ -35,7 +35,12 @@ package final class SQLiteStore: Store {
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await pool.write { db in try body(SQLiteRepositories(db: db)) }
+        try await pool.write { db in
+            let repositories = SQLiteRepositories(db: db)
+            let result = try body(repositories)
+            repositories.commitActions.register(in: db)
+            return result
+        }
     }
 
     package func isReachable() async -> Bool {
@@ -82,6 +87,7 @@ package final class SQLiteStore: Store {
 /// The repositories of one SQLite transaction.
 struct SQLiteRepositories: Repositories {
     let db: Database
+    let commitActions = CommitActions()
 
     var sessions: any SessionRepository { SQLiteSessionRepository(db: db) }
     var tasks: any TaskRepository { SQLiteTaskRepository(db: db) }
@@ -95,6 +101,21 @@ struct SQLiteRepositories: Repositories {
     var serviceKeys: any ServiceKeyRepository { SQLiteServiceKeyRepository(db: db) }
 
     func afterCommit(_ action: @escaping @Sendable () -> Void) {
-        db.afterNextTransaction { _ in action() }
+        commitActions.actions.append(action)
+    }
+}
+
+/// What runs once a write transaction commits, gathered while it runs and handed to GRDB as one observer: GRDB
+/// visits every registered observer before each statement, so one per action would make a transaction of n
+/// statements and n actions (a batch of tasks) cost n².
+final class CommitActions {
+    var actions: [@Sendable () -> Void] = []
+
+    func register(in db: Database) {
+        guard !actions.isEmpty else { return }
+        let actions = actions
+        db.afterNextTransaction { _ in
+            for action in actions { action() }
+        }
     }
 }

@@ -22,7 +22,7 @@ package protocol TaskRepository {
     /// Task identifiers of unfinished upload tasks that will send this staged file, or this download's content.
     func unfinishedUploads(sending source: UploadSourceReference) throws -> [Int64]
 
-    /// A transfer attempt began: the first one sets `startedAt`. Only a running task is touched.
+    /// The scheduler claimed the task for an attempt: the first claim sets `startedAt`.
     func markStarted(id: Int64, at: Date) throws
     /// A checkpoint of a running download; false when the task is no longer running.
     func recordProgress(id: Int64, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool

@@ -32,7 +32,6 @@ package struct DownloadRunner: Sendable {
         do {
             let deadline = try environment.deadline(of: job)
             try disk.checkForTransfer()
-            try await environment.reporter.attemptStarted(taskID: job.taskID)
             var resumePoint = job.resumePoint
             var restartReason: RestartReason?
             if let point = resumePoint, environment.files.partialSize(taskID: job.taskID) < point.bytes {

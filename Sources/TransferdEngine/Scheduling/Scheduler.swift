@@ -118,6 +118,7 @@ package struct Scheduler: Service {
                     maxBytesPerSecond: task.maxBytesPerSecond
                 )
                 transfers.add(transfer)
+                try repositories.tasks.markStarted(id: task.rowID, at: now)
                 let upload = task.kind == .upload ? try UploadJob(task: task, files: files, repositories) : nil
                 let job = TransferJob(
                     task: task,

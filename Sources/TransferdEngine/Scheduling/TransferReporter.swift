@@ -7,8 +7,6 @@ package protocol TransferReporter: Sendable {
     /// Before the first claim after a start: settles what the previous run left behind (tasks left canceling,
     /// background-task deadlines that passed while the service was down).
     func prepareQueue() async throws
-    /// An attempt begins.
-    func attemptStarted(taskID: Int64) async throws
     /// didReceiveResponse: the final response head and the URL it came from; for a successful download, `start` says
     /// where its bytes go and whether they can be continued later.
     func responseReceived(taskID: Int64, url: String, response: TransferResponse, start: AttemptStart?) async throws

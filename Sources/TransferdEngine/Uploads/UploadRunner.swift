@@ -28,7 +28,6 @@ package struct UploadRunner: Sendable {
     private func send(_ job: TransferJob, upload: UploadJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
         do {
             let deadline = try environment.deadline(of: job)
-            try await environment.reporter.attemptStarted(taskID: job.taskID)
             let path = FilePath(upload.sourcePath)
             guard let size = try await FileSystem.shared.info(forFileAt: path)?.size else {
                 throw TransferError(code: .fileDoesNotExist, message: "The file this upload sends is gone.")

@@ -16,11 +16,6 @@ extension TaskService: TransferReporter {
         _ = try await backgroundTasks.processDeadlines()
     }
 
-    package func attemptStarted(taskID: Int64) async throws {
-        let now = clock.now
-        try await store.write { try $0.tasks.markStarted(id: taskID, at: now) }
-    }
-
     /// An attempt that meant to continue the partial file writes `task.resumed_at_offset` (didResumeAtOffset) with
     /// where it did, or why it restarted.
     package func responseReceived(taskID: Int64, url: String, response: TransferResponse, start: AttemptStart?) async throws {

@@ -3,6 +3,7 @@ import http.server
 import os
 import socket
 import socketserver
+import subprocess
 import threading
 import time
 
@@ -100,3 +101,53 @@ class StallingOrigin:
         self.listener.close()
         for connection in self.connections:
             connection.close()
+
+
+class Nginx:
+    """nginx serving `directory` on a free loopback port, one worker, without access logs: an origin fast enough that
+    the clients, not the origin, are what a benchmark of many requests measures."""
+
+    CONFIGURATION = """
+{user}
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    sendfile on;
+    keepalive_requests 100000;
+    client_body_temp_path {prefix}/body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        root {root};
+    }}
+}}
+"""
+
+    def __init__(self, directory, workdir):
+        prefix = os.path.join(workdir, "nginx")
+        os.makedirs(prefix, exist_ok=True)
+        with socket.create_server(("127.0.0.1", 0)) as probe:
+            self.port = probe.getsockname()[1]
+        configuration = os.path.join(prefix, "nginx.conf")
+        with open(configuration, "w") as file:
+            # As root, nginx would hand its worker to `nobody`, who may not read a private temporary directory.
+            user = "user root;" if os.geteuid() == 0 else ""
+            file.write(self.CONFIGURATION.format(user=user, prefix=prefix, port=self.port, root=directory))
+        self.process = subprocess.Popen(["nginx", "-p", prefix, "-c", configuration, "-g", "daemon off;"])
+        for _ in range(500):
+            try:
+                socket.create_connection(("127.0.0.1", self.port)).close()
+                return
+            except OSError:
+                time.sleep(0.01)
+        raise SystemExit("nginx did not start; see " + os.path.join(prefix, "error.log"))
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait()

@@ -9,22 +9,22 @@ import time
 import urllib.request
 
 from .common import NO_LIMITS, Client, start_transferd, stop_transferd
-from .origin import start_origin
+from .origin import Nginx
 
 CONCURRENCY = 16
 
 
 def small_benchmark(binary, workdir, count, size_kib):
-    """Wall time from the first submission to the last completion of `count` downloads of `size_kib` KiB each,
-    CONCURRENCY at a time for both: aria2 with one `aria2.addUri` each, transferd with one `POST` each and then
+    """Wall time from the first submission to the last completion of `count` downloads of `size_kib` KiB each from
+    nginx, CONCURRENCY at a time for both: aria2 with one `aria2.addUri` each, transferd with one `POST` each and then
     with batches of 1,000."""
     served = os.path.join(workdir, "small")
     os.makedirs(served, exist_ok=True)
     for number in range(count):
         with open(os.path.join(served, f"{number}.bin"), "wb") as file:
             file.write(os.urandom(size_kib << 10))
-    origin = start_origin(served)
-    urls = [f"http://127.0.0.1:{origin.server_address[1]}/{number}.bin" for number in range(count)]
+    origin = Nginx(served, workdir)
+    urls = [f"http://127.0.0.1:{origin.port}/{number}.bin" for number in range(count)]
     try:
         results = {
             "aria2 RPC": aria2_rpc(workdir, urls),
@@ -32,7 +32,7 @@ def small_benchmark(binary, workdir, count, size_kib):
             "transferd batches": transferd(binary, workdir, urls, batch=1000),
         }
     finally:
-        origin.shutdown()
+        origin.close()
     print(f"\n{count} downloads × {size_kib} KiB, {CONCURRENCY} at a time, from submission to the last completion")
     baseline = results["aria2 RPC"]
     print(f"{'client':<18} {'seconds':>8} {'per s':>8} {'x aria2':>8}")
