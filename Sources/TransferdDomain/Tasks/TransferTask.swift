@@ -74,27 +74,51 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
 }
 
 extension TransferTask {
-    /// A new task of a session, as a client asked for it: suspended, or queued when it starts at once.
-    package init(_ newTask: NewTask, sessionID: Int64, taskIdentifier: Int64, createdAt: Date) {
-        sessionId = sessionID
+    /// A task with its identity, request and state, every other field at its initial value; a store reads the rest
+    /// of a stored task into it.
+    package init(
+        sessionId: Int64,
+        taskIdentifier: Int64,
+        kind: Kind,
+        state: TaskState,
+        priority: Double,
+        originalRequest: TransferRequest,
+        origin: String,
+        createdAt: Date
+    ) {
+        self.sessionId = sessionId
         self.taskIdentifier = taskIdentifier
-        kind = newTask.kind
-        state = newTask.start ? .running : .suspended
-        taskDescription = newTask.taskDescription
-        priority = newTask.priority
-        originalRequest = newTask.request
-        origin = newTask.origin
+        self.kind = kind
+        self.state = state
+        self.priority = priority
+        self.originalRequest = originalRequest
+        self.origin = origin
+        self.createdAt = createdAt
         countOfBytesReceived = 0
         countOfBytesExpected = -1
+        attempts = []
+    }
+
+    /// A new task of a session, as a client asked for it: suspended, or queued when it starts at once.
+    package init(_ newTask: NewTask, sessionID: Int64, taskIdentifier: Int64, createdAt: Date) {
+        self.init(
+            sessionId: sessionID,
+            taskIdentifier: taskIdentifier,
+            kind: newTask.kind,
+            state: newTask.start ? .running : .suspended,
+            priority: newTask.priority,
+            originalRequest: newTask.request,
+            origin: newTask.origin,
+            createdAt: createdAt
+        )
+        taskDescription = newTask.taskDescription
         checksum = newTask.checksum
         earliestBeginDate = newTask.earliestBeginDate
         nextAttemptAt = newTask.earliestBeginDate
-        attempts = []
         connections = newTask.connections
         maxBytesPerSecond = newTask.maxBytesPerSecond
         maxBytes = newTask.maxBytes
         multipart = newTask.multipart
-        self.createdAt = createdAt
     }
 
     /// Why a `running` task is not transferring yet.
