@@ -66,6 +66,7 @@ let package = Package(
                 .copy("0008_tenancy.sql"),
                 .copy("0009_background_tasks.sql"),
                 .copy("0010_queue_and_counts.sql"),
+                .copy("0011_delivery_heads.sql"),
             ],
             swiftSettings: swiftSettings
         ),

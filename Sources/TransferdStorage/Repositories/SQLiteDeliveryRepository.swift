@@ -61,17 +61,26 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
     }
 
     func pendingHeads(exceptSessions: [Int64]) throws -> [Delivery] {
-        let pending = Delivery.Status.pending
-        return try SQLRequest<Delivery>(
+        let busy = Set(exceptSessions)
+        var heads: [Delivery] = []
+        var session = Int64.min
+        // One seek per session with pending deliveries: its lowest pending sequence is its head.
+        while let head = try SQLRequest<Delivery>(
             literal: """
-                SELECT d.* FROM deliveries d JOIN webhooks w ON w.session_id = d.session_id
-                WHERE d.status = \(pending) AND w.state <> \(WebhookSubscription.State.disabled)
-                  AND d.session_id NOT IN (SELECT value FROM json_each(\(IDList(exceptSessions).json)))
-                  AND d.sequence = (
-                      SELECT MIN(p.sequence) FROM deliveries p WHERE p.session_id = d.session_id AND p.status = \(pending))
-                ORDER BY d.next_attempt_at
-                """
-        ).fetchAll(db)
+                SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending) AND session_id > \(session)
+                ORDER BY session_id, sequence LIMIT 1
+                """,
+            cached: true
+        ).fetchOne(db) {
+            session = head.sessionId
+            guard !busy.contains(session) else { continue }
+            let state = try SQLRequest<WebhookSubscription.State>(
+                literal: "SELECT state FROM webhooks WHERE session_id = \(session)",
+                cached: true
+            ).fetchOne(db)
+            if let state, state != .disabled { heads.append(head) }
+        }
+        return heads.sorted { $0.nextAttemptAt < $1.nextAttemptAt }
     }
 
     func insertAttempt(_ attempt: DeliveryAttempt) throws {

@@ -19,7 +19,8 @@ def queue_benchmark(binary, workdir, seconds, depth):
         client.call("POST", "/v1/sessions/queue/tasks", {"kind": "download", "url": url})
         while not origin.arrivals:
             time.sleep(0.01)
-        routes = {"GET task": f"{base}/tasks/1", "GET session": base, "GET events": f"{base}/events?after=0"}
+        # The same page in both moments: the first event.
+        routes = {"GET task": f"{base}/tasks/1", "GET session": base, "GET events": f"{base}/events?after=0&limit=1"}
         before = {name: wrk(route, seconds) for name, route in routes.items()}
         memory_before = resident_kib(process.pid)
 

@@ -82,6 +82,50 @@ import TransferdDomain
         Self.expectSeeksOnly(plans)
     }
 
+    @Test func theDispatcherFindsEachSessionsNextDeliveryThroughAnIndex() throws {
+        // setup: two subscribed sessions with two pending deliveries each, the first session's head delivered
+        let database = try Self.database()
+        let now = Date()
+        try database.write { db in
+            for name in ["first", "second"] {
+                let session = try SQLiteSessionRepository(db: db).insert(
+                    Session(identifier: name, tenantId: 1, configuration: .default, createdAt: now)
+                )
+                let webhook = WebhookSubscription(
+                    sessionId: session.rowID,
+                    url: "http://hook.test/",
+                    secret: .generate(),
+                    state: .healthy,
+                    createdAt: now
+                )
+                try SQLiteWebhookRepository(db: db).save(webhook)
+                for _ in 0..<3 {
+                    _ = try SQLiteEventRepository(db: db).append(
+                        sessionID: session.rowID,
+                        type: .webhookTest,
+                        taskIdentifier: nil,
+                        data: EventData(),
+                        at: now
+                    )
+                }
+            }
+            try db.execute(
+                sql: "UPDATE deliveries SET status = 'delivered' WHERE sequence = 1 AND session_id = (SELECT MIN(id) FROM sessions)"
+            )
+        }
+
+        // act
+        let (heads, plans) = try Self.planned(database) { db in
+            let deliveries = SQLiteDeliveryRepository(db: db)
+            try deliveries.coalesceSupersededProgress(exceptSessions: [], at: now)
+            return try deliveries.pendingHeads(exceptSessions: [])
+        }
+
+        // verify: each session's lowest pending sequence, through seeks only
+        #expect(heads.map(\.sequence).sorted() == [1, 2])
+        Self.expectSeeksOnly(plans)
+    }
+
     /// A migrated database of its own.
     private static func database() throws -> DatabaseQueue {
         let directory = TestService.temporaryDataDirectory()
@@ -97,9 +141,9 @@ import TransferdDomain
         )
     }
 
-    /// Runs `body` in a read, and returns its result with the query plan of every statement it ran.
+    /// Runs `body` in a transaction, and returns its result with the query plan of every statement it ran.
     private static func planned<T>(_ database: DatabaseQueue, _ body: (Database) throws -> T) throws -> (T, [(String, [String])]) {
-        try database.read { db in
+        try database.write { db in
             var statements: [String] = []
             db.trace { statements.append("\($0)") }
             let result = try body(db)
