@@ -106,11 +106,15 @@ extension TransferTask {
 
     private static func json<T: Decodable>(_ row: Row, _ column: String) throws -> T? {
         guard let text = row[column] as String? else { return nil }
-        return try databaseJSONDecoder(for: column).decode(T.self, from: Data(text.utf8))
+        return try jsonDecoder.decode(T.self, from: Data(text.utf8))
     }
 
     private static func json<T: Encodable>(_ value: T?) throws -> String? {
         guard let value else { return nil }
-        return String(decoding: try databaseJSONEncoder(for: "").encode(value), as: UTF8.self)
+        return String(decoding: try jsonEncoder.encode(value), as: UTF8.self)
     }
+
+    // GRDB's JSON coders (the same for every column of a task), made once rather than once per column per row.
+    private static let jsonDecoder = databaseJSONDecoder(for: "")
+    private static let jsonEncoder = databaseJSONEncoder(for: "")
 }

@@ -14,9 +14,7 @@ import TransferdDomain
         let now = Date()
         try database.write { db in
             for name in ["first", "second"] {
-                let session = try SQLiteSessionRepository(db: db).insert(
-                    Session(identifier: name, tenantId: 1, configuration: .default, createdAt: now)
-                )
+                let session = try Self.insertSession(db, name, at: now)
                 for (number, origin) in ["a.test:80", "b.test:80", "a.test:80"].enumerated() {
                     var task = try Self.insertTask(db, session: session.rowID, number: number, origin: origin, at: now)
                     if number == 2 {
@@ -50,9 +48,7 @@ import TransferdDomain
         let database = try Self.database()
         let now = Date()
         let session = try database.write { db in
-            let session = try SQLiteSessionRepository(db: db).insert(
-                Session(identifier: "counted", tenantId: 1, configuration: .default, createdAt: now)
-            )
+            let session = try Self.insertSession(db, "counted", at: now)
             var completed = try Self.insertTask(db, session: session.rowID, number: 0, origin: "a.test:80", at: now)
             var suspended = try Self.insertTask(db, session: session.rowID, number: 1, origin: "a.test:80", at: now)
             var partial = try Self.insertTask(db, session: session.rowID, number: 2, origin: "a.test:80", at: now)
@@ -88,9 +84,7 @@ import TransferdDomain
         let now = Date()
         try database.write { db in
             for name in ["first", "second"] {
-                let session = try SQLiteSessionRepository(db: db).insert(
-                    Session(identifier: name, tenantId: 1, configuration: .default, createdAt: now)
-                )
+                let session = try Self.insertSession(db, name, at: now)
                 let webhook = WebhookSubscription(
                     sessionId: session.rowID,
                     url: "http://hook.test/",
@@ -131,6 +125,10 @@ import TransferdDomain
         let directory = TestService.temporaryDataDirectory()
         _ = try SQLiteStore(dataDirectory: directory)
         return try DatabaseQueue(path: directory + "/transferd.sqlite")
+    }
+
+    private static func insertSession(_ db: Database, _ identifier: String, at now: Date) throws -> Session {
+        try SQLiteSessionRepository(db: db).insert(Session(identifier: identifier, tenantId: 1, configuration: .default, createdAt: now))
     }
 
     private static func insertTask(_ db: Database, session: Int64, number: Int, origin: String, at now: Date) throws -> TransferTask {
