@@ -41,10 +41,14 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         guard let header = request.headers[.authorization] else {
             throw Self.unauthorized("This route needs `Authorization: Bearer <API key>`.", error: nil)
         }
-        guard header.lowercased().hasPrefix("bearer ") else {
+        let scheme = "bearer "
+        guard header.prefix(scheme.count).lowercased() == scheme else {
             throw Self.unauthorized("The Authorization header must use the Bearer scheme with an API key.", error: "invalid_request")
         }
-        switch try await keys.authenticate(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)) {
+        var token = header.dropFirst(scheme.count)
+        while token.first?.isWhitespace == true { token.removeFirst() }
+        while token.last?.isWhitespace == true { token.removeLast() }
+        switch try await keys.authenticate(String(token)) {
         case .success(let principal): return principal
         case .failure(.invalid): throw Self.unauthorized("The API key is not valid.", error: "invalid_token")
         case .failure(.revoked): throw Self.unauthorized("The API key has been revoked.", error: "invalid_token")

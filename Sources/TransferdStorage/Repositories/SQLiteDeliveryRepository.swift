@@ -9,7 +9,7 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
     let db: Database
 
     func find(id: Int64) throws -> Delivery? {
-        try Delivery.fetchOne(db, key: id)
+        try SQLRequest<Delivery>(sql: "SELECT * FROM deliveries WHERE id = ?", arguments: [id], cached: true).fetchOne(db)
     }
 
     func find(eventID: Int64) throws -> Delivery? {

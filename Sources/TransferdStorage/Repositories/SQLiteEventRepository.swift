@@ -16,22 +16,19 @@ struct SQLiteEventRepository: EventRepository {
     ) throws -> (
         event: Event, queuedDelivery: Bool
     ) {
-        let sequence = try Int64.fetchOne(
-            db,
-            sql: "UPDATE sessions SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence",
-            arguments: [sessionID]
-        )
-        guard let sequence else { throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "session \(sessionID) is gone") }
+        let sequence = try SQLiteSessionRepository(db: db).next(.lastSequence, sessionID: sessionID)
         var event = Event(sessionId: sessionID, sequence: sequence, type: type, taskIdentifier: taskIdentifier, data: data, createdAt: now)
         try event.insert(db)
-        guard let webhook = try WebhookSubscription.fetchOne(db, key: sessionID), webhook.delivers(type) else { return (event, false) }
+        guard let webhook = try SQLiteWebhookRepository(db: db).find(sessionID: sessionID), webhook.delivers(type) else {
+            return (event, false)
+        }
         var delivery = Delivery(pending: event)
         try delivery.insert(db)
         return (event, true)
     }
 
     func find(id: Int64) throws -> Event? {
-        try Event.fetchOne(db, key: id)
+        try SQLRequest<Event>(sql: "SELECT * FROM events WHERE id = ?", arguments: [id], cached: true).fetchOne(db)
     }
 
     func list(sessionID: Int64, after sequence: Int64, limit: Int) throws -> [Event] {

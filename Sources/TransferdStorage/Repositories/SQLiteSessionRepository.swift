@@ -9,7 +9,7 @@ struct SQLiteSessionRepository: SessionRepository {
     let db: Database
 
     func find(id: Int64) throws -> Session? {
-        try Session.fetchOne(db, key: id)
+        try SQLRequest<Session>(sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id], cached: true).fetchOne(db)
     }
 
     func live(identifier: String, tenantID: Int64) throws -> Session? {
@@ -32,7 +32,7 @@ struct SQLiteSessionRepository: SessionRepository {
         var session = session
         try session.insert(db)
         // Read back, so that the session is shown as it is stored (dates at the database's precision).
-        return try Session.fetchOne(db, key: session.rowID) ?? session
+        return try find(id: session.rowID) ?? session
     }
 
     func updateState(of session: Session) throws {
@@ -49,15 +49,15 @@ struct SQLiteSessionRepository: SessionRepository {
         let ids = IDList(sessionIDs).json
         var details: [Int64: Session.Details] = [:]
         // The task counts and stored bytes are the counters that the triggers of `0010_queue_and_counts.sql` keep.
-        let rows = try Row.fetchAll(
-            db,
+        let rows = try SQLRequest<Row>(
             sql: """
                 SELECT s.id, t.name, s.tasks_suspended, s.tasks_running, s.tasks_canceling, s.tasks_completed, s.stored_bytes
                 FROM sessions s JOIN tenants t ON t.id = s.tenant_id
                 WHERE s.id IN (SELECT value FROM json_each(?))
                 """,
-            arguments: [ids]
-        )
+            arguments: [ids],
+            cached: true
+        ).fetchAll(db)
         for row in rows {
             var session = Session.Details()
             session.tenant = row["name"]
@@ -68,11 +68,11 @@ struct SQLiteSessionRepository: SessionRepository {
             session.storedBytes = row["stored_bytes"]
             details[row["id"]] = session
         }
-        let webhooks = try WebhookSubscription.fetchAll(
-            db,
+        let webhooks = try SQLRequest<WebhookSubscription>(
             sql: "SELECT * FROM webhooks WHERE session_id IN (SELECT value FROM json_each(?))",
-            arguments: [ids]
-        )
+            arguments: [ids],
+            cached: true
+        ).fetchAll(db)
         for webhook in webhooks {
             details[webhook.sessionId, default: Session.Details()].webhook = webhook
         }
@@ -80,7 +80,8 @@ struct SQLiteSessionRepository: SessionRepository {
             literal: """
                 SELECT session_id, COUNT(*) AS count FROM deliveries
                 WHERE session_id IN (SELECT value FROM json_each(\(ids))) AND status = \(Delivery.Status.pending) GROUP BY session_id
-                """
+                """,
+            cached: true
         ).fetchAll(db)
         for row in pending {
             details[row["session_id"], default: Session.Details()].pendingDeliveries = row["count"]
@@ -89,19 +90,29 @@ struct SQLiteSessionRepository: SessionRepository {
     }
 
     func nextTaskIdentifier(sessionID: Int64) throws -> Int64 {
-        let identifier = try Int64.fetchOne(
-            db,
-            sql: "UPDATE sessions SET last_task_identifier = last_task_identifier + 1 WHERE id = ? RETURNING last_task_identifier",
-            arguments: [sessionID]
-        )
-        guard let identifier else { throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "session \(sessionID) is gone") }
-        return identifier
+        try next(.lastTaskIdentifier, sessionID: sessionID)
+    }
+
+    /// The session's numbers handed out one by one: its event sequence and its task identifiers.
+    enum Numbering: String {
+        case lastSequence = "last_sequence"
+        case lastTaskIdentifier = "last_task_identifier"
+    }
+
+    /// Takes the session's next number of `numbering`.
+    func next(_ numbering: Numbering, sessionID: Int64) throws -> Int64 {
+        let column = numbering.rawValue
+        let number = try SQLRequest<Int64>(
+            sql: "UPDATE sessions SET \(column) = \(column) + 1 WHERE id = ? RETURNING \(column)",
+            arguments: [sessionID],
+            cached: true
+        ).fetchOne(db)
+        guard let number else { throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "session \(sessionID) is gone") }
+        return number
     }
 
     func acknowledge(sequence: Int64, sessionID: Int64) throws {
-        try db.execute(
-            sql: "UPDATE sessions SET last_acknowledged_sequence = MAX(last_acknowledged_sequence, ?) WHERE id = ?",
-            arguments: [sequence, sessionID]
-        )
+        try db.cachedStatement(sql: "UPDATE sessions SET last_acknowledged_sequence = MAX(last_acknowledged_sequence, ?) WHERE id = ?")
+            .execute(arguments: [sequence, sessionID])
     }
 }

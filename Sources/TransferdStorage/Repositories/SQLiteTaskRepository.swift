@@ -9,7 +9,7 @@ struct SQLiteTaskRepository: TaskRepository {
     let db: Database
 
     func find(id: Int64) throws -> TransferTask? {
-        try TransferTask.fetchOne(db, key: id)
+        try SQLRequest<TransferTask>(sql: "SELECT * FROM tasks WHERE id = ?", arguments: [id], cached: true).fetchOne(db)
     }
 
     func find(sessionID: Int64, taskIdentifier: Int64) throws -> TransferTask? {
@@ -23,7 +23,7 @@ struct SQLiteTaskRepository: TaskRepository {
         var task = task
         try task.insert(db)
         // Read back, so that the task is shown as it is stored (dates at the database's precision).
-        return try TransferTask.fetchOne(db, key: task.rowID) ?? task
+        return try find(id: task.rowID) ?? task
     }
 
     func update(_ task: TransferTask) throws {
@@ -213,6 +213,6 @@ struct SQLiteTaskRepository: TaskRepository {
 
     private func configuration(ofSession sessionID: Int64) throws -> SessionConfiguration {
         let json = try SQLRequest<String>(literal: "SELECT configuration FROM sessions WHERE id = \(sessionID)", cached: true).fetchOne(db)
-        return try JSONDecoder().decode(SessionConfiguration.self, from: Data((json ?? "{}").utf8))
+        return try SessionConfigurationTexts.configuration(json ?? "{}")
     }
 }

@@ -6,7 +6,8 @@ struct SQLiteWebhookRepository: WebhookRepository {
     let db: Database
 
     func find(sessionID: Int64) throws -> WebhookSubscription? {
-        try WebhookSubscription.fetchOne(db, key: sessionID)
+        try SQLRequest<WebhookSubscription>(sql: "SELECT * FROM webhooks WHERE session_id = ?", arguments: [sessionID], cached: true)
+            .fetchOne(db)
     }
 
     func save(_ subscription: WebhookSubscription) throws {

@@ -1,0 +1,28 @@
+import GRDB
+import TransferdDomain
+
+/// An event's row, read and written column by column: every delegate callback appends one, and every events page
+/// and webhook delivery reads them (GRDB's `Codable` path costs a keyed container and a conformance check per value).
+extension Event {
+    package init(row: Row) throws {
+        self.init(
+            id: row["id"],
+            sessionId: row["session_id"],
+            sequence: row["sequence"],
+            type: try RowCoding.enumeration(row, "type"),
+            taskIdentifier: row["task_identifier"],
+            data: try RowCoding.json(row, "data") ?? EventData(),
+            createdAt: row["created_at"]
+        )
+    }
+
+    package func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["session_id"] = sessionId
+        container["sequence"] = sequence
+        container["type"] = type.rawValue
+        container["task_identifier"] = taskIdentifier
+        container["data"] = try RowCoding.json(data)
+        container["created_at"] = createdAt
+    }
+}
