@@ -67,6 +67,7 @@ let package = Package(
                 .copy("0009_background_tasks.sql"),
                 .copy("0010_queue_and_counts.sql"),
                 .copy("0011_delivery_heads.sql"),
+                .copy("0012_progress_coalescing.sql"),
             ],
             swiftSettings: swiftSettings
         ),

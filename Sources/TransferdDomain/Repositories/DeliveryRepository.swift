@@ -10,10 +10,12 @@ package protocol DeliveryRepository {
     func list(sessionID: Int64, status: Delivery.Status) throws -> [Delivery]
     /// Fails every pending delivery of the session with `message`.
     func failPending(sessionID: Int64, message: String, at: Date) throws
-    /// Marks pending progress deliveries that a later one of the same task and type supersedes as coalesced,
-    /// except in the sessions given (they have a delivery in flight).
-    func coalesceSupersededProgress(exceptSessions: [Int64], at: Date) throws
+    /// Queues the delivery of an event just written. A progress delivery supersedes the pending progress of the
+    /// same task and type before it, which become coalesced, but for the session's head (it may be in flight).
+    func enqueue(_ event: Event) throws
     /// The oldest pending delivery of every session whose subscriber is enabled, except the sessions given.
     func pendingHeads(exceptSessions: [Int64]) throws -> [Delivery]
+    /// The session's oldest pending delivery, when its subscriber is enabled.
+    func pendingHead(sessionID: Int64) throws -> Delivery?
     func insertAttempt(_ attempt: DeliveryAttempt) throws
 }

@@ -11,21 +11,35 @@ import TransferdEngine
 /// event waits while an earlier one is unacknowledged; sessions are served concurrently. At-least-once: a
 /// delivery stays pending until the subscriber answers 2xx, across restarts.
 ///
-/// Superseded `task.progress` and `task.upload_progress` deliveries are coalesced, so a slow subscriber gets the latest progress, not a backlog.
+/// A session that is claimed keeps sending while its next delivery is due, for up to `turn` deliveries; the
+/// transaction that records one answer finds the next, so a busy session costs no claim per delivery. Then it
+/// goes back in line behind the sessions that have waited longer.
+///
+/// Superseded `task.progress` and `task.upload_progress` deliveries are coalesced when the newer one is written
+/// (``DeliveryRepository/enqueue(_:)``), so a slow subscriber gets the latest progress, not a backlog.
 package struct Dispatcher: Service {
     let store: any Store
     let destinations: DestinationGuard
     let policy: DeliveryPolicy
     let loop: WakeUpLoop
     let concurrency: Int
+    let turn: Int
     private let sending = SendingSessions()
 
-    package init(store: any Store, destinations: DestinationGuard, policy: DeliveryPolicy, loop: WakeUpLoop, concurrency: Int = 16) {
+    package init(
+        store: any Store,
+        destinations: DestinationGuard,
+        policy: DeliveryPolicy,
+        loop: WakeUpLoop,
+        concurrency: Int = 16,
+        turn: Int = 64
+    ) {
         self.store = store
         self.destinations = destinations
         self.policy = policy
         self.loop = loop
         self.concurrency = concurrency
+        self.turn = turn
     }
 
     var clock: any WallClock { loop.clock }
@@ -35,10 +49,10 @@ package struct Dispatcher: Service {
         await withDiscardingTaskGroup { group in
             await loop.run("read the outbox") {
                 let (due, nextDue) = try await claimDueDeliveries()
-                for delivery in due {
+                for head in due {
                     group.addTask {
-                        await deliver(delivery)
-                        sending.remove(delivery.sessionId)
+                        await send(from: head)
+                        sending.remove(head.sessionId)
                         loop.doorbell.ring()
                     }
                 }
@@ -49,15 +63,13 @@ package struct Dispatcher: Service {
         }
     }
 
-    /// Coalesces superseded progress, then claims the head delivery of every session that is due and not already
-    /// sending. Returns them, and when the next head falls due.
+    /// Claims the head delivery of every session that is due and not already sending, oldest first, as many as
+    /// there are free senders. Returns them, and when the next head falls due.
     private func claimDueDeliveries() async throws -> ([Delivery], Date?) {
         let now = clock.now
         let (sending, concurrency) = (sending, concurrency)
-        return try await store.write { repositories in
-            let busy = sending.all
-            try repositories.deliveries.coalesceSupersededProgress(exceptSessions: busy, at: now)
-            let heads = try repositories.deliveries.pendingHeads(exceptSessions: busy)
+        return try await store.read { repositories in
+            let heads = try repositories.deliveries.pendingHeads(exceptSessions: sending.all)
             let free = max(0, concurrency - sending.count)
             let due = Array(heads.filter { $0.nextAttemptAt <= now }.prefix(free))
             for delivery in due { sending.insert(delivery.sessionId) }
@@ -65,8 +77,18 @@ package struct Dispatcher: Service {
         }
     }
 
-    /// One attempt: POST the signed payload and record how the subscriber answered.
-    private func deliver(_ delivery: Delivery) async {
+    /// Sends the session's deliveries in sequence order from `head`, while the next one is due, for one turn.
+    private func send(from head: Delivery) async {
+        var next: Delivery? = head
+        for _ in 0..<turn {
+            guard let delivery = next, !Task.isCancelled else { return }
+            next = await deliver(delivery)
+        }
+    }
+
+    /// One attempt: POST the signed payload and record how the subscriber answered. Returns the session's next
+    /// delivery when it is due now (after a 2xx).
+    private func deliver(_ delivery: Delivery) async -> Delivery? {
         do {
             let loaded = try await store.read { repositories -> (Event, Session, WebhookSubscription, TransferTask?)? in
                 guard let event = try repositories.events.find(id: delivery.eventId),
@@ -78,7 +100,7 @@ package struct Dispatcher: Service {
                 }
                 return (event, session, webhook, task)
             }
-            guard let (event, session, webhook, task) = loaded else { return }
+            guard let (event, session, webhook, task) = loaded else { return nil }
             let attemptedAt = clock.now
             let body = try WebhookPayload(event: event, sessionIdentifier: session.identifier, task: task, now: attemptedAt).encoded()
             let timestamp = Int(attemptedAt.timeIntervalSince1970)
@@ -107,19 +129,21 @@ package struct Dispatcher: Service {
                 for try await _ in response.body {}
                 answer = .answered(status: Int(response.status.code), retryAfter: RetryAfter.parse(response.headers, now: clock.now))
             } catch {
-                if Task.isCancelled { return }
+                if Task.isCancelled { return nil }
                 answer = .failed(TransferError(transportError: error).message)
             }
-            try await record(answer, of: delivery, attemptedAt: attemptedAt, latency: ContinuousClock.now - started)
+            return try await record(answer, of: delivery, attemptedAt: attemptedAt, latency: ContinuousClock.now - started)
         } catch {
             logger.error("webhook delivery failed", metadata: ["delivery": "\(delivery.messageId)", "error": "\(error)"])
+            return nil
         }
     }
 
-    private func record(_ answer: DeliveryAnswer, of delivery: Delivery, attemptedAt: Date, latency: Duration) async throws {
+    /// Records the answer; returns the session's next delivery when the answer was a 2xx and that one is due.
+    private func record(_ answer: DeliveryAnswer, of delivery: Delivery, attemptedAt: Date, latency: Duration) async throws -> Delivery? {
         let now = clock.now
         let policy = policy
-        try await store.write { repositories in
+        return try await store.write { repositories in
             try repositories.deliveries.insertAttempt(
                 DeliveryAttempt(
                     deliveryId: delivery.rowID,
@@ -132,7 +156,8 @@ package struct Dispatcher: Service {
             // The delivery may have been removed from the queue meanwhile (webhook deleted, coalesced): keep its outcome.
             guard var current = try repositories.deliveries.find(id: delivery.rowID), current.status == .pending,
                 var webhook = try repositories.webhooks.find(sessionID: delivery.sessionId)
-            else { return }
+            else { return nil }
+            let previousState = webhook.state
             current.attemptCount += 1
             switch answer {
             case .answered(let status, _) where (200..<300).contains(status):
@@ -157,7 +182,11 @@ package struct Dispatcher: Service {
                 }
             }
             try repositories.deliveries.update(current)
-            try repositories.webhooks.save(webhook)
+            if webhook.state != previousState { try repositories.webhooks.save(webhook) }
+            guard current.status == .delivered, let next = try repositories.deliveries.pendingHead(sessionID: current.sessionId) else {
+                return nil
+            }
+            return next.nextAttemptAt <= now ? next : nil
         }
     }
 }

@@ -44,21 +44,24 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
         )
     }
 
-    func coalesceSupersededProgress(exceptSessions: [Int64], at now: Date) throws {
-        let pending = Delivery.Status.pending
-        try db.execute(
-            literal: """
-                UPDATE deliveries SET status = \(Delivery.Status.coalesced), completed_at = \(now)
-                WHERE status = \(pending) AND event_type IN (\(EventType.taskProgress), \(EventType.taskUploadProgress))
-                  AND session_id NOT IN (SELECT value FROM json_each(\(IDList(exceptSessions).json)))
-                  AND EXISTS (
-                      SELECT 1 FROM deliveries later
-                      WHERE later.session_id = deliveries.session_id AND later.status = \(pending)
-                        AND later.event_type = deliveries.event_type AND later.task_identifier = deliveries.task_identifier
-                        AND later.sequence > deliveries.sequence)
+    func enqueue(_ event: Event) throws {
+        var delivery = Delivery(pending: event)
+        try delivery.insert(db)
+        guard Self.progressTypes.contains(event.type) else { return }
+        // The partial index `deliveries_pending_progress` holds the pending progress; its conditions are written as
+        // constants here, as SQLite uses a partial index only for queries that repeat them.
+        try db.cachedStatement(
+            sql: """
+                UPDATE deliveries SET status = '\(Delivery.Status.coalesced.rawValue)', completed_at = ?
+                WHERE status = '\(Delivery.Status.pending.rawValue)' AND event_type IN \(Self.progressTypesSQL)
+                  AND session_id = ? AND task_identifier = ? AND event_type = ? AND sequence < ?
+                  AND sequence > (SELECT MIN(sequence) FROM deliveries WHERE status = '\(Delivery.Status.pending.rawValue)' AND session_id = ?)
                 """
-        )
+        ).execute(arguments: [event.createdAt, event.sessionId, event.taskIdentifier, event.type, event.sequence, event.sessionId])
     }
+
+    private static let progressTypes: [EventType] = [.taskProgress, .taskUploadProgress]
+    private static let progressTypesSQL = "(" + progressTypes.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 
     func pendingHeads(exceptSessions: [Int64]) throws -> [Delivery] {
         let busy = Set(exceptSessions)
@@ -73,14 +76,29 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
             cached: true
         ).fetchOne(db) {
             session = head.sessionId
-            guard !busy.contains(session) else { continue }
-            let state = try SQLRequest<WebhookSubscription.State>(
-                literal: "SELECT state FROM webhooks WHERE session_id = \(session)",
-                cached: true
-            ).fetchOne(db)
-            if let state, state != .disabled { heads.append(head) }
+            if !busy.contains(session), try subscriberIsEnabled(sessionID: session) { heads.append(head) }
         }
         return heads.sorted { $0.nextAttemptAt < $1.nextAttemptAt }
+    }
+
+    func pendingHead(sessionID: Int64) throws -> Delivery? {
+        let head = try SQLRequest<Delivery>(
+            literal: """
+                SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending) AND session_id = \(sessionID)
+                ORDER BY sequence LIMIT 1
+                """,
+            cached: true
+        ).fetchOne(db)
+        guard let head, try subscriberIsEnabled(sessionID: sessionID) else { return nil }
+        return head
+    }
+
+    private func subscriberIsEnabled(sessionID: Int64) throws -> Bool {
+        let state = try SQLRequest<WebhookSubscription.State>(
+            literal: "SELECT state FROM webhooks WHERE session_id = \(sessionID)",
+            cached: true
+        ).fetchOne(db)
+        return state.map { $0 != .disabled } ?? false
     }
 
     func insertAttempt(_ attempt: DeliveryAttempt) throws {

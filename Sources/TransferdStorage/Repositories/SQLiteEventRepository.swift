@@ -22,8 +22,7 @@ struct SQLiteEventRepository: EventRepository {
         guard let webhook = try SQLiteWebhookRepository(db: db).find(sessionID: sessionID), webhook.delivers(type) else {
             return (event, false)
         }
-        var delivery = Delivery(pending: event)
-        try delivery.insert(db)
+        try SQLiteDeliveryRepository(db: db).enqueue(event)
         return (event, true)
     }
 

@@ -79,11 +79,12 @@ import TransferdDomain
     }
 
     @Test func theDispatcherFindsEachSessionsNextDeliveryThroughAnIndex() throws {
-        // setup: two subscribed sessions with two pending deliveries each, the first session's head delivered
+        // setup: two subscribed sessions with three progress deliveries of one task each (the middle one superseded
+        // when the third was written), the first session's head delivered
         let database = try Self.database()
         let now = Date()
-        try database.write { db in
-            for name in ["first", "second"] {
+        let sessions = try database.write { db in
+            let sessions = try ["first", "second"].map { name in
                 let session = try Self.insertSession(db, name, at: now)
                 let webhook = WebhookSubscription(
                     sessionId: session.rowID,
@@ -93,31 +94,37 @@ import TransferdDomain
                     createdAt: now
                 )
                 try SQLiteWebhookRepository(db: db).save(webhook)
-                for _ in 0..<3 {
-                    _ = try SQLiteEventRepository(db: db).append(
-                        sessionID: session.rowID,
-                        type: .webhookTest,
-                        taskIdentifier: nil,
-                        data: EventData(),
-                        at: now
-                    )
-                }
+                for _ in 0..<3 { try Self.appendProgress(db, session: session.rowID, at: now) }
+                return session.rowID
             }
             try db.execute(
-                sql: "UPDATE deliveries SET status = 'delivered' WHERE sequence = 1 AND session_id = (SELECT MIN(id) FROM sessions)"
+                sql: "UPDATE deliveries SET status = 'delivered' WHERE sequence = 1 AND session_id = ?",
+                arguments: [sessions[0]]
             )
+            return sessions
         }
 
-        // act
-        let (heads, plans) = try Self.planned(database) { db in
+        // act: another progress of the second session's task is written; the heads are found
+        let ((heads, head), plans) = try Self.planned(database) { db in
+            try Self.appendProgress(db, session: sessions[1], at: now)
             let deliveries = SQLiteDeliveryRepository(db: db)
-            try deliveries.coalesceSupersededProgress(exceptSessions: [], at: now)
-            return try deliveries.pendingHeads(exceptSessions: [])
+            return (try deliveries.pendingHeads(exceptSessions: []), try deliveries.pendingHead(sessionID: sessions[1]))
         }
 
-        // verify: each session's lowest pending sequence, through seeks only
-        #expect(heads.map(\.sequence).sorted() == [1, 2])
+        // verify: each session's lowest pending sequence; the second session's head (it may be in flight) was not
+        // coalesced, every progress between it and the newest was; through seeks only
+        #expect(heads.map(\.sequence).sorted() == [1, 3])
+        #expect(head?.sequence == 1)
+        let statuses = try database.read { db in
+            try SQLiteDeliveryRepository(db: db).list(sessionID: sessions[1], after: 0, status: nil, limit: 10).map(\.0.status)
+        }
+        #expect(statuses == [.pending, .coalesced, .coalesced, .pending])
         Self.expectSeeksOnly(plans)
+        #expect(plans.contains { $0.0.hasPrefix("UPDATE deliveries") && $0.1.contains { $0.contains("deliveries_pending_progress") } })
+    }
+
+    private static func appendProgress(_ db: Database, session: Int64, at now: Date) throws {
+        _ = try SQLiteEventRepository(db: db).append(sessionID: session, type: .taskProgress, taskIdentifier: 1, data: EventData(), at: now)
     }
 
     /// A migrated database of its own.

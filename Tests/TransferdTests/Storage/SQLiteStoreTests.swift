@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TransferdStorage
 
@@ -9,6 +10,13 @@ import TransferdStorage
         let (all, applied) = try await store.migrations()
         #expect(Set(all) == applied)
         #expect(applied.contains("0001_initial"))
+    }
+
+    @Test func shipsEveryMigrationOfTheMigrationsFolder() throws {
+        // A file that Package.swift does not list as a resource would never be applied.
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
+        #expect(try SQLiteStore.migrator().migrations == files.map { String($0.dropLast(".sql".count)) }.sorted())
     }
 
     @Test func migrateAppliesOnceAndThenHasNothingToDo() throws {
