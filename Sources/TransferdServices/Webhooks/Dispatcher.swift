@@ -25,6 +25,7 @@ package struct Dispatcher: Service {
     let concurrency: Int
     let turn: Int
     private let sending = SendingSessions()
+    private let recorder: GroupCommit<Recording, Delivery?>
 
     package init(
         store: any Store,
@@ -40,6 +41,9 @@ package struct Dispatcher: Service {
         self.loop = loop
         self.concurrency = concurrency
         self.turn = turn
+        recorder = GroupCommit(store: store) { repositories, recording in
+            try Self.record(recording, in: repositories, policy: policy)
+        }
     }
 
     var clock: any WallClock { loop.clock }
@@ -132,61 +136,71 @@ package struct Dispatcher: Service {
                 if Task.isCancelled { return nil }
                 answer = .failed(TransferError(transportError: error).message)
             }
-            return try await record(answer, of: delivery, attemptedAt: attemptedAt, latency: ContinuousClock.now - started)
+            let latency = ContinuousClock.now - started
+            return try await recorder.write(
+                Recording(delivery: delivery, answer: answer, attemptedAt: attemptedAt, latency: latency, now: clock.now)
+            )
         } catch {
             logger.error("webhook delivery failed", metadata: ["delivery": "\(delivery.messageId)", "error": "\(error)"])
             return nil
         }
     }
 
-    /// Records the answer; returns the session's next delivery when the answer was a 2xx and that one is due.
-    private func record(_ answer: DeliveryAnswer, of delivery: Delivery, attemptedAt: Date, latency: Duration) async throws -> Delivery? {
-        let now = clock.now
-        let policy = policy
-        return try await store.write { repositories in
-            try repositories.deliveries.insertAttempt(
-                DeliveryAttempt(
-                    deliveryId: delivery.rowID,
-                    attemptedAt: attemptedAt,
-                    statusCode: answer.status,
-                    latencyMs: Int(latency.timeInterval * 1000),
-                    error: answer.error
-                )
+    /// How a subscriber answered one attempt, to record.
+    private struct Recording: Sendable {
+        let delivery: Delivery
+        let answer: DeliveryAnswer
+        let attemptedAt: Date
+        let latency: Duration
+        let now: Date
+    }
+
+    /// Records the answer (in a transaction shared with other sessions' answers); returns the session's next
+    /// delivery when the answer was a 2xx and that one is due.
+    private static func record(_ recording: Recording, in repositories: any Repositories, policy: DeliveryPolicy) throws -> Delivery? {
+        let (delivery, answer, now) = (recording.delivery, recording.answer, recording.now)
+        try repositories.deliveries.insertAttempt(
+            DeliveryAttempt(
+                deliveryId: delivery.rowID,
+                attemptedAt: recording.attemptedAt,
+                statusCode: answer.status,
+                latencyMs: Int(recording.latency.timeInterval * 1000),
+                error: answer.error
             )
-            // The delivery may have been removed from the queue meanwhile (webhook deleted, coalesced): keep its outcome.
-            guard var current = try repositories.deliveries.find(id: delivery.rowID), current.status == .pending,
-                var webhook = try repositories.webhooks.find(sessionID: delivery.sessionId)
-            else { return nil }
-            let previousState = webhook.state
-            current.attemptCount += 1
-            switch answer {
-            case .answered(let status, _) where (200..<300).contains(status):
-                current.status = .delivered
-                current.completedAt = now
-                current.lastError = nil
-                webhook.state = .healthy
-                try repositories.sessions.acknowledge(sequence: current.sequence, sessionID: current.sessionId)
-            case .answered(410, _):
+        )
+        // The delivery may have been removed from the queue meanwhile (webhook deleted, coalesced): keep its outcome.
+        guard var current = try repositories.deliveries.find(id: delivery.rowID), current.status == .pending,
+            var webhook = try repositories.webhooks.find(sessionID: delivery.sessionId)
+        else { return nil }
+        let previousState = webhook.state
+        current.attemptCount += 1
+        switch answer {
+        case .answered(let status, _) where (200..<300).contains(status):
+            current.status = .delivered
+            current.completedAt = now
+            current.lastError = nil
+            webhook.state = .healthy
+            try repositories.sessions.acknowledge(sequence: current.sequence, sessionID: current.sessionId)
+        case .answered(410, _):
+            current.status = .failed
+            current.completedAt = now
+            current.lastError = "The subscriber answered 410 Gone; the webhook is disabled."
+            webhook.state = .disabled
+        default:
+            current.lastError = answer.error ?? "The subscriber answered \(answer.status ?? 0)."
+            webhook.state = .retrying
+            if let delay = policy.delay(afterFailedAttempts: current.attemptCount, retryAfter: answer.retryAfter) {
+                current.nextAttemptAt = now.addingTimeInterval(delay.timeInterval)
+            } else {
                 current.status = .failed
                 current.completedAt = now
-                current.lastError = "The subscriber answered 410 Gone; the webhook is disabled."
-                webhook.state = .disabled
-            default:
-                current.lastError = answer.error ?? "The subscriber answered \(answer.status ?? 0)."
-                webhook.state = .retrying
-                if let delay = policy.delay(afterFailedAttempts: current.attemptCount, retryAfter: answer.retryAfter) {
-                    current.nextAttemptAt = now.addingTimeInterval(delay.timeInterval)
-                } else {
-                    current.status = .failed
-                    current.completedAt = now
-                }
             }
-            try repositories.deliveries.update(current)
-            if webhook.state != previousState { try repositories.webhooks.save(webhook) }
-            guard current.status == .delivered, let next = try repositories.deliveries.pendingHead(sessionID: current.sessionId) else {
-                return nil
-            }
-            return next.nextAttemptAt <= now ? next : nil
         }
+        try repositories.deliveries.update(current)
+        if webhook.state != previousState { try repositories.webhooks.save(webhook) }
+        guard current.status == .delivered, let next = try repositories.deliveries.pendingHead(sessionID: current.sessionId) else {
+            return nil
+        }
+        return next.nextAttemptAt <= now ? next : nil
     }
 }

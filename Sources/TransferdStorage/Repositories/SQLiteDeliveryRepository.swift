@@ -39,7 +39,7 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
         try db.execute(
             literal: """
                 UPDATE deliveries SET status = \(Delivery.Status.failed), completed_at = \(now), last_error = \(message)
-                WHERE session_id = \(sessionID) AND status = \(Delivery.Status.pending)
+                WHERE session_id = \(sessionID) AND status = \(sql: Delivery.Status.pending.sqlConstant)
                 """
         )
     }
@@ -52,16 +52,16 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
         // constants here, as SQLite uses a partial index only for queries that repeat them.
         try db.cachedStatement(
             sql: """
-                UPDATE deliveries SET status = '\(Delivery.Status.coalesced.rawValue)', completed_at = ?
-                WHERE status = '\(Delivery.Status.pending.rawValue)' AND event_type IN \(Self.progressTypesSQL)
+                UPDATE deliveries SET status = \(Delivery.Status.coalesced.sqlConstant), completed_at = ?
+                WHERE status = \(Delivery.Status.pending.sqlConstant) AND event_type IN \(Self.progressTypesSQL)
                   AND session_id = ? AND task_identifier = ? AND event_type = ? AND sequence < ?
-                  AND sequence > (SELECT MIN(sequence) FROM deliveries WHERE status = '\(Delivery.Status.pending.rawValue)' AND session_id = ?)
+                  AND sequence > (SELECT MIN(sequence) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ?)
                 """
         ).execute(arguments: [event.createdAt, event.sessionId, event.taskIdentifier, event.type, event.sequence, event.sessionId])
     }
 
     private static let progressTypes: [EventType] = [.taskProgress, .taskUploadProgress]
-    private static let progressTypesSQL = "(" + progressTypes.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+    private static let progressTypesSQL = "(" + progressTypes.map(\.sqlConstant).joined(separator: ", ") + ")"
 
     func pendingHeads(exceptSessions: [Int64]) throws -> [Delivery] {
         let busy = Set(exceptSessions)
@@ -70,7 +70,7 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
         // One seek per session with pending deliveries: its lowest pending sequence is its head.
         while let head = try SQLRequest<Delivery>(
             literal: """
-                SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending) AND session_id > \(session)
+                SELECT * FROM deliveries WHERE status = \(sql: Delivery.Status.pending.sqlConstant) AND session_id > \(session)
                 ORDER BY session_id, sequence LIMIT 1
                 """,
             cached: true
@@ -84,7 +84,7 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
     func pendingHead(sessionID: Int64) throws -> Delivery? {
         let head = try SQLRequest<Delivery>(
             literal: """
-                SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending) AND session_id = \(sessionID)
+                SELECT * FROM deliveries WHERE status = \(sql: Delivery.Status.pending.sqlConstant) AND session_id = \(sessionID)
                 ORDER BY sequence LIMIT 1
                 """,
             cached: true

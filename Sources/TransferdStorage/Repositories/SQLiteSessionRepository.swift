@@ -79,7 +79,7 @@ struct SQLiteSessionRepository: SessionRepository {
         let pending = try SQLRequest<Row>(
             literal: """
                 SELECT session_id, COUNT(*) AS count FROM deliveries
-                WHERE session_id IN (SELECT value FROM json_each(\(ids))) AND status = \(Delivery.Status.pending) GROUP BY session_id
+                WHERE session_id IN (SELECT value FROM json_each(\(ids))) AND status = \(sql: Delivery.Status.pending.sqlConstant) GROUP BY session_id
                 """,
             cached: true
         ).fetchAll(db)
