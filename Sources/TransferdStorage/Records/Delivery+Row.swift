@@ -31,9 +31,9 @@ extension Delivery {
         container["message_id"] = messageId
         container["status"] = status.rawValue
         container["attempt_count"] = attemptCount
-        container["next_attempt_at"] = nextAttemptAt
+        container["next_attempt_at"] = StoredDate.text(nextAttemptAt)
         container["last_error"] = lastError
-        container["created_at"] = createdAt
-        container["completed_at"] = completedAt
+        container["created_at"] = StoredDate.text(createdAt)
+        container["completed_at"] = StoredDate.text(completedAt)
     }
 }

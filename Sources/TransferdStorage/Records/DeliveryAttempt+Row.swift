@@ -17,7 +17,7 @@ extension DeliveryAttempt {
     package func encode(to container: inout PersistenceContainer) throws {
         container["id"] = id
         container["delivery_id"] = deliveryId
-        container["attempted_at"] = attemptedAt
+        container["attempted_at"] = StoredDate.text(attemptedAt)
         container["status_code"] = statusCode
         container["latency_ms"] = latencyMs
         container["error"] = error

@@ -23,6 +23,6 @@ extension Event {
         container["type"] = type.rawValue
         container["task_identifier"] = taskIdentifier
         container["data"] = try RowCoding.json(data)
-        container["created_at"] = createdAt
+        container["created_at"] = StoredDate.text(createdAt)
     }
 }

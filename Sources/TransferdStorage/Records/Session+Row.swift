@@ -32,7 +32,7 @@ extension Session {
         container["last_sequence"] = lastSequence
         container["last_task_identifier"] = lastTaskIdentifier
         container["last_acknowledged_sequence"] = lastAcknowledgedSequence
-        container["created_at"] = createdAt
-        container["invalidated_at"] = invalidatedAt
+        container["created_at"] = StoredDate.text(createdAt)
+        container["invalidated_at"] = StoredDate.text(invalidatedAt)
     }
 }

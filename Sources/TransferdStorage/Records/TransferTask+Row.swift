@@ -68,8 +68,8 @@ extension TransferTask {
         container["error"] = try RowCoding.json(error)
         container["file"] = try RowCoding.json(file)
         container["checksum"] = try RowCoding.json(checksum)
-        container["earliest_begin_date"] = earliestBeginDate
-        container["next_attempt_at"] = nextAttemptAt
+        container["earliest_begin_date"] = StoredDate.text(earliestBeginDate)
+        container["next_attempt_at"] = StoredDate.text(nextAttemptAt)
         container["attempts"] = try RowCoding.json(attempts)
         container["waiting_reason"] = waitingReason?.rawValue
         container["partial_bytes"] = partialBytes
@@ -88,8 +88,8 @@ extension TransferTask {
         container["reply"] = try RowCoding.json(reply)
         container["background_task"] = backgroundTask
         container["cancellation"] = try RowCoding.json(cancellation)
-        container["created_at"] = createdAt
-        container["started_at"] = startedAt
-        container["completed_at"] = completedAt
+        container["created_at"] = StoredDate.text(createdAt)
+        container["started_at"] = StoredDate.text(startedAt)
+        container["completed_at"] = StoredDate.text(completedAt)
     }
 }

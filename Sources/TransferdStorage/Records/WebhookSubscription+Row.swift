@@ -22,8 +22,8 @@ extension WebhookSubscription {
         container["event_types"] = try RowCoding.json(eventTypes)
         container["secret"] = secret
         container["previous_secret"] = previousSecret
-        container["previous_secret_expires_at"] = previousSecretExpiresAt
+        container["previous_secret_expires_at"] = StoredDate.text(previousSecretExpiresAt)
         container["state"] = state.rawValue
-        container["created_at"] = createdAt
+        container["created_at"] = StoredDate.text(createdAt)
     }
 }
