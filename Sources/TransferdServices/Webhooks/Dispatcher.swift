@@ -32,7 +32,7 @@ package struct Dispatcher: Service {
         destinations: DestinationGuard,
         policy: DeliveryPolicy,
         loop: WakeUpLoop,
-        concurrency: Int = 16,
+        concurrency: Int = 64,
         turn: Int = 64
     ) {
         self.store = store

@@ -22,8 +22,13 @@ struct SQLiteTaskRepository: TaskRepository {
     func insert(_ task: TransferTask) throws -> TransferTask {
         var task = task
         try task.insert(db)
-        // Read back, so that the task is shown as it is stored (dates at the database's precision).
-        return try find(id: task.rowID) ?? task
+        // As it reads back: its dates to the millisecond. (Its JSON columns hold no dates when it is created.)
+        task.createdAt = StoredDate.stored(task.createdAt) ?? task.createdAt
+        task.earliestBeginDate = StoredDate.stored(task.earliestBeginDate)
+        task.nextAttemptAt = StoredDate.stored(task.nextAttemptAt)
+        task.startedAt = StoredDate.stored(task.startedAt)
+        task.completedAt = StoredDate.stored(task.completedAt)
+        return task
     }
 
     func update(_ task: TransferTask) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TransferdDomain
 
 @testable import TransferdStorage
 
@@ -17,5 +18,33 @@ import Testing
         for date in dates {
             #expect(StoredDate.text(date) == String.fromDatabaseValue(date.databaseValue), "\(date.timeIntervalSince1970)")
         }
+    }
+
+    @Test func anInsertedTaskIsReturnedAsItReadsBack() throws {
+        // setup: dates finer than the database keeps
+        let database = try DatabaseQueue()
+        try SQLiteStore.migrator().migrate(database)
+        let created = Date(timeIntervalSince1970: 1_790_000_000.123_456_7)
+        let request = TransferRequest(url: "http://a.test/", method: "GET", headers: ["Accept": "*/*"])
+        var task = TransferTask(
+            NewTask(kind: .download, request: request, origin: "a.test:80", priority: 0.25, connections: 2, start: false),
+            sessionID: 1,
+            taskIdentifier: 1,
+            createdAt: created
+        )
+        task.earliestBeginDate = created.addingTimeInterval(60.000_9)
+
+        // act
+        let (inserted, read) = try database.write { db in
+            _ = try SQLiteSessionRepository(db: db).insert(
+                Session(identifier: "s", tenantId: 1, configuration: .default, createdAt: created)
+            )
+            let inserted = try SQLiteTaskRepository(db: db).insert(task)
+            return (inserted, try SQLiteTaskRepository(db: db).find(id: inserted.rowID))
+        }
+
+        // verify
+        #expect(inserted == read)
+        #expect(inserted.createdAt != created)
     }
 }
