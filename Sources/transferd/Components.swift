@@ -87,7 +87,8 @@ struct Components: Sendable {
             store: store,
             destinations: httpClient.destinations,
             policy: configuration.deliveryPolicy,
-            loop: dispatcherLoop
+            loop: dispatcherLoop,
+            concurrency: configuration.webhookConcurrency
         )
         sweeper = RetentionSweeper(store: store, eventLog: eventLog, files: files, interval: configuration.sweepInterval, loop: loop())
         apiKeys = APIKeyService(store: store, clock: clock)

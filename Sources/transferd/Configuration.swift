@@ -12,6 +12,8 @@ struct Configuration: Sendable {
     var dataDirectory: String
     /// How many transfers run at once, across all sessions.
     var workerConcurrency: Int
+    /// How many sessions' subscribers are sent deliveries at once (each session one at a time, in order).
+    var webhookConcurrency: Int
     /// Largest JSON request body accepted, in bytes.
     var maximumRequestBodySize: Int
     /// Minimum time between two `task.progress` events (and counter checkpoints) of one task.
@@ -53,6 +55,7 @@ struct Configuration: Sendable {
         port: Int = 8080,
         dataDirectory: String = "./transferd-data",
         workerConcurrency: Int = 16,
+        webhookConcurrency: Int = 64,
         maximumRequestBodySize: Int = 1 << 20,
         progressInterval: Duration = .milliseconds(500),
         connectTimeout: Duration = .seconds(10),
@@ -76,6 +79,7 @@ struct Configuration: Sendable {
         self.port = port
         self.dataDirectory = dataDirectory
         self.workerConcurrency = workerConcurrency
+        self.webhookConcurrency = webhookConcurrency
         self.maximumRequestBodySize = maximumRequestBodySize
         self.progressInterval = progressInterval
         self.connectTimeout = connectTimeout

@@ -32,6 +32,11 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Longest wait between two attempts of a transfer, in seconds (env TRANSFERD_RETRY_MAXIMUM_DELAY).")
     var retryMaximumDelay: Double = environment["TRANSFERD_RETRY_MAXIMUM_DELAY"].flatMap { Double($0) } ?? 300
 
+    @Option(
+        help: "How many sessions' webhook subscribers are sent deliveries at once, each one at a time (env TRANSFERD_WEBHOOK_CONCURRENCY)."
+    )
+    var webhookConcurrency: Int = environment["TRANSFERD_WEBHOOK_CONCURRENCY"].flatMap { Int($0) } ?? 64
+
     @Option(help: "Seconds a webhook subscriber has to answer one delivery (env TRANSFERD_WEBHOOK_TIMEOUT).")
     var webhookTimeout: Double = environment["TRANSFERD_WEBHOOK_TIMEOUT"].flatMap { Double($0) } ?? 15
 
@@ -92,6 +97,7 @@ struct ServiceOptions: ParsableArguments {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
+        guard (1...1024).contains(webhookConcurrency) else { throw ValidationError("--webhook-concurrency must be from 1 to 1024.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -132,6 +138,7 @@ struct ServiceOptions: ParsableArguments {
             port: port,
             dataDirectory: dataDir,
             workerConcurrency: workerConcurrency,
+            webhookConcurrency: webhookConcurrency,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info,
             deliveryPolicy: DeliveryPolicy(
                 schedule: retrySchedule ?? DeliveryPolicy.svixSchedule,

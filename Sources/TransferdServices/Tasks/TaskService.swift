@@ -18,6 +18,9 @@ package struct TaskService: Sendable {
     package let resumeDataSigner: ResumeData.Signer
     let clock: any WallClock
     let logger: Logger
+    /// What the engine reports of its transfers, written in transactions shared by the reports that arrive together:
+    /// with many short transfers, a transaction each kept the one writer busy committing.
+    let reports: GroupCommit<@Sendable (any Repositories) throws -> Void, Void>
 
     package init(
         store: any Store,
@@ -41,6 +44,7 @@ package struct TaskService: Sendable {
         self.resumeDataSigner = resumeDataSigner
         self.clock = clock
         self.logger = logger
+        reports = GroupCommit(store: store) { repositories, report in try report(repositories) }
     }
 
     var eventLog: EventLog { transitions.eventLog }

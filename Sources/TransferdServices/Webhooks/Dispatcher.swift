@@ -32,7 +32,7 @@ package struct Dispatcher: Service {
         destinations: DestinationGuard,
         policy: DeliveryPolicy,
         loop: WakeUpLoop,
-        concurrency: Int = 64,
+        concurrency: Int,
         turn: Int = 64
     ) {
         self.store = store

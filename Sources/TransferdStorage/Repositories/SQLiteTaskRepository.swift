@@ -94,28 +94,28 @@ struct SQLiteTaskRepository: TaskRepository {
     }
 
     func markStarted(id: Int64, at: Date) throws {
-        try db.execute(
+        try db.cachedStatement(
             literal: "UPDATE tasks SET started_at = COALESCE(started_at, \(at)) WHERE id = \(id) AND state = \(TaskState.running)"
-        )
+        ).execute()
     }
 
     func recordProgress(id: Int64, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool {
-        try db.execute(
+        try db.cachedStatement(
             literal: """
                 UPDATE tasks SET count_of_bytes_received = \(received), count_of_bytes_expected = \(expected), partial_bytes = \(partialBytes)
                 WHERE id = \(id) AND state = \(TaskState.running)
                 """
-        )
+        ).execute()
         return db.changesCount > 0
     }
 
     func recordUploadProgress(id: Int64, sent: Int64, expected: Int64) throws -> Bool {
-        try db.execute(
+        try db.cachedStatement(
             literal: """
                 UPDATE tasks SET count_of_bytes_sent = \(sent), count_of_bytes_expected_to_send = \(expected)
                 WHERE id = \(id) AND state = \(TaskState.running)
                 """
-        )
+        ).execute()
         return db.changesCount > 0
     }
 
