@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Testing
 import TransferdDomain
 
 @testable import TransferdStorage
 
-/// What the scheduler and the API read stays index seeks and counters however deep the queue: none of their
-/// statements scans a table or sorts what it found.
+/// What the scheduler, the dispatcher and the API read stays index seeks and counters however deep the queue: none
+/// of their statements scans a table or sorts what it found, and their cached statements stay prepared.
 @Suite struct QueuePlanTests {
     @Test func theSchedulerFindsItsNextTasksThroughIndexes() throws {
         // setup: queued tasks of two sessions on two origins, one of them waiting to retry
@@ -121,6 +122,53 @@ import TransferdDomain
         #expect(statuses == [.pending, .coalesced, .coalesced, .pending])
         Self.expectSeeksOnly(plans)
         #expect(plans.contains { $0.0.hasPrefix("UPDATE deliveries") && $0.1.contains { $0.contains("deliveries_pending_progress") } })
+    }
+
+    @Test func theDispatchersStatementsArePreparedOnceWhateverTheirValues() throws {
+        // setup: two subscribed sessions with progress pending
+        let database = try Self.database()
+        let now = Date()
+        let sessions = try database.write { db in
+            try ["first", "second"].map { name in
+                let session = try Self.insertSession(db, name, at: now)
+                let webhook = WebhookSubscription(
+                    sessionId: session.rowID,
+                    url: "http://hook.test/",
+                    secret: .generate(),
+                    state: .healthy,
+                    createdAt: now
+                )
+                try SQLiteWebhookRepository(db: db).save(webhook)
+                return session.rowID
+            }
+        }
+
+        // act: the outbox written and read with different values bound each time
+        let reprepared = try database.write { db in
+            for round in 0..<3 {
+                for session in sessions {
+                    try Self.appendProgress(db, session: session, at: now.addingTimeInterval(Double(round)))
+                    _ = try SQLiteDeliveryRepository(db: db).pendingHead(sessionID: session)
+                }
+                _ = try SQLiteDeliveryRepository(db: db).pendingHeads(exceptSessions: [])
+            }
+            return Self.repreparations(db)
+        }
+
+        // verify: SQLite never prepared a cached statement again (as it does when a bound value decides whether a
+        // partial index applies)
+        #expect(reprepared == 0)
+    }
+
+    /// How many times SQLite prepared the connection's live statements again since they were first prepared.
+    private static func repreparations(_ db: Database) -> Int32 {
+        var total: Int32 = 0
+        var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+        while let current = statement {
+            total += sqlite3_stmt_status(current, SQLITE_STMTSTATUS_REPREPARE, 0)
+            statement = sqlite3_next_stmt(db.sqliteConnection, current)
+        }
+        return total
     }
 
     private static func appendProgress(_ db: Database, session: Int64, at now: Date) throws {
