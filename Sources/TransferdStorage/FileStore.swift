@@ -45,12 +45,12 @@ package struct FileStore: Sendable {
         rename(partialPath(taskID: source), partialPath(taskID: destination)) == 0
     }
 
-    /// Atomically publishes a fully written partial file as the task's content.
+    /// Atomically publishes a fully written partial file as the task's content. The rename is durable once
+    /// `syncDirectory()` has returned.
     package func finalize(taskID: Int64) throws {
         guard rename(partialPath(taskID: taskID), contentPath(taskID: taskID)) == 0 else {
             throw TransferError(code: .cannotWriteToFile, message: "Could not move the finished download into place (errno \(errno)).")
         }
-        try syncDirectory()
     }
 
     package func removePartial(taskID: Int64) {
@@ -69,8 +69,8 @@ package struct FileStore: Sendable {
         unlink(stagedPath(fileID: fileID))
     }
 
-    /// Makes a rename durable: the directory entry itself must reach the disk.
-    private func syncDirectory() throws {
+    /// Makes the renames in the tasks' directory durable: the directory entries themselves must reach the disk.
+    package func syncDirectory() {
         let descriptor = open(root, O_RDONLY | O_DIRECTORY)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }

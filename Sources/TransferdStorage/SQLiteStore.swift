@@ -38,6 +38,7 @@ package final class SQLiteStore: Store {
         try await pool.write { db in
             let repositories = SQLiteRepositories(db: db)
             let result = try body(repositories)
+            try repositories.commitActions.prepare()
             repositories.commitActions.register(in: db)
             return result
         }
@@ -103,13 +104,23 @@ struct SQLiteRepositories: Repositories {
     func afterCommit(_ action: @escaping @Sendable () -> Void) {
         commitActions.actions.append(action)
     }
+
+    func beforeCommit(_ key: String, _ action: @escaping @Sendable () throws -> Void) {
+        commitActions.preparations[key] = action
+    }
 }
 
-/// What runs once a write transaction commits, gathered while it runs and handed to GRDB as one observer: GRDB
-/// visits every registered observer before each statement, so one per action would make a transaction of n
-/// statements and n actions (a batch of tasks) cost n².
+/// What runs just before a write transaction commits (`preparations`, one per key) and once it has committed
+/// (`actions`), gathered while it runs. The committed actions go to GRDB as one observer: GRDB visits every
+/// registered observer before each statement, so one per action would make a transaction of n statements and n
+/// actions (a batch of tasks) cost n².
 final class CommitActions {
     var actions: [@Sendable () -> Void] = []
+    var preparations: [String: @Sendable () throws -> Void] = [:]
+
+    func prepare() throws {
+        for preparation in preparations.values { try preparation() }
+    }
 
     func register(in db: Database) {
         guard !actions.isEmpty else { return }

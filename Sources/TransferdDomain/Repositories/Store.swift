@@ -28,4 +28,8 @@ package protocol Repositories {
 
     /// Runs `action` once the transaction has committed; never when it rolls back.
     func afterCommit(_ action: @escaping @Sendable () -> Void)
+    /// Runs `action` when the transaction's work is done, just before it commits; if it throws, the transaction
+    /// rolls back. Of the actions registered under one `key`, one runs (making many renames durable with one
+    /// directory sync, say, when several reports share a transaction).
+    func beforeCommit(_ key: String, _ action: @escaping @Sendable () throws -> Void)
 }

@@ -113,8 +113,11 @@ package struct TaskTransitions: Sendable {
         task.error = completion.error
         task.completedAt = clock.now
         if let file = completion.file {
-            // The file is durable in its final place before the events that announce it are committed.
+            // The file is durable in its final place before the events that announce it are committed (one sync of
+            // the directory for every file finalized in the transaction).
             try files.finalize(taskID: task.rowID)
+            let files = files
+            repositories.beforeCommit("sync the tasks directory") { files.syncDirectory() }
             let bytesWritten = file.size - task.countOfBytesReceived
             task.file = file
             task.partialBytes = 0

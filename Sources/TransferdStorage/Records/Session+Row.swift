@@ -10,7 +10,7 @@ extension Session {
         self.init(
             identifier: row["identifier"],
             tenantId: row["tenant_id"],
-            configuration: try SessionConfigurationTexts.configuration(row["configuration"]),
+            configuration: try Self.configurations.value(row["configuration"]),
             createdAt: row["created_at"]
         )
         id = row["id"]
@@ -21,6 +21,9 @@ extension Session {
         lastAcknowledgedSequence = row["last_acknowledged_sequence"]
         invalidatedAt = row["invalidated_at"]
     }
+
+    /// Sessions share few configurations.
+    static let configurations = DecodedJSONTexts<SessionConfiguration>(capacity: 1024)
 
     package func encode(to container: inout PersistenceContainer) throws {
         container["id"] = id

@@ -14,14 +14,14 @@ extension TransferTask {
             kind: try RowCoding.enumeration(row, "kind"),
             state: try RowCoding.enumeration(row, "state"),
             priority: row["priority"],
-            originalRequest: try RowCoding.json(row, "original_request") ?? TransferRequest(url: "", method: "GET", headers: [:]),
+            originalRequest: try Self.requests.value(row, "original_request") ?? TransferRequest(url: "", method: "GET", headers: [:]),
             origin: row["origin"],
             createdAt: row["created_at"]
         )
         id = row["id"]
         taskDescription = row["task_description"]
         currentUrl = row["current_url"]
-        response = try RowCoding.json(row, "response")
+        response = try Self.responses.value(row, "response")
         countOfBytesReceived = row["count_of_bytes_received"]
         countOfBytesExpected = row["count_of_bytes_expected"]
         error = try RowCoding.json(row, "error")
@@ -50,6 +50,10 @@ extension TransferTask {
         startedAt = row["started_at"]
         completedAt = row["completed_at"]
     }
+
+    // A task's request never changes and its response changes once an attempt; each report of a transfer reads them.
+    static let requests = DecodedJSONTexts<TransferRequest>(capacity: 4096)
+    static let responses = DecodedJSONTexts<TransferResponse>(capacity: 4096)
 
     package func encode(to container: inout PersistenceContainer) throws {
         container["id"] = id

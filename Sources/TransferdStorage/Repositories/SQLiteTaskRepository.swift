@@ -218,6 +218,6 @@ struct SQLiteTaskRepository: TaskRepository {
 
     private func configuration(ofSession sessionID: Int64) throws -> SessionConfiguration {
         let json = try SQLRequest<String>(literal: "SELECT configuration FROM sessions WHERE id = \(sessionID)", cached: true).fetchOne(db)
-        return try SessionConfigurationTexts.configuration(json ?? "{}")
+        return try Session.configurations.value(json ?? "{}")
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+import TransferdDomain
 import TransferdStorage
 
 @Suite struct SQLiteStoreTests {
@@ -17,6 +19,39 @@ import TransferdStorage
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Migrations")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
         #expect(try SQLiteStore.migrator().migrations == files.map { String($0.dropLast(".sql".count)) }.sorted())
+    }
+
+    @Test func aPreparationRunsOncePerKeyBeforeTheCommitAndCanRollItBack() async throws {
+        // setup
+        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory())
+        let runs = Runs()
+
+        // act: three preparations under one key; then one that fails
+        try await store.write { repositories in
+            for name in ["a", "b", "c"] {
+                _ = try repositories.sessions.insert(Self.session(name))
+                repositories.beforeCommit("count") { runs.count.withLock { $0 += 1 } }
+            }
+        }
+        await #expect(throws: DomainError.self) {
+            try await store.write { repositories in
+                _ = try repositories.sessions.insert(Self.session("d"))
+                repositories.beforeCommit("refuse") { throw DomainError.conflict("refused") }
+            }
+        }
+
+        // verify
+        #expect(runs.count.withLock { $0 } == 1)
+        let stored = try await store.read { try $0.sessions.list(after: 0, limit: 10, tenantID: nil) }
+        #expect(stored.map(\.identifier) == ["a", "b", "c"])
+    }
+
+    private static func session(_ name: String) -> Session {
+        Session(identifier: name, tenantId: 1, configuration: .default, createdAt: Date())
+    }
+
+    private final class Runs: Sendable {
+        let count = Mutex(0)
     }
 
     @Test func migrateAppliesOnceAndThenHasNothingToDo() throws {
