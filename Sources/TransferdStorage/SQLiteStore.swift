@@ -101,6 +101,23 @@ struct SQLiteRepositories: Repositories {
     var idempotencyKeys: any IdempotencyRepository { SQLiteIdempotencyRepository(db: db) }
     var serviceKeys: any ServiceKeyRepository { SQLiteServiceKeyRepository(db: db) }
 
+    func isolated<T>(_ body: () throws -> T) throws -> T {
+        let (actions, preparations) = (commitActions.actions.count, commitActions.preparations)
+        var result: T?
+        do {
+            try db.inSavepoint {
+                result = try body()
+                return .commit
+            }
+        } catch {
+            commitActions.actions.removeSubrange(actions...)
+            commitActions.preparations = preparations
+            throw error
+        }
+        guard let result else { preconditionFailure("a savepoint that committed ran its body") }
+        return result
+    }
+
     func afterCommit(_ action: @escaping @Sendable () -> Void) {
         commitActions.actions.append(action)
     }

@@ -26,6 +26,9 @@ package protocol Repositories {
     var idempotencyKeys: any IdempotencyRepository { get }
     var serviceKeys: any ServiceKeyRepository { get }
 
+    /// Runs `body` so that, if it throws, what it wrote (and the actions it registered) is undone while the
+    /// transaction goes on (a savepoint); its error is rethrown. Many callers' work can share one transaction so.
+    func isolated<T>(_ body: () throws -> T) throws -> T
     /// Runs `action` once the transaction has committed; never when it rolls back.
     func afterCommit(_ action: @escaping @Sendable () -> Void)
     /// Runs `action` when the transaction's work is done, just before it commits; if it throws, the transaction

@@ -6,8 +6,8 @@ import TransferdDomain
 /// Nobody waits for a group to fill: a caller that finds no transaction under way writes its own at once.
 ///
 /// One caller at a time leads: it writes its own input with everything queued behind it, answers the others, and
-/// hands the lead to the next caller in line. When a write fails, the group is written again one input per
-/// transaction, so that only the inputs that fail get their error.
+/// hands the lead to the next caller in line. Each input is written in a savepoint of its own
+/// (``Repositories/isolated(_:)``): one that fails is undone and gets its error, and the others commit.
 package final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
     package typealias Body = @Sendable (any Repositories, Input) throws -> Output
 
@@ -87,19 +87,11 @@ package final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
     private func commit(_ inputs: [Input]) async -> [Result<Output, any Error>] {
         let body = body
         do {
-            return try await store.write { repositories in try inputs.map { try body(repositories, $0) } }.map { .success($0) }
-        } catch  where inputs.count > 1 {
-            var results: [Result<Output, any Error>] = []
-            for input in inputs {
-                do {
-                    results.append(.success(try await store.write { repositories in try body(repositories, input) }))
-                } catch {
-                    results.append(.failure(error))
-                }
+            return try await store.write { repositories in
+                inputs.map { input in Result { try repositories.isolated { try body(repositories, input) } } }
             }
-            return results
         } catch {
-            return [.failure(error)]
+            return inputs.map { _ in .failure(error) }
         }
     }
 }

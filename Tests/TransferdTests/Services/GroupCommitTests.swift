@@ -50,8 +50,9 @@ import TransferdStorage
             return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
 
-        // verify: the even inputs are written, the odd ones refused, whatever group they were in
+        // verify: the even inputs are written, the odd ones refused, in the same two transactions
         #expect(outcomes == Dictionary(uniqueKeysWithValues: (0..<10).map { ($0, $0.isMultiple(of: 2)) }))
+        #expect(store.writes == 2)
         let stored = try await store.read { try $0.sessions.list(after: 0, limit: 100, tenantID: nil) }
         #expect(stored.map(\.identifier).sorted() == ["session-0", "session-2", "session-4", "session-6", "session-8"])
     }

@@ -46,6 +46,31 @@ import TransferdStorage
         #expect(stored.map(\.identifier) == ["a", "b", "c"])
     }
 
+    @Test func anIsolatedPartThatFailsIsUndoneAndTheRestCommits() async throws {
+        // setup
+        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory())
+        let runs = Runs()
+
+        // act: the second part writes, registers an action, then fails
+        let outcomes = try await store.write { repositories in
+            ["a", "b", "c"].map { name in
+                Result {
+                    try repositories.isolated {
+                        _ = try repositories.sessions.insert(Self.session(name))
+                        repositories.afterCommit { runs.count.withLock { $0 += 1 } }
+                        if name == "b" { throw DomainError.conflict("refused") }
+                    }
+                }
+            }
+        }
+
+        // verify: b's session and b's action are gone; a and c committed
+        #expect(outcomes.map { (try? $0.get()) != nil } == [true, false, true])
+        #expect(runs.count.withLock { $0 } == 2)
+        let stored = try await store.read { try $0.sessions.list(after: 0, limit: 10, tenantID: nil) }
+        #expect(stored.map(\.identifier) == ["a", "c"])
+    }
+
     private static func session(_ name: String) -> Session {
         Session(identifier: name, tenantId: 1, configuration: .default, createdAt: Date())
     }
