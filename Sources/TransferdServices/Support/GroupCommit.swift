@@ -5,19 +5,19 @@ import TransferdDomain
 /// that many concurrent callers share one commit (and the one writer) instead of queueing for a transaction each.
 /// Nobody waits for a group to fill: a caller that finds no transaction under way writes its own at once.
 ///
-/// One caller at a time leads: it writes its own input with everything queued behind it, answers the others, and
-/// hands the lead to the next caller in line. Each input is written in a savepoint of its own
-/// (``Repositories/isolated(_:)``): one that fails is undone and gets its error, and the others commit.
-package final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
-    package typealias Body = @Sendable (any Repositories, Input) throws -> Output
+/// One caller at a time leads: it writes its own work with everything queued behind it, answers the others, and
+/// hands the lead to the next caller in line. Each caller's work runs in a savepoint of its own
+/// (``Repositories/isolated(_:)``): work that fails is undone and gets its error, and the rest commits.
+package final class GroupCommit: Sendable {
+    private typealias Work = @Sendable (any Repositories) throws -> any Sendable
 
     private enum Turn: Sendable {
-        case done(Result<Output, any Error>)
+        case done(Result<any Sendable, any Error>)
         case lead
     }
 
     private struct Waiting: Sendable {
-        let input: Input
+        let work: Work
         let continuation: CheckedContinuation<Turn, Never>
     }
 
@@ -28,14 +28,12 @@ package final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
 
     private let store: any Store
     private let maximumGroup: Int
-    private let body: Body
     private let line = Mutex(Line())
 
-    /// `body` writes one input in the transaction it is given; a group holds at most `maximumGroup` inputs.
-    package init(store: any Store, maximumGroup: Int = 256, body: @escaping Body) {
+    /// A group holds at most `maximumGroup` callers' work.
+    package init(store: any Store, maximumGroup: Int = 256) {
         self.store = store
         self.maximumGroup = maximumGroup
-        self.body = body
     }
 
     /// How many callers wait in line for a transaction under way to end.
@@ -43,33 +41,37 @@ package final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
         line.withLock { $0.waiting.count }
     }
 
-    /// Writes `input` in a transaction, possibly shared with other callers' inputs; returns what `body` returned.
-    package func write(_ input: Input) async throws -> Output {
+    /// Runs `body` in a transaction, possibly shared with other callers' work, like ``Store/write(_:)``.
+    package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        let work: Work = { try body($0) }
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
             let leads = line.withLock { line in
                 guard line.led else {
                     line.led = true
                     return true
                 }
-                line.waiting.append(Waiting(input: input, continuation: continuation))
+                line.waiting.append(Waiting(work: work, continuation: continuation))
                 return false
             }
             if leads { continuation.resume(returning: .lead) }
         }
-        switch turn {
-        case .done(let result): return try result.get()
-        case .lead: return try await lead(with: input).get()
-        }
+        let result =
+            switch turn {
+            case .done(let result): result
+            case .lead: await lead(with: work)
+            }
+        // The value is what `body` returned: a T.
+        return try result.get() as! T
     }
 
-    /// Writes `input` and the inputs in line behind it, answers their callers, then passes the lead on.
-    private func lead(with input: Input) async -> Result<Output, any Error> {
+    /// Writes `work` and the work in line behind it, answers their callers, then passes the lead on.
+    private func lead(with work: @escaping Work) async -> Result<any Sendable, any Error> {
         let others = line.withLock { line in
             let group = Array(line.waiting.prefix(maximumGroup - 1))
             line.waiting.removeFirst(group.count)
             return group
         }
-        let results = await commit([input] + others.map(\.input))
+        let results = await commit([work] + others.map(\.work))
         for (waiting, result) in zip(others, results.dropFirst()) {
             waiting.continuation.resume(returning: .done(result))
         }
@@ -84,14 +86,13 @@ package final class GroupCommit<Input: Sendable, Output: Sendable>: Sendable {
         return results[0]
     }
 
-    private func commit(_ inputs: [Input]) async -> [Result<Output, any Error>] {
-        let body = body
+    private func commit(_ group: [Work]) async -> [Result<any Sendable, any Error>] {
         do {
             return try await store.write { repositories in
-                inputs.map { input in Result { try repositories.isolated { try body(repositories, input) } } }
+                group.map { work in Result { try repositories.isolated { try work(repositories) } } }
             }
         } catch {
-            return inputs.map { _ in .failure(error) }
+            return group.map { _ in .failure(error) }
         }
     }
 }

@@ -3,7 +3,7 @@ import TransferdDomain
 import TransferdEngine
 
 /// What the engine reports of the transfers it runs, recorded with the events each report causes (reports that
-/// arrive together share a transaction: `reports`).
+/// arrive together share a transaction: `writes`).
 extension TaskService: TransferReporter {
     /// After a restart nothing is transferring: tasks left `canceling` complete as cancelled (`running` ones stay
     /// queued), and background-task deadlines that passed while the service was down take effect, before anything
@@ -20,7 +20,7 @@ extension TaskService: TransferReporter {
     /// An attempt that meant to continue the partial file writes `task.resumed_at_offset` (didResumeAtOffset) with
     /// where it did, or why it restarted.
     package func responseReceived(taskID: Int64, url: String, response: TransferResponse, start: AttemptStart?) async throws {
-        try await reports.write { repositories in
+        try await writes.write { repositories in
             guard var task = try repositories.tasks.find(id: taskID), task.state == .running else { return }
             task.currentUrl = url
             task.response = response
@@ -48,7 +48,7 @@ extension TaskService: TransferReporter {
     /// Persists the counters and the flushed prefix, and writes `task.progress` (didWriteData) when bytes arrived
     /// since the last checkpoint. A task suspended or cancelled meanwhile reports no more progress.
     package func checkpoint(taskID: Int64, received: Int64, expected: Int64, bytesWritten: Int64, partialBytes: Int64) async throws {
-        try await reports.write { repositories in
+        try await writes.write { repositories in
             guard try repositories.tasks.recordProgress(id: taskID, received: received, expected: expected, partialBytes: partialBytes),
                 bytesWritten > 0, let task = try repositories.tasks.find(id: taskID)
             else { return }
@@ -59,7 +59,7 @@ extension TaskService: TransferReporter {
 
     /// didSendBodyData: persists an upload's counters and writes `task.upload_progress`.
     package func uploadProgress(taskID: Int64, sent: Int64, expected: Int64, bytesSent: Int64) async throws {
-        try await reports.write { repositories in
+        try await writes.write { repositories in
             guard try repositories.tasks.recordUploadProgress(id: taskID, sent: sent, expected: expected),
                 let task = try repositories.tasks.find(id: taskID)
             else { return }
@@ -69,7 +69,7 @@ extension TaskService: TransferReporter {
     }
 
     package func replyKept(taskID: Int64, reply: StoredReply) async throws {
-        try await reports.write { try $0.tasks.recordReply(id: taskID, reply: reply) }
+        try await writes.write { try $0.tasks.recordReply(id: taskID, reply: reply) }
     }
 
     /// Records how a transfer attempt ended. A transient failure is retried while the session's `maximumRetries`
@@ -80,7 +80,7 @@ extension TaskService: TransferReporter {
         bytes: Int64,
         release: @escaping @Sendable () -> Void
     ) async throws {
-        try await reports.write { repositories in
+        try await writes.write { repositories in
             release()
             guard var task = try repositories.tasks.find(id: taskID) else { return }
             var input = TaskStateMachine.Input.transferEnded(outcome)

@@ -18,9 +18,9 @@ package struct TaskService: Sendable {
     package let resumeDataSigner: ResumeData.Signer
     let clock: any WallClock
     let logger: Logger
-    /// What the engine reports of its transfers, written in transactions shared by the reports that arrive together:
-    /// with many short transfers, a transaction each kept the one writer busy committing.
-    let reports: GroupCommit<@Sendable (any Repositories) throws -> Void, Void>
+    /// Creations and what the engine reports of its transfers, written in transactions shared by the writes that
+    /// arrive together: with many short transfers, a transaction each kept the one writer busy committing.
+    let writes: GroupCommit
 
     package init(
         store: any Store,
@@ -44,7 +44,7 @@ package struct TaskService: Sendable {
         self.resumeDataSigner = resumeDataSigner
         self.clock = clock
         self.logger = logger
-        reports = GroupCommit(store: store) { repositories, report in try report(repositories) }
+        writes = GroupCommit(store: store)
     }
 
     var eventLog: EventLog { transitions.eventLog }
@@ -57,7 +57,7 @@ package struct TaskService: Sendable {
     /// Creates tasks in a live session in one transaction, all or none. When they are the items of the batch in
     /// `field`, the refusal of one names its index.
     package func create(_ newTasks: [NewTask], inSession sessionID: Int64, itemsIn field: String?) async throws -> [TransferTask] {
-        try await store.write { repositories in
+        try await writes.write { repositories in
             let session = try repositories.sessions.find(id: sessionID)
             guard let session, session.state == .active else {
                 throw DomainError.conflict("The session is \(session?.state.rawValue ?? "gone") and accepts no new tasks.")

@@ -25,7 +25,7 @@ package struct Dispatcher: Service {
     let concurrency: Int
     let turn: Int
     private let sending = SendingSessions()
-    private let recorder: GroupCommit<Recording, Delivery?>
+    private let recorder: GroupCommit
 
     package init(
         store: any Store,
@@ -41,9 +41,7 @@ package struct Dispatcher: Service {
         self.loop = loop
         self.concurrency = concurrency
         self.turn = turn
-        recorder = GroupCommit(store: store) { repositories, recording in
-            try Self.record(recording, in: repositories, policy: policy)
-        }
+        recorder = GroupCommit(store: store)
     }
 
     var clock: any WallClock { loop.clock }
@@ -137,9 +135,9 @@ package struct Dispatcher: Service {
                 answer = .failed(TransferError(transportError: error).message)
             }
             let latency = ContinuousClock.now - started
-            return try await recorder.write(
-                Recording(delivery: delivery, answer: answer, attemptedAt: attemptedAt, latency: latency, now: clock.now)
-            )
+            let recording = Recording(delivery: delivery, answer: answer, attemptedAt: attemptedAt, latency: latency, now: clock.now)
+            let policy = policy
+            return try await recorder.write { try Self.record(recording, in: $0, policy: policy) }
         } catch {
             logger.error("webhook delivery failed", metadata: ["delivery": "\(delivery.messageId)", "error": "\(error)"])
             return nil

@@ -9,14 +9,12 @@ import TransferdStorage
     @Test func callersThatArriveDuringATransactionShareTheNext() async throws {
         // setup: the first transaction is held open until 49 more callers wait in line
         let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
-        let commit = GroupCommit<Int, String>(store: store) { repositories, number in
-            try Self.insertSession(number, repositories)
-        }
+        let commit = GroupCommit(store: store)
 
         // act
         let identifiers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for number in 0..<50 {
-                group.addTask { (number, try await commit.write(number)) }
+                group.addTask { (number, try await commit.write { try Self.insertSession(number, $0) }) }
                 if number == 0 { try await waitUntil { store.writes == 1 } }
             }
             try await waitUntil { commit.waiting == 49 }
@@ -34,15 +32,18 @@ import TransferdStorage
     @Test func onlyTheInputsThatFailGetAnError() async throws {
         // setup: odd inputs fail
         let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
-        let commit = GroupCommit<Int, String>(store: store) { repositories, number in
-            guard number.isMultiple(of: 2) else { throw DomainError.conflict("odd") }
-            return try Self.insertSession(number, repositories)
+        let commit = GroupCommit(store: store)
+        let write = { @Sendable (number: Int) in
+            try await commit.write { repositories in
+                guard number.isMultiple(of: 2) else { throw DomainError.conflict("odd") }
+                return try Self.insertSession(number, repositories)
+            }
         }
 
         // act
         let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
             for number in 0..<10 {
-                group.addTask { (number, (try? await commit.write(number)) != nil) }
+                group.addTask { (number, (try? await write(number)) != nil) }
                 if number == 0 { try? await waitUntil { store.writes == 1 } }
             }
             try? await waitUntil { commit.waiting == 9 }
