@@ -86,17 +86,9 @@ import TransferdDomain
         let now = Date()
         let sessions = try database.write { db in
             let sessions = try ["first", "second"].map { name in
-                let session = try Self.insertSession(db, name, at: now)
-                let webhook = WebhookSubscription(
-                    sessionId: session.rowID,
-                    url: "http://hook.test/",
-                    secret: .generate(),
-                    state: .healthy,
-                    createdAt: now
-                )
-                try SQLiteWebhookRepository(db: db).save(webhook)
-                for _ in 0..<3 { try Self.appendProgress(db, session: session.rowID, at: now) }
-                return session.rowID
+                let session = try Self.insertSubscribedSession(db, name, at: now)
+                for _ in 0..<3 { try Self.appendProgress(db, session: session, at: now) }
+                return session
             }
             try db.execute(
                 sql: "UPDATE deliveries SET status = 'delivered' WHERE sequence = 1 AND session_id = ?",
@@ -129,18 +121,7 @@ import TransferdDomain
         let database = try Self.database()
         let now = Date()
         let sessions = try database.write { db in
-            try ["first", "second"].map { name in
-                let session = try Self.insertSession(db, name, at: now)
-                let webhook = WebhookSubscription(
-                    sessionId: session.rowID,
-                    url: "http://hook.test/",
-                    secret: .generate(),
-                    state: .healthy,
-                    createdAt: now
-                )
-                try SQLiteWebhookRepository(db: db).save(webhook)
-                return session.rowID
-            }
+            try ["first", "second"].map { try Self.insertSubscribedSession(db, $0, at: now) }
         }
 
         // act: the outbox written and read with different values bound each time
@@ -169,6 +150,20 @@ import TransferdDomain
             statement = sqlite3_next_stmt(db.sqliteConnection, current)
         }
         return total
+    }
+
+    /// A session with a webhook subscriber; returns its row id.
+    private static func insertSubscribedSession(_ db: Database, _ identifier: String, at now: Date) throws -> Int64 {
+        let session = try insertSession(db, identifier, at: now)
+        let webhook = WebhookSubscription(
+            sessionId: session.rowID,
+            url: "http://hook.test/",
+            secret: .generate(),
+            state: .healthy,
+            createdAt: now
+        )
+        try SQLiteWebhookRepository(db: db).save(webhook)
+        return session.rowID
     }
 
     private static func appendProgress(_ db: Database, session: Int64, at now: Date) throws {
