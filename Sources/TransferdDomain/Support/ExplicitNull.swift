@@ -17,3 +17,16 @@ package struct ExplicitNull<Value: Encodable & Sendable>: Encodable, Sendable {
         }
     }
 }
+
+extension KeyedEncodingContainer {
+    /// The field's value, or `null`, written straight into the keyed container: the synthesized conformances call
+    /// this rather than encoding the wrapper as a value of its own (a nested encoder per field, a large part of
+    /// encoding a task).
+    package mutating func encode<Value>(_ field: ExplicitNull<Value>, forKey key: Key) throws {
+        if let value = field.wrappedValue {
+            try encode(value, forKey: key)
+        } else {
+            try encodeNil(forKey: key)
+        }
+    }
+}
