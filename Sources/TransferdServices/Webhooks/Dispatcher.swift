@@ -69,14 +69,11 @@ package struct Dispatcher: Service {
     /// there are free senders. Returns them, and when the next head falls due.
     private func claimDueDeliveries() async throws -> ([Delivery], Date?) {
         let now = clock.now
-        let (sending, concurrency) = (sending, concurrency)
-        return try await store.read { repositories in
-            let heads = try repositories.deliveries.pendingHeads(exceptSessions: sending.all)
-            let free = max(0, concurrency - sending.count)
-            let due = Array(heads.filter { $0.nextAttemptAt <= now }.prefix(free))
-            for delivery in due { sending.insert(delivery.sessionId) }
-            return (due, heads.filter { $0.nextAttemptAt > now }.map(\.nextAttemptAt).min())
-        }
+        let busy = sending.all
+        let heads = try await store.read { try $0.deliveries.pendingHeads(exceptSessions: busy) }
+        let due = Array(heads.filter { $0.nextAttemptAt <= now }.prefix(max(0, concurrency - busy.count)))
+        for delivery in due { sending.insert(delivery.sessionId) }
+        return (due, heads.filter { $0.nextAttemptAt > now }.map(\.nextAttemptAt).min())
     }
 
     /// Sends the session's deliveries in sequence order from `head`, while the next one is due, for one turn.

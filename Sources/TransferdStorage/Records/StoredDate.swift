@@ -3,7 +3,8 @@ import GRDB
 
 /// A date in the text GRDB stores dates as (`yyyy-MM-dd HH:mm:ss.SSS`, UTC), formatted by arithmetic: GRDB formats
 /// every date through a `DateFormatter` (ICU), a tenth of the writer's time when it records webhook answers. Rows
-/// written either way are the same text; dates are still read by GRDB's own parser.
+/// written either way are the same text; dates are still read by GRDB's own parser. The hot rows and the dates
+/// that the scheduler's and the outbox's statements bind go through here.
 enum StoredDate {
     /// The date as it reads back once stored (to the millisecond, through GRDB's own parser).
     static func stored(_ date: Date?) -> Date? {

@@ -57,7 +57,9 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
                   AND session_id = ? AND task_identifier = ? AND event_type = ? AND sequence < ?
                   AND sequence > (SELECT MIN(sequence) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ?)
                 """
-        ).execute(arguments: [event.createdAt, event.sessionId, event.taskIdentifier, event.type, event.sequence, event.sessionId])
+        ).execute(arguments: [
+            StoredDate.text(event.createdAt), event.sessionId, event.taskIdentifier, event.type, event.sequence, event.sessionId,
+        ])
     }
 
     private static let progressTypes: [EventType] = [.taskProgress, .taskUploadProgress]

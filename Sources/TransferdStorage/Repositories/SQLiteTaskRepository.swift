@@ -95,7 +95,8 @@ struct SQLiteTaskRepository: TaskRepository {
 
     func markStarted(id: Int64, at: Date) throws {
         try db.cachedStatement(
-            literal: "UPDATE tasks SET started_at = COALESCE(started_at, \(at)) WHERE id = \(id) AND state = \(TaskState.running)"
+            literal:
+                "UPDATE tasks SET started_at = COALESCE(started_at, \(StoredDate.text(at))) WHERE id = \(id) AND state = \(TaskState.running)"
         ).execute()
     }
 
@@ -150,7 +151,8 @@ struct SQLiteTaskRepository: TaskRepository {
 
     func nextAttemptDate(after now: Date) throws -> Date? {
         try SQLRequest<Date>(
-            literal: "SELECT MIN(next_attempt_at) FROM tasks WHERE state = \(TaskState.running) AND next_attempt_at > \(now)",
+            literal:
+                "SELECT MIN(next_attempt_at) FROM tasks WHERE state = \(TaskState.running) AND next_attempt_at > \(StoredDate.text(now))",
             cached: true
         ).fetchOne(db)
     }
@@ -168,7 +170,7 @@ struct SQLiteTaskRepository: TaskRepository {
                 literal: """
                     SELECT * FROM tasks
                     WHERE state = \(TaskState.running) AND session_id = \(sessionID) AND origin = \(origin)
-                      AND (next_attempt_at IS NULL OR next_attempt_at <= \(now))
+                      AND (next_attempt_at IS NULL OR next_attempt_at <= \(StoredDate.text(now)))
                     ORDER BY priority DESC, id LIMIT \(depth + excluded.count + first.count)
                     """,
                 cached: true
@@ -210,7 +212,7 @@ struct SQLiteTaskRepository: TaskRepository {
                 SELECT t.* FROM background_tasks b CROSS JOIN tasks t
                 WHERE b.state = \(BackgroundTask.State.active)
                   AND t.background_task IS NOT NULL AND t.background_task = b.public_id AND t.state = \(TaskState.running)
-                  AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= \(now))
+                  AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= \(StoredDate.text(now)))
                 """,
             cached: true
         ).fetchAll(db)
