@@ -16,8 +16,16 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
         try Delivery.filter(Columns.eventID == eventID).fetchOne(db)
     }
 
+    /// Writes the columns an attempt changes (the others never change), through one cached statement.
     func update(_ delivery: Delivery) throws {
-        try delivery.update(db)
+        try db.cachedStatement(
+            literal: """
+                UPDATE deliveries SET status = \(delivery.status.rawValue), attempt_count = \(delivery.attemptCount),
+                next_attempt_at = \(StoredDate.text(delivery.nextAttemptAt)), last_error = \(delivery.lastError),
+                completed_at = \(StoredDate.text(delivery.completedAt))
+                WHERE id = \(delivery.rowID)
+                """
+        ).execute()
     }
 
     func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) throws -> [(Delivery, [DeliveryAttempt])] {
@@ -104,7 +112,11 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
     }
 
     func insertAttempt(_ attempt: DeliveryAttempt) throws {
-        var attempt = attempt
-        try attempt.insert(db)
+        try db.cachedStatement(
+            literal: """
+                INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, latency_ms, error)
+                VALUES (\(attempt.deliveryId), \(StoredDate.text(attempt.attemptedAt)), \(attempt.statusCode), \(attempt.latencyMs), \(attempt.error))
+                """
+        ).execute()
     }
 }

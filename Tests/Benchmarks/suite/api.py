@@ -1,5 +1,8 @@
-"""The API under wrk beside Hummingbird's own health route."""
+"""The API under wrk beside Hummingbird's own health route and a reference server's database reads."""
 import os
+import socket
+import subprocess
+import time
 
 from .common import API_KEY, NO_LIMITS, api, start_transferd, stop_transferd, wrk
 
@@ -34,12 +37,43 @@ def api_benchmark(binary, workdir, seconds):
         stop_transferd(process)
 
 
+def reference_benchmark(binary, workdir, seconds):
+    """The reference server (Tests/Benchmarks/Reference): Hummingbird alone, and one read of one key per request
+    through GRDB and through SQLite's C API."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = [binary, os.path.join(workdir, "reference.sqlite"), str(port)]
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_listener(port)
+        base = f"http://127.0.0.1:{port}"
+        return {
+            "reference: Hummingbird alone": wrk(f"{base}/healthz", seconds),
+            "reference: 1 read, GRDB": wrk(f"{base}/grdb", seconds),
+            "reference: 1 read, C API": wrk(f"{base}/sqlite", seconds),
+        }
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _wait_for_listener(port):
+    for _ in range(2000):
+        try:
+            socket.create_connection(("127.0.0.1", port)).close()
+            return
+        except OSError:
+            time.sleep(0.005)
+    raise SystemExit(f"the reference server did not listen on {port}")
+
+
 def api_table(results, seconds):
     """Requests a second and p99 of each route; ratios are to /healthz (Hummingbird alone)."""
     print(f"\nAPI, wrk -t2 -c32 for {seconds} s each, authentication on")
     baseline = results["GET /healthz"][0]
-    print(f"{'route':<13} {'req/s':>9} {'p99 ms':>8} {'x healthz':>10}")
+    print(f"{'route':<30} {'req/s':>9} {'p99 ms':>8} {'x healthz':>10}")
     for name, (rate, p99) in results.items():
-        print(f"{name:<13} {rate:9.0f} {p99:8.2f} {rate / baseline:10.2f}")
+        print(f"{name:<30} {rate:9.0f} {p99:8.2f} {rate / baseline:10.2f}")
 
 

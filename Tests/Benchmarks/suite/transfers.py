@@ -30,6 +30,8 @@ def transfers_benchmark(binary, workdir, args):
 
     aria2 = ["aria2c", "-q", "--file-allocation=none", "-d", workdir, "-o", "out.bin", url]
     results["curl"] = best(["curl", "-sS", "-o", out, url])
+    results["curl + fsync"] = best(["sh", "-c", f'curl -sS -o "$1" {url} && python3 -c "import os, sys; os.fsync(os.open(sys.argv[1], os.O_RDONLY))" "$1"', "sh", out])
+    results["dd conv=fsync"] = best(["dd", f"if={os.path.join(served, 'file.bin')}", f"of={out}", "bs=1M", "conv=fsync", "status=none"])
     results["aria2c"] = best(aria2 + ["-x1", "-s1"])
     results["transferd"] = run_transferd(binary, workdir, args.runs, {"kind": "download", "url": url})
     results["aria2c -x4"] = best(aria2 + ["-x4", "-s4", "-k1M"])
