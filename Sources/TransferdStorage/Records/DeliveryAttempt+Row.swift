@@ -1,7 +1,7 @@
 import GRDB
 import TransferdDomain
 
-/// A delivery attempt's row, written column by column: one per webhook attempt.
+/// A delivery attempt's row, read column by column.
 extension DeliveryAttempt {
     package init(row: Row) throws {
         self.init(
@@ -14,12 +14,4 @@ extension DeliveryAttempt {
         )
     }
 
-    package func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = id
-        container["delivery_id"] = deliveryId
-        container["attempted_at"] = StoredDate.text(attemptedAt)
-        container["status_code"] = statusCode
-        container["latency_ms"] = latencyMs
-        container["error"] = error
-    }
 }

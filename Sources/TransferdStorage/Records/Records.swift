@@ -33,7 +33,8 @@ extension Delivery: RowRecord {
     }
 }
 
-extension DeliveryAttempt: RowRecord {
+/// Read only: attempts are written by one cached INSERT (`SQLiteDeliveryRepository.insertAttempt`).
+extension DeliveryAttempt: FetchableRecord, TableRecord {
     package static let databaseTableName = "delivery_attempts"
 
     package enum Columns: String, ColumnExpression {

@@ -124,12 +124,23 @@ import TransferdDomain
             try ["first", "second"].map { try Self.insertSubscribedSession(db, $0, at: now) }
         }
 
-        // act: the outbox written and read with different values bound each time
+        // act: the outbox written, read and answered with different values bound each time (a failed attempt, then
+        // a delivered one)
         let reprepared = try database.write { db in
             for round in 0..<3 {
                 for session in sessions {
                     try Self.appendProgress(db, session: session, at: now.addingTimeInterval(Double(round)))
-                    _ = try SQLiteDeliveryRepository(db: db).pendingHead(sessionID: session)
+                    let deliveries = SQLiteDeliveryRepository(db: db)
+                    guard var head = try deliveries.pendingHead(sessionID: session) else { continue }
+                    let failed = round.isMultiple(of: 2)
+                    try deliveries.insertAttempt(
+                        DeliveryAttempt(deliveryId: head.rowID, attemptedAt: now, statusCode: failed ? 500 : 204, latencyMs: 1)
+                    )
+                    head.attemptCount += 1
+                    head.status = failed ? .pending : .delivered
+                    head.lastError = failed ? "The subscriber answered 500." : nil
+                    head.completedAt = failed ? nil : now
+                    try deliveries.update(head)
                 }
                 _ = try SQLiteDeliveryRepository(db: db).pendingHeads(exceptSessions: [])
             }
