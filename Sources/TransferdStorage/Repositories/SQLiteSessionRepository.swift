@@ -19,7 +19,8 @@ struct SQLiteSessionRepository: SessionRepository {
 
     func latest(identifier: String, tenantID: Int64) throws -> Session? {
         try SQLRequest<Session>(
-            literal: "SELECT * FROM sessions WHERE tenant_id = \(tenantID) AND identifier = \(identifier) ORDER BY id DESC LIMIT 1",
+            sql: "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? ORDER BY id DESC LIMIT 1",
+            arguments: [tenantID, identifier],
             cached: true
         ).fetchOne(db)
     }
@@ -46,18 +47,13 @@ struct SQLiteSessionRepository: SessionRepository {
     }
 
     func details(sessionIDs: [Int64]) throws -> [Int64: Session.Details] {
-        let ids = IDList(sessionIDs).json
-        var details: [Int64: Session.Details] = [:]
-        // The task counts and stored bytes are the counters that the triggers of `0010_queue_and_counts.sql` keep.
         let rows = try SQLRequest<Row>(
-            sql: """
-                SELECT s.id, t.name, s.tasks_suspended, s.tasks_running, s.tasks_canceling, s.tasks_completed, s.stored_bytes
-                FROM sessions s JOIN tenants t ON t.id = s.tenant_id
-                WHERE s.id IN (SELECT value FROM json_each(?))
-                """,
-            arguments: [ids],
+            sql: Self.detailsSQL,
+            arguments: [IDList(sessionIDs).json],
+            adapter: ScopeAdapter(["webhook": SuffixRowAdapter(fromIndex: Self.detailsColumnsBeforeWebhook)]),
             cached: true
         ).fetchAll(db)
+        var details: [Int64: Session.Details] = [:]
         for row in rows {
             var session = Session.Details()
             session.tenant = row["name"]
@@ -66,28 +62,27 @@ struct SQLiteSessionRepository: SessionRepository {
                 .completed: row["tasks_completed"],
             ]
             session.storedBytes = row["stored_bytes"]
+            session.pendingDeliveries = row["pending_deliveries"]
+            if let webhook = row.scopes["webhook"], webhook["session_id"] != nil {
+                session.webhook = try WebhookSubscription(row: webhook)
+            }
             details[row["id"]] = session
-        }
-        let webhooks = try SQLRequest<WebhookSubscription>(
-            sql: "SELECT * FROM webhooks WHERE session_id IN (SELECT value FROM json_each(?))",
-            arguments: [ids],
-            cached: true
-        ).fetchAll(db)
-        for webhook in webhooks {
-            details[webhook.sessionId, default: Session.Details()].webhook = webhook
-        }
-        let pending = try SQLRequest<Row>(
-            literal: """
-                SELECT session_id, COUNT(*) AS count FROM deliveries
-                WHERE session_id IN (SELECT value FROM json_each(\(ids))) AND status = \(sql: Delivery.Status.pending.sqlConstant) GROUP BY session_id
-                """,
-            cached: true
-        ).fetchAll(db)
-        for row in pending {
-            details[row["session_id"], default: Session.Details()].pendingDeliveries = row["count"]
         }
         return details
     }
+
+    /// Every session's details in one statement (a `GET` of a session reads them on each request): the task counts
+    /// and stored bytes are the counters that the triggers of `0010_queue_and_counts.sql` keep, and the webhook's
+    /// columns follow the first `detailsColumnsBeforeWebhook`.
+    private static let detailsSQL = """
+        SELECT s.id, t.name, s.tasks_suspended, s.tasks_running, s.tasks_canceling, s.tasks_completed, s.stored_bytes,
+          (SELECT COUNT(*) FROM deliveries d WHERE d.session_id = s.id AND d.status = \(Delivery.Status.pending.sqlConstant))
+            AS pending_deliveries,
+          w.*
+        FROM sessions s JOIN tenants t ON t.id = s.tenant_id LEFT JOIN webhooks w ON w.session_id = s.id
+        WHERE s.id IN (SELECT value FROM json_each(?))
+        """
+    private static let detailsColumnsBeforeWebhook = 8
 
     func nextTaskIdentifier(sessionID: Int64) throws -> Int64 {
         try next(.lastTaskIdentifier, sessionID: sessionID)

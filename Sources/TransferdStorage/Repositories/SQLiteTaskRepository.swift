@@ -14,7 +14,8 @@ struct SQLiteTaskRepository: TaskRepository {
 
     func find(sessionID: Int64, taskIdentifier: Int64) throws -> TransferTask? {
         try SQLRequest<TransferTask>(
-            literal: "SELECT * FROM tasks WHERE session_id = \(sessionID) AND task_identifier = \(taskIdentifier)",
+            sql: "SELECT * FROM tasks WHERE session_id = ? AND task_identifier = ?",
+            arguments: [sessionID, taskIdentifier],
             cached: true
         ).fetchOne(db)
     }

@@ -71,6 +71,38 @@ import TransferdStorage
         #expect(stored.map(\.identifier) == ["a", "c"])
     }
 
+    @Test(arguments: [0, 4])
+    func aReadSeesOneSnapshotWhileWritesCommit(readConnections: Int) async throws {
+        // setup: with no connections of its own, every read takes one of the pool's readers
+        let dataDirectory = TestService.temporaryDataDirectory()
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: dataDirectory + "/transferd.sqlite", readConnections: readConnections)
+
+        // act: reads that list the sessions twice, while sessions are inserted one transaction at a time
+        let writes = Runs()
+        let writer = Task {
+            for index in 0..<200 {
+                try await store.write { _ = try $0.sessions.insert(Self.session("s\(index)")) }
+                writes.count.withLock { $0 += 1 }
+            }
+        }
+        var reads: [(first: Int, second: Int)] = []
+        while writes.count.withLock({ $0 }) < 200 {
+            reads.append(
+                try await store.read { repositories in
+                    let first = try repositories.sessions.list(after: 0, limit: 1000, tenantID: nil).count
+                    return (first, try repositories.sessions.list(after: 0, limit: 1000, tenantID: nil).count)
+                }
+            )
+            await Task.yield()
+        }
+        try await writer.value
+
+        // verify: each read's two lists agree, and reads saw the writes progress
+        #expect(reads.allSatisfy { $0.first == $0.second })
+        #expect(Set(reads.map(\.first)).count > 1)
+    }
+
     private static func session(_ name: String) -> Session {
         Session(identifier: name, tenantId: 1, configuration: .default, createdAt: Date())
     }
