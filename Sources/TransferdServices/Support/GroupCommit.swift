@@ -72,9 +72,8 @@ package final class GroupCommit: Sendable {
             return group
         }
         let results = await commit([work] + others.map(\.work))
-        for (waiting, result) in zip(others, results.dropFirst()) {
-            waiting.continuation.resume(returning: .done(result))
-        }
+        // The next leader goes first: answering this group's callers queues their work (their responses) on the
+        // executor, and a lead resumed behind it would leave the writer idle until that work is done.
         let next = line.withLock { line -> Waiting? in
             guard !line.waiting.isEmpty else {
                 line.led = false
@@ -83,6 +82,9 @@ package final class GroupCommit: Sendable {
             return line.waiting.removeFirst()
         }
         next?.continuation.resume(returning: .lead)
+        for (waiting, result) in zip(others, results.dropFirst()) {
+            waiting.continuation.resume(returning: .done(result))
+        }
         return results[0]
     }
 

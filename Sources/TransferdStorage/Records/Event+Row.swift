@@ -17,12 +17,18 @@ extension Event {
     }
 
     package func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = id
-        container["session_id"] = sessionId
-        container["sequence"] = sequence
-        container["type"] = type.rawValue
-        container["task_identifier"] = taskIdentifier
-        container["data"] = try RowCoding.json(data)
-        container["created_at"] = StoredDate.text(createdAt)
+        container.fill(id: id, try storedColumns())
+    }
+
+    /// Every column of the row but `id`.
+    func storedColumns() throws -> StoredColumns {
+        [
+            "session_id": sessionId,
+            "sequence": sequence,
+            "type": type.rawValue,
+            "task_identifier": taskIdentifier,
+            "data": try RowCoding.json(data),
+            "created_at": StoredDate.text(createdAt),
+        ]
     }
 }

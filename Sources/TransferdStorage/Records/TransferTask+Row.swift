@@ -56,44 +56,50 @@ extension TransferTask {
     static let responses = DecodedJSONTexts<TransferResponse>(capacity: 4096)
 
     package func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = id
-        container["session_id"] = sessionId
-        container["task_identifier"] = taskIdentifier
-        container["kind"] = kind.rawValue
-        container["state"] = state.rawValue
-        container["task_description"] = taskDescription
-        container["priority"] = priority
-        container["original_request"] = try RowCoding.json(originalRequest)
-        container["origin"] = origin
-        container["current_url"] = currentUrl
-        container["response"] = try RowCoding.json(response)
-        container["count_of_bytes_received"] = countOfBytesReceived
-        container["count_of_bytes_expected"] = countOfBytesExpected
-        container["error"] = try RowCoding.json(error)
-        container["file"] = try RowCoding.json(file)
-        container["checksum"] = try RowCoding.json(checksum)
-        container["earliest_begin_date"] = StoredDate.text(earliestBeginDate)
-        container["next_attempt_at"] = StoredDate.text(nextAttemptAt)
-        container["attempts"] = try RowCoding.json(attempts)
-        container["waiting_reason"] = waitingReason?.rawValue
-        container["partial_bytes"] = partialBytes
-        container["resume_validator"] = try RowCoding.json(resumeValidator)
-        container["not_resumable_reason"] = notResumableReason?.rawValue
-        container["produce_resume_data"] = produceResumeData
-        container["connections"] = connections
-        container["max_bytes_per_second"] = maxBytesPerSecond
-        container["max_bytes"] = maxBytes
-        container["upload_from"] = try RowCoding.json(uploadFrom)
-        container["source_file_id"] = sourceFileId
-        container["source_task_id"] = sourceTaskId
-        container["multipart"] = try RowCoding.json(multipart)
-        container["count_of_bytes_sent"] = countOfBytesSent
-        container["count_of_bytes_expected_to_send"] = countOfBytesExpectedToSend
-        container["reply"] = try RowCoding.json(reply)
-        container["background_task"] = backgroundTask
-        container["cancellation"] = try RowCoding.json(cancellation)
-        container["created_at"] = StoredDate.text(createdAt)
-        container["started_at"] = StoredDate.text(startedAt)
-        container["completed_at"] = StoredDate.text(completedAt)
+        container.fill(id: id, try storedColumns())
+    }
+
+    /// Every column of the row but `id`.
+    func storedColumns() throws -> StoredColumns {
+        [
+            "session_id": sessionId,
+            "task_identifier": taskIdentifier,
+            "kind": kind.rawValue,
+            "state": state.rawValue,
+            "task_description": taskDescription,
+            "priority": priority,
+            "original_request": try RowCoding.json(originalRequest),
+            "origin": origin,
+            "current_url": currentUrl,
+            "response": try RowCoding.json(response),
+            "count_of_bytes_received": countOfBytesReceived,
+            "count_of_bytes_expected": countOfBytesExpected,
+            "error": try RowCoding.json(error),
+            "file": try RowCoding.json(file),
+            "checksum": try RowCoding.json(checksum),
+            "earliest_begin_date": StoredDate.text(earliestBeginDate),
+            "next_attempt_at": StoredDate.text(nextAttemptAt),
+            "attempts": try RowCoding.json(attempts),
+            "waiting_reason": waitingReason?.rawValue,
+            "partial_bytes": partialBytes,
+            "resume_validator": try RowCoding.json(resumeValidator),
+            "not_resumable_reason": notResumableReason?.rawValue,
+            "produce_resume_data": produceResumeData,
+            "connections": connections,
+            "max_bytes_per_second": maxBytesPerSecond,
+            "max_bytes": maxBytes,
+            "upload_from": try RowCoding.json(uploadFrom),
+            "source_file_id": sourceFileId,
+            "source_task_id": sourceTaskId,
+            "multipart": try RowCoding.json(multipart),
+            "count_of_bytes_sent": countOfBytesSent,
+            "count_of_bytes_expected_to_send": countOfBytesExpectedToSend,
+            "reply": try RowCoding.json(reply),
+            "background_task": backgroundTask,
+            "cancellation": try RowCoding.json(cancellation),
+            "created_at": StoredDate.text(createdAt),
+            "started_at": StoredDate.text(startedAt),
+            "completed_at": StoredDate.text(completedAt),
+        ]
     }
 }

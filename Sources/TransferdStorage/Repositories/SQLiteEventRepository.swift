@@ -18,7 +18,7 @@ struct SQLiteEventRepository: EventRepository {
     ) {
         let sequence = try SQLiteSessionRepository(db: db).next(.lastSequence, sessionID: sessionID)
         var event = Event(sessionId: sessionID, sequence: sequence, type: type, taskIdentifier: taskIdentifier, data: data, createdAt: now)
-        try event.insert(db)
+        event.id = try RowStatements.insert(into: Event.databaseTableName, try event.storedColumns(), db)
         guard let webhook = try SQLiteWebhookRepository(db: db).find(sessionID: sessionID), webhook.delivers(type) else {
             return (event, false)
         }

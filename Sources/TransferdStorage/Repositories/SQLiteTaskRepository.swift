@@ -22,7 +22,7 @@ struct SQLiteTaskRepository: TaskRepository {
 
     func insert(_ task: TransferTask) throws -> TransferTask {
         var task = task
-        try task.insert(db)
+        task.id = try RowStatements.insert(into: TransferTask.databaseTableName, try task.storedColumns(), db)
         // As it reads back: its dates to the millisecond. (Its JSON columns hold no dates when it is created.)
         task.createdAt = StoredDate.stored(task.createdAt) ?? task.createdAt
         task.earliestBeginDate = StoredDate.stored(task.earliestBeginDate)
@@ -33,7 +33,7 @@ struct SQLiteTaskRepository: TaskRepository {
     }
 
     func update(_ task: TransferTask) throws {
-        try task.update(db)
+        try RowStatements.update(TransferTask.databaseTableName, id: task.rowID, try task.storedColumns(), db)
     }
 
     func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) throws -> [TransferTask] {
