@@ -39,7 +39,7 @@ def api_benchmark(binary, workdir, seconds):
 
 def reference_benchmark(binary, workdir, seconds):
     """The reference server (Tests/Benchmarks/Reference): Hummingbird alone, and one read of one key per request
-    through GRDB and through SQLite's C API."""
+    through GRDB's pool, through GRDB connections of its own (as transferd reads) and through SQLite's C API."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -50,6 +50,7 @@ def reference_benchmark(binary, workdir, seconds):
         base = f"http://127.0.0.1:{port}"
         return {
             "reference: Hummingbird alone": wrk(f"{base}/healthz", seconds),
+            "reference: 1 read, GRDB pool": wrk(f"{base}/grdb-pool", seconds),
             "reference: 1 read, GRDB": wrk(f"{base}/grdb", seconds),
             "reference: 1 read, C API": wrk(f"{base}/sqlite", seconds),
         }

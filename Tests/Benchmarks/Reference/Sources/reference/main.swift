@@ -10,8 +10,10 @@ import Synchronization
 //     reference DATABASE-PATH PORT
 //
 // - `GET /healthz`: no database.
-// - `GET /grdb`: one read through GRDB's `DatabasePool` on the calling thread, a cached statement (as transferd).
-// - `GET /sqlite`: the same read straight through SQLite's C API, on a few connections kept behind a mutex.
+// - `GET /grdb-pool`: one read through GRDB's `DatabasePool` on the calling thread, a cached statement.
+// - `GET /grdb`: the same read through read-only GRDB connections kept behind a mutex, in a transaction begun and
+//   ended by cached statements (as transferd reads).
+// - `GET /sqlite`: the same read straight through SQLite's C API, on connections kept behind a mutex.
 
 let arguments = CommandLine.arguments
 let path = arguments[1]
@@ -23,8 +25,29 @@ try pool.write { db in
     try db.execute(sql: "CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY); INSERT OR IGNORE INTO rows VALUES (1)")
 }
 
-func readThroughGRDB() throws -> Int64? {
+func readThroughGRDBPool() throws -> Int64? {
     try pool.read { db in try Int64.fetchOne(db.cachedStatement(sql: query)) }
+}
+
+/// Read-only GRDB connections lent out one request at a time.
+final class GRDBConnections: Sendable {
+    private let free: Mutex<[DatabaseQueue]>
+
+    init(path: String, count: Int) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        free = Mutex(try (0..<count).map { _ in try DatabaseQueue(path: path, configuration: configuration) })
+    }
+
+    func read() throws -> Int64? {
+        let connection = free.withLock { $0.removeLast() }
+        defer { free.withLock { $0.append(connection) } }
+        return try connection.inDatabase { db in
+            try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+            defer { try? db.cachedStatement(sql: "COMMIT TRANSACTION").execute() }
+            return try Int64.fetchOne(db.cachedStatement(sql: query))
+        }
+    }
 }
 
 /// Read-only connections, each with its statement prepared once, lent out one request at a time.
@@ -58,9 +81,11 @@ final class Connections: Sendable {
 }
 
 let connections = Connections(path: path, count: 8)
+let grdbConnections = try GRDBConnections(path: path, count: 8)
 let router = Router()
 router.get("/healthz") { _, _ in "ok" }
-router.get("/grdb") { _, _ in String(try readThroughGRDB() ?? 0) }
+router.get("/grdb-pool") { _, _ in String(try readThroughGRDBPool() ?? 0) }
+router.get("/grdb") { _, _ in String(try grdbConnections.read() ?? 0) }
 router.get("/sqlite") { _, _ in String(connections.read()) }
 let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
 try await app.runService()
