@@ -1,7 +1,7 @@
 import GRDB
 import TransferdDomain
 
-/// A delivery attempt's row, read column by column.
+/// A delivery attempt's row, read column by column and written through a cached statement (`RowStatements`).
 extension DeliveryAttempt {
     package init(row: Row) throws {
         self.init(
@@ -14,4 +14,14 @@ extension DeliveryAttempt {
         )
     }
 
+    /// Every column of the row but `id`.
+    func storedColumns() -> StoredColumns {
+        [
+            "delivery_id": deliveryId,
+            "attempted_at": StoredDate.text(attemptedAt),
+            "status_code": statusCode,
+            "latency_ms": latencyMs,
+            "error": error,
+        ]
+    }
 }

@@ -33,7 +33,7 @@ extension Delivery: RowRecord {
     }
 }
 
-/// Read only: attempts are written by one cached INSERT (`SQLiteDeliveryRepository.insertAttempt`).
+/// Read as records; attempts are written by one cached INSERT (`SQLiteDeliveryRepository.insertAttempt`).
 extension DeliveryAttempt: FetchableRecord, TableRecord {
     package static let databaseTableName = "delivery_attempts"
 

@@ -112,11 +112,6 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
     }
 
     func insertAttempt(_ attempt: DeliveryAttempt) throws {
-        try db.cachedStatement(
-            literal: """
-                INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, latency_ms, error)
-                VALUES (\(attempt.deliveryId), \(StoredDate.text(attempt.attemptedAt)), \(attempt.statusCode), \(attempt.latencyMs), \(attempt.error))
-                """
-        ).execute()
+        _ = try RowStatements.insert(into: DeliveryAttempt.databaseTableName, attempt.storedColumns(), db)
     }
 }
