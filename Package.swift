@@ -21,7 +21,7 @@ let nio: [Target.Dependency] = [
 ]
 
 // The layers, each allowed to import only those before it:
-// Domain ← Storage ← Engine ← Services ← API ← transferd (the command line and the one composition root).
+// JSON ← Domain ← Storage ← Engine ← Services ← API ← transferd (the command line and the one composition root).
 let package = Package(
     name: "transferd",
     platforms: [.macOS(.v15)],
@@ -42,15 +42,21 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
+        // JSON text written straight from `Encodable` values, and the UTC calendar arithmetic its dates use.
+        .target(name: "TransferdJSON", swiftSettings: swiftSettings),
         // Values and rules, no I/O: tasks, sessions, background tasks and their state machines, events, errors,
         // the repository protocols.
         .target(
             name: "TransferdDomain",
-            dependencies: [crypto, .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["TransferdJSON", crypto, .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         // The repositories on SQLite (all SQL lives here) and the files on disk.
-        .target(name: "TransferdStorage", dependencies: ["TransferdDomain", "TransferdMigrations", grdb], swiftSettings: swiftSettings),
+        .target(
+            name: "TransferdStorage",
+            dependencies: ["TransferdJSON", "TransferdDomain", "TransferdMigrations", grdb],
+            swiftSettings: swiftSettings
+        ),
         // The SQL migrations live at the top level (Migrations/*.sql) and ship as this target's resources.
         .target(
             name: "TransferdMigrations",
@@ -80,14 +86,20 @@ let package = Package(
         // Task, session, background-task, file and webhook services, the dispatcher and the sweeper.
         .target(
             name: "TransferdServices",
-            dependencies: ["TransferdDomain", "TransferdStorage", "TransferdEngine", asyncHTTPClient, crypto, logging, serviceLifecycle]
+            dependencies: [
+                "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", asyncHTTPClient, crypto, logging,
+                serviceLifecycle,
+            ]
                 + nio,
             swiftSettings: swiftSettings
         ),
         // The HTTP API: controllers by resource, their request and response types, problems, middleware.
         .target(
             name: "TransferdAPI",
-            dependencies: ["TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", hummingbird, crypto, logging]
+            dependencies: [
+                "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", hummingbird, crypto,
+                logging,
+            ]
                 + nio,
             swiftSettings: swiftSettings
         ),
@@ -102,7 +114,8 @@ let package = Package(
         .testTarget(
             name: "TransferdTests",
             dependencies: [
-                "transferd", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI", hummingbird,
+                "transferd", "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI",
+                hummingbird,
                 asyncHTTPClient, compressNIO, crypto, grdb, logging, serviceLifecycle, .product(name: "Yams", package: "Yams"),
             ] + nio,
             exclude: ["Fixtures"],

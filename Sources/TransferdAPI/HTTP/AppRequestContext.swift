@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TransferdDomain
+import TransferdJSON
 
 /// The per-request context of transferd's router: JSON in and out, with problems for every decoding failure.
 package struct AppRequestContext: RequestContext {
@@ -17,7 +18,7 @@ package struct AppRequestContext: RequestContext {
     /// JSON request bodies larger than this are refused with 413.
     package var maxUploadSize: Int { 1 << 20 }
     package var requestDecoder: JSONRequestDecoder { JSONRequestDecoder() }
-    package var responseEncoder: JSONEncoder { JSONCoding.encoder }
+    package var responseEncoder: StreamingJSONEncoder { JSONCoding.encoder }
 
     /// The tenant of the authenticated request (every route but the health checks is authenticated).
     package var tenantID: Int64 {

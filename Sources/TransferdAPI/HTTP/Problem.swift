@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import TransferdDomain
 import TransferdEngine
+import TransferdJSON
 import TransferdServices
 
 /// An RFC 9457 problem: every error the API returns is one, rendered as `application/problem+json`.
@@ -36,7 +37,7 @@ package struct Problem: Error, HTTPResponseError, Equatable {
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Body(type: "urn:transferd:problem:\(slug)", title: title, status: status.code, detail: detail)
-        let data = try JSONEncoder().encode(body)
+        let data = try JSONCoding.encoder.encode(body)
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
         return Response(

@@ -1,19 +1,14 @@
 import Foundation
+import TransferdJSON
 
-/// The JSON conventions of the API: ISO 8601 dates with milliseconds (either form is read), stable key order.
+/// The JSON conventions of the API: ISO 8601 dates in UTC with milliseconds (either form is read), the same bytes
+/// for the same value.
 ///
 /// One encoder and one decoder serve every request (both are safe to share once configured): making them, and a
 /// date format per date, for each response was a measurable part of a small request's cost.
 package enum JSONCoding {
-    package static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(withMilliseconds))
-        }
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    /// Writes API answers and webhook bodies (`StreamingJSONEncoder` says how).
+    package static let encoder = StreamingJSONEncoder()
 
     package static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()

@@ -1,5 +1,6 @@
 import Foundation
 import TransferdDomain
+import TransferdJSON
 
 /// The JSON body of a delivery: `{"type", "timestamp", "data"}`, where `data` carries the session, the sequence,
 /// the task and the event's own fields, and for `task.finished_downloading` and `task.completed` the task as the
@@ -45,6 +46,6 @@ package struct WebhookPayload: Encodable {
     }
 
     package func encoded() throws -> Data {
-        try JSONCoding.encoder.encode(self)
+        Data(try JSONCoding.encoder.encode(self))
     }
 }
