@@ -9,9 +9,10 @@ enum RowCoding {
         try enumeration(row[column] as String, column)
     }
 
-    static func enumeration<T: RawRepresentable>(_ value: String, _ column: String) throws -> T where T.RawValue == String {
+    static func enumeration<T: RawRepresentable>(_ value: String, _ column: @autoclosure () -> String) throws -> T
+    where T.RawValue == String {
         guard let decoded = T(rawValue: value) else {
-            throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "column \(column) holds `\(value)`, which is not a \(T.self)")
+            throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "column \(column()) holds `\(value)`, which is not a \(T.self)")
         }
         return decoded
     }

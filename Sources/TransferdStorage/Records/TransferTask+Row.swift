@@ -2,58 +2,64 @@ import Foundation
 import GRDB
 import TransferdDomain
 
-/// A task's row, read and written column by column: GRDB's `Codable` path for the forty columns (a keyed container,
-/// a conformance check per value) was a sixth of the writer's time over many small downloads, and most of a task
-/// lookup's. The JSON columns keep GRDB's own JSON format (`databaseJSONEncoder`), so rows written either way read
-/// back alike.
+/// A task's row, read by position (`TaskColumn`) and written column by column: GRDB's `Codable` path for the forty
+/// columns (a keyed container, a conformance check per value) was a sixth of the writer's time over many small
+/// downloads, and most of a task lookup's. The JSON columns keep GRDB's own JSON format (`databaseJSONEncoder`), so
+/// rows written either way read back alike.
 extension TransferTask {
     package init(row: Row) throws {
         self.init(
-            sessionId: row["session_id"],
-            taskIdentifier: row["task_identifier"],
-            kind: try RowCoding.enumeration(row, "kind"),
-            state: try RowCoding.enumeration(row, "state"),
-            priority: row["priority"],
-            originalRequest: try Self.requests.value(row, "original_request") ?? TransferRequest(url: "", method: "GET", headers: [:]),
-            origin: row["origin"],
-            createdAt: row["created_at"]
+            sessionId: row[TaskColumn.sessionId],
+            taskIdentifier: row[TaskColumn.taskIdentifier],
+            kind: try row.enumeration(.kind),
+            state: try row.enumeration(.state),
+            priority: row[TaskColumn.priority],
+            originalRequest: try row.json(.originalRequest, Self.requests) ?? TransferRequest(url: "", method: "GET", headers: [:]),
+            origin: row[TaskColumn.origin],
+            createdAt: row[TaskColumn.createdAt]
         )
-        id = row["id"]
-        taskDescription = row["task_description"]
-        currentUrl = row["current_url"]
-        response = try Self.responses.value(row, "response")
-        countOfBytesReceived = row["count_of_bytes_received"]
-        countOfBytesExpected = row["count_of_bytes_expected"]
-        error = try RowCoding.json(row, "error")
-        file = try RowCoding.json(row, "file")
-        checksum = try RowCoding.json(row, "checksum")
-        earliestBeginDate = row["earliest_begin_date"]
-        nextAttemptAt = row["next_attempt_at"]
-        attempts = try RowCoding.json(row, "attempts") ?? []
-        waitingReason = try RowCoding.optionalEnumeration(row, "waiting_reason")
-        partialBytes = row["partial_bytes"]
-        resumeValidator = try RowCoding.json(row, "resume_validator")
-        notResumableReason = try RowCoding.optionalEnumeration(row, "not_resumable_reason")
-        produceResumeData = row["produce_resume_data"]
-        connections = row["connections"]
-        maxBytesPerSecond = row["max_bytes_per_second"]
-        maxBytes = row["max_bytes"]
-        uploadFrom = try RowCoding.json(row, "upload_from")
-        sourceFileId = row["source_file_id"]
-        sourceTaskId = row["source_task_id"]
-        multipart = try RowCoding.json(row, "multipart")
-        countOfBytesSent = row["count_of_bytes_sent"]
-        countOfBytesExpectedToSend = row["count_of_bytes_expected_to_send"]
-        reply = try RowCoding.json(row, "reply")
-        backgroundTask = row["background_task"]
-        cancellation = try RowCoding.json(row, "cancellation")
-        startedAt = row["started_at"]
-        completedAt = row["completed_at"]
+        id = row[TaskColumn.id]
+        taskDescription = row[TaskColumn.taskDescription]
+        currentUrl = row[TaskColumn.currentUrl]
+        response = try row.json(.response, Self.responses)
+        countOfBytesReceived = row[TaskColumn.countOfBytesReceived]
+        countOfBytesExpected = row[TaskColumn.countOfBytesExpected]
+        error = try row.json(.error, Self.errors)
+        file = try row.json(.file, Self.files)
+        checksum = try row.json(.checksum)
+        earliestBeginDate = row[TaskColumn.earliestBeginDate]
+        nextAttemptAt = row[TaskColumn.nextAttemptAt]
+        attempts = try row.json(.attempts, Self.attemptLists) ?? []
+        waitingReason = try row.optionalEnumeration(.waitingReason)
+        partialBytes = row[TaskColumn.partialBytes]
+        resumeValidator = try row.json(.resumeValidator, Self.resumeValidators)
+        notResumableReason = try row.optionalEnumeration(.notResumableReason)
+        produceResumeData = row[TaskColumn.produceResumeData]
+        connections = row[TaskColumn.connections]
+        maxBytesPerSecond = row[TaskColumn.maxBytesPerSecond]
+        maxBytes = row[TaskColumn.maxBytes]
+        uploadFrom = try row.json(.uploadFrom)
+        sourceFileId = row[TaskColumn.sourceFileId]
+        sourceTaskId = row[TaskColumn.sourceTaskId]
+        multipart = try row.json(.multipart)
+        countOfBytesSent = row[TaskColumn.countOfBytesSent]
+        countOfBytesExpectedToSend = row[TaskColumn.countOfBytesExpectedToSend]
+        reply = try row.json(.reply)
+        backgroundTask = row[TaskColumn.backgroundTask]
+        cancellation = try row.json(.cancellation)
+        startedAt = row[TaskColumn.startedAt]
+        completedAt = row[TaskColumn.completedAt]
     }
 
-    // A task's request never changes and its response changes once an attempt; each report of a transfer reads them.
+    // The JSON columns that every read of a task decodes and that change once an attempt at most: its request and
+    // response, its attempts, its outcome (error or file) and what a resume needs. Polling a task reads them again
+    // and again; the same texts decode once.
     static let requests = DecodedJSONTexts<TransferRequest>(capacity: 4096)
     static let responses = DecodedJSONTexts<TransferResponse>(capacity: 4096)
+    static let attemptLists = DecodedJSONTexts<[TransferAttempt]>(capacity: 1024)
+    static let files = DecodedJSONTexts<StoredFile>(capacity: 1024)
+    static let errors = DecodedJSONTexts<TransferError>(capacity: 1024)
+    static let resumeValidators = DecodedJSONTexts<ResumeValidator>(capacity: 1024)
 
     package func encode(to container: inout PersistenceContainer) throws {
         container.fill(id: id, try storedColumns())
