@@ -13,6 +13,7 @@ final class ByteEncoder: Encoder {
     }
 
     var output: JSONOutput
+    private let dateFormat: StreamingJSONEncoder.DateFormat
     private var frames: [Frame] = []
     /// Where in `frames` the value being encoded began, and whether it has written anything yet.
     private var valueStart = 0
@@ -21,15 +22,19 @@ final class ByteEncoder: Encoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(capacity: Int) {
+    init(capacity: Int, dateFormat: StreamingJSONEncoder.DateFormat) {
         output = JSONOutput(capacity: capacity)
+        self.dateFormat = dateFormat
     }
 
     /// Writes one whole value: the scalar types JSON has its own forms for directly, anything else through its
     /// own `encode(to:)`. A value that encodes nothing is written as `{}`.
     func encodeValue<T: Encodable>(_ value: T) throws {
         if let date = value as? Date {
-            output.date(date)
+            switch dateFormat {
+            case .iso8601: output.date(date)
+            case .millisecondsSince1970: try output.number(date.timeIntervalSince1970 * 1000, codingPath: [])
+            }
         } else if let url = value as? URL {
             output.string(url.absoluteString)
         } else if let data = value as? Data {

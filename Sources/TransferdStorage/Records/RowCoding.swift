@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
 import TransferdDomain
+import TransferdJSON
 
-/// What hand-coded rows share: enumerations stored by their raw values, and JSON columns in GRDB's own JSON format
-/// (`databaseJSONEncoder`), so that rows written by hand and rows written through `Codable` read back alike.
+/// What hand-coded rows share: enumerations stored by their raw values, and JSON columns in the format of GRDB's own
+/// JSON coders (`databaseJSONEncoder`), so that rows written by hand and rows written through `Codable` read back
+/// alike.
 enum RowCoding {
     static func enumeration<T: RawRepresentable>(_ row: Row, _ column: String) throws -> T where T.RawValue == String {
         try enumeration(row[column] as String, column)
@@ -35,8 +37,9 @@ enum RowCoding {
         return String(decoding: try jsonEncoder.encode(value), as: UTF8.self)
     }
 
-    // GRDB's default JSON coders (every record here keeps the defaults, for every column), made once rather than
-    // once per column per row.
+    // GRDB's default JSON decoder (every record here keeps the defaults, for every column), made once rather than
+    // once per column per row; texts are written in the format it reads (dates in milliseconds since 1970) by the
+    // streaming encoder, which a task's or event's insert on the one writer otherwise spent a tenth of its time in.
     private static let jsonDecoder = TransferTask.databaseJSONDecoder(for: "")
-    private static let jsonEncoder = TransferTask.databaseJSONEncoder(for: "")
+    private static let jsonEncoder = StreamingJSONEncoder(dateFormat: .millisecondsSince1970)
 }

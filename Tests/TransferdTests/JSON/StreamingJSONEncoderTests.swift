@@ -73,6 +73,18 @@ import TransferdJSON
         #expect(ours == theirs)
     }
 
+    @Test func writesDatesInMillisecondsForTheDatabase() throws {
+        // act
+        let encoder = StreamingJSONEncoder(dateFormat: .millisecondsSince1970)
+        let bytes = try encoder.encode(Self.sample)
+
+        // verify: GRDB's JSON decoding of a column reads the value back, dates included
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        #expect(try decoder.decode(Sample.self, from: Data(bytes)) == Self.sample)
+        #expect(String(decoding: try encoder.encode([Date(timeIntervalSince1970: 1_795_454_181.299)]), as: UTF8.self) == "[1795454181299]")
+    }
+
     @Test func writesMembersInDeclarationOrderAndDictionariesSorted() throws {
         // setup
         struct Answer: Encodable {
