@@ -12,17 +12,3 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodabl
         }
     }
 }
-
-/// Any member name.
-private struct MemberKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-
-    init(stringValue: String) {
-        self.stringValue = stringValue
-    }
-
-    init?(intValue: Int) {
-        nil
-    }
-}

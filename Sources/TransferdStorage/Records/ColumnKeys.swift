@@ -1,5 +1,6 @@
 import GRDB
 import Synchronization
+import TransferdJSON
 
 /// The coding key of a `snake_case` column, converted once per column name rather than once per decoded row
 /// (GRDB's `convertFromSnakeCase` converts every column of every row, a large part of a lookup's cost).
@@ -7,7 +8,7 @@ enum ColumnKeys {
     private static let converted = Mutex<[String: String]>([:])
 
     static let strategy = DatabaseColumnDecodingStrategy.custom { column in
-        Key(stringValue: key(forColumn: column))
+        MemberKey(stringValue: key(forColumn: column))
     }
 
     static func key(forColumn column: String) -> String {
@@ -17,18 +18,5 @@ enum ColumnKeys {
         let key = head + parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         converted.withLock { $0[column] = key }
         return key
-    }
-
-    private struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-
-        init(stringValue: String) {
-            self.stringValue = stringValue
-        }
-
-        init?(intValue: Int) {
-            nil
-        }
     }
 }

@@ -1,8 +1,7 @@
-import GRDB
 import Synchronization
 
 /// The values of a JSON column decoded once per distinct text, for columns read far more often than they change (a
-/// session's configuration on every request; a task's request and response on every report of its transfer).
+/// session's configuration on every request; a task's request, response, attempts and outcome on every read of it).
 /// Bounded: forgotten all at once when it holds `capacity` texts.
 final class DecodedJSONTexts<Value: Decodable & Sendable>: Sendable {
     private let capacity: Int
@@ -20,9 +19,5 @@ final class DecodedJSONTexts<Value: Decodable & Sendable>: Sendable {
             texts[text] = value
         }
         return value
-    }
-
-    func value(_ row: Row, _ column: String) throws -> Value? {
-        try (row[column] as String?).map(value)
     }
 }

@@ -11,13 +11,13 @@ enum TaskColumn: Int, CaseIterable {
     case countOfBytesSent, countOfBytesExpectedToSend, reply, maxBytes, backgroundTask, cancellation
 }
 
+/// A task row's values by column: read by position, enumerations by raw value, JSON columns decoded (or taken from
+/// a cache of decoded texts).
 extension Row {
     subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: TaskColumn) -> Value {
         self[column.rawValue]
     }
-}
 
-extension Row {
     func enumeration<T: RawRepresentable>(_ column: TaskColumn) throws -> T where T.RawValue == String {
         try RowCoding.enumeration(self[column] as String, "\(column)")
     }
