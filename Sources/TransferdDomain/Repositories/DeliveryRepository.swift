@@ -4,7 +4,9 @@ import Foundation
 package protocol DeliveryRepository {
     func find(id: Int64) throws -> Delivery?
     func find(eventID: Int64) throws -> Delivery?
-    func update(_ delivery: Delivery) throws
+    /// Writes what an attempt or a retry changes (status, attempt count, next attempt, error, completion) when the
+    /// delivery's stored status is still `expected`; false, writing nothing, when it is not.
+    func update(_ delivery: Delivery, ifStatus expected: Delivery.Status) throws -> Bool
     /// The session's deliveries after row id `cursor`, optionally with one status, each with its attempts.
     func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) throws -> [(Delivery, [DeliveryAttempt])]
     func list(sessionID: Int64, status: Delivery.Status) throws -> [Delivery]

@@ -14,8 +14,8 @@ package protocol SessionRepository {
     /// Sessions in creation order after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.
     func list(after cursor: Int64, limit: Int, tenantID: Int64?) throws -> [Session]
     func details(sessionIDs: [Int64]) throws -> [Int64: Session.Details]
-    /// Hands out the session's next task identifier.
-    func nextTaskIdentifier(sessionID: Int64) throws -> Int64
+    /// Hands out the session's next `count` task identifiers, in order.
+    func nextTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> ClosedRange<Int64>
     /// Records that the subscriber acknowledged the event with this sequence (and so every earlier one).
     func acknowledge(sequence: Int64, sessionID: Int64) throws
 }

@@ -68,7 +68,7 @@ extension Delivery {
             sequence: event.sequence,
             eventType: event.type,
             taskIdentifier: event.taskIdentifier,
-            messageId: "msg_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
+            messageId: "msg_" + RandomHex.string(words: 2),
             status: .pending,
             attemptCount: 0,
             nextAttemptAt: event.createdAt,

@@ -26,6 +26,11 @@ package struct WebhookSubscription: Codable, Sendable {
     /// Whether events of this type go to the subscriber. A disabled subscription still collects them in the
     /// outbox; they go out when the webhook is set again.
     package func delivers(_ type: EventType) -> Bool {
+        Self.delivers(type, eventTypes: eventTypes)
+    }
+
+    /// Whether a subscription that takes `eventTypes` (nil: all of them) takes events of `type`.
+    package static func delivers(_ type: EventType, eventTypes: [EventType]?) -> Bool {
         eventTypes?.contains(type) ?? true
     }
 

@@ -1,29 +1,35 @@
 import Synchronization
 import TransferdDomain
 
-/// Group commit: writes that callers submit while a transaction is being written go together into the next one, so
-/// that many concurrent callers share one commit (and the one writer) instead of queueing for a transaction each.
-/// Nobody waits for a group to fill: a caller that finds no transaction under way writes its own at once.
+/// Group commit: writes that callers submit while a transaction waits for the writer or is being written go
+/// together into the next one, so that many concurrent callers share one commit (and the one writer) instead of
+/// queueing for a transaction each. Nobody waits for a group to fill.
 ///
-/// One caller at a time leads: it writes its own work with everything queued behind it, answers the others, and
-/// hands the lead to the next caller in line. Each caller's work runs in a savepoint of its own
-/// (``Repositories/isolated(_:)``): work that fails is undone and gets its error, and the rest commits.
+/// A caller that finds no transaction waiting to gather leads: it submits a transaction at once, which queues behind
+/// the one under way, if any. When that transaction starts, it gathers the callers in line behind its leader and
+/// writes their work with the leader's; they are answered as it commits. So the writer always has the next group
+/// queued while it writes one, and nobody waits for a leader to be scheduled between two transactions.
+///
+/// Each caller's work runs in a savepoint of its own (``Repositories/isolated(_:)``): work that fails is undone and
+/// gets its error, and the rest commits.
 package final class GroupCommit: Sendable {
-    private typealias Work = @Sendable (any Repositories) throws -> any Sendable
+    fileprivate typealias Work = @Sendable (any Repositories) throws -> any Sendable
+    fileprivate typealias Answer = Result<any Sendable, any Error>
 
-    private enum Turn: Sendable {
-        case done(Result<any Sendable, any Error>)
+    fileprivate enum Turn: Sendable {
+        case done(Answer)
         case lead
     }
 
-    private struct Waiting: Sendable {
+    fileprivate struct Waiting: Sendable {
         let work: Work
         let continuation: CheckedContinuation<Turn, Never>
     }
 
     private struct Line: ~Copyable {
         var waiting: [Waiting] = []
-        var led = false
+        /// A leader's transaction is submitted and has not yet gathered its group: newcomers wait for it.
+        var gathering = false
     }
 
     private let store: any Store
@@ -36,7 +42,7 @@ package final class GroupCommit: Sendable {
         self.maximumGroup = maximumGroup
     }
 
-    /// How many callers wait in line for a transaction under way to end.
+    /// How many callers wait in line for a transaction to gather them.
     package var waiting: Int {
         line.withLock { $0.waiting.count }
     }
@@ -46,8 +52,8 @@ package final class GroupCommit: Sendable {
         let work: Work = { try body($0) }
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
             let leads = line.withLock { line in
-                guard line.led else {
-                    line.led = true
+                guard line.gathering else {
+                    line.gathering = true
                     return true
                 }
                 line.waiting.append(Waiting(work: work, continuation: continuation))
@@ -55,46 +61,109 @@ package final class GroupCommit: Sendable {
             }
             if leads { continuation.resume(returning: .lead) }
         }
-        let result =
+        let answer =
             switch turn {
-            case .done(let result): result
+            case .done(let answer): answer
             case .lead: await lead(with: work)
             }
         // The value is what `body` returned: a T.
-        return try result.get() as! T
+        return try answer.get() as! T
     }
 
-    /// Writes `work` and the work in line behind it, answers their callers, then passes the lead on.
-    private func lead(with work: @escaping Work) async -> Result<any Sendable, any Error> {
-        let others = line.withLock { line in
+    /// Submits a transaction that writes `work` and the work it finds in line when it starts. The followers are
+    /// answered when it commits, or with its error when it does not.
+    private func lead(with work: @escaping Work) async -> Answer {
+        let followers = Followers()
+        do {
+            return try await store.write { repositories in
+                let group = followers.gather { self.gather() }
+                let answers = ([work] + group.map(\.work)).map { work in
+                    Answer { try repositories.isolated { try work(repositories) } }
+                }
+                repositories.afterCommit { followers.answer(Array(answers.dropFirst())) }
+                return answers[0]
+            }
+        } catch {
+            if !followers.fail(error) { handOn() }
+            return .failure(error)
+        }
+    }
+
+    /// Takes the callers in line for the transaction that starts, up to a group's size beside its leader. Whoever
+    /// is left leads the next transaction, submitted now to queue behind this one.
+    private func gather() -> [Waiting] {
+        let (group, next) = line.withLock { line -> ([Waiting], Waiting?) in
             let group = Array(line.waiting.prefix(maximumGroup - 1))
             line.waiting.removeFirst(group.count)
-            return group
+            guard !line.waiting.isEmpty else {
+                line.gathering = false
+                return (group, nil)
+            }
+            return (group, line.waiting.removeFirst())
         }
-        let results = await commit([work] + others.map(\.work))
-        // The next leader goes first: answering this group's callers queues their work (their responses) on the
-        // executor, and a lead resumed behind it would leave the writer idle until that work is done.
+        next?.continuation.resume(returning: .lead)
+        return group
+    }
+
+    /// After a transaction failed before gathering: the next caller in line leads instead.
+    private func handOn() {
         let next = line.withLock { line -> Waiting? in
             guard !line.waiting.isEmpty else {
-                line.led = false
+                line.gathering = false
                 return nil
             }
             return line.waiting.removeFirst()
         }
         next?.continuation.resume(returning: .lead)
-        for (waiting, result) in zip(others, results.dropFirst()) {
-            waiting.continuation.resume(returning: .done(result))
-        }
-        return results[0]
+    }
+}
+
+/// The followers one transaction gathered, answered exactly once: with their results when it commits, or with its
+/// error. A transaction body that runs again (a store may retry one) writes the same group.
+private final class Followers: Sendable {
+    private enum State {
+        case notGathered
+        case gathered([GroupCommit.Waiting])
+        case answered
     }
 
-    private func commit(_ group: [Work]) async -> [Result<any Sendable, any Error>] {
-        do {
-            return try await store.write { repositories in
-                group.map { work in Result { try repositories.isolated { try work(repositories) } } }
+    private let state = Mutex(State.notGathered)
+
+    func gather(_ take: () -> [GroupCommit.Waiting]) -> [GroupCommit.Waiting] {
+        state.withLock { state in
+            if case .gathered(let group) = state { return group }
+            let group = take()
+            state = .gathered(group)
+            return group
+        }
+    }
+
+    func answer(_ answers: [GroupCommit.Answer]) {
+        for (waiting, answer) in zip(take(), answers) {
+            waiting.continuation.resume(returning: .done(answer))
+        }
+    }
+
+    /// Answers the gathered followers with `error`; false when the transaction never gathered any.
+    func fail(_ error: any Error) -> Bool {
+        let (gathered, group) = state.withLock { state -> (Bool, [GroupCommit.Waiting]) in
+            switch state {
+            case .notGathered: return (false, [])
+            case .gathered(let group):
+                state = .answered
+                return (true, group)
+            case .answered: return (true, [])
             }
-        } catch {
-            return group.map { _ in .failure(error) }
+        }
+        for waiting in group { waiting.continuation.resume(returning: .done(.failure(error))) }
+        return gathered
+    }
+
+    private func take() -> [GroupCommit.Waiting] {
+        state.withLock { state in
+            guard case .gathered(let group) = state else { return [] }
+            state = .answered
+            return group
         }
     }
 }

@@ -57,15 +57,17 @@ package struct TaskService: Sendable {
     /// Creates tasks in a live session in one transaction, all or none. When they are the items of the batch in
     /// `field`, the refusal of one names its index.
     package func create(_ newTasks: [NewTask], inSession sessionID: Int64, itemsIn field: String?) async throws -> [TransferTask] {
-        try await writes.write { repositories in
+        guard !newTasks.isEmpty else { return [] }
+        return try await writes.write { repositories in
             let session = try repositories.sessions.find(id: sessionID)
             guard let session, session.state == .active else {
                 throw DomainError.conflict("The session is \(session?.state.rawValue ?? "gone") and accepts no new tasks.")
             }
             try checkTaskLimits(session, adding: newTasks.count, repositories)
-            return try newTasks.enumerated().map { index, newTask in
+            let identifiers = try repositories.sessions.nextTaskIdentifiers(newTasks.count, sessionID: session.rowID)
+            return try zip(identifiers, newTasks).enumerated().map { index, numbered in
                 do {
-                    return try insert(newTask, in: session, repositories)
+                    return try insert(numbered.1, as: numbered.0, in: session, repositories)
                 } catch let refusal as DomainError where field != nil {
                     throw refusal.item(index, of: field ?? "")
                 }
@@ -74,8 +76,12 @@ package struct TaskService: Sendable {
     }
 
     /// Inserts one new task with its events, in the caller's transaction.
-    private func insert(_ newTask: NewTask, in session: Session, _ repositories: any Repositories) throws -> TransferTask {
-        let taskIdentifier = try repositories.sessions.nextTaskIdentifier(sessionID: session.rowID)
+    private func insert(
+        _ newTask: NewTask,
+        as taskIdentifier: Int64,
+        in session: Session,
+        _ repositories: any Repositories
+    ) throws -> TransferTask {
         var task = TransferTask(newTask, sessionID: session.rowID, taskIdentifier: taskIdentifier, createdAt: clock.now)
         if let backgroundTask = newTask.backgroundTask {
             guard try repositories.backgroundTasks.find(publicID: backgroundTask, sessionID: session.rowID)?.state == .active else {

@@ -163,27 +163,25 @@ package struct Dispatcher: Service {
                 error: answer.error
             )
         )
-        // The delivery may have been removed from the queue meanwhile (webhook deleted, coalesced): keep its outcome.
-        guard var current = try repositories.deliveries.find(id: delivery.rowID), current.status == .pending,
-            var webhook = try repositories.webhooks.find(sessionID: delivery.sessionId)
-        else { return nil }
-        let previousState = webhook.state
+        // The delivery is this sender's as it was claimed; it may have left the queue meanwhile (webhook deleted,
+        // session invalidated): then its outcome stands and nothing else changes.
+        var current = delivery
         current.attemptCount += 1
+        let health: WebhookSubscription.State
         switch answer {
         case .answered(let status, _) where (200..<300).contains(status):
             current.status = .delivered
             current.completedAt = now
             current.lastError = nil
-            webhook.state = .healthy
-            try repositories.sessions.acknowledge(sequence: current.sequence, sessionID: current.sessionId)
+            health = .healthy
         case .answered(410, _):
             current.status = .failed
             current.completedAt = now
             current.lastError = "The subscriber answered 410 Gone; the webhook is disabled."
-            webhook.state = .disabled
+            health = .disabled
         default:
             current.lastError = answer.error ?? "The subscriber answered \(answer.status ?? 0)."
-            webhook.state = .retrying
+            health = .retrying
             if let delay = policy.delay(afterFailedAttempts: current.attemptCount, retryAfter: answer.retryAfter) {
                 current.nextAttemptAt = now.addingTimeInterval(delay.timeInterval)
             } else {
@@ -191,11 +189,11 @@ package struct Dispatcher: Service {
                 current.completedAt = now
             }
         }
-        try repositories.deliveries.update(current)
-        if webhook.state != previousState { try repositories.webhooks.save(webhook) }
-        guard current.status == .delivered, let next = try repositories.deliveries.pendingHead(sessionID: current.sessionId) else {
-            return nil
-        }
+        guard try repositories.deliveries.update(current, ifStatus: .pending) else { return nil }
+        try repositories.webhooks.setState(health, sessionID: current.sessionId)
+        guard current.status == .delivered else { return nil }
+        try repositories.sessions.acknowledge(sequence: current.sequence, sessionID: current.sessionId)
+        guard let next = try repositories.deliveries.pendingHead(sessionID: current.sessionId) else { return nil }
         return next.nextAttemptAt <= now ? next : nil
     }
 }

@@ -113,11 +113,12 @@ package struct WebhookService: Sendable {
                 deliveries = try repositories.deliveries.list(sessionID: sessionID, status: .failed)
             }
             for index in deliveries.indices {
+                let status = deliveries[index].status
                 deliveries[index].status = .pending
                 deliveries[index].attemptCount = 0
                 deliveries[index].nextAttemptAt = now
                 deliveries[index].completedAt = nil
-                try repositories.deliveries.update(deliveries[index])
+                _ = try repositories.deliveries.update(deliveries[index], ifStatus: status)
             }
             if var subscription = try repositories.webhooks.find(sessionID: sessionID), subscription.state == .disabled, !deliveries.isEmpty
             {

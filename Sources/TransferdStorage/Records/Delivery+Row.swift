@@ -1,7 +1,8 @@
 import GRDB
 import TransferdDomain
 
-/// A delivery's row, read and written column by column: the dispatcher reads and updates one per webhook attempt.
+/// A delivery's row, read column by column and inserted through a cached statement (`RowStatements`): every event
+/// a subscriber takes queues one, and the dispatcher reads and updates one per webhook attempt.
 extension Delivery {
     package init(row: Row) throws {
         self.init(
@@ -22,18 +23,24 @@ extension Delivery {
     }
 
     package func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = id
-        container["session_id"] = sessionId
-        container["event_id"] = eventId
-        container["sequence"] = sequence
-        container["event_type"] = eventType.rawValue
-        container["task_identifier"] = taskIdentifier
-        container["message_id"] = messageId
-        container["status"] = status.rawValue
-        container["attempt_count"] = attemptCount
-        container["next_attempt_at"] = StoredDate.text(nextAttemptAt)
-        container["last_error"] = lastError
-        container["created_at"] = StoredDate.text(createdAt)
-        container["completed_at"] = StoredDate.text(completedAt)
+        container.fill(id: id, storedColumns())
+    }
+
+    /// Every column of the row but `id`.
+    func storedColumns() -> StoredColumns {
+        [
+            "session_id": sessionId,
+            "event_id": eventId,
+            "sequence": sequence,
+            "event_type": eventType.rawValue,
+            "task_identifier": taskIdentifier,
+            "message_id": messageId,
+            "status": status.rawValue,
+            "attempt_count": attemptCount,
+            "next_attempt_at": StoredDate.text(nextAttemptAt),
+            "last_error": lastError,
+            "created_at": StoredDate.text(createdAt),
+            "completed_at": StoredDate.text(completedAt),
+        ]
     }
 }

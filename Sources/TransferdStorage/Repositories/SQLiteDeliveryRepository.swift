@@ -16,16 +16,20 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
         try Delivery.filter(Columns.eventID == eventID).fetchOne(db)
     }
 
-    /// Writes the columns an attempt changes (the others never change), through one cached statement.
-    func update(_ delivery: Delivery) throws {
+    /// Writes the columns an attempt changes (the others never change), through one cached statement per expected
+    /// status. The status is written as a constant: bound, it would make SQLite prepare the statement again whenever
+    /// its value changed (a partial index's condition names `status`).
+    func update(_ delivery: Delivery, ifStatus expected: Delivery.Status) throws -> Bool {
         try db.cachedStatement(
-            literal: """
-                UPDATE deliveries SET status = \(delivery.status.rawValue), attempt_count = \(delivery.attemptCount),
-                next_attempt_at = \(StoredDate.text(delivery.nextAttemptAt)), last_error = \(delivery.lastError),
-                completed_at = \(StoredDate.text(delivery.completedAt))
-                WHERE id = \(delivery.rowID)
+            sql: """
+                UPDATE deliveries SET status = ?, attempt_count = ?, next_attempt_at = ?, last_error = ?, completed_at = ?
+                WHERE id = ? AND status = \(expected.sqlConstant)
                 """
-        ).execute()
+        ).execute(arguments: [
+            delivery.status.rawValue, delivery.attemptCount, StoredDate.text(delivery.nextAttemptAt), delivery.lastError,
+            StoredDate.text(delivery.completedAt), delivery.rowID,
+        ])
+        return db.changesCount > 0
     }
 
     func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) throws -> [(Delivery, [DeliveryAttempt])] {
@@ -53,8 +57,7 @@ struct SQLiteDeliveryRepository: DeliveryRepository {
     }
 
     func enqueue(_ event: Event) throws {
-        var delivery = Delivery(pending: event)
-        try delivery.insert(db)
+        _ = try RowStatements.insert(into: Delivery.databaseTableName, Delivery(pending: event).storedColumns(), db)
         guard Self.progressTypes.contains(event.type) else { return }
         // The partial index `deliveries_pending_progress` holds the pending progress; its conditions are written as
         // constants here, as SQLite uses a partial index only for queries that repeat them.

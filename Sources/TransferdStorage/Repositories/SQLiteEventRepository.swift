@@ -19,12 +19,21 @@ struct SQLiteEventRepository: EventRepository {
         let sequence = try SQLiteSessionRepository(db: db).next(.lastSequence, sessionID: sessionID)
         var event = Event(sessionId: sessionID, sequence: sequence, type: type, taskIdentifier: taskIdentifier, data: data, createdAt: now)
         event.id = try RowStatements.insert(into: Event.databaseTableName, try event.storedColumns(), db)
-        guard let webhook = try SQLiteWebhookRepository(db: db).find(sessionID: sessionID), webhook.delivers(type) else {
-            return (event, false)
-        }
+        guard try subscriberTakes(type, sessionID: sessionID) else { return (event, false) }
         try SQLiteDeliveryRepository(db: db).enqueue(event)
         return (event, true)
     }
+
+    /// Whether the session has a subscriber (enabled or not) that takes events of `type`: one column of its row,
+    /// read for every event appended, rather than the whole subscription.
+    private func subscriberTakes(_ type: EventType, sessionID: Int64) throws -> Bool {
+        let statement = try db.cachedStatement(sql: "SELECT event_types FROM webhooks WHERE session_id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [sessionID]) else { return false }
+        let eventTypes = try (row[0] as String?).map { try Self.eventTypes.value($0) }
+        return WebhookSubscription.delivers(type, eventTypes: eventTypes)
+    }
+
+    private static let eventTypes = DecodedJSONTexts<[EventType]>(capacity: 256)
 
     func find(id: Int64) throws -> Event? {
         try SQLRequest<Event>(sql: "SELECT * FROM events WHERE id = ?", arguments: [id], cached: true).fetchOne(db)

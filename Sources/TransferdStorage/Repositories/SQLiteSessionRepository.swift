@@ -84,22 +84,24 @@ struct SQLiteSessionRepository: SessionRepository {
         """
     private static let detailsColumnsBeforeWebhook = 8
 
-    func nextTaskIdentifier(sessionID: Int64) throws -> Int64 {
-        try next(.lastTaskIdentifier, sessionID: sessionID)
+    func nextTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> ClosedRange<Int64> {
+        let last = try next(.lastTaskIdentifier, count: count, sessionID: sessionID)
+        return last - Int64(count) + 1...last
     }
 
-    /// The session's numbers handed out one by one: its event sequence and its task identifiers.
+    /// The session's numbers handed out in order: its event sequence and its task identifiers.
     enum Numbering: String {
         case lastSequence = "last_sequence"
         case lastTaskIdentifier = "last_task_identifier"
     }
 
-    /// Takes the session's next number of `numbering`.
-    func next(_ numbering: Numbering, sessionID: Int64) throws -> Int64 {
+    /// Takes the session's next `count` numbers of `numbering`; returns the last of them.
+    func next(_ numbering: Numbering, count: Int = 1, sessionID: Int64) throws -> Int64 {
+        precondition(count > 0, "at least one number is taken")
         let column = numbering.rawValue
         let number = try SQLRequest<Int64>(
-            sql: "UPDATE sessions SET \(column) = \(column) + 1 WHERE id = ? RETURNING \(column)",
-            arguments: [sessionID],
+            sql: "UPDATE sessions SET \(column) = \(column) + ? WHERE id = ? RETURNING \(column)",
+            arguments: [count, sessionID],
             cached: true
         ).fetchOne(db)
         guard let number else { throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "session \(sessionID) is gone") }

@@ -14,6 +14,11 @@ struct SQLiteWebhookRepository: WebhookRepository {
         try subscription.save(db)
     }
 
+    func setState(_ state: WebhookSubscription.State, sessionID: Int64) throws {
+        try db.cachedStatement(sql: "UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ?")
+            .execute(arguments: [state.rawValue, sessionID, state.rawValue])
+    }
+
     func delete(sessionID: Int64) throws -> Bool {
         try WebhookSubscription.deleteOne(db, key: sessionID)
     }

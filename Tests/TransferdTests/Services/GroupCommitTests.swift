@@ -6,8 +6,8 @@ import TransferdServices
 import TransferdStorage
 
 @Suite struct GroupCommitTests {
-    @Test func callersThatArriveDuringATransactionShareTheNext() async throws {
-        // setup: the first transaction is held open until 49 more callers wait in line
+    @Test func callersThatArriveWhileATransactionWaitsForTheWriterShareIt() async throws {
+        // setup: the first transaction is held before it starts until 49 more callers wait in line
         let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
         let commit = GroupCommit(store: store)
 
@@ -22,11 +22,50 @@ import TransferdStorage
             return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
 
-        // verify: every caller got its own result; two transactions in all
+        // verify: every caller got its own result, from one transaction
         #expect(identifiers == Dictionary(uniqueKeysWithValues: (0..<50).map { ($0, "session-\($0)") }))
+        #expect(store.writes == 1)
+        #expect(try await Self.storedIdentifiers(store).count == 50)
+    }
+
+    @Test func theNextTransactionIsSubmittedWhileOneIsWritten() async throws {
+        // setup: the first caller's work holds its transaction open on the writer
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
+        store.open()
+        let commit = GroupCommit(store: store)
+        let (written, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+
+        // act
+        let identifiers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            group.addTask {
+                (
+                    0,
+                    try await commit.write { repositories in
+                        written.signal()
+                        release.wait()
+                        return try Self.insertSession(0, repositories)
+                    }
+                )
+            }
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    written.wait()
+                    continuation.resume()
+                }
+            }
+            for number in 1..<10 {
+                group.addTask { (number, try await commit.write { try Self.insertSession(number, $0) }) }
+            }
+            // verify: the first newcomer submitted the next transaction at once; the others wait for it to start
+            try await waitUntil { store.writes == 2 && commit.waiting == 8 }
+            release.signal()
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+
+        // verify: two transactions, every caller answered
+        #expect(identifiers == Dictionary(uniqueKeysWithValues: (0..<10).map { ($0, "session-\($0)") }))
         #expect(store.writes == 2)
-        let stored = try await store.read { try $0.sessions.list(after: 0, limit: 100, tenantID: nil) }
-        #expect(stored.count == 50)
+        #expect(try await Self.storedIdentifiers(store).count == 10)
     }
 
     @Test func onlyTheInputsThatFailGetAnError() async throws {
@@ -41,21 +80,85 @@ import TransferdStorage
         }
 
         // act
-        let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
-            for number in 0..<10 {
-                group.addTask { (number, (try? await write(number)) != nil) }
+        let outcomes = await Self.callTogether(10, store: store, commit: commit) { number in (try? await write(number)) != nil }
+
+        // verify: the even inputs are written, the odd ones refused, in the same transaction
+        #expect(outcomes == Dictionary(uniqueKeysWithValues: (0..<10).map { ($0, $0.isMultiple(of: 2)) }))
+        #expect(store.writes == 1)
+        #expect(try await Self.storedIdentifiers(store) == ["session-0", "session-2", "session-4", "session-6", "session-8"])
+    }
+
+    @Test func aGroupHoldsAtMostItsSizeAndTheRestLeadTheNext() async throws {
+        // setup: groups of four
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
+        let commit = GroupCommit(store: store, maximumGroup: 4)
+
+        // act
+        let outcomes = await Self.callTogether(10, store: store, commit: commit) { number in
+            (try? await commit.write { try Self.insertSession(number, $0) }) != nil
+        }
+
+        // verify: 4 + 4 + 2
+        #expect(outcomes.values.allSatisfy { $0 } && outcomes.count == 10)
+        #expect(store.writes == 3)
+        #expect(try await Self.storedIdentifiers(store).count == 10)
+    }
+
+    @Test func aTransactionThatFailsBeforeGatheringHandsTheLeadOn() async throws {
+        // setup: the first transaction fails before its body runs
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()), failingFirstWrite: true)
+        let commit = GroupCommit(store: store)
+
+        // act
+        let outcomes = await Self.callTogether(10, store: store, commit: commit) { number in
+            (try? await commit.write { try Self.insertSession(number, $0) }) != nil
+        }
+
+        // verify: only the leader of the failed transaction got the error; the next caller led the others
+        #expect(outcomes == Dictionary(uniqueKeysWithValues: (0..<10).map { ($0, $0 != 0) }))
+        #expect(store.writes == 2)
+        #expect(try await Self.storedIdentifiers(store).count == 9)
+    }
+
+    @Test func aTransactionThatDoesNotCommitAnswersEveryCallerInItWithItsError() async throws {
+        // setup: the first caller's work makes the commit fail
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
+        let commit = GroupCommit(store: store)
+
+        // act
+        let outcomes = await Self.callTogether(10, store: store, commit: commit) { number in
+            (try? await commit.write { repositories in
+                if number == 0 { repositories.beforeCommit("refuse") { throw DomainError.conflict("refused") } }
+                return try Self.insertSession(number, repositories)
+            }) != nil
+        }
+
+        // verify: nobody's work was written, and everybody heard so
+        #expect(outcomes == Dictionary(uniqueKeysWithValues: (0..<10).map { ($0, false) }))
+        #expect(try await Self.storedIdentifiers(store).isEmpty)
+    }
+
+    /// Calls `call` for `count` numbers at once: number 0 first, whose transaction is held before it starts until
+    /// the others wait in line. Returns each number's outcome.
+    private static func callTogether(
+        _ count: Int,
+        store: GatedStore,
+        commit: GroupCommit,
+        _ call: @escaping @Sendable (Int) async -> Bool
+    ) async -> [Int: Bool] {
+        await withTaskGroup(of: (Int, Bool).self) { group in
+            for number in 0..<count {
+                group.addTask { (number, await call(number)) }
                 if number == 0 { try? await waitUntil { store.writes == 1 } }
             }
-            try? await waitUntil { commit.waiting == 9 }
+            try? await waitUntil { commit.waiting == count - 1 }
             store.open()
             return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
+    }
 
-        // verify: the even inputs are written, the odd ones refused, in the same two transactions
-        #expect(outcomes == Dictionary(uniqueKeysWithValues: (0..<10).map { ($0, $0.isMultiple(of: 2)) }))
-        #expect(store.writes == 2)
-        let stored = try await store.read { try $0.sessions.list(after: 0, limit: 100, tenantID: nil) }
-        #expect(stored.map(\.identifier).sorted() == ["session-0", "session-2", "session-4", "session-6", "session-8"])
+    private static func storedIdentifiers(_ store: some Store) async throws -> [String] {
+        try await store.read { try $0.sessions.list(after: 0, limit: 100, tenantID: nil) }.map(\.identifier).sorted()
     }
 
     private static func insertSession(_ number: Int, _ repositories: any Repositories) throws -> String {
@@ -64,14 +167,16 @@ import TransferdStorage
     }
 }
 
-/// A store whose first write waits until the test opens it, and that counts its writes.
+/// A store whose first write waits until the test opens it (and then fails, when told to), and that counts its writes.
 private final class GatedStore: Store {
     private let store: SQLiteStore
+    private let failingFirstWrite: Bool
     private let writeCount = Mutex(0)
     private let gate = AsyncStream.makeStream(of: Void.self)
 
-    init(_ store: SQLiteStore) {
+    init(_ store: SQLiteStore, failingFirstWrite: Bool = false) {
         self.store = store
+        self.failingFirstWrite = failingFirstWrite
     }
 
     var writes: Int { writeCount.withLock { $0 } }
@@ -89,7 +194,10 @@ private final class GatedStore: Store {
             count += 1
             return count == 1
         }
-        if first { for await _ in gate.stream {} }
+        if first {
+            for await _ in gate.stream {}
+            if failingFirstWrite { throw DomainError.conflict("the first write fails") }
+        }
         return try await store.write(body)
     }
 

@@ -140,7 +140,7 @@ import TransferdDomain
                     head.status = failed ? .pending : .delivered
                     head.lastError = failed ? "The subscriber answered 500." : nil
                     head.completedAt = failed ? nil : now
-                    try deliveries.update(head)
+                    #expect(try deliveries.update(head, ifStatus: .pending))
                 }
                 _ = try SQLiteDeliveryRepository(db: db).pendingHeads(exceptSessions: [])
             }
