@@ -8,16 +8,25 @@ import TransferdMigrations
 package final class SQLiteStore: Store {
     private let pool: DatabasePool
     private let readers: ReadConnections
+    let checkpointer: WALCheckpointer
 
     /// Opens (creating if needed) the database at `path` and applies every pending migration. Reads take one of
-    /// `readConnections` connections of the store's own, else one of the pool's readers.
-    package init(path: String, readConnections: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2) throws {
+    /// `readConnections` connections of the store's own, else one of the pool's readers. The log is checkpointed
+    /// beside the writer once it holds `checkpointPages` pages.
+    package init(
+        path: String,
+        readConnections: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2,
+        checkpointPages: Int32 = 1000
+    ) throws {
         var configuration = GRDB.Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator().migrate(pool)
         readers = try ReadConnections(path: path, count: readConnections, configuration: configuration)
+        let checkpointer = try WALCheckpointer(path: path, configuration: configuration, threshold: checkpointPages)
+        pool.writeWithoutTransaction { db in checkpointer.install(on: db) }
+        self.checkpointer = checkpointer
     }
 
     /// The store of a data directory (`transferd.sqlite` in it), creating the directory when needed.

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TransferdDomain
+
+@testable import TransferdStorage
+
+@Suite struct WALCheckpointerTests {
+    @Test func theLogIsCheckpointedBesideTheWriterAndKeptShort() async throws {
+        // setup: the same 300 transactions on a store that checkpoints past 50 pages and on one that never does
+        let (checkpointed, checkpointedPath) = try Self.store(checkpointPages: 50)
+        let (unchecked, uncheckedPath) = try Self.store(checkpointPages: .max)
+
+        // act
+        for store in [checkpointed, unchecked] {
+            for number in 0..<300 {
+                try await store.write { _ = try $0.sessions.insert(Self.session(number)) }
+            }
+        }
+        try await waitUntil { checkpointed.checkpointer.checkpoints > 0 }
+
+        // verify: the checkpointer's connection checkpointed, and the log was started over rather than grown
+        #expect(unchecked.checkpointer.checkpoints == 0)
+        let (short, long) = (try Self.logSize(checkpointedPath), try Self.logSize(uncheckedPath))
+        #expect(short < long / 2, "log of \(short) bytes beside \(long) unchecked")
+        // verify: nothing was lost on the way into the database
+        let reopened = try SQLiteStore(path: checkpointedPath)
+        #expect(try await reopened.read { try $0.sessions.list(after: 0, limit: 500, tenantID: nil) }.count == 300)
+    }
+
+    private static func store(checkpointPages: Int32) throws -> (SQLiteStore, String) {
+        let directory = TestService.temporaryDataDirectory()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/transferd.sqlite"
+        return (try SQLiteStore(path: path, checkpointPages: checkpointPages), path)
+    }
+
+    private static func session(_ number: Int) -> Session {
+        Session(identifier: "session-\(number)", tenantId: 1, configuration: .default, createdAt: Date())
+    }
+
+    private static func logSize(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+    }
+}
