@@ -23,7 +23,8 @@ final class WALCheckpointer: Sendable {
     init(path: String, configuration: GRDB.Configuration, threshold: Int32) throws {
         connection = try DatabaseQueue(path: path, configuration: configuration)
         self.threshold = threshold
-        backstop = threshold.multipliedReportingOverflow(by: 2).overflow ? .max : threshold * 2
+        let (doubled, overflow) = threshold.multipliedReportingOverflow(by: 2)
+        backstop = overflow ? .max : doubled
     }
 
     /// How many checkpoints the checkpointer's connection has completed.

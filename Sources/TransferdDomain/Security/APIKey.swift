@@ -48,8 +48,7 @@ package struct APIKey: Codable, Sendable {
 
         /// A new random token.
         package static func generate() -> String {
-            let random = { (count: Int) in (0..<count).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined() }
-            return "trd_\(random(8))_\(random(32))"
+            "trd_\(Hex.random(bytes: 8))_\(Hex.random(bytes: 32))"
         }
     }
 

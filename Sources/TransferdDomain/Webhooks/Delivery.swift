@@ -68,7 +68,7 @@ extension Delivery {
             sequence: event.sequence,
             eventType: event.type,
             taskIdentifier: event.taskIdentifier,
-            messageId: "msg_" + RandomHex.string(words: 2),
+            messageId: "msg_" + Hex.random(bytes: 16),
             status: .pending,
             attemptCount: 0,
             nextAttemptAt: event.createdAt,

@@ -23,13 +23,8 @@ package struct WebhookSubscription: Codable, Sendable {
     package var state: State
     package var createdAt: Date
 
-    /// Whether events of this type go to the subscriber. A disabled subscription still collects them in the
-    /// outbox; they go out when the webhook is set again.
-    package func delivers(_ type: EventType) -> Bool {
-        Self.delivers(type, eventTypes: eventTypes)
-    }
-
-    /// Whether a subscription that takes `eventTypes` (nil: all of them) takes events of `type`.
+    /// Whether events of `type` go to a subscriber that takes `eventTypes` (nil: all of them). A disabled
+    /// subscription still collects them in the outbox; they go out when the webhook is set again.
     package static func delivers(_ type: EventType, eventTypes: [EventType]?) -> Bool {
         eventTypes?.contains(type) ?? true
     }

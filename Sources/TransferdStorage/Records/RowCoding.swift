@@ -19,10 +19,6 @@ enum RowCoding {
         return decoded
     }
 
-    static func optionalEnumeration<T: RawRepresentable>(_ row: Row, _ column: String) throws -> T? where T.RawValue == String {
-        try (row[column] as String?).map { try enumeration($0, column) }
-    }
-
     static func json<T: Decodable>(_ row: Row, _ column: String) throws -> T? {
         guard let text = row[column] as String? else { return nil }
         return try decode(T.self, json: text)

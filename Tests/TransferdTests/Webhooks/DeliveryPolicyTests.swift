@@ -38,18 +38,3 @@ import TransferdStorage
         #expect(RetryAfter.parse(HTTPHeaders(), now: now) == nil)
     }
 }
-
-@Suite struct MessageIDTests {
-    @Test func aDeliveryIsNamedByMessageAndOneHundredTwentyEightRandomBits() {
-        var event = Event(sessionId: 1, sequence: 1, type: .taskCreated, taskIdentifier: 1, data: EventData(), createdAt: Date())
-        event.id = 1
-        let identifiers = (0..<1000).map { _ in Delivery(pending: event).messageId }
-        #expect(identifiers.allSatisfy { $0.wholeMatch(of: /msg_[0-9a-f]{32}/) != nil })
-        #expect(Set(identifiers).count == identifiers.count)
-        // every digit position takes more than one value: no word is left unfilled
-        for position in 4..<36 {
-            let digits = Set(identifiers.map { $0.utf8[$0.utf8.index($0.utf8.startIndex, offsetBy: position)] })
-            #expect(digits.count > 1, "digit \(position)")
-        }
-    }
-}
