@@ -31,6 +31,33 @@ package struct BackgroundTask: Codable, Sendable, Equatable, Persisted {
     package var createdAt: Date
     package var endedAt: Date?
 
+    /// A background task as stored.
+    package init(
+        id: Int64?,
+        publicId: String,
+        sessionId: Int64,
+        name: String,
+        state: State,
+        grantedDuration: Double,
+        expirationWarning: Double,
+        expiresAt: Date,
+        warned: Bool,
+        createdAt: Date,
+        endedAt: Date?
+    ) {
+        self.id = id
+        self.publicId = publicId
+        self.sessionId = sessionId
+        self.name = name
+        self.state = state
+        self.grantedDuration = grantedDuration
+        self.expirationWarning = expirationWarning
+        self.expiresAt = expiresAt
+        self.warned = warned
+        self.createdAt = createdAt
+        self.endedAt = endedAt
+    }
+
     /// beginBackgroundTask at `now`: `duration` seconds granted, at most `cap`.
     package init(publicID: String, sessionID: Int64, name: String, duration: Double, cap: Double, expirationWarning: Double, now: Date) {
         let granted = min(duration, cap)

@@ -59,6 +59,17 @@ package struct APIKey: Codable, Sendable {
         return zip(presented, secretSha256).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
+    /// A key as stored.
+    package init(id: String, tenantId: Int64, name: String, secretSha256: Data, admin: Bool, createdAt: Date, revokedAt: Date?) {
+        self.id = id
+        self.tenantId = tenantId
+        self.name = name
+        self.secretSha256 = secretSha256
+        self.admin = admin
+        self.createdAt = createdAt
+        self.revokedAt = revokedAt
+    }
+
     package init(token: Token, tenantID: Int64, name: String, admin: Bool, createdAt: Date) {
         id = token.id
         tenantId = tenantID

@@ -4,7 +4,7 @@ import TransferdDomain
 /// A delivery's row, read column by column and inserted through a cached statement (`RowStatements`): every event
 /// a subscriber takes queues one, and the dispatcher reads and updates one per webhook attempt.
 extension Delivery {
-    package init(row: Row) throws {
+    package init(row: StoredRow) throws {
         self.init(
             id: row["id"],
             sessionId: row["session_id"],
@@ -20,10 +20,6 @@ extension Delivery {
             createdAt: row["created_at"],
             completedAt: row["completed_at"]
         )
-    }
-
-    package func encode(to container: inout PersistenceContainer) throws {
-        container.fill(id: id, storedColumns())
     }
 
     /// Every column of the row but `id`.

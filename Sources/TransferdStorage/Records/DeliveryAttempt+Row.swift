@@ -3,7 +3,7 @@ import TransferdDomain
 
 /// A delivery attempt's row, read column by column and written through a cached statement (`RowStatements`).
 extension DeliveryAttempt {
-    package init(row: Row) throws {
+    package init(row: StoredRow) throws {
         self.init(
             id: row["id"],
             deliveryId: row["delivery_id"],

@@ -4,7 +4,7 @@ import TransferdDomain
 /// An event's row, read and written column by column: every delegate callback appends one, and every events page
 /// and webhook delivery reads them (GRDB's `Codable` path costs a keyed container and a conformance check per value).
 extension Event {
-    package init(row: Row) throws {
+    package init(row: StoredRow) throws {
         self.init(
             id: row["id"],
             sessionId: row["session_id"],
@@ -14,10 +14,6 @@ extension Event {
             data: try RowCoding.json(row, "data") ?? EventData(),
             createdAt: row["created_at"]
         )
-    }
-
-    package func encode(to container: inout PersistenceContainer) throws {
-        container.fill(id: id, try storedColumns())
     }
 
     /// Every column of the row but `id`.

@@ -1,72 +1,45 @@
-import Foundation
 import GRDB
 import TransferdDomain
 
-// The tables of the domain's values; each names the columns its queries filter, order or update by.
+// The tables of the domain's values.
 
-extension Session: RowRecord {
-    package static let databaseTableName = "sessions"
-
-    package enum Columns: String, ColumnExpression {
-        case id, tenantID = "tenant_id", identifier, state, cancelOnInvalidate = "cancel_on_invalidate", invalidatedAt = "invalidated_at"
-    }
+extension Session {
+    static let table = "sessions"
 }
 
-extension TransferTask: RowRecord {
-    package static let databaseTableName = "tasks"
-
-    package enum Columns: String, ColumnExpression {
-        case id, sessionID = "session_id", taskIdentifier = "task_identifier", state, backgroundTask = "background_task", sourceFileID =
-            "source_file_id", sourceTaskID = "source_task_id"
-    }
+extension TransferTask {
+    static let table = "tasks"
 }
 
-extension Event: RowRecord {
-    package static let databaseTableName = "events"
+extension Event {
+    static let table = "events"
 }
 
-extension Delivery: RowRecord {
-    package static let databaseTableName = "deliveries"
-
-    package enum Columns: String, ColumnExpression {
-        case id, sessionID = "session_id", eventID = "event_id", status
-    }
+extension Delivery {
+    static let table = "deliveries"
 }
 
-/// Read as records; attempts are written by one cached INSERT (`SQLiteDeliveryRepository.insertAttempt`).
-extension DeliveryAttempt: FetchableRecord, TableRecord {
-    package static let databaseTableName = "delivery_attempts"
-
-    package enum Columns: String, ColumnExpression {
-        case id, deliveryID = "delivery_id"
-    }
+extension DeliveryAttempt {
+    static let table = "delivery_attempts"
 }
 
-extension WebhookSubscription: KeyedRecord {
-    package static let databaseTableName = "webhooks"
+extension WebhookSubscription {
+    static let table = "webhooks"
 }
 
-extension StagedFile: RowRecord {
-    package static let databaseTableName = "files"
-
-    package enum Columns: String, ColumnExpression {
-        case tenantID = "tenant_id", publicID = "public_id"
-    }
+extension StagedFile {
+    static let table = "files"
 }
 
-extension BackgroundTask: RowRecord {
-    package static let databaseTableName = "background_tasks"
-
-    package enum Columns: String, ColumnExpression {
-        case id, publicID = "public_id", sessionID = "session_id", state
-    }
+extension BackgroundTask {
+    static let table = "background_tasks"
 }
 
-extension APIKey: KeyedRecord {
-    package static let databaseTableName = "api_keys"
+extension APIKey {
+    static let table = "api_keys"
 }
 
-// States stored as their names, so that queries compare them as typed values.
+// States stored as their names, bound as arguments as they are.
 extension TaskState: DatabaseValueConvertible {}
 extension Session.State: DatabaseValueConvertible {}
 extension Delivery.Status: DatabaseValueConvertible {}

@@ -3,23 +3,22 @@ import GRDB
 import TransferdDomain
 import TransferdJSON
 
-/// What hand-coded rows share: enumerations stored by their raw values, and JSON columns in the format of GRDB's own
-/// JSON coders (`databaseJSONEncoder`), so that rows written by hand and rows written through `Codable` read back
-/// alike.
+/// What the rows share: enumerations stored by their raw values, and JSON columns in the format of GRDB's own JSON
+/// coders (`databaseJSONEncoder`), in which the rows of earlier versions were written.
 enum RowCoding {
-    static func enumeration<T: RawRepresentable>(_ row: Row, _ column: String) throws -> T where T.RawValue == String {
+    static func enumeration<T: RawRepresentable>(_ row: StoredRow, _ column: String) throws -> T where T.RawValue == String {
         try enumeration(row[column] as String, column)
     }
 
     static func enumeration<T: RawRepresentable>(_ value: String, _ column: @autoclosure () -> String) throws -> T
     where T.RawValue == String {
         guard let decoded = T(rawValue: value) else {
-            throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "column \(column()) holds `\(value)`, which is not a \(T.self)")
+            throw StoreError.corruptValue("column \(column()) holds `\(value)`, which is not a \(T.self)")
         }
         return decoded
     }
 
-    static func json<T: Decodable>(_ row: Row, _ column: String) throws -> T? {
+    static func json<T: Decodable>(_ row: StoredRow, _ column: String) throws -> T? {
         guard let text = row[column] as String? else { return nil }
         return try decode(T.self, json: text)
     }
@@ -33,9 +32,16 @@ enum RowCoding {
         return String(decoding: try jsonEncoder.encode(value), as: UTF8.self)
     }
 
-    // GRDB's default JSON decoder (every record here keeps the defaults, for every column), made once rather than
-    // once per column per row; texts are written in the format it reads (dates in milliseconds since 1970) by the
-    // streaming encoder, which a task's or event's insert on the one writer otherwise spent a tenth of its time in.
-    private static let jsonDecoder = TransferTask.databaseJSONDecoder(for: "")
+    // The JSON columns' format: GRDB's own (`databaseJSONDecoder`: dates in milliseconds since 1970, data in
+    // base64), in which rows written before these coders were written. One decoder for every column and row; texts
+    // are written by the streaming encoder, which a task's or event's insert on the one writer otherwise spent a
+    // tenth of its time in.
+    private static let jsonDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .base64
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.nonConformingFloatDecodingStrategy = .throw
+        return decoder
+    }()
     private static let jsonEncoder = StreamingJSONEncoder(dateFormat: .millisecondsSince1970)
 }

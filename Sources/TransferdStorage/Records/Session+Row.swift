@@ -6,7 +6,7 @@ import TransferdDomain
 /// session, and GRDB's `Codable` path with a JSON decoder for the configuration was a tenth of a task lookup's CPU.
 /// The task counters and stored bytes are not written here: the tasks' triggers keep them.
 extension Session {
-    package init(row: Row) throws {
+    package init(row: StoredRow) throws {
         self.init(
             identifier: row["identifier"],
             tenantId: row["tenant_id"],
@@ -25,17 +25,16 @@ extension Session {
     /// Sessions share few configurations.
     static let configurations = DecodedJSONTexts<SessionConfiguration>(capacity: 1024)
 
-    package func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = id
-        container["identifier"] = identifier
-        container["tenant_id"] = tenantId
-        container["state"] = state.rawValue
-        container["cancel_on_invalidate"] = cancelOnInvalidate
-        container["configuration"] = try RowCoding.json(configuration)
-        container["last_sequence"] = lastSequence
-        container["last_task_identifier"] = lastTaskIdentifier
-        container["last_acknowledged_sequence"] = lastAcknowledgedSequence
-        container["created_at"] = StoredDate.text(createdAt)
-        container["invalidated_at"] = StoredDate.text(invalidatedAt)
+    /// The columns a new session's row is inserted with; its counters start at their columns' defaults.
+    func storedColumns() throws -> StoredColumns {
+        [
+            "identifier": identifier,
+            "tenant_id": tenantId,
+            "state": state.rawValue,
+            "cancel_on_invalidate": cancelOnInvalidate,
+            "configuration": try RowCoding.json(configuration),
+            "created_at": StoredDate.text(createdAt),
+            "invalidated_at": StoredDate.text(invalidatedAt),
+        ]
     }
 }

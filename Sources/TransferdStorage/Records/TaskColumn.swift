@@ -13,7 +13,7 @@ enum TaskColumn: Int, CaseIterable {
 
 /// A task row's values by column: read by position, enumerations by raw value, JSON columns decoded (or taken from
 /// a cache of decoded texts).
-extension Row {
+extension StoredRow {
     subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: TaskColumn) -> Value {
         self[column.rawValue]
     }

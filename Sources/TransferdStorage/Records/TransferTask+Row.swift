@@ -7,7 +7,7 @@ import TransferdDomain
 /// downloads, and most of a task lookup's. The JSON columns keep GRDB's own JSON format (`databaseJSONEncoder`), so
 /// rows written either way read back alike.
 extension TransferTask {
-    package init(row: Row) throws {
+    package init(row: StoredRow) throws {
         self.init(
             sessionId: row[TaskColumn.sessionId],
             taskIdentifier: row[TaskColumn.taskIdentifier],
@@ -60,10 +60,6 @@ extension TransferTask {
     static let files = DecodedJSONTexts<StoredFile>(capacity: 1024)
     static let errors = DecodedJSONTexts<TransferError>(capacity: 1024)
     static let resumeValidators = DecodedJSONTexts<ResumeValidator>(capacity: 1024)
-
-    package func encode(to container: inout PersistenceContainer) throws {
-        container.fill(id: id, try storedColumns())
-    }
 
     /// Every column of the row but `id`.
     func storedColumns() throws -> StoredColumns {

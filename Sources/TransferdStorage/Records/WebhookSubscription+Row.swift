@@ -3,7 +3,7 @@ import TransferdDomain
 
 /// A webhook's row, read and written column by column: every event appended and every delivery reads it.
 extension WebhookSubscription {
-    package init(row: Row) throws {
+    package init(row: StoredRow) throws {
         self.init(
             sessionId: row["session_id"],
             url: row["url"],
@@ -16,14 +16,17 @@ extension WebhookSubscription {
         )
     }
 
-    package func encode(to container: inout PersistenceContainer) throws {
-        container["session_id"] = sessionId
-        container["url"] = url
-        container["event_types"] = try RowCoding.json(eventTypes)
-        container["secret"] = secret
-        container["previous_secret"] = previousSecret
-        container["previous_secret_expires_at"] = StoredDate.text(previousSecretExpiresAt)
-        container["state"] = state.rawValue
-        container["created_at"] = StoredDate.text(createdAt)
+    /// Every column of the row, its key (`session_id`) first.
+    func storedColumns() throws -> StoredColumns {
+        [
+            "session_id": sessionId,
+            "url": url,
+            "event_types": try RowCoding.json(eventTypes),
+            "secret": secret,
+            "previous_secret": previousSecret,
+            "previous_secret_expires_at": StoredDate.text(previousSecretExpiresAt),
+            "state": state.rawValue,
+            "created_at": StoredDate.text(createdAt),
+        ]
     }
 }

@@ -20,7 +20,7 @@ import TransferdDomain
                     var task = try Self.insertTask(db, session: session.rowID, number: number, origin: origin, at: now)
                     if number == 2 {
                         task.nextAttemptAt = now.addingTimeInterval(60)
-                        try SQLiteTaskRepository(db: db).update(task)
+                        try SQLTaskRepository(db: SQLiteConnection(db: db)).update(task)
                     }
                 }
             }
@@ -28,7 +28,7 @@ import TransferdDomain
 
         // act
         let ((heads, nextDue), plans) = try Self.planned(database) { db in
-            let tasks = SQLiteTaskRepository(db: db)
+            let tasks = SQLTaskRepository(db: SQLiteConnection(db: db))
             return (try tasks.queueHeads(excluding: [], dueAt: now, depth: 4), try tasks.nextAttemptDate(after: now))
         }
 
@@ -56,15 +56,15 @@ import TransferdDomain
             (completed.state, completed.file) = (.completed, StoredFile(size: 1000, sha256: ""))
             suspended.state = .suspended
             partial.partialBytes = 300
-            for task in [completed, suspended, partial] { try SQLiteTaskRepository(db: db).update(task) }
+            for task in [completed, suspended, partial] { try SQLTaskRepository(db: SQLiteConnection(db: db)).update(task) }
             return session
         }
 
         // act
         let (counts, plans) = try Self.planned(database) { db in
-            let tasks = SQLiteTaskRepository(db: db)
+            let tasks = SQLTaskRepository(db: SQLiteConnection(db: db))
             return (
-                try SQLiteSessionRepository(db: db).details(sessionIDs: [session.rowID])[session.rowID],
+                try SQLSessionRepository(db: SQLiteConnection(db: db)).details(sessionIDs: [session.rowID])[session.rowID],
                 try tasks.count(sessionID: session.rowID),
                 try tasks.workload(sessionID: session.rowID),
                 try tasks.countUnfinished(tenantID: 1)
@@ -100,7 +100,7 @@ import TransferdDomain
         // act: another progress of the second session's task is written; the heads are found
         let ((heads, head), plans) = try Self.planned(database) { db in
             try Self.appendProgress(db, session: sessions[1], at: now)
-            let deliveries = SQLiteDeliveryRepository(db: db)
+            let deliveries = SQLDeliveryRepository(db: SQLiteConnection(db: db))
             return (try deliveries.pendingHeads(exceptSessions: []), try deliveries.pendingHead(sessionID: sessions[1]))
         }
 
@@ -109,7 +109,9 @@ import TransferdDomain
         #expect(heads.map(\.sequence).sorted() == [1, 3])
         #expect(head?.sequence == 1)
         let statuses = try database.read { db in
-            try SQLiteDeliveryRepository(db: db).list(sessionID: sessions[1], after: 0, status: nil, limit: 10).map(\.0.status)
+            try SQLDeliveryRepository(db: SQLiteConnection(db: db)).list(sessionID: sessions[1], after: 0, status: nil, limit: 10).map(
+                \.0.status
+            )
         }
         #expect(statuses == [.pending, .coalesced, .coalesced, .pending])
         Self.expectSeeksOnly(plans)
@@ -130,7 +132,7 @@ import TransferdDomain
             for round in 0..<3 {
                 for session in sessions {
                     try Self.appendProgress(db, session: session, at: now.addingTimeInterval(Double(round)))
-                    let deliveries = SQLiteDeliveryRepository(db: db)
+                    let deliveries = SQLDeliveryRepository(db: SQLiteConnection(db: db))
                     guard var head = try deliveries.pendingHead(sessionID: session) else { continue }
                     let failed = round.isMultiple(of: 2)
                     try deliveries.insertAttempt(
@@ -142,7 +144,7 @@ import TransferdDomain
                     head.completedAt = failed ? nil : now
                     #expect(try deliveries.update(head, ifStatus: .pending))
                 }
-                _ = try SQLiteDeliveryRepository(db: db).pendingHeads(exceptSessions: [])
+                _ = try SQLDeliveryRepository(db: SQLiteConnection(db: db)).pendingHeads(exceptSessions: [])
             }
             return Self.repreparations(db)
         }
@@ -173,12 +175,18 @@ import TransferdDomain
             state: .healthy,
             createdAt: now
         )
-        try SQLiteWebhookRepository(db: db).save(webhook)
+        try SQLWebhookRepository(db: SQLiteConnection(db: db)).save(webhook)
         return session.rowID
     }
 
     private static func appendProgress(_ db: Database, session: Int64, at now: Date) throws {
-        _ = try SQLiteEventRepository(db: db).append(sessionID: session, type: .taskProgress, taskIdentifier: 1, data: EventData(), at: now)
+        _ = try SQLEventRepository(db: SQLiteConnection(db: db)).append(
+            sessionID: session,
+            type: .taskProgress,
+            taskIdentifier: 1,
+            data: EventData(),
+            at: now
+        )
     }
 
     /// A migrated database of its own.
@@ -189,13 +197,15 @@ import TransferdDomain
     }
 
     private static func insertSession(_ db: Database, _ identifier: String, at now: Date) throws -> Session {
-        try SQLiteSessionRepository(db: db).insert(Session(identifier: identifier, tenantId: 1, configuration: .default, createdAt: now))
+        try SQLSessionRepository(db: SQLiteConnection(db: db)).insert(
+            Session(identifier: identifier, tenantId: 1, configuration: .default, createdAt: now)
+        )
     }
 
     private static func insertTask(_ db: Database, session: Int64, number: Int, origin: String, at now: Date) throws -> TransferTask {
         let request = TransferRequest(url: "http://\(origin)/\(number)", method: "GET", headers: [:])
         let new = NewTask(kind: .download, request: request, origin: origin, priority: 0.5, connections: 1, start: true)
-        return try SQLiteTaskRepository(db: db).insert(
+        return try SQLTaskRepository(db: SQLiteConnection(db: db)).insert(
             TransferTask(new, sessionID: session, taskIdentifier: Int64(number + 1), createdAt: now)
         )
     }

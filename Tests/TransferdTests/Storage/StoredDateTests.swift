@@ -36,11 +36,11 @@ import TransferdDomain
 
         // act
         let (inserted, read) = try database.write { db in
-            _ = try SQLiteSessionRepository(db: db).insert(
+            _ = try SQLSessionRepository(db: SQLiteConnection(db: db)).insert(
                 Session(identifier: "s", tenantId: 1, configuration: .default, createdAt: created)
             )
-            let inserted = try SQLiteTaskRepository(db: db).insert(task)
-            return (inserted, try SQLiteTaskRepository(db: db).find(id: inserted.rowID))
+            let inserted = try SQLTaskRepository(db: SQLiteConnection(db: db)).insert(task)
+            return (inserted, try SQLTaskRepository(db: SQLiteConnection(db: db)).find(id: inserted.rowID))
         }
 
         // verify

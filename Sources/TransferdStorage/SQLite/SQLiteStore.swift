@@ -44,13 +44,13 @@ package final class SQLiteStore: Store {
     }
 
     private func readOnCallingThread<T>(_ body: (any Repositories) throws -> T) throws -> T {
-        func read(_ db: Database) throws -> T { try body(SQLiteRepositories(db: db)) }
+        func read(_ db: Database) throws -> T { try body(SQLRepositories(db: SQLiteConnection(db: db))) }
         return try readers.read(read) ?? pool.read(read)
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
         try await pool.write { db in
-            let repositories = SQLiteRepositories(db: db)
+            let repositories = SQLRepositories(db: SQLiteConnection(db: db))
             let result = try body(repositories)
             try repositories.commitActions.prepare()
             repositories.commitActions.register(in: db)
@@ -99,60 +99,9 @@ package final class SQLiteStore: Store {
     }
 }
 
-/// The repositories of one SQLite transaction.
-struct SQLiteRepositories: Repositories {
-    let db: Database
-    let commitActions = CommitActions()
-
-    var sessions: any SessionRepository { SQLiteSessionRepository(db: db) }
-    var tasks: any TaskRepository { SQLiteTaskRepository(db: db) }
-    var events: any EventRepository { SQLiteEventRepository(db: db) }
-    var webhooks: any WebhookRepository { SQLiteWebhookRepository(db: db) }
-    var deliveries: any DeliveryRepository { SQLiteDeliveryRepository(db: db) }
-    var stagedFiles: any StagedFileRepository { SQLiteStagedFileRepository(db: db) }
-    var backgroundTasks: any BackgroundTaskRepository { SQLiteBackgroundTaskRepository(db: db) }
-    var apiKeys: any APIKeyRepository { SQLiteAPIKeyRepository(db: db) }
-    var idempotencyKeys: any IdempotencyRepository { SQLiteIdempotencyRepository(db: db) }
-    var serviceKeys: any ServiceKeyRepository { SQLiteServiceKeyRepository(db: db) }
-
-    func isolated<T>(_ body: () throws -> T) throws -> T {
-        let (actions, preparations) = (commitActions.actions.count, commitActions.preparations)
-        var result: T?
-        do {
-            try db.inSavepoint {
-                result = try body()
-                return .commit
-            }
-        } catch {
-            commitActions.actions.removeSubrange(actions...)
-            commitActions.preparations = preparations
-            throw error
-        }
-        guard let result else { preconditionFailure("a savepoint that committed ran its body") }
-        return result
-    }
-
-    func afterCommit(_ action: @escaping @Sendable () -> Void) {
-        commitActions.actions.append(action)
-    }
-
-    func beforeCommit(_ key: String, _ action: @escaping @Sendable () throws -> Void) {
-        commitActions.preparations[key] = action
-    }
-}
-
-/// What runs just before a write transaction commits (`preparations`, one per key) and once it has committed
-/// (`actions`), gathered while it runs. The committed actions go to GRDB as one observer: GRDB visits every
-/// registered observer before each statement, so one per action would make a transaction of n statements and n
-/// actions (a batch of tasks) cost n².
-final class CommitActions {
-    var actions: [@Sendable () -> Void] = []
-    var preparations: [String: @Sendable () throws -> Void] = [:]
-
-    func prepare() throws {
-        for preparation in preparations.values { try preparation() }
-    }
-
+extension CommitActions {
+    /// Hands the committed actions to GRDB as one observer: GRDB visits every registered observer before each
+    /// statement, so one per action would make a transaction of n statements and n actions (a batch of tasks) cost n².
     func register(in db: Database) {
         guard !actions.isEmpty else { return }
         let actions = actions

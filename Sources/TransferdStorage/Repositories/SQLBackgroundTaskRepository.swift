@@ -1,0 +1,37 @@
+import GRDB
+import TransferdDomain
+
+/// Background tasks.
+struct SQLBackgroundTaskRepository: BackgroundTaskRepository {
+    let db: any SQLConnection
+
+    func insert(_ task: BackgroundTask) throws -> BackgroundTask {
+        var task = task
+        task.id = try RowStatements.insert(into: BackgroundTask.table, task.storedColumns(), db)
+        return task
+    }
+
+    func update(_ task: BackgroundTask) throws {
+        try RowStatements.update(BackgroundTask.table, id: task.rowID, task.storedColumns(), db)
+    }
+
+    func find(publicID: String) throws -> BackgroundTask? {
+        try db.fetchOne("SELECT * FROM background_tasks WHERE public_id = ?", [publicID], BackgroundTask.init(row:))
+    }
+
+    func find(publicID: String, sessionID: Int64) throws -> BackgroundTask? {
+        try db.fetchOne(
+            "SELECT * FROM background_tasks WHERE public_id = ? AND session_id = ?",
+            [publicID, sessionID],
+            BackgroundTask.init(row:)
+        )
+    }
+
+    func list(sessionID: Int64) throws -> [BackgroundTask] {
+        try db.fetchAll("SELECT * FROM background_tasks WHERE session_id = ? ORDER BY id", [sessionID], BackgroundTask.init(row:))
+    }
+
+    func active() throws -> [BackgroundTask] {
+        try db.fetchAll("SELECT * FROM background_tasks WHERE state = ?", [BackgroundTask.State.active], BackgroundTask.init(row:))
+    }
+}

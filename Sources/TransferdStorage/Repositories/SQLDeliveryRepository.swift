@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import TransferdDomain
+
+/// The outbox's deliveries and their attempts.
+struct SQLDeliveryRepository: DeliveryRepository {
+    let db: any SQLConnection
+
+    func find(id: Int64) throws -> Delivery? {
+        try db.fetchOne("SELECT * FROM deliveries WHERE id = ?", [id], Delivery.init(row:))
+    }
+
+    func find(eventID: Int64) throws -> Delivery? {
+        try db.fetchOne("SELECT * FROM deliveries WHERE event_id = ?", [eventID], Delivery.init(row:))
+    }
+
+    /// Writes the columns an attempt changes (the others never change), through one statement per expected status.
+    /// The status is written as a constant: bound, it would make SQLite prepare the statement again whenever its
+    /// value changed (a partial index's condition names `status`).
+    func update(_ delivery: Delivery, ifStatus expected: Delivery.Status) throws -> Bool {
+        try db.execute(
+            """
+            UPDATE deliveries SET status = ?, attempt_count = ?, next_attempt_at = ?, last_error = ?, completed_at = ?
+            WHERE id = ? AND status = \(expected.sqlConstant)
+            """,
+            [
+                delivery.status.rawValue, delivery.attemptCount, StoredDate.text(delivery.nextAttemptAt), delivery.lastError,
+                StoredDate.text(delivery.completedAt), delivery.rowID,
+            ]
+        ) > 0
+    }
+
+    func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) throws -> [(Delivery, [DeliveryAttempt])] {
+        let deliveries =
+            if let status {
+                try db.fetchAll(
+                    "SELECT * FROM deliveries WHERE session_id = ? AND id > ? AND status = ? ORDER BY id LIMIT ?",
+                    [sessionID, cursor, status, limit],
+                    Delivery.init(row:)
+                )
+            } else {
+                try db.fetchAll(
+                    "SELECT * FROM deliveries WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?",
+                    [sessionID, cursor, limit],
+                    Delivery.init(row:)
+                )
+            }
+        let ids = deliveries.map(\.rowID)
+        let attempts = try db.fetchAll(
+            "SELECT * FROM delivery_attempts WHERE delivery_id IN (\(Placeholders.list(ids.count))) ORDER BY id",
+            ids,
+            DeliveryAttempt.init(row:)
+        )
+        let byDelivery = Dictionary(grouping: attempts, by: \.deliveryId)
+        return deliveries.map { ($0, byDelivery[$0.rowID] ?? []) }
+    }
+
+    func list(sessionID: Int64, status: Delivery.Status) throws -> [Delivery] {
+        try db.fetchAll(
+            "SELECT * FROM deliveries WHERE session_id = ? AND status = ? ORDER BY id",
+            [sessionID, status],
+            Delivery.init(row:)
+        )
+    }
+
+    func failPending(sessionID: Int64, message: String, at now: Date) throws {
+        try db.execute(
+            """
+            UPDATE deliveries SET status = ?, completed_at = ?, last_error = ?
+            WHERE session_id = ? AND status = \(Delivery.Status.pending.sqlConstant)
+            """,
+            [Delivery.Status.failed, StoredDate.text(now), message, sessionID]
+        )
+    }
+
+    func enqueue(_ event: Event) throws {
+        _ = try RowStatements.insert(into: Delivery.table, Delivery(pending: event).storedColumns(), db)
+        guard Self.progressTypes.contains(event.type) else { return }
+        // The partial index `deliveries_pending_progress` holds the pending progress; its conditions are written as
+        // constants here, as SQLite uses a partial index only for queries that repeat them.
+        try db.execute(
+            """
+            UPDATE deliveries SET status = \(Delivery.Status.coalesced.sqlConstant), completed_at = ?
+            WHERE status = \(Delivery.Status.pending.sqlConstant) AND event_type IN \(Self.progressTypesSQL)
+              AND session_id = ? AND task_identifier = ? AND event_type = ? AND sequence < ?
+              AND sequence > (SELECT MIN(sequence) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ?)
+            """,
+            [StoredDate.text(event.createdAt), event.sessionId, event.taskIdentifier, event.type, event.sequence, event.sessionId]
+        )
+    }
+
+    private static let progressTypes: [EventType] = [.taskProgress, .taskUploadProgress]
+    private static let progressTypesSQL = "(" + progressTypes.map(\.sqlConstant).joined(separator: ", ") + ")"
+
+    func pendingHeads(exceptSessions: [Int64]) throws -> [Delivery] {
+        let busy = Set(exceptSessions)
+        var heads: [Delivery] = []
+        var session = Int64.min
+        // One seek per session with pending deliveries: its lowest pending sequence is its head.
+        while let head = try db.fetchOne(
+            """
+            SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id > ?
+            ORDER BY session_id, sequence LIMIT 1
+            """,
+            [session],
+            Delivery.init(row:)
+        ) {
+            session = head.sessionId
+            if !busy.contains(session), try subscriberIsEnabled(sessionID: session) { heads.append(head) }
+        }
+        return heads.sorted { $0.nextAttemptAt < $1.nextAttemptAt }
+    }
+
+    func pendingHead(sessionID: Int64) throws -> Delivery? {
+        let head = try db.fetchOne(
+            "SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ? ORDER BY sequence LIMIT 1",
+            [sessionID],
+            Delivery.init(row:)
+        )
+        guard let head, try subscriberIsEnabled(sessionID: sessionID) else { return nil }
+        return head
+    }
+
+    private func subscriberIsEnabled(sessionID: Int64) throws -> Bool {
+        let state: WebhookSubscription.State? = try db.value("SELECT state FROM webhooks WHERE session_id = ?", [sessionID])
+        return state.map { $0 != .disabled } ?? false
+    }
+
+    func insertAttempt(_ attempt: DeliveryAttempt) throws {
+        _ = try RowStatements.insert(into: DeliveryAttempt.table, attempt.storedColumns(), db)
+    }
+}

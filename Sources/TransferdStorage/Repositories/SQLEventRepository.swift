@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import TransferdDomain
+
+/// The event log and its outbox: an event and its delivery are written in one transaction, so that an
+/// event exists if and only if its delivery does (when the session's subscriber takes its type).
+struct SQLEventRepository: EventRepository {
+    let db: any SQLConnection
+
+    func append(
+        sessionID: Int64,
+        type: EventType,
+        taskIdentifier: Int64?,
+        data: EventData,
+        at now: Date
+    ) throws -> (
+        event: Event, queuedDelivery: Bool
+    ) {
+        let sequence = try SQLSessionRepository(db: db).next(.lastSequence, sessionID: sessionID)
+        var event = Event(sessionId: sessionID, sequence: sequence, type: type, taskIdentifier: taskIdentifier, data: data, createdAt: now)
+        event.id = try RowStatements.insert(into: Event.table, try event.storedColumns(), db)
+        guard try subscriberTakes(type, sessionID: sessionID) else { return (event, false) }
+        try SQLDeliveryRepository(db: db).enqueue(event)
+        return (event, true)
+    }
+
+    /// Whether the session has a subscriber (enabled or not) that takes events of `type`: one column of its row,
+    /// read for every event appended, rather than the whole subscription.
+    private func subscriberTakes(_ type: EventType, sessionID: Int64) throws -> Bool {
+        let subscriber = try db.fetchOne("SELECT event_types FROM webhooks WHERE session_id = ?", [sessionID]) { $0[0] as String? }
+        guard let eventTypes = subscriber else { return false }
+        return WebhookSubscription.delivers(type, eventTypes: try eventTypes.map { try Self.eventTypes.value($0) })
+    }
+
+    private static let eventTypes = DecodedJSONTexts<[EventType]>(capacity: 256)
+
+    func find(id: Int64) throws -> Event? {
+        try db.fetchOne("SELECT * FROM events WHERE id = ?", [id], Event.init(row:))
+    }
+
+    func list(sessionID: Int64, after sequence: Int64, limit: Int) throws -> [Event] {
+        try db.fetchAll(
+            "SELECT * FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",
+            [sessionID, sequence, limit],
+            Event.init(row:)
+        )
+    }
+}

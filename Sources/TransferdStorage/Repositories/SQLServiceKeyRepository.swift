@@ -1,0 +1,12 @@
+import Foundation
+import GRDB
+import TransferdDomain
+
+/// The installation's secrets (`service_keys`, filled by migrations).
+struct SQLServiceKeyRepository: ServiceKeyRepository {
+    let db: any SQLConnection
+
+    func key(named name: String) throws -> Data? {
+        try db.value("SELECT value FROM service_keys WHERE name = ?", [name])
+    }
+}

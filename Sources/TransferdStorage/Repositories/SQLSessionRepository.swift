@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import TransferdDomain
+
+/// Sessions.
+struct SQLSessionRepository: SessionRepository {
+    let db: any SQLConnection
+
+    func find(id: Int64) throws -> Session? {
+        try db.fetchOne("SELECT * FROM sessions WHERE id = ?", [id], Session.init(row:))
+    }
+
+    func live(identifier: String, tenantID: Int64) throws -> Session? {
+        try db.fetchOne(
+            "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? AND state <> ?",
+            [tenantID, identifier, Session.State.invalidated],
+            Session.init(row:)
+        )
+    }
+
+    func latest(identifier: String, tenantID: Int64) throws -> Session? {
+        try db.fetchOne(
+            "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? ORDER BY id DESC LIMIT 1",
+            [tenantID, identifier],
+            Session.init(row:)
+        )
+    }
+
+    func countLive(tenantID: Int64) throws -> Int {
+        try db.value("SELECT COUNT(*) FROM sessions WHERE tenant_id = ? AND state <> ?", [tenantID, Session.State.invalidated]) ?? 0
+    }
+
+    func insert(_ session: Session) throws -> Session {
+        let id = try RowStatements.insert(into: Session.table, try session.storedColumns(), db)
+        // Read back, so that the session is shown as it is stored (dates at the database's precision).
+        guard let stored = try find(id: id) else { throw StoreError.rowNotFound("sessions \(id)") }
+        return stored
+    }
+
+    func updateState(of session: Session) throws {
+        try db.execute(
+            "UPDATE sessions SET state = ?, cancel_on_invalidate = ?, invalidated_at = ? WHERE id = ?",
+            [session.state, session.cancelOnInvalidate, StoredDate.text(session.invalidatedAt), session.rowID]
+        )
+    }
+
+    func list(after cursor: Int64, limit: Int, tenantID: Int64?) throws -> [Session] {
+        guard let tenantID else {
+            return try db.fetchAll("SELECT * FROM sessions WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit], Session.init(row:))
+        }
+        return try db.fetchAll(
+            "SELECT * FROM sessions WHERE id > ? AND tenant_id = ? ORDER BY id LIMIT ?",
+            [cursor, tenantID, limit],
+            Session.init(row:)
+        )
+    }
+
+    /// Every session's details in one statement (a `GET` of a session reads them on each request): the task counts
+    /// and stored bytes are the counters that the tasks' triggers keep, and the webhook's columns follow.
+    func details(sessionIDs: [Int64]) throws -> [Int64: Session.Details] {
+        var details: [Int64: Session.Details] = [:]
+        try db.forEachRow(
+            """
+            SELECT s.id, t.name, s.tasks_suspended, s.tasks_running, s.tasks_canceling, s.tasks_completed, s.stored_bytes,
+              (SELECT COUNT(*) FROM deliveries d WHERE d.session_id = s.id AND d.status = \(Delivery.Status.pending.sqlConstant))
+                AS pending_deliveries,
+              w.*
+            FROM sessions s JOIN tenants t ON t.id = s.tenant_id LEFT JOIN webhooks w ON w.session_id = s.id
+            WHERE s.id IN (\(Placeholders.list(sessionIDs.count)))
+            """,
+            sessionIDs
+        ) { row in
+            var session = Session.Details()
+            session.tenant = row["name"]
+            session.taskCounts = [
+                .suspended: row["tasks_suspended"], .running: row["tasks_running"], .canceling: row["tasks_canceling"],
+                .completed: row["tasks_completed"],
+            ]
+            session.storedBytes = row["stored_bytes"]
+            session.pendingDeliveries = row["pending_deliveries"]
+            if (row["session_id"] as Int64?) != nil {
+                session.webhook = try WebhookSubscription(row: row)
+            }
+            details[row["id"]] = session
+        }
+        return details
+    }
+
+    func nextTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> ClosedRange<Int64> {
+        let last = try next(.lastTaskIdentifier, count: count, sessionID: sessionID)
+        return last - Int64(count) + 1...last
+    }
+
+    /// The session's numbers handed out in order: its event sequence and its task identifiers.
+    enum Numbering: String {
+        case lastSequence = "last_sequence"
+        case lastTaskIdentifier = "last_task_identifier"
+    }
+
+    /// Takes the session's next `count` numbers of `numbering`; returns the last of them.
+    func next(_ numbering: Numbering, count: Int = 1, sessionID: Int64) throws -> Int64 {
+        precondition(count > 0, "at least one number is taken")
+        let column = numbering.rawValue
+        guard
+            let number: Int64 = try db.value(
+                "UPDATE sessions SET \(column) = \(column) + ? WHERE id = ? RETURNING \(column)",
+                [count, sessionID]
+            )
+        else {
+            throw StoreError.rowNotFound("sessions \(sessionID)")
+        }
+        return number
+    }
+
+    func acknowledge(sequence: Int64, sessionID: Int64) throws {
+        try db.execute(
+            "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?",
+            [sequence, sessionID, sequence]
+        )
+    }
+}

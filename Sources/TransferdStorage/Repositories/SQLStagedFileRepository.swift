@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+import TransferdDomain
+
+/// Staged files.
+struct SQLStagedFileRepository: StagedFileRepository {
+    let db: any SQLConnection
+
+    func find(id: Int64) throws -> StagedFile? {
+        try db.fetchOne("SELECT * FROM files WHERE id = ?", [id], StagedFile.init(row:))
+    }
+
+    func find(publicID: String, tenantID: Int64) throws -> StagedFile? {
+        try db.fetchOne("SELECT * FROM files WHERE tenant_id = ? AND public_id = ?", [tenantID, publicID], StagedFile.init(row:))
+    }
+
+    func insert(_ file: StagedFile) throws -> StagedFile {
+        var file = file
+        file.id = try RowStatements.insert(into: StagedFile.table, try file.storedColumns(), db)
+        return file
+    }
+
+    func update(_ file: StagedFile) throws {
+        try RowStatements.update(StagedFile.table, id: file.rowID, try file.storedColumns(), db)
+    }
+
+    func delete(id: Int64) throws {
+        try db.execute("DELETE FROM files WHERE id = ?", [id])
+    }
+
+    func deleteExpired(at now: Date) throws -> [Int64] {
+        try db.values(
+            """
+            DELETE FROM files WHERE expires_at < ?
+              AND NOT EXISTS (SELECT 1 FROM tasks u WHERE u.source_file_id = files.id AND u.state <> ?)
+            RETURNING id
+            """,
+            [StoredDate.text(now), TaskState.completed]
+        )
+    }
+}

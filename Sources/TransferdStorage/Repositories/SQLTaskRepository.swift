@@ -1,0 +1,229 @@
+import Foundation
+import GRDB
+import TransferdDomain
+
+/// Transfer tasks and their queue.
+struct SQLTaskRepository: TaskRepository {
+    let db: any SQLConnection
+
+    private func tasks(_ sql: String, _ arguments: SQLArguments = []) throws -> [TransferTask] {
+        try db.fetchAll(sql, arguments, TransferTask.init(row:))
+    }
+
+    func find(id: Int64) throws -> TransferTask? {
+        try db.fetchOne("SELECT * FROM tasks WHERE id = ?", [id], TransferTask.init(row:))
+    }
+
+    func find(sessionID: Int64, taskIdentifier: Int64) throws -> TransferTask? {
+        try db.fetchOne(
+            "SELECT * FROM tasks WHERE session_id = ? AND task_identifier = ?",
+            [sessionID, taskIdentifier],
+            TransferTask.init(row:)
+        )
+    }
+
+    func insert(_ task: TransferTask) throws -> TransferTask {
+        var task = task
+        task.id = try RowStatements.insert(into: TransferTask.table, try task.storedColumns(), db)
+        // As it reads back: its dates to the millisecond. (Its JSON columns hold no dates when it is created.)
+        task.createdAt = StoredDate.stored(task.createdAt) ?? task.createdAt
+        task.earliestBeginDate = StoredDate.stored(task.earliestBeginDate)
+        task.nextAttemptAt = StoredDate.stored(task.nextAttemptAt)
+        task.startedAt = StoredDate.stored(task.startedAt)
+        task.completedAt = StoredDate.stored(task.completedAt)
+        return task
+    }
+
+    func update(_ task: TransferTask) throws {
+        try RowStatements.update(TransferTask.table, id: task.rowID, try task.storedColumns(), db)
+    }
+
+    func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) throws -> [TransferTask] {
+        guard let state else {
+            return try tasks(
+                "SELECT * FROM tasks WHERE session_id = ? AND task_identifier > ? ORDER BY task_identifier LIMIT ?",
+                [sessionID, cursor, limit]
+            )
+        }
+        return try tasks(
+            "SELECT * FROM tasks WHERE session_id = ? AND task_identifier > ? AND state = ? ORDER BY task_identifier LIMIT ?",
+            [sessionID, cursor, state, limit]
+        )
+    }
+
+    func inState(_ state: TaskState) throws -> [TransferTask] {
+        try tasks("SELECT * FROM tasks WHERE state = ?", [state])
+    }
+
+    func unfinished(sessionID: Int64) throws -> [TransferTask] {
+        try tasks("SELECT * FROM tasks WHERE session_id = ? AND state <> ?", [sessionID, TaskState.completed])
+    }
+
+    // The counts read the per-session counters that the tasks' triggers keep (`0010_queue_and_counts.sql`).
+
+    func count(sessionID: Int64) throws -> Int {
+        try db.value("SELECT tasks_suspended + tasks_running + tasks_canceling + tasks_completed FROM sessions WHERE id = ?", [sessionID])
+            ?? 0
+    }
+
+    func countUnfinished(tenantID: Int64) throws -> Int {
+        try db.value(
+            "SELECT CAST(COALESCE(SUM(tasks_suspended + tasks_running + tasks_canceling), 0) AS BIGINT) FROM sessions WHERE tenant_id = ?",
+            [tenantID]
+        ) ?? 0
+    }
+
+    func workload(sessionID: Int64) throws -> (busy: Int, unfinished: Int) {
+        try db.fetchOne(
+            "SELECT tasks_running + tasks_canceling, tasks_suspended + tasks_running + tasks_canceling FROM sessions WHERE id = ?",
+            [sessionID]
+        ) { row in (busy: row[0] as Int, unfinished: row[1] as Int) } ?? (0, 0)
+    }
+
+    func transfers(ofBackgroundTask publicID: String) throws -> [TransferTask] {
+        try tasks("SELECT * FROM tasks WHERE background_task = ? ORDER BY task_identifier", [publicID])
+    }
+
+    func unfinishedUploads(sending source: UploadSourceReference) throws -> [Int64] {
+        let (column, id) =
+            switch source {
+            case .stagedFile(let id): ("source_file_id", id)
+            case .task(let id): ("source_task_id", id)
+            }
+        return try db.values(
+            "SELECT task_identifier FROM tasks WHERE \(column) = ? AND state <> ? ORDER BY task_identifier",
+            [id, TaskState.completed]
+        )
+    }
+
+    func markStarted(id: Int64, at: Date) throws {
+        try db.execute(
+            "UPDATE tasks SET started_at = COALESCE(started_at, ?) WHERE id = ? AND state = ?",
+            [StoredDate.text(at), id, TaskState.running]
+        )
+    }
+
+    func recordProgress(id: Int64, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool {
+        try db.execute(
+            """
+            UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?
+            WHERE id = ? AND state = ?
+            """,
+            [received, expected, partialBytes, id, TaskState.running]
+        ) > 0
+    }
+
+    func recordUploadProgress(id: Int64, sent: Int64, expected: Int64) throws -> Bool {
+        try db.execute(
+            "UPDATE tasks SET count_of_bytes_sent = ?, count_of_bytes_expected_to_send = ? WHERE id = ? AND state = ?",
+            [sent, expected, id, TaskState.running]
+        ) > 0
+    }
+
+    func recordReply(id: Int64, reply: StoredReply) throws {
+        try db.execute("UPDATE tasks SET reply = ? WHERE id = ?", [try RowCoding.json(reply), id])
+    }
+
+    func forgetContent(id: Int64) throws {
+        try db.execute("UPDATE tasks SET file = NULL WHERE id = ?", [id])
+    }
+
+    func releaseResumeData(sessionID: Int64) throws -> [Int64] {
+        try db.values(
+            "UPDATE tasks SET partial_bytes = 0 WHERE session_id = ? AND state = ? AND partial_bytes > 0 RETURNING id",
+            [sessionID, TaskState.completed]
+        )
+    }
+
+    func expiredContent(at now: Date) throws -> [TransferTask] {
+        // The retention period is a member of the session's configuration (JSON), in seconds.
+        let expired =
+            switch db.dialect {
+            case .sqlite:
+                "julianday(t.completed_at) + COALESCE(json_extract(s.configuration, '$.retentionPeriod'), 604800) / 86400.0 < julianday(?)"
+            case .postgres:
+                """
+                CAST(t.completed_at AS timestamp)
+                  + make_interval(secs => COALESCE(CAST(CAST(s.configuration AS json) ->> 'retentionPeriod' AS float8), 604800))
+                  < CAST(? AS timestamp)
+                """
+            }
+        return try tasks(
+            """
+            SELECT t.* FROM tasks t JOIN sessions s ON s.id = t.session_id
+            WHERE t.state = ? AND (t.file IS NOT NULL OR t.reply IS NOT NULL) AND \(expired)
+              AND NOT EXISTS (SELECT 1 FROM tasks u WHERE u.source_task_id = t.id AND u.state <> ?)
+            """,
+            [TaskState.completed, StoredDate.text(now), TaskState.completed]
+        )
+    }
+
+    func nextAttemptDate(after now: Date) throws -> Date? {
+        try db.value(
+            "SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?",
+            [TaskState.running, StoredDate.text(now)]
+        )
+    }
+
+    func queueHeads(excluding transferring: [Int64], dueAt now: Date, depth: Int) throws -> [QueuedTask] {
+        let excluded = Set(transferring)
+        let boosted = try boostedTasks(dueAt: now).filter { !excluded.contains($0.rowID) }
+        let boostedIDs = Set(boosted.map(\.rowID))
+        var heads: [QueuedTask] = []
+        var queue = try nextQueue(after: nil)
+        while let (sessionID, origin) = queue {
+            let first = boosted.filter { $0.sessionId == sessionID && $0.origin == origin }
+                .sorted { ($0.priority, -$0.rowID) > ($1.priority, -$1.rowID) }
+            let rest = try tasks(
+                """
+                SELECT * FROM tasks
+                WHERE state = ? AND session_id = ? AND origin = ? AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+                ORDER BY priority DESC, id LIMIT ?
+                """,
+                [TaskState.running, sessionID, origin, StoredDate.text(now), depth + excluded.count + first.count]
+            )
+            let ranked = (first + rest.filter { !excluded.contains($0.rowID) && !boostedIDs.contains($0.rowID) }).prefix(depth)
+            if !ranked.isEmpty {
+                let configuration = try configuration(ofSession: sessionID)
+                for (index, task) in ranked.enumerated() {
+                    heads.append(
+                        QueuedTask(task: task, configuration: configuration, turn: index + 1, boosted: boostedIDs.contains(task.rowID))
+                    )
+                }
+            }
+            queue = try nextQueue(after: (sessionID, origin))
+        }
+        return heads
+    }
+
+    /// The first queue, by session and origin, of running tasks after `previous`: one index seek, so that walking
+    /// every queue costs one seek per queue however many tasks wait in each.
+    private func nextQueue(after previous: (sessionID: Int64, origin: String)?) throws -> (Int64, String)? {
+        let (sessionID, origin) = previous ?? (Int64.min, "")
+        return try db.fetchOne(
+            """
+            SELECT session_id, origin FROM tasks WHERE state = ? AND (session_id, origin) > (?, ?)
+            ORDER BY session_id, origin LIMIT 1
+            """,
+            [TaskState.running, sessionID, origin]
+        ) { row in (row[0] as Int64, row[1] as String) }
+    }
+
+    /// Queued tasks of active background tasks, which run ahead of their session's other tasks: found from the
+    /// active background tasks, whatever the depth of the queue.
+    private func boostedTasks(dueAt now: Date) throws -> [TransferTask] {
+        try tasks(
+            """
+            SELECT t.* FROM background_tasks b CROSS JOIN tasks t
+            WHERE b.state = ? AND t.background_task IS NOT NULL AND t.background_task = b.public_id AND t.state = ?
+              AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
+            """,
+            [BackgroundTask.State.active, TaskState.running, StoredDate.text(now)]
+        )
+    }
+
+    private func configuration(ofSession sessionID: Int64) throws -> SessionConfiguration {
+        let json: String? = try db.value("SELECT configuration FROM sessions WHERE id = ?", [sessionID])
+        return try Session.configurations.value(json ?? "{}")
+    }
+}

@@ -1,0 +1,23 @@
+import GRDB
+import TransferdDomain
+
+/// Webhook subscriptions, keyed by their session.
+struct SQLWebhookRepository: WebhookRepository {
+    let db: any SQLConnection
+
+    func find(sessionID: Int64) throws -> WebhookSubscription? {
+        try db.fetchOne("SELECT * FROM webhooks WHERE session_id = ?", [sessionID], WebhookSubscription.init(row:))
+    }
+
+    func save(_ subscription: WebhookSubscription) throws {
+        try RowStatements.upsert(into: WebhookSubscription.table, try subscription.storedColumns(), db)
+    }
+
+    func setState(_ state: WebhookSubscription.State, sessionID: Int64) throws {
+        try db.execute("UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ?", [state, sessionID, state])
+    }
+
+    func delete(sessionID: Int64) throws -> Bool {
+        try db.execute("DELETE FROM webhooks WHERE session_id = ?", [sessionID]) > 0
+    }
+}

@@ -1,0 +1,55 @@
+import GRDB
+
+/// The arguments of a statement, bound in order to its `?` placeholders.
+package typealias SQLArguments = [(any DatabaseValueConvertible)?]
+
+/// A connection to the database inside one transaction, as the repositories use it: statements written once with
+/// `?` placeholders, their arguments and results as GRDB's database values, whichever database runs them.
+package protocol SQLConnection {
+    var dialect: SQLDialect { get }
+    /// Runs `sql`; returns the number of rows it inserted, changed or deleted.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int
+    /// Runs the `INSERT` statement `sql` into a table with an `id` row id; returns the id of the row it inserted.
+    func insert(_ sql: String, _ arguments: SQLArguments) throws -> Int64
+    /// Runs the query `sql`, handing its rows to `body` in order; a row is valid only during its call.
+    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) throws
+    /// Runs `body` in a savepoint: if it throws, what it wrote is undone while the transaction goes on.
+    func savepoint<T>(_ body: () throws -> T) throws -> T
+}
+
+extension SQLConnection {
+    /// Every row of the query, decoded.
+    func fetchAll<T>(_ sql: String, _ arguments: SQLArguments = [], _ decode: (StoredRow) throws -> T) throws -> [T] {
+        var values: [T] = []
+        try forEachRow(sql, arguments) { values.append(try decode($0)) }
+        return values
+    }
+
+    /// The query's first row, decoded; nil when it has none.
+    func fetchOne<T>(_ sql: String, _ arguments: SQLArguments = [], _ decode: (StoredRow) throws -> T) throws -> T? {
+        var value: T?
+        try forEachRow(sql, arguments) { row in
+            if value == nil { value = try decode(row) }
+        }
+        return value
+    }
+
+    /// The first column of every row.
+    func values<V: DatabaseValueConvertible>(_ sql: String, _ arguments: SQLArguments = []) throws -> [V] {
+        try fetchAll(sql, arguments) { $0[0] }
+    }
+
+    /// The first column of the first row; nil when there is no row or it holds NULL.
+    func value<V: DatabaseValueConvertible>(_ sql: String, _ arguments: SQLArguments = []) throws -> V? {
+        try fetchOne(sql, arguments) { $0[0] as V? } ?? nil
+    }
+}
+
+/// The `?` placeholders of `count` values, `?, ?, ?`: a row's columns, or a list (`IN (…)`); an empty list is
+/// `NULL`, which matches nothing and keeps the SQL valid.
+enum Placeholders {
+    static func list(_ count: Int) -> String {
+        count == 0 ? "NULL" : repeatElement("?", count: count).joined(separator: ", ")
+    }
+}

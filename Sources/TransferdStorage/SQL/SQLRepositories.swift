@@ -1,0 +1,48 @@
+import TransferdDomain
+
+/// The repositories of one transaction, over its connection, whichever database that is.
+struct SQLRepositories: Repositories {
+    let db: any SQLConnection
+    let commitActions = CommitActions()
+
+    var sessions: any SessionRepository { SQLSessionRepository(db: db) }
+    var tasks: any TaskRepository { SQLTaskRepository(db: db) }
+    var events: any EventRepository { SQLEventRepository(db: db) }
+    var webhooks: any WebhookRepository { SQLWebhookRepository(db: db) }
+    var deliveries: any DeliveryRepository { SQLDeliveryRepository(db: db) }
+    var stagedFiles: any StagedFileRepository { SQLStagedFileRepository(db: db) }
+    var backgroundTasks: any BackgroundTaskRepository { SQLBackgroundTaskRepository(db: db) }
+    var apiKeys: any APIKeyRepository { SQLAPIKeyRepository(db: db) }
+    var idempotencyKeys: any IdempotencyRepository { SQLIdempotencyRepository(db: db) }
+    var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db) }
+
+    func isolated<T>(_ body: () throws -> T) throws -> T {
+        let (actions, preparations) = (commitActions.actions.count, commitActions.preparations)
+        do {
+            return try db.savepoint(body)
+        } catch {
+            commitActions.actions.removeSubrange(actions...)
+            commitActions.preparations = preparations
+            throw error
+        }
+    }
+
+    func afterCommit(_ action: @escaping @Sendable () -> Void) {
+        commitActions.actions.append(action)
+    }
+
+    func beforeCommit(_ key: String, _ action: @escaping @Sendable () throws -> Void) {
+        commitActions.preparations[key] = action
+    }
+}
+
+/// What runs just before a write transaction commits (`preparations`, one per key) and once it has committed
+/// (`actions`), gathered while it runs; the store runs them.
+final class CommitActions {
+    var actions: [@Sendable () -> Void] = []
+    var preparations: [String: @Sendable () throws -> Void] = [:]
+
+    func prepare() throws {
+        for preparation in preparations.values { try preparation() }
+    }
+}
