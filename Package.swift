@@ -9,6 +9,7 @@ let swiftSettings: [SwiftSetting] = [
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 let asyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let postgres = Target.Dependency.product(name: "PostgresNIO", package: "postgres-nio")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -51,13 +53,14 @@ let package = Package(
             dependencies: ["TransferdJSON", crypto, .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
-        // The repositories on SQLite (all SQL lives here) and the files on disk.
+        // The repositories in SQL (all SQL lives here), the stores on SQLite and on PostgreSQL, and the files on disk.
         .target(
             name: "TransferdStorage",
-            dependencies: ["TransferdJSON", "TransferdDomain", "TransferdMigrations", grdb],
+            dependencies: ["TransferdJSON", "TransferdDomain", "TransferdMigrations", grdb, postgres, logging] + nio,
             swiftSettings: swiftSettings
         ),
-        // The SQL migrations live at the top level (Migrations/*.sql) and ship as this target's resources.
+        // The SQL migrations live at the top level (Migrations/*.sql for SQLite, Migrations/PostgreSQL/*.sql) and ship
+        // as this target's resources.
         .target(
             name: "TransferdMigrations",
             path: "Migrations",
@@ -74,6 +77,7 @@ let package = Package(
                 .copy("0010_queue_and_counts.sql"),
                 .copy("0011_delivery_heads.sql"),
                 .copy("0012_progress_coalescing.sql"),
+                .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -116,7 +120,7 @@ let package = Package(
             dependencies: [
                 "transferd", "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI",
                 hummingbird,
-                asyncHTTPClient, compressNIO, crypto, grdb, logging, serviceLifecycle, .product(name: "Yams", package: "Yams"),
+                asyncHTTPClient, compressNIO, crypto, grdb, postgres, logging, serviceLifecycle, .product(name: "Yams", package: "Yams"),
             ] + nio,
             exclude: ["Fixtures"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -8,9 +8,9 @@ import TransferdServices
 
 /// The composition root: configuration → store, services, router → an application ready to `runService()`.
 ///
-/// Services start in order (HTTP client, scheduler, background task clock, webhook dispatcher, retention sweeper)
+/// Services start in order (store, HTTP client, scheduler, background task clock, webhook dispatcher, retention sweeper)
 /// and the HTTP server last, so on shutdown the server stops taking requests first, then the others stop, the
-/// client last.
+/// client and the store's connections last.
 func buildApplication(
     configuration: Configuration,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -42,7 +42,10 @@ func buildApplication(
     return Application(
         router: buildRouter(components.api),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),
-        services: [components.httpClient, components.scheduler, components.backgroundTaskClock, components.dispatcher, components.sweeper],
+        services: [
+            components.store, components.httpClient, components.scheduler, components.backgroundTaskClock, components.dispatcher,
+            components.sweeper,
+        ],
         onServerRunning: onServerRunning,
         logger: logger
     )

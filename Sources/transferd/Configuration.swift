@@ -8,8 +8,13 @@ struct Configuration: Sendable {
     var host: String
     /// Port the HTTP API listens on; 0 picks a free one (tests).
     var port: Int
-    /// Directory holding the SQLite database and downloaded files; created if missing.
+    /// Directory holding the SQLite database and downloaded files; created if missing. Instances over one PostgreSQL
+    /// database share it (a shared volume).
     var dataDirectory: String
+    /// `postgres://…`: the PostgreSQL database to keep state in instead of SQLite in the data directory.
+    var databaseURL: String?
+    /// How many connections to PostgreSQL each instance opens at most: how many transactions it runs at once.
+    var databaseConnections: Int
     /// How many transfers run at once, across all sessions.
     var workerConcurrency: Int
     /// How many sessions' subscribers are sent deliveries at once (each session one at a time, in order).
@@ -54,6 +59,8 @@ struct Configuration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 8080,
         dataDirectory: String = "./transferd-data",
+        databaseURL: String? = nil,
+        databaseConnections: Int = 16,
         workerConcurrency: Int = 16,
         webhookConcurrency: Int = 64,
         maximumRequestBodySize: Int = 1 << 20,
@@ -78,6 +85,8 @@ struct Configuration: Sendable {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
+        self.databaseConnections = databaseConnections
         self.workerConcurrency = workerConcurrency
         self.webhookConcurrency = webhookConcurrency
         self.maximumRequestBodySize = maximumRequestBodySize

@@ -4,7 +4,8 @@ import TransferdDomain
 import TransferdServices
 import TransferdStorage
 
-/// `transferd keys`: issue, list and revoke API keys in a data directory (migrating its database first when needed).
+/// `transferd keys`: issue, list and revoke API keys in the database of a data directory or at `--database-url`
+/// (migrating it first when needed).
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
@@ -12,14 +13,19 @@ struct KeysCommand: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Revoke.self]
     )
 
-    /// The data directory option the key subcommands share.
+    /// The database options the key subcommands share.
     struct DataDirectory: ParsableArguments {
         @Option(help: "Directory of the SQLite database (env TRANSFERD_DATA_DIR).")
         var dataDir: String = ProcessInfo.processInfo.environment["TRANSFERD_DATA_DIR"] ?? "./transferd-data"
 
-        /// The keys of the data directory's database.
-        func keys() throws -> APIKeyService {
-            APIKeyService(store: try SQLiteStore(dataDirectory: dataDir), clock: SystemClock())
+        @Option(help: "The PostgreSQL database instead, as for `serve` (env TRANSFERD_DATABASE_URL).")
+        var databaseURL: String = ProcessInfo.processInfo.environment["TRANSFERD_DATABASE_URL"] ?? ""
+
+        /// Runs `body` with the keys of the database, then closes it.
+        func withKeys<T>(_ body: (APIKeyService) async throws -> T) async throws -> T {
+            try await OpenedStore.with(dataDirectory: dataDir, databaseURL: databaseURL.isEmpty ? nil : databaseURL) { store in
+                try await body(APIKeyService(store: store, clock: SystemClock()))
+            }
         }
     }
 
@@ -32,7 +38,7 @@ struct KeysCommand: AsyncParsableCommand {
         @Flag(help: "The key may list across tenants.") var admin = false
 
         func run() async throws {
-            print(try await directory.keys().create(name: name, tenant: tenant, admin: admin))
+            print(try await directory.withKeys { try await $0.create(name: name, tenant: tenant, admin: admin) })
         }
     }
 
@@ -42,7 +48,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var directory: DataDirectory
 
         func run() async throws {
-            for key in try await directory.keys().list() {
+            for key in try await directory.withKeys({ try await $0.list() }) {
                 let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
                 print("\(key.id)\t\(key.tenant)\t\(key.admin ? "admin" : "-")\t\(state)\t\(key.name)")
             }
@@ -56,7 +62,7 @@ struct KeysCommand: AsyncParsableCommand {
         @Argument(help: "The key's id (the part after trd_).") var id: String
 
         func run() async throws {
-            guard try await directory.keys().revoke(id: id) else {
+            guard try await directory.withKeys({ try await $0.revoke(id: id) }) else {
                 throw ValidationError("No active key has the id \(id).")
             }
             print("Revoked \(id).")

@@ -18,6 +18,18 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Directory for the SQLite database and transferred files, created if missing (env TRANSFERD_DATA_DIR).")
     var dataDir: String = environment["TRANSFERD_DATA_DIR"] ?? "./transferd-data"
 
+    @Option(
+        help: """
+            A PostgreSQL database (postgres://user:password@host:port/database[?schema=…&sslmode=disable|prefer|require]) \
+            to keep state in instead of SQLite in the data directory; instances over one database share the data \
+            directory (env TRANSFERD_DATABASE_URL).
+            """
+    )
+    var databaseURL: String = environment["TRANSFERD_DATABASE_URL"] ?? ""
+
+    @Option(help: "How many connections to PostgreSQL this instance opens at most (env TRANSFERD_DATABASE_CONNECTIONS).")
+    var databaseConnections: Int = environment["TRANSFERD_DATABASE_CONNECTIONS"].flatMap { Int($0) } ?? 16
+
     @Option(help: "How many transfers may run at once across all sessions (env TRANSFERD_WORKER_CONCURRENCY).")
     var workerConcurrency: Int = environment["TRANSFERD_WORKER_CONCURRENCY"].flatMap { Int($0) } ?? 16
 
@@ -98,6 +110,7 @@ struct ServiceOptions: ParsableArguments {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
         guard (1...1024).contains(webhookConcurrency) else { throw ValidationError("--webhook-concurrency must be from 1 to 1024.") }
+        guard (1...256).contains(databaseConnections) else { throw ValidationError("--database-connections must be from 1 to 256.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -137,6 +150,8 @@ struct ServiceOptions: ParsableArguments {
             host: host,
             port: port,
             dataDirectory: dataDir,
+            databaseURL: databaseURL.isEmpty ? nil : databaseURL,
+            databaseConnections: databaseConnections,
             workerConcurrency: workerConcurrency,
             webhookConcurrency: webhookConcurrency,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info,

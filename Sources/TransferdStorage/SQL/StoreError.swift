@@ -1,11 +1,14 @@
-/// Where the database holds what the schema rules out: a row a statement needs is gone, or a column holds a value
-/// its type does not have.
+/// What a store cannot do: reach its database, or find what the schema promises (a row a statement needs, a column
+/// holding a value of its type).
 package enum StoreError: Error, CustomStringConvertible {
+    /// The database cannot be reached or used now; the request may be retried later.
+    case unavailable(String)
     case rowNotFound(String)
     case corruptValue(String)
 
     package var description: String {
         switch self {
+        case .unavailable(let why): "the database is unavailable: \(why)"
         case .rowNotFound(let what): "no such row: \(what)"
         case .corruptValue(let what): what
         }

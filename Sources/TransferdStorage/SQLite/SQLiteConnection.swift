@@ -7,6 +7,7 @@ struct SQLiteConnection: SQLConnection {
 
     var dialect: SQLDialect { .sqlite }
 
+    @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
         return db.changesCount

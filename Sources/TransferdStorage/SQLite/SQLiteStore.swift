@@ -65,7 +65,7 @@ package final class SQLiteStore: Store {
     /// One GRDB migration per SQL file, in file-name order; applied migrations are recorded by name.
     package static func migrator() throws -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        for migration in try SQLMigrations.all() {
+        for migration in try SQLMigrations.sqlite() {
             migrator.registerMigration(migration.name) { db in
                 try db.execute(sql: migration.sql)
             }

@@ -90,7 +90,7 @@ import TransferdStorage
                     let background = try await begin(api, "deadline", duration: 30, warning: 5)
                     let url = origin.url("/files/1000000?name=deadline&faults=0&bytesPerSecond=200000")
                     _ = try await api.createTask("deadline", url: url, extra: #", "backgroundTask": "\#(background.id)""#)
-                    try await waitUntil { try TestDatabase(dataDirectory: dataDirectory).checkpoints()[1, default: 0] > 0 }
+                    try await waitUntil { try await TestDatabase(dataDirectory: dataDirectory).checkpoints()[1, default: 0] > 0 }
 
                     // act: the expiration handler's moment, then the deadline
                     clock.advance(by: 26)

@@ -25,7 +25,7 @@ import Testing
             // act
             try await first.kill()
             // What the crash left: the flushed checkpoints the next start must continue from, to the byte.
-            let checkpoints = try TestDatabase(dataDirectory: dataDirectory).checkpoints()
+            let checkpoints = try await TestDatabase(dataDirectory: dataDirectory).checkpoints()
             let second = try await ServiceProcess.start(dataDirectory: dataDirectory)
             defer { second.stopIfRunning() }
             try await waitUntil(timeout: .seconds(180)) {

@@ -54,8 +54,7 @@ import Testing
                 try await waitUntil { try await api.task("canceling", 1).countOfBytesReceived > 0 }
             }
             // A crash between "canceling" and "completed" is simulated by writing the state the crash would leave.
-            let database = try TestDatabase(dataDirectory: dataDirectory)
-            try database.execute("UPDATE tasks SET state = 'canceling'")
+            try await TestDatabase(dataDirectory: dataDirectory).execute("UPDATE tasks SET state = 'canceling'")
             try await TestService.with(dataDirectory: dataDirectory) { api in
                 let task = try await api.waitForCompletion("canceling", 1)
                 #expect(task.error?.code == "cancelled")

@@ -19,6 +19,8 @@ import TransferdDomain
             configuration: Configuration(
                 port: 0,
                 dataDirectory: dataDirectory,
+                databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory),
+                databaseConnections: 4,
                 logLevel: .info,
                 apiKey: TestService.apiKey,
                 requestsPerSecond: 10_000,

@@ -1,26 +1,54 @@
 import GRDB
+import Logging
+import NIOPosix
+import PostgresNIO
+import TransferdStorage
 
-/// Direct access to a stopped service's database, to set up states only a crash can leave behind, or to see
-/// what a crash left.
+/// Direct access to a stopped service's database, to set up states only a crash can leave behind, or to see what a
+/// crash left: SQLite in its data directory, or its schema in PostgreSQL when the suite runs against a server.
 struct TestDatabase {
-    let queue: DatabaseQueue
+    let dataDirectory: String
 
-    init(dataDirectory: String) throws {
-        queue = try DatabaseQueue(path: dataDirectory + "/transferd.sqlite")
+    init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
     }
 
-    func execute(_ sql: String) throws {
-        try queue.write { db in try db.execute(sql: sql) }
+    /// The SQLite database of the data directory.
+    var queue: DatabaseQueue {
+        get throws { try DatabaseQueue(path: dataDirectory + "/transferd.sqlite") }
+    }
+
+    func execute(_ sql: String) async throws {
+        _ = try await rows(sql)
     }
 
     /// The checkpoints (`partial_bytes`) of the running tasks that have one, by task identifier.
-    func checkpoints() throws -> [Int: Int] {
-        try queue.read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT task_identifier, partial_bytes FROM tasks WHERE state = 'running' AND partial_bytes > 0"
-            )
-            return Dictionary(uniqueKeysWithValues: rows.map { ($0["task_identifier"], $0["partial_bytes"]) })
+    func checkpoints() async throws -> [Int: Int] {
+        let rows = try await rows("SELECT task_identifier, partial_bytes FROM tasks WHERE state = 'running' AND partial_bytes > 0")
+        return Dictionary(uniqueKeysWithValues: rows.map { (Int($0[0]), Int($0[1])) })
+    }
+
+    /// Runs `sql`; returns its rows' integer columns.
+    private func rows(_ sql: String) async throws -> [[Int64]] {
+        guard let url = TestService.databaseURL(forDataDirectory: dataDirectory) else {
+            return try await queue.write { db in try Row.fetchAll(db, sql: sql).map { row in (0..<row.count).map { row[$0] } } }
+        }
+        let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(),
+            configuration: try PostgresLocation(url: url).configuration,
+            id: 0,
+            logger: Logger(label: "test-database")
+        )
+        do {
+            var rows: [[Int64]] = []
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test-database")) {
+                rows.append(try row.map { try $0.decode(Int64.self) })
+            }
+            try await connection.close()
+            return rows
+        } catch {
+            try? await connection.close()
+            throw error
         }
     }
 }

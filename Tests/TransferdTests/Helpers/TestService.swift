@@ -22,6 +22,20 @@ enum TestService {
         jitter: 0
     )
 
+    /// The PostgreSQL server the suite runs against as well as SQLite (`TRANSFERD_TEST_DATABASE_URL`), if any.
+    static let postgresURL = ProcessInfo.processInfo.environment["TRANSFERD_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// The database a service on `dataDirectory` keeps its state in: SQLite in the directory, or, against
+    /// PostgreSQL, a schema of its own named after the directory, so that a restart on the same directory finds it.
+    static func databaseURL(forDataDirectory dataDirectory: String) -> String? {
+        guard let postgresURL else { return nil }
+        let name =
+            "t_"
+            + String(dataDirectory.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+            .suffix(40).lowercased()
+        return postgresURL + (postgresURL.contains("?") ? "&" : "?") + "schema=" + name
+    }
+
     /// A fresh, empty data directory.
     static func temporaryDataDirectory() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("transferd-test-\(UUID().uuidString)").path
@@ -44,6 +58,8 @@ enum TestService {
             host: "127.0.0.1",
             port: 0,
             dataDirectory: dataDirectory,
+            databaseURL: databaseURL(forDataDirectory: dataDirectory),
+            databaseConnections: 4,
             workerConcurrency: workerConcurrency,
             progressInterval: progressInterval,
             connectTimeout: .seconds(2),

@@ -108,16 +108,17 @@ import TransferdStorage
     }
 
     @Test func aFreshInstallationGetsOneAdminKeyShownOnce() async throws {
-        let keys = try KeyManagement.keys(TestService.temporaryDataDirectory())
-        let first = try #require(try await keys.ensureInitialKey(configured: nil))
-        #expect(first.hasPrefix("trd_"))
-        #expect(try await keys.ensureInitialKey(configured: nil) == nil, "only when there is no key at all")
-        #expect(try await keys.list().map(\.admin) == [true])
+        try await KeyManagement.withKeys(TestService.temporaryDataDirectory()) { keys in
+            let first = try #require(try await keys.ensureInitialKey(configured: nil))
+            #expect(first.hasPrefix("trd_"))
+            #expect(try await keys.ensureInitialKey(configured: nil) == nil, "only when there is no key at all")
+            #expect(try await keys.list().map(\.admin) == [true])
 
-        let configured = String(repeating: "k", count: 40)
-        #expect(try await keys.ensureInitialKey(configured: configured) == nil)
-        #expect(try await keys.list().count == 2)
-        await #expect(throws: ValidationFailure.self) { try await keys.ensureInitialKey(configured: "too short") }
+            let configured = String(repeating: "k", count: 40)
+            #expect(try await keys.ensureInitialKey(configured: configured) == nil)
+            #expect(try await keys.list().count == 2)
+            await #expect(throws: ValidationFailure.self) { try await keys.ensureInitialKey(configured: "too short") }
+        }
     }
 
     @Test func noAuthIsRefusedOnANonLoopbackAddress() async throws {

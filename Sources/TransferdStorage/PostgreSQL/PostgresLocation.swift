@@ -1,0 +1,50 @@
+import Foundation
+import PostgresNIO
+
+/// Where a PostgreSQL database is, from a URL: `postgres://user:password@host:port/database`, with the query
+/// parameters `schema` (the schema transferd's tables live in, created when missing; `public` by default) and
+/// `sslmode` (`disable`, `prefer`, the default, or `require`).
+package struct PostgresLocation: Sendable {
+    package let configuration: PostgresConnection.Configuration
+    let schema: String?
+
+    package init(url text: String) throws {
+        guard let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme ?? ""), let host = url.host,
+            !host.isEmpty
+        else {
+            throw StoreError.unavailable("`\(Self.redacted(text))` is not a postgres://user:password@host:port/database URL")
+        }
+        let parameters = Dictionary((url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+        let tls: PostgresConnection.Configuration.TLS
+        switch parameters["sslmode"] ?? "prefer" {
+        case "disable": tls = .disable
+        case "prefer": tls = .prefer(try .init(configuration: .makeClientConfiguration()))
+        case "require": tls = .require(try .init(configuration: .makeClientConfiguration()))
+        case let mode: throw StoreError.unavailable("sslmode `\(mode)` is not one of disable, prefer, require")
+        }
+        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+        var configuration = PostgresConnection.Configuration(
+            host: host,
+            port: url.port ?? 5432,
+            username: url.user ?? "postgres",
+            password: url.password,
+            database: database.isEmpty ? nil : database,
+            tls: tls
+        )
+        schema = parameters["schema"].flatMap { $0.isEmpty ? nil : $0 }
+        if let schema {
+            guard schema.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                throw StoreError.unavailable("schema `\(schema)` may hold only letters, digits and underscores")
+            }
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        self.configuration = configuration
+    }
+
+    /// The URL without its password, for messages and logs.
+    package static func redacted(_ text: String) -> String {
+        guard var url = URLComponents(string: text), url.password != nil else { return text }
+        url.password = "***"
+        return url.string ?? text
+    }
+}

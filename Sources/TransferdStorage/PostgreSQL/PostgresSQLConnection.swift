@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// A PostgreSQL connection as the repositories use it, from a thread of the store's own that may wait: each
+/// statement is sent and its whole result awaited (`wait()`), its `?` placeholders numbered (`$1`, `$2`, …) and its
+/// values exchanged as GRDB's database values.
+final class PostgresSQLConnection: SQLConnection {
+    let connection: PostgresConnection
+    private let logger: Logger
+    private var savepoints = 0
+
+    init(_ connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    var dialect: SQLDialect { .postgres }
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+        try run(sql, arguments).metadata.rows ?? 0
+    }
+
+    func insert(_ sql: String, _ arguments: SQLArguments) throws -> Int64 {
+        guard let id: Int64 = try value(sql + " RETURNING id", arguments) else { throw StoreError.rowNotFound("the row of \(sql)") }
+        return id
+    }
+
+    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) throws {
+        let rows = try run(sql, arguments).rows
+        guard let first = rows.first else { return }
+        let columns = ColumnNames(first.map(\.columnName))
+        for row in rows {
+            try body(StoredRow(values: try row.map(Self.databaseValue), columns: columns))
+        }
+    }
+
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        savepoints += 1
+        let name = "s\(savepoints)"
+        defer { savepoints -= 1 }
+        try execute("SAVEPOINT \(name)", [])
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT \(name)", [])
+            return result
+        } catch {
+            try execute("ROLLBACK TO SAVEPOINT \(name)", [])
+            throw error
+        }
+    }
+
+    private func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
+        var bindings = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch (argument?.databaseValue ?? .null).storage {
+            case .null: bindings.appendNull()
+            case .int64(let value): bindings.append(value)
+            case .double(let value): bindings.append(value)
+            case .string(let value): bindings.append(value)
+            case .blob(let value): bindings.append(ByteBuffer(bytes: value))
+            }
+        }
+        // A statement without arguments is sent as written (a migration's text may hold a `?` of its own).
+        let text = arguments.isEmpty ? sql : Self.numbered(sql)
+        return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
+    }
+
+    /// A cell as the database value GRDB would have read from SQLite for the same column.
+    private static func databaseValue(_ cell: PostgresCell) throws -> DatabaseValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int8: return try cell.decode(Int64.self).databaseValue
+        case .int4: return Int64(try cell.decode(Int32.self)).databaseValue
+        case .int2: return Int64(try cell.decode(Int16.self)).databaseValue
+        case .bool: return (try cell.decode(Bool.self) ? 1 : 0 as Int64).databaseValue
+        case .float8: return try cell.decode(Double.self).databaseValue
+        case .float4: return Double(try cell.decode(Float.self)).databaseValue
+        case .bytea: return Data(try cell.decode(ByteBuffer.self).readableBytesView).databaseValue
+        default: return try cell.decode(String.self).databaseValue
+        }
+    }
+
+    /// `sql` with its `?` placeholders numbered, once per distinct text (the repositories' statements are few).
+    private static func numbered(_ sql: String) -> String {
+        if let known = numberedTexts.withLock({ $0[sql] }) { return known }
+        var text = ""
+        var (number, quoted) = (0, false)
+        for character in sql {
+            if character == "'" { quoted.toggle() }
+            if character == "?" && !quoted {
+                number += 1
+                text += "$\(number)"
+            } else {
+                text.append(character)
+            }
+        }
+        numberedTexts.withLock { $0[sql] = text }
+        return text
+    }
+
+    private static let numberedTexts = Mutex<[String: String]>([:])
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import NIOPosix
+import PostgresNIO
+import TransferdDomain
+import TransferdMigrations
+
+/// transferd's store on PostgreSQL, for many instances over one database. A transaction's body is synchronous (as on
+/// SQLite), so it runs on a thread of the store's own that waits for each statement; that thread holds one
+/// connection for the whole transaction. Writes are serializable, as SQLite's one writer makes them: a write that
+/// PostgreSQL aborts as a serialization failure or a deadlock is run again from the start, which a body that only
+/// touches its repositories allows.
+package final class PostgresStore: Store {
+    private let connections: PostgresConnections
+    private let threads: NIOThreadPool
+    private let logger: Logger
+
+    /// Connects to the database at `url` and applies every pending migration; `connections` transactions run at once.
+    package init(url: String, connections: Int = 16, logger: Logger) async throws {
+        let location = try PostgresLocation(url: url)
+        self.logger = logger
+        self.connections = PostgresConnections(location: location, logger: logger)
+        threads = NIOThreadPool(numberOfThreads: connections)
+        threads.start()
+        do {
+            try await threads.runIfActive { [self] in try self.migrate(schema: location.schema) }
+        } catch {
+            await shutdown()
+            throw error
+        }
+    }
+
+    /// Closes the connections and stops the store's threads.
+    package func shutdown() async {
+        await connections.closeAll()
+        try? await threads.shutdownGracefully()
+    }
+
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        try await threads.runIfActive { [self] in
+            try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        }
+    }
+
+    package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await threads.runIfActive { [self] in
+                    try transaction(begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", body)
+                }
+            } catch let error as PSQLError where attempt < Self.maximumAttempts && Self.mayRunAgain(error) {
+                logger.debug("a write ran again", metadata: ["attempt": "\(attempt)", "sqlState": "\(Self.sqlState(error) ?? "")"])
+            }
+        }
+    }
+
+    package func isReachable() async -> Bool {
+        (try? await read { _ in 1 }) == 1
+    }
+
+    private static let maximumAttempts = 50
+
+    /// A serialization failure or a deadlock: the transaction did nothing, and may succeed if run again.
+    private static func mayRunAgain(_ error: PSQLError) -> Bool {
+        ["40001", "40P01"].contains(sqlState(error))
+    }
+
+    private static func sqlState(_ error: PSQLError) -> String? {
+        error.serverInfo?[.sqlState]
+    }
+
+    /// Runs `body` in a transaction on a connection of its own, then the actions it registered for after its commit.
+    private func transaction<T>(begin: String, _ body: (any Repositories) throws -> T) throws -> T {
+        let connection = try connections.acquire()
+        defer { connections.release(connection) }
+        let db = PostgresSQLConnection(connection, logger: logger)
+        try db.execute(begin, [])
+        let repositories = SQLRepositories(db: db)
+        let result: T
+        do {
+            result = try body(repositories)
+            try repositories.commitActions.prepare()
+            try db.execute("COMMIT", [])
+        } catch {
+            _ = try? db.execute("ROLLBACK", [])
+            throw error
+        }
+        for action in repositories.commitActions.actions { action() }
+        return result
+    }
+
+    /// Applies the migrations of `Migrations/PostgreSQL/` that this database has not had, in order, each in a
+    /// transaction that records it; an advisory lock lets one instance migrate while others starting wait.
+    private func migrate(schema: String?) throws {
+        let connection = try connections.acquire()
+        defer { connections.release(connection) }
+        let db = PostgresSQLConnection(connection, logger: logger)
+        if let schema { try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)", []) }
+        try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)", [])
+        for migration in try SQLMigrations.postgres() {
+            try db.execute("BEGIN", [])
+            do {
+                try db.execute("SELECT pg_advisory_xact_lock(7301)", [])
+                if try db.value("SELECT name FROM schema_migrations WHERE name = ?", [migration.name]) as String? == nil {
+                    // A file holds many statements, and PostgresNIO sends one statement a query: PL/pgSQL runs them.
+                    try db.execute("DO $migration$ BEGIN EXECUTE $sql$\(migration.sql)$sql$; END $migration$", [])
+                    try db.execute(
+                        "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                        [migration.name, StoredDate.text(Date())]
+                    )
+                }
+                try db.execute("COMMIT", [])
+            } catch {
+                _ = try? db.execute("ROLLBACK", [])
+                throw error
+            }
+        }
+    }
+}
