@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 import TransferdStorage
 
 /// `transferd migrate`: applies pending database migrations and exits.
@@ -8,7 +9,14 @@ struct MigrateCommand: AsyncParsableCommand {
     @OptionGroup package var options: ServiceOptions
 
     func run() async throws {
-        let applied = try SQLiteStore.migrate(dataDirectory: options.dataDir)
+        let applied: [String]
+        if options.databaseURL.isEmpty {
+            applied = try SQLiteStore.migrate(dataDirectory: options.dataDir)
+        } else {
+            let store = try await PostgresStore(url: options.databaseURL, connections: 1, logger: Logger(label: "transferd"))
+            applied = store.appliedMigrations
+            await store.shutdown()
+        }
         print(applied.isEmpty ? "The database is up to date." : "Applied: \(applied.joined(separator: ", ")).")
     }
 }

@@ -13,6 +13,10 @@ package protocol Store: Sendable {
     func isReachable() async -> Bool
 }
 
+/// A transaction that must run again from the start: another one changed what it read (PostgreSQL's serialization
+/// failures and deadlocks). A body lets it propagate, and never answers a caller with it; the store runs it again.
+package protocol TransactionConflict: Error {}
+
 /// The repositories of one transaction.
 package protocol Repositories {
     var sessions: any SessionRepository { get }

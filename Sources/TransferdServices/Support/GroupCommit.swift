@@ -77,8 +77,14 @@ package final class GroupCommit: Sendable {
         do {
             return try await store.write { repositories in
                 let group = followers.gather { self.gather() }
-                let answers = ([work] + group.map(\.work)).map { work in
-                    Answer { try repositories.isolated { try work(repositories) } }
+                let answers = try ([work] + group.map(\.work)).map { work in
+                    do {
+                        return Answer.success(try repositories.isolated { try work(repositories) })
+                    } catch let conflict as any TransactionConflict {
+                        throw conflict
+                    } catch {
+                        return Answer.failure(error)
+                    }
                 }
                 repositories.afterCommit { followers.answer(Array(answers.dropFirst())) }
                 return answers[0]

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import Synchronization
+import TransferdDomain
 
 /// A PostgreSQL connection as the repositories use it, from a thread of the store's own that may wait: each
 /// statement is sent and its whole result awaited (`wait()`), its `?` placeholders numbered (`$1`, `$2`, …) and its
@@ -67,7 +68,11 @@ final class PostgresSQLConnection: SQLConnection {
         }
         // A statement without arguments is sent as written (a migration's text may hold a `?` of its own).
         let text = arguments.isEmpty ? sql : Self.numbered(sql)
-        return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
+        do {
+            return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
+        } catch let error as PSQLError where ["40001", "40P01"].contains(error.serverInfo?[.sqlState]) {
+            throw SerializationConflict(error: error)
+        }
     }
 
     /// A cell as the database value GRDB would have read from SQLite for the same column.
@@ -104,4 +109,9 @@ final class PostgresSQLConnection: SQLConnection {
     }
 
     private static let numberedTexts = Mutex<[String: String]>([:])
+}
+
+/// PostgreSQL aborted the transaction as a serialization failure or a deadlock; running it again may succeed.
+struct SerializationConflict: TransactionConflict {
+    let error: PSQLError
 }

@@ -14,6 +14,8 @@ package final class PostgresStore: Store {
     private let connections: PostgresConnections
     private let threads: NIOThreadPool
     private let logger: Logger
+    /// The migrations this store applied when it opened, in order.
+    package let appliedMigrations: [String]
 
     /// Connects to the database at `url` and applies every pending migration; `connections` transactions run at once.
     package init(url: String, connections: Int = 16, logger: Logger) async throws {
@@ -22,16 +24,23 @@ package final class PostgresStore: Store {
         self.connections = PostgresConnections(location: location, logger: logger)
         threads = NIOThreadPool(numberOfThreads: connections)
         threads.start()
+        let (pool, threads) = (self.connections, self.threads)
         do {
-            try await threads.runIfActive { [self] in try self.migrate(schema: location.schema) }
+            appliedMigrations = try await threads.runIfActive {
+                try Self.migrate(connections: pool, schema: location.schema, logger: logger)
+            }
         } catch {
-            await shutdown()
+            await Self.close(pool, threads)
             throw error
         }
     }
 
     /// Closes the connections and stops the store's threads.
     package func shutdown() async {
+        await Self.close(connections, threads)
+    }
+
+    private static func close(_ connections: PostgresConnections, _ threads: NIOThreadPool) async {
         await connections.closeAll()
         try? await threads.shutdownGracefully()
     }
@@ -50,8 +59,11 @@ package final class PostgresStore: Store {
                 return try await threads.runIfActive { [self] in
                     try transaction(begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", body)
                 }
-            } catch let error as PSQLError where attempt < Self.maximumAttempts && Self.mayRunAgain(error) {
-                logger.debug("a write ran again", metadata: ["attempt": "\(attempt)", "sqlState": "\(Self.sqlState(error) ?? "")"])
+            } catch let conflict as SerializationConflict where attempt < Self.maximumAttempts {
+                logger.debug(
+                    "a write ran again",
+                    metadata: ["attempt": "\(attempt)", "sqlState": "\(conflict.error.serverInfo?[.sqlState] ?? "")"]
+                )
             }
         }
     }
@@ -61,15 +73,6 @@ package final class PostgresStore: Store {
     }
 
     private static let maximumAttempts = 50
-
-    /// A serialization failure or a deadlock: the transaction did nothing, and may succeed if run again.
-    private static func mayRunAgain(_ error: PSQLError) -> Bool {
-        ["40001", "40P01"].contains(sqlState(error))
-    }
-
-    private static func sqlState(_ error: PSQLError) -> String? {
-        error.serverInfo?[.sqlState]
-    }
 
     /// Runs `body` in a transaction on a connection of its own, then the actions it registered for after its commit.
     private func transaction<T>(begin: String, _ body: (any Repositories) throws -> T) throws -> T {
@@ -93,7 +96,8 @@ package final class PostgresStore: Store {
 
     /// Applies the migrations of `Migrations/PostgreSQL/` that this database has not had, in order, each in a
     /// transaction that records it; an advisory lock lets one instance migrate while others starting wait.
-    private func migrate(schema: String?) throws {
+    private static func migrate(connections: PostgresConnections, schema: String?, logger: Logger) throws -> [String] {
+        var applied: [String] = []
         let connection = try connections.acquire()
         defer { connections.release(connection) }
         let db = PostgresSQLConnection(connection, logger: logger)
@@ -110,6 +114,7 @@ package final class PostgresStore: Store {
                         "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
                         [migration.name, StoredDate.text(Date())]
                     )
+                    applied.append(migration.name)
                 }
                 try db.execute("COMMIT", [])
             } catch {
@@ -117,5 +122,6 @@ package final class PostgresStore: Store {
                 throw error
             }
         }
+        return applied
     }
 }
