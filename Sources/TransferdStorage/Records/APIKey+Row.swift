@@ -2,6 +2,8 @@ import TransferdDomain
 
 /// An API key's row, read and written column by column; it is keyed by its public `id`.
 extension APIKey {
+    static let table = "api_keys"
+
     package init(row: StoredRow) {
         self.init(
             id: row["id"],

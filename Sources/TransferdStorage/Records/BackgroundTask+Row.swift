@@ -2,6 +2,8 @@ import TransferdDomain
 
 /// A background task's row, read and written column by column.
 extension BackgroundTask {
+    static let table = "background_tasks"
+
     package init(row: StoredRow) throws {
         self.init(
             id: row["id"],

@@ -4,6 +4,8 @@ import TransferdDomain
 /// A delivery's row, read column by column and inserted through a cached statement (`RowStatements`): every event
 /// a subscriber takes queues one, and the dispatcher reads and updates one per webhook attempt.
 extension Delivery {
+    static let table = "deliveries"
+
     package init(row: StoredRow) throws {
         self.init(
             id: row["id"],

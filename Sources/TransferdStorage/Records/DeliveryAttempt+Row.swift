@@ -3,6 +3,8 @@ import TransferdDomain
 
 /// A delivery attempt's row, read column by column and written through a cached statement (`RowStatements`).
 extension DeliveryAttempt {
+    static let table = "delivery_attempts"
+
     package init(row: StoredRow) throws {
         self.init(
             id: row["id"],

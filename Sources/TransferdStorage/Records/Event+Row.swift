@@ -4,6 +4,8 @@ import TransferdDomain
 /// An event's row, read and written column by column: every delegate callback appends one, and every events page
 /// and webhook delivery reads them (GRDB's `Codable` path costs a keyed container and a conformance check per value).
 extension Event {
+    static let table = "events"
+
     package init(row: StoredRow) throws {
         self.init(
             id: row["id"],

@@ -6,6 +6,8 @@ import TransferdDomain
 /// session, and GRDB's `Codable` path with a JSON decoder for the configuration was a tenth of a task lookup's CPU.
 /// The task counters and stored bytes are not written here: the tasks' triggers keep them.
 extension Session {
+    static let table = "sessions"
+
     package init(row: StoredRow) throws {
         self.init(
             identifier: row["identifier"],

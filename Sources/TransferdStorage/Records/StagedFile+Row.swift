@@ -2,6 +2,8 @@ import TransferdDomain
 
 /// A staged file's row, read and written column by column.
 extension StagedFile {
+    static let table = "files"
+
     package init(row: StoredRow) throws {
         self.init(
             id: row["id"],

@@ -7,6 +7,8 @@ import TransferdDomain
 /// downloads, and most of a task lookup's. The JSON columns keep GRDB's own JSON format (`databaseJSONEncoder`), so
 /// rows written either way read back alike.
 extension TransferTask {
+    static let table = "tasks"
+
     package init(row: StoredRow) throws {
         self.init(
             sessionId: row[TaskColumn.sessionId],

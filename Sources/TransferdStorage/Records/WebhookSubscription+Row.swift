@@ -3,6 +3,8 @@ import TransferdDomain
 
 /// A webhook's row, read and written column by column: every event appended and every delivery reads it.
 extension WebhookSubscription {
+    static let table = "webhooks"
+
     package init(row: StoredRow) throws {
         self.init(
             sessionId: row["session_id"],
