@@ -7,46 +7,52 @@ import TransferdMigrations
 
 /// transferd's store on PostgreSQL, for many instances over one database. A transaction's body is synchronous (as on
 /// SQLite), so it runs on a thread of the store's own that waits for each statement; that thread holds one
-/// connection for the whole transaction. Writes are serializable, as SQLite's one writer makes them: a write that
-/// PostgreSQL aborts as a serialization failure or a deadlock is run again from the start, which a body that only
-/// touches its repositories allows.
+/// connection for the whole transaction. As on SQLite, an instance writes one transaction at a time (its writer
+/// thread), so its own writes never conflict over the rows every write touches (a session's counters and
+/// sequences), and group commit batches what waits; reads run beside it on the other threads. Writes are
+/// serializable: one that PostgreSQL aborts because another instance's write conflicted (a serialization failure,
+/// a deadlock) is run again from the start, which a body that only touches its repositories allows.
 package final class PostgresStore: Store {
     private let connections: PostgresConnections
-    private let threads: NIOThreadPool
+    private let readers: NIOThreadPool
+    private let writer: NIOThreadPool
     private let logger: Logger
     /// The migrations this store applied when it opened, in order.
     package let appliedMigrations: [String]
 
-    /// Connects to the database at `url` and applies every pending migration; `connections` transactions run at once.
+    /// Connects to the database at `url` and applies every pending migration; at most `connections` connections are
+    /// open: one for writes, the others for reads.
     package init(url: String, connections: Int = 16, logger: Logger) async throws {
         let location = try PostgresLocation(url: url)
         self.logger = logger
         self.connections = PostgresConnections(location: location, logger: logger)
-        threads = NIOThreadPool(numberOfThreads: connections)
-        threads.start()
-        let (pool, threads) = (self.connections, self.threads)
+        readers = NIOThreadPool(numberOfThreads: max(connections - 1, 1))
+        writer = NIOThreadPool(numberOfThreads: 1)
+        readers.start()
+        writer.start()
+        let (pool, readers, writer) = (self.connections, self.readers, self.writer)
         do {
-            appliedMigrations = try await threads.runIfActive {
+            appliedMigrations = try await writer.runIfActive {
                 try Self.migrate(connections: pool, schema: location.schema, logger: logger)
             }
         } catch {
-            await Self.close(pool, threads)
+            await Self.close(pool, [readers, writer])
             throw error
         }
     }
 
     /// Closes the connections and stops the store's threads.
     package func shutdown() async {
-        await Self.close(connections, threads)
+        await Self.close(connections, [readers, writer])
     }
 
-    private static func close(_ connections: PostgresConnections, _ threads: NIOThreadPool) async {
+    private static func close(_ connections: PostgresConnections, _ threads: [NIOThreadPool]) async {
+        for pool in threads { try? await pool.shutdownGracefully() }
         await connections.closeAll()
-        try? await threads.shutdownGracefully()
     }
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await threads.runIfActive { [self] in
+        try await readers.runIfActive { [self] in
             try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
         }
     }
@@ -56,7 +62,7 @@ package final class PostgresStore: Store {
         while true {
             attempt += 1
             do {
-                return try await threads.runIfActive { [self] in
+                return try await writer.runIfActive { [self] in
                     try transaction(begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", body)
                 }
             } catch let conflict as SerializationConflict where attempt < Self.maximumAttempts {
