@@ -35,7 +35,8 @@ final class ServiceProcess: Sendable {
         let output = OutputBuffer()
         process.output.readabilityHandler = { handle in output.append(handle.availableData) }
         var port = 0
-        try await waitUntil(timeout: .seconds(30)) {
+        // A deadline, not a wait: on a loaded machine a child that opens PostgreSQL may need more than a few seconds.
+        try await waitUntil(timeout: .seconds(90)) {
             let log = output.contents
             guard let range = log.range(of: "listening on 127.0.0.1:") else { return !process.isRunning }
             port = Int(log[range.upperBound...].prefix { $0.isNumber }) ?? 0
