@@ -12,7 +12,7 @@ package struct PostgresLocation: Sendable {
         guard let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme ?? ""), let host = url.host,
             !host.isEmpty
         else {
-            throw StoreError.unavailable("`\(Self.redacted(text))` is not a postgres://user:password@host:port/database URL")
+            throw StoreError.misconfigured("`\(Self.redacted(text))` is not a postgres://user:password@host:port/database URL")
         }
         let parameters = Dictionary((url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
         let tls: PostgresConnection.Configuration.TLS
@@ -20,7 +20,7 @@ package struct PostgresLocation: Sendable {
         case "disable": tls = .disable
         case "prefer": tls = .prefer(try .init(configuration: .makeClientConfiguration()))
         case "require": tls = .require(try .init(configuration: .makeClientConfiguration()))
-        case let mode: throw StoreError.unavailable("sslmode `\(mode)` is not one of disable, prefer, require")
+        case let mode: throw StoreError.misconfigured("sslmode `\(mode)` is not one of disable, prefer, require")
         }
         let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         var configuration = PostgresConnection.Configuration(
@@ -34,7 +34,7 @@ package struct PostgresLocation: Sendable {
         schema = parameters["schema"].flatMap { $0.isEmpty ? nil : $0 }
         if let schema {
             guard schema.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                throw StoreError.unavailable("schema `\(schema)` may hold only letters, digits and underscores")
+                throw StoreError.misconfigured("schema `\(schema)` may hold only letters, digits and underscores")
             }
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
@@ -42,7 +42,7 @@ package struct PostgresLocation: Sendable {
     }
 
     /// The URL without its password, for messages and logs.
-    package static func redacted(_ text: String) -> String {
+    private static func redacted(_ text: String) -> String {
         guard var url = URLComponents(string: text), url.password != nil else { return text }
         url.password = "***"
         return url.string ?? text
