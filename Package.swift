@@ -77,6 +77,7 @@ let package = Package(
                 .copy("0010_queue_and_counts.sql"),
                 .copy("0011_delivery_heads.sql"),
                 .copy("0012_progress_coalescing.sql"),
+                .copy("0013_leases.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

@@ -43,7 +43,8 @@ func buildApplication(
         router: buildRouter(components.api),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),
         services: [
-            components.store, components.httpClient, components.scheduler, components.backgroundTaskClock, components.dispatcher,
+            components.store, components.httpClient, components.scheduler, components.leaseKeeper, components.backgroundTaskClock,
+            components.dispatcher,
             components.sweeper,
         ],
         onServerRunning: onServerRunning,

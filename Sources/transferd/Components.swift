@@ -13,6 +13,7 @@ struct Components: Sendable {
     let store: OpenedStore
     let httpClient: HTTPClientService
     let scheduler: Scheduler
+    let leaseKeeper: LeaseKeeper
     let backgroundTaskClock: BackgroundTaskClock
     let dispatcher: Dispatcher
     let sweeper: RetentionSweeper
@@ -20,11 +21,13 @@ struct Components: Sendable {
     let api: APIDependencies
 
     init(configuration: Configuration, logger: Logger) async throws {
-        let clock = configuration.clock
+        let (clock, instance) = (configuration.clock, configuration.instance)
+        let signals = SignalBus()
         let opened = try await OpenedStore(
             dataDirectory: configuration.dataDirectory,
             databaseURL: configuration.databaseURL,
             connections: configuration.databaseConnections,
+            signals: signals,
             logger: logger
         )
         self.store = opened
@@ -35,24 +38,24 @@ struct Components: Sendable {
         let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger) }
         let (schedulerLoop, dispatcherLoop, deadlineLoop) = (loop(), loop(), loop())
 
-        let eventLog = EventLog(store: store, signal: EventSignal(), outbox: dispatcherLoop.doorbell, clock: clock)
+        let eventLog = EventLog(store: store, signal: EventSignal(), clock: clock)
         let transfers = ActiveTransfers()
         let transitions = TaskTransitions(
             eventLog: eventLog,
             files: files,
             transfers: transfers,
-            scheduler: schedulerLoop.doorbell,
             resumeDataSigner: ResumeData.Signer(key: try await Self.resumeDataKey(store)),
-            clock: clock
+            clock: clock,
+            leaseClock: instance.clock
         )
         let backgroundTasks = BackgroundTaskService(
             store: store,
             transitions: transitions,
-            deadlines: deadlineLoop.doorbell,
             maximumDuration: configuration.maximumBackgroundTaskDuration
         )
         let tasks = TaskService(
             store: store,
+            instance: instance,
             transitions: transitions,
             backgroundTasks: backgroundTasks,
             files: files,
@@ -66,7 +69,6 @@ struct Components: Sendable {
         let webhooks = WebhookService(
             store: store,
             eventLog: eventLog,
-            outbox: dispatcherLoop.doorbell,
             policy: configuration.deliveryPolicy,
             clock: clock
         )
@@ -80,6 +82,7 @@ struct Components: Sendable {
         )
         scheduler = Scheduler(
             store: store,
+            instance: instance,
             reporter: tasks,
             downloader: DownloadRunner(environment: environment, disk: disk),
             uploader: UploadRunner(environment: environment, replyLimit: configuration.replyBodyLimit),
@@ -89,9 +92,19 @@ struct Components: Sendable {
             maximumDownloadBytes: configuration.limits.maximumDownloadBytes,
             logger: logger
         )
+        let sending = SendingSessions()
+        leaseKeeper = LeaseKeeper(
+            store: store,
+            instance: instance,
+            transfers: transfers,
+            sending: sending,
+            loop: WakeUpLoop(doorbell: Doorbell(), clock: instance.clock, logger: logger)
+        )
         backgroundTaskClock = BackgroundTaskClock(backgroundTasks: backgroundTasks, loop: deadlineLoop)
         dispatcher = Dispatcher(
             store: store,
+            instance: instance,
+            sending: sending,
             destinations: httpClient.destinations,
             policy: configuration.deliveryPolicy,
             loop: dispatcherLoop,
@@ -99,6 +112,17 @@ struct Components: Sendable {
         )
         sweeper = RetentionSweeper(store: store, eventLog: eventLog, files: files, interval: configuration.sweepInterval, loop: loop())
         apiKeys = APIKeyService(store: store, clock: clock)
+        let (scheduler, apiKeys) = (scheduler, apiKeys)
+        signals.subscribe { signal in
+            switch signal {
+            case .work: schedulerLoop.doorbell.ring()
+            case .outbox: dispatcherLoop.doorbell.ring()
+            case .deadlines: deadlineLoop.doorbell.ring()
+            case .events(let sessionID): eventLog.signal.notify(sessionID: sessionID)
+            case .task(let id): if transfers[id] != nil { Task { await scheduler.reconsider(taskID: id) } }
+            case .keyRevoked(let id): apiKeys.cache.forget(id: id)
+            }
+        }
         api = APIDependencies(
             store: store,
             sessions: SessionService(

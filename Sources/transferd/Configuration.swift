@@ -15,6 +15,8 @@ struct Configuration: Sendable {
     var databaseURL: String?
     /// How many connections to PostgreSQL each instance opens at most: how many transactions it runs at once.
     var databaseConnections: Int
+    /// This instance's id among those sharing a database (its leases carry it), and how long its leases last.
+    var instance: Instance
     /// How many transfers run at once, across all sessions.
     var workerConcurrency: Int
     /// How many sessions' subscribers are sent deliveries at once (each session one at a time, in order).
@@ -61,6 +63,7 @@ struct Configuration: Sendable {
         dataDirectory: String = "./transferd-data",
         databaseURL: String? = nil,
         databaseConnections: Int = 16,
+        instance: Instance = Instance(id: "transferd", leaseTimeout: 15),
         workerConcurrency: Int = 16,
         webhookConcurrency: Int = 64,
         maximumRequestBodySize: Int = 1 << 20,
@@ -87,6 +90,7 @@ struct Configuration: Sendable {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL
         self.databaseConnections = databaseConnections
+        self.instance = instance
         self.workerConcurrency = workerConcurrency
         self.webhookConcurrency = webhookConcurrency
         self.maximumRequestBodySize = maximumRequestBodySize

@@ -4,19 +4,22 @@ import TransferdDomain
 import TransferdStorage
 
 /// The store a configuration names, migrated and open: PostgreSQL at `--database-url`, else SQLite in the data
-/// directory. As a service, it closes the store's connections once everything else has stopped.
+/// directory, its commits' signals delivered to `signals`. As a service, it relays the signals of other instances
+/// (PostgreSQL) until everything else has stopped, then closes the store's connections.
 struct OpenedStore: Service {
     let store: any Store
+    private let relay: (@Sendable () async -> Void)?
     private let close: @Sendable () async -> Void
 
-    init(dataDirectory: String, databaseURL: String?, connections: Int, logger: Logger) async throws {
+    init(dataDirectory: String, databaseURL: String?, connections: Int, signals: SignalBus = SignalBus(), logger: Logger) async throws {
         guard let databaseURL else {
-            store = try SQLiteStore(dataDirectory: dataDirectory)
-            close = {}
+            store = try SQLiteStore(dataDirectory: dataDirectory, signals: signals)
+            (relay, close) = (nil, {})
             return
         }
-        let postgres = try await PostgresStore(url: databaseURL, connections: connections, logger: logger)
+        let postgres = try await PostgresStore(url: databaseURL, connections: connections, signals: signals, logger: logger)
         store = postgres
+        relay = { await postgres.relaySignals() }
         close = { await postgres.shutdown() }
     }
 
@@ -43,7 +46,11 @@ struct OpenedStore: Service {
     }
 
     func run() async throws {
-        try? await gracefulShutdown()
+        await withDiscardingTaskGroup { group in
+            if let relay { group.addTask { await relay() } }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
         await close()
     }
 }

@@ -30,6 +30,23 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "How many connections to PostgreSQL this instance opens at most (env TRANSFERD_DATABASE_CONNECTIONS).")
     var databaseConnections: Int = environment["TRANSFERD_DATABASE_CONNECTIONS"].flatMap { Int($0) } ?? 16
 
+    @Option(
+        help: """
+            This instance's id among those sharing a database, unique among those running: letters, digits, '.', ':', \
+            '_', '-' (env TRANSFERD_INSTANCE_ID; default: host name:port). An instance that starts again under its id \
+            takes back its transfers at once.
+            """
+    )
+    var instanceID: String = environment["TRANSFERD_INSTANCE_ID"] ?? ""
+
+    @Option(
+        help: """
+            Seconds an instance's lease on a transfer or on a session's webhook deliveries holds unless renewed: how long \
+            the work of an instance that died waits before another continues it (env TRANSFERD_LEASE_TIMEOUT).
+            """
+    )
+    var leaseTimeout: Double = environment["TRANSFERD_LEASE_TIMEOUT"].flatMap { Double($0) } ?? 15
+
     @Option(help: "How many transfers may run at once across all sessions (env TRANSFERD_WORKER_CONCURRENCY).")
     var workerConcurrency: Int = environment["TRANSFERD_WORKER_CONCURRENCY"].flatMap { Int($0) } ?? 16
 
@@ -111,6 +128,10 @@ struct ServiceOptions: ParsableArguments {
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
         guard (1...1024).contains(webhookConcurrency) else { throw ValidationError("--webhook-concurrency must be from 1 to 1024.") }
         guard (1...256).contains(databaseConnections) else { throw ValidationError("--database-connections must be from 1 to 256.") }
+        guard instanceID.isEmpty || Instance.isValid(id: instanceID) else {
+            throw ValidationError("--instance-id must be 1 to 64 letters, digits, '.', ':', '_' or '-'.")
+        }
+        guard (3...3600).contains(leaseTimeout) else { throw ValidationError("--lease-timeout must be from 3 to 3600 seconds.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -136,6 +157,16 @@ struct ServiceOptions: ParsableArguments {
         }
     }
 
+    /// `host name:port`: what tells apart instances on different machines, or on one machine on different ports.
+    private static func defaultInstanceID(port: Int) -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host =
+            gethostname(&name, name.count) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "transferd"
+        let id = String(host.filter { Instance.isValid(id: String($0)) }.prefix(56)) + ":\(port)"
+        return Instance.isValid(id: id) ? id : "transferd:\(port)"
+    }
+
     /// The parsed `--webhook-retry-schedule`, or nil when it is not a list of non-negative numbers.
     private var retrySchedule: [Duration]? {
         let waits = webhookRetrySchedule.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
@@ -152,6 +183,7 @@ struct ServiceOptions: ParsableArguments {
             dataDirectory: dataDir,
             databaseURL: databaseURL.isEmpty ? nil : databaseURL,
             databaseConnections: databaseConnections,
+            instance: Instance(id: instanceID.isEmpty ? Self.defaultInstanceID(port: port) : instanceID, leaseTimeout: leaseTimeout),
             workerConcurrency: workerConcurrency,
             webhookConcurrency: webhookConcurrency,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Sessions, and what their representation needs besides the row.
 package protocol SessionRepository {
     func find(id: Int64) throws -> Session?
@@ -18,4 +20,19 @@ package protocol SessionRepository {
     func nextTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> ClosedRange<Int64>
     /// Records that the subscriber acknowledged the event with this sequence (and so every earlier one).
     func acknowledge(sequence: Int64, sessionID: Int64) throws
+
+    /// Leases the sending of the session's deliveries to `owner` until `expiresAt`, unless another instance holds
+    /// that lease at `now`; false when one does.
+    func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) throws -> Bool
+    /// Whether `owner` could lease the session's deliveries at `now`: no other instance holds them.
+    func canLeaseDeliveries(sessionID: Int64, owner: String, at now: Date) throws -> Bool
+    /// Makes the delivery leases `owner` holds (every one, when nil) expired, as `TaskRepository.expireLeases` does.
+    func expireDeliveryLeases(ownedBy owner: String?) throws
+    /// Renews the leases `owner` holds on these sessions' deliveries until `expiresAt`; returns the sessions it
+    /// still held.
+    func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) throws -> Set<Int64>
+    /// Ends `owner`'s lease on the session's deliveries, if it holds it.
+    func releaseDeliveries(sessionID: Int64, owner: String) throws
+    /// When the first of the delivery leases that instances other than `owner` hold expires.
+    func nextDeliveryLeaseExpiry(notOwnedBy owner: String) throws -> Date?
 }

@@ -2,15 +2,22 @@
 ///
 /// A transaction's body is synchronous and touches nothing but the repositories it is given, so that it can be
 /// retried or run wherever the store runs its transactions (a database's own thread, for SQLite). Changes and the
-/// events they cause are written in one transaction; whatever must follow the commit (waking a loop, interrupting
-/// a transfer) is registered with `afterCommit`.
+/// events they cause are written in one transaction; whatever must follow the commit is registered with
+/// `afterCommit`, and what other loops (of this instance or another) must learn of it is announced as a `Signal`.
 package protocol Store: Sendable {
     /// Runs `body` in a read-only transaction that sees one consistent snapshot.
     func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
     /// Runs `body` in a write transaction: all of it is committed, or none of it.
     func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
+    /// Runs `body` in a write transaction that claims work: across every instance sharing the database one such
+    /// transaction runs at a time, it sees what the others committed before it, and rows another transaction is
+    /// changing are passed over (`FOR UPDATE SKIP LOCKED`) rather than waited for. Its body writes nothing but the
+    /// claims.
+    func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
     /// Whether the store answers a trivial query (readiness).
     func isReachable() async -> Bool
+    /// Whether other instances may share the database (PostgreSQL); if not, this instance owns it (SQLite).
+    var isShared: Bool { get }
 }
 
 /// A transaction that must run again from the start: another one changed what it read (PostgreSQL's serialization
@@ -35,6 +42,9 @@ package protocol Repositories {
     func isolated<T>(_ body: () throws -> T) throws -> T
     /// Runs `action` once the transaction has committed; never when it rolls back.
     func afterCommit(_ action: @escaping @Sendable () -> Void)
+    /// Delivers `signal` once the transaction has committed, to the subscribers of this instance and of every other
+    /// sharing the database.
+    func announce(_ signal: Signal)
     /// Runs `action` when the transaction's work is done, just before it commits; if it throws, the transaction
     /// rolls back. Of the actions registered under one `key`, one runs (making many renames durable with one
     /// directory sync, say, when several reports share a transaction).

@@ -22,12 +22,11 @@ package protocol TaskRepository {
     /// Task identifiers of unfinished upload tasks that will send this staged file, or this download's content.
     func unfinishedUploads(sending source: UploadSourceReference) throws -> [Int64]
 
-    /// The scheduler claimed the task for an attempt: the first claim sets `startedAt`.
-    func markStarted(id: Int64, at: Date) throws
-    /// A checkpoint of a running download; false when the task is no longer running.
-    func recordProgress(id: Int64, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool
-    /// The counters of a running upload; false when the task is no longer running.
-    func recordUploadProgress(id: Int64, sent: Int64, expected: Int64) throws -> Bool
+    /// A checkpoint of a running download by the lease's `owner`; false when the task is no longer running or no
+    /// longer the owner's.
+    func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool
+    /// The counters of a running upload by the lease's `owner`; false when it is no longer running or the owner's.
+    func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) throws -> Bool
     func recordReply(id: Int64, reply: StoredReply) throws
     /// Forgets the finished content of a task (its file is removed by the caller).
     func forgetContent(id: Int64) throws
@@ -39,9 +38,35 @@ package protocol TaskRepository {
 
     /// The earliest `nextAttemptAt` after `now` among queued tasks.
     func nextAttemptDate(after now: Date) throws -> Date?
-    /// The queue heads: for each session and origin, its first `depth` queued tasks due at `now`, ranked by
-    /// active background task first, then priority, then age; transferring ones (`excluding`) are left out.
-    func queueHeads(excluding transferring: [Int64], dueAt now: Date, depth: Int) throws -> [QueuedTask]
+    /// The queue heads, in a claim (`Store.claim`): for each session and origin, its first `depth` queued tasks due
+    /// at `now` that no instance holds, ranked by active background task first, then priority, then age.
+    func queueHeads(dueAt now: Date, depth: Int) throws -> [QueuedTask]
+
+    /// Leases the task to the instance that will run its transfer; the first lease also sets `startedAt`.
+    func lease(id: Int64, _ lease: TaskLease, startedAt: Date) throws
+    /// Renews the leases `owner` holds on these tasks until `expiresAt`; returns the state of each task it still held.
+    func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: TaskState]
+    func releaseLease(id: Int64) throws
+    /// Makes the leases `owner` holds (every lease, when nil) expired: an instance that starts again takes back at
+    /// once what it held before it stopped.
+    func expireLeases(ownedBy owner: String?) throws
+    /// The tasks whose leases had expired at `now`: their owners stopped renewing them.
+    func expiredLeases(at now: Date) throws -> [TransferTask]
+    /// When the first of the leases that instances other than `owner` hold expires.
+    func nextLeaseExpiry(notOwnedBy owner: String) throws -> Date?
+    /// The transfers under way at `now` on every instance, by session and origin.
+    func transfersUnderway(at now: Date) throws -> [HostQueue: Int]
+}
+
+/// A session's queue for one origin: what `maximumConnectionsPerHost` counts by.
+package struct HostQueue: Hashable, Sendable {
+    package let sessionID: Int64
+    package let origin: String
+
+    package init(sessionID: Int64, origin: String) {
+        self.sessionID = sessionID
+        self.origin = origin
+    }
 }
 
 /// What an upload task sends, by row id: a staged file or a finished download.

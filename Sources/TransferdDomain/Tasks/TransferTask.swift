@@ -71,6 +71,13 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
     package var createdAt: Date
     package var startedAt: Date?
     package var completedAt: Date?
+    /// The instance running its transfer; only the scheduler and the lease keeper change it.
+    package var lease: TaskLease?
+
+    /// Whether a transfer of the task is under way at `now`, on whichever instance holds its lease.
+    package func isTransferring(at now: Date) -> Bool {
+        lease?.isLive(at: now) ?? false
+    }
 }
 
 extension TransferTask {

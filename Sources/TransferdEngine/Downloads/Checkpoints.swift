@@ -5,6 +5,9 @@ import _NIOFileSystem
 /// The checkpoints of one attempt. Each flushes the partial file to disk, then records the flushed prefix as
 /// the task's `partialBytes` with its counters (and `task.progress` when bytes arrived since the last one).
 /// Only flushed bytes are recorded, so after a crash the file can be cut back to the checkpoint and trusted.
+///
+/// A checkpoint the store cannot take (the database is unreachable) is skipped: the transfer goes on, and the next
+/// checkpoint records what this one would have. One the task refuses (it no longer wants this transfer) stops it.
 package final class Checkpoints: Sendable {
     private let handle: ReadWriteFileHandle
     private let taskID: Int64
@@ -36,13 +39,19 @@ package final class Checkpoints: Sendable {
         let (received, expected) = transfer.counters
         let previous = reported.withLock { $0 }
         guard received != previous.received || flushed != previous.flushed else { return }
-        try await reporter.checkpoint(
-            taskID: taskID,
-            received: received,
-            expected: expected,
-            bytesWritten: received - previous.received,
-            partialBytes: flushed
-        )
+        let wanted: Bool
+        do {
+            wanted = try await reporter.checkpoint(
+                taskID: taskID,
+                received: received,
+                expected: expected,
+                bytesWritten: received - previous.received,
+                partialBytes: flushed
+            )
+        } catch {
+            return
+        }
+        guard wanted else { return transfer.interrupt(.byClient) }
         reported.withLock { $0 = (received, flushed) }
     }
 }

@@ -1,13 +1,16 @@
 import Synchronization
 import TransferdDomain
 
-/// A transfer under way: its live byte counters (for polling between checkpoints), its own bandwidth limit, and the
-/// means to stop it.
+/// A transfer under way on this instance: its live byte counters (for polling between checkpoints), its own
+/// bandwidth limit, until when its lease can be counted on, and the means to stop it.
 package final class ActiveTransfer: Sendable {
     /// Why a transfer was stopped before it finished.
     package enum Interruption: Sendable, Equatable {
-        /// The client suspended or cancelled the task; the state machine already knows.
+        /// The client suspended or cancelled the task (through any instance); the state machine already knows.
         case byClient
+        /// The lease could not be renewed in time, or another instance holds it now: the task is no longer this
+        /// instance's to run.
+        case leaseLost
         /// No byte arrived for `timeoutIntervalForRequest`.
         case stalled
         /// The task outlived `timeoutIntervalForResource`.
@@ -21,22 +24,23 @@ package final class ActiveTransfer: Sendable {
         package var bytesExpected: Int64 = -1
         package var lastActivity = ContinuousClock.now
         package var interruption: Interruption?
+        package var leaseHeldUntil: ContinuousClock.Instant
     }
 
     package let taskID: Int64
-    package let sessionID: Int64
-    /// `host:port` of the origin, for the per-host connection limit.
-    package let origin: String
+    /// The session's queue for the origin, for the per-host connection limit.
+    package let queue: HostQueue
     /// The task's `maxBytesPerSecond`, changeable while the transfer runs.
     package let limit: BandwidthLimit
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let interrupted = Doorbell()
 
-    package init(taskID: Int64, sessionID: Int64, origin: String, maxBytesPerSecond: Int64?) {
+    /// A transfer whose lease this instance can count on until `leaseHeldUntil`.
+    package init(taskID: Int64, queue: HostQueue, maxBytesPerSecond: Int64?, leaseHeldUntil: ContinuousClock.Instant) {
         self.taskID = taskID
-        self.sessionID = sessionID
-        self.origin = origin
+        self.queue = queue
         limit = BandwidthLimit(bytesPerSecond: maxBytesPerSecond)
+        state = Mutex(State(leaseHeldUntil: leaseHeldUntil))
     }
 
     package var counters: (received: Int64, expected: Int64) {
@@ -68,6 +72,16 @@ package final class ActiveTransfer: Sendable {
     /// The transfer is alive though no byte arrived (it is held back by a bandwidth limit).
     package func touch() {
         state.withLock { $0.lastActivity = ContinuousClock.now }
+    }
+
+    /// Until when this instance can count on the transfer's lease (its own monotonic time).
+    package var leaseHeldUntil: ContinuousClock.Instant {
+        state.withLock { $0.leaseHeldUntil }
+    }
+
+    /// The lease was renewed: this instance can count on it until `instant`.
+    package func leaseRenewed(until instant: ContinuousClock.Instant) {
+        state.withLock { $0.leaseHeldUntil = max($0.leaseHeldUntil, instant) }
     }
 
     package var interruption: Interruption? {

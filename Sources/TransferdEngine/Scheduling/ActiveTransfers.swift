@@ -12,8 +12,11 @@ package final class ActiveTransfers: Sendable {
         transfers.withLock { $0[transfer.taskID] = transfer }
     }
 
-    package func remove(taskID: Int64) {
-        _ = transfers.withLock { $0.removeValue(forKey: taskID) }
+    /// Unregisters the transfer, unless another transfer of its task has been registered since.
+    package func remove(_ transfer: ActiveTransfer) {
+        transfers.withLock { transfers in
+            if transfers[transfer.taskID] === transfer { transfers[transfer.taskID] = nil }
+        }
     }
 
     package subscript(taskID: Int64) -> ActiveTransfer? {
@@ -24,8 +27,8 @@ package final class ActiveTransfers: Sendable {
         transfers.withLock { Array($0.values) }
     }
 
-    /// How many of the session's transfers to `origin` are under way.
-    package func count(sessionID: Int64, origin: String) -> Int {
-        transfers.withLock { $0.values.count { $0.sessionID == sessionID && $0.origin == origin } }
+    /// How many of the session's transfers to the origin are under way here.
+    package func count(_ queue: HostQueue) -> Int {
+        transfers.withLock { $0.values.count { $0.queue == queue } }
     }
 }

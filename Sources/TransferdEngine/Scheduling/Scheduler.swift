@@ -8,11 +8,16 @@ import TransferdStorage
 /// session and host; higher priority first, then creation order, taking turns between sessions so that one
 /// session's thousands of tasks cannot starve another's.
 ///
-/// The scheduler is the only owner of the transfers under way (`transfers`); what they do reaches the rest of
-/// the service through the `TransferReporter`. On graceful shutdown it stops every transfer; interrupted tasks stay
-/// `running` (queued) and run again on the next start.
+/// Instances sharing a database claim tasks one claim at a time, each leasing what it claims (`TaskLease`): a task
+/// another instance holds is not claimed, and `maximumConnectionsPerHost` counts the transfers of every instance.
+/// Tasks whose leases expired (their instance died) are taken back first.
+///
+/// The scheduler is the only owner of this instance's transfers under way (`transfers`); what they do reaches the
+/// rest of the service through the `TransferReporter`. On graceful shutdown it stops every transfer; interrupted
+/// tasks stay `running` (queued) and run again on the next start, here or on another instance.
 package struct Scheduler: Service {
     package let store: any Store
+    package let instance: Instance
     package let reporter: any TransferReporter
     package let downloader: DownloadRunner
     package let uploader: UploadRunner
@@ -25,6 +30,7 @@ package struct Scheduler: Service {
 
     package init(
         store: any Store,
+        instance: Instance,
         reporter: any TransferReporter,
         downloader: DownloadRunner,
         uploader: UploadRunner,
@@ -35,6 +41,7 @@ package struct Scheduler: Service {
         logger: Logger
     ) {
         self.store = store
+        self.instance = instance
         self.reporter = reporter
         self.downloader = downloader
         self.uploader = uploader
@@ -49,11 +56,12 @@ package struct Scheduler: Service {
         try await reporter.prepareQueue()
         await withDiscardingTaskGroup { group in
             await loop.run("claim queued tasks") {
-                let (claimed, nextDue) = try await claimJobs()
+                let (claimed, nextDue, leasesExpired) = try await claimJobs()
                 for (job, transfer) in claimed {
                     group.addTask { await perform(job, transfer: transfer) }
                 }
-                return nextDue
+                guard leasesExpired, try await reporter.takeBackExpiredLeases(at: instance.clock.now) else { return nextDue }
+                return loop.clock.now
             }
             // Interrupted transfers leave their tasks running (queued) for the next start.
             group.cancelAll()
@@ -67,58 +75,94 @@ package struct Scheduler: Service {
             } else {
                 await downloader.run(job, transfer: transfer)
             }
-        let transfers = self.transfers
-        do {
-            try await reporter.transferEnded(taskID: job.taskID, outcome: outcome, bytes: transfer.counters.received) {
-                transfers.remove(taskID: job.taskID)
-            }
-        } catch {
-            transfers.remove(taskID: job.taskID)
-            logger.error("could not record the end of a transfer", metadata: ["task": "\(job.taskID)", "error": "\(error)"])
-        }
+        await recordEnd(of: job, transfer: transfer, outcome: outcome)
         loop.doorbell.ring()
     }
 
-    /// Picks the next tasks to run and registers them as transferring, in one write transaction so that a
-    /// concurrent suspend or cancel sees either the queued task or the transferring one, never something between.
+    /// Records how the transfer ended. While the store cannot take it (the database is unreachable for a moment) it
+    /// tries again every second, as long as the lease can be counted on; after that the task is another instance's
+    /// to take back, or this one's once its lease has expired.
+    private func recordEnd(of job: TransferJob, transfer: ActiveTransfer, outcome: TaskStateMachine.TransferOutcome) async {
+        let transfers = self.transfers
+        while true {
+            do {
+                try await reporter.transferEnded(taskID: job.taskID, outcome: outcome, bytes: transfer.counters.received) {
+                    transfers.remove(transfer)
+                }
+                return
+            } catch {
+                let metadata: Logger.Metadata = ["task": "\(job.taskID)", "error": "\(error)"]
+                guard !Task.isCancelled, ContinuousClock.now < transfer.leaseHeldUntil else {
+                    transfers.remove(transfer)
+                    return logger.error("could not record the end of a transfer", metadata: metadata)
+                }
+                logger.warning("could not record the end of a transfer yet; trying again in a second", metadata: metadata)
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// A task this instance may be transferring changed (`Signal.task`, from any instance): stops the transfer when
+    /// the task no longer wants it from this instance, else applies the task's bandwidth limit to it.
+    package func reconsider(taskID: Int64) async {
+        guard let transfer = transfers[taskID] else { return }
+        do {
+            let task = try await store.read { try $0.tasks.find(id: taskID) }
+            guard let task, task.state == .running, task.lease?.owner == instance.id else { return transfer.interrupt(.byClient) }
+            transfer.limit.setRate(task.maxBytesPerSecond)
+        } catch {
+            logger.warning(
+                "could not read a changed task; its lease renewal will look again",
+                metadata: ["task": "\(taskID)", "error": "\(error)"]
+            )
+        }
+    }
+
+    /// Picks the next tasks to run, leases them to this instance and registers them as transferring, in one claim
+    /// so that a concurrent suspend or cancel sees either the queued task or the transferring one, never something
+    /// between.
     ///
     /// Each session's queue per origin is ranked by its active background tasks' transfers first, then priority,
     /// then age; candidates are taken rank by rank, and within a rank the session served longest ago goes first.
-    /// Tasks not due yet (`nextAttemptAt`) wait; the second result is when the first of them is due.
-    private func claimJobs() async throws -> ([(TransferJob, ActiveTransfer)], Date?) {
-        let now = loop.clock.now
-        let (transfers, turns, concurrency, files, maximumDownloadBytes) = (
-            transfers, turns, concurrency, uploader.environment.files, maximumDownloadBytes
+    /// Tasks not due yet (`nextAttemptAt`) wait; the second result is when the first of them is due, or when
+    /// another instance's lease expires; the third whether some lease has expired, for the reporter to take back.
+    private func claimJobs() async throws -> ([(TransferJob, ActiveTransfer)], Date?, Bool) {
+        let (now, leaseNow, started) = (loop.clock.now, instance.clock.now, ContinuousClock.now)
+        let (transfers, turns, concurrency, files, maximumDownloadBytes, instance, clock) = (
+            transfers, turns, concurrency, uploader.environment.files, maximumDownloadBytes, instance, loop.clock
         )
-        return try await store.write { repositories in
-            let nextDue = try repositories.tasks.nextAttemptDate(after: now)
-            let active = transfers.all
-            var free = concurrency - active.count
-            guard free > 0 else { return ([], nextDue) }
-            var perOrigin: [String: Int] = [:]
-            for transfer in active { perOrigin["\(transfer.sessionID) \(transfer.origin)", default: 0] += 1 }
-
-            let candidates = try repositories.tasks.queueHeads(excluding: active.map(\.taskID), dueAt: now, depth: free).sorted {
-                lhs,
-                rhs in
+        return try await store.claim { repositories in
+            let nextDue = [
+                try repositories.tasks.nextAttemptDate(after: now),
+                try repositories.tasks.nextLeaseExpiry(notOwnedBy: instance.id).map { instance.moment($0, on: clock) },
+            ].compactMap { $0 }.min()
+            let leasesExpired = try !repositories.tasks.expiredLeases(at: leaseNow).isEmpty
+            var free = concurrency - transfers.all.count
+            guard free > 0 else { return ([], nextDue, leasesExpired) }
+            var underway = try repositories.tasks.transfersUnderway(at: leaseNow)
+            let candidates = try repositories.tasks.queueHeads(dueAt: now, depth: free).sorted { lhs, rhs in
                 lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
             }
             var claimed: [(TransferJob, ActiveTransfer)] = []
             for candidate in candidates where free > 0 {
                 let task = candidate.task
-                let slot = "\(task.sessionId) \(task.origin)"
-                guard perOrigin[slot, default: 0] < candidate.configuration.maximumConnectionsPerHost else { continue }
-                perOrigin[slot, default: 0] += 1
+                let queue = HostQueue(sessionID: task.sessionId, origin: task.origin)
+                // A transfer of it may still be stopping here, its lease given up after it could not be renewed.
+                guard transfers[task.rowID] == nil, underway[queue, default: 0] < candidate.configuration.maximumConnectionsPerHost
+                else { continue }
+                underway[queue, default: 0] += 1
                 free -= 1
                 turns.served(task.sessionId)
                 let transfer = ActiveTransfer(
                     taskID: task.rowID,
-                    sessionID: task.sessionId,
-                    origin: task.origin,
-                    maxBytesPerSecond: task.maxBytesPerSecond
+                    queue: queue,
+                    maxBytesPerSecond: task.maxBytesPerSecond,
+                    leaseHeldUntil: started + instance.safeLeaseDuration
                 )
-                transfers.add(transfer)
-                try repositories.tasks.markStarted(id: task.rowID, at: now)
+                // Registered once the claim has committed: a claim that runs again registers only what it claims.
+                repositories.afterCommit { transfers.add(transfer) }
+                let lease = TaskLease(owner: instance.id, expiresAt: instance.leaseExpiry(from: leaseNow))
+                try repositories.tasks.lease(id: task.rowID, lease, startedAt: now)
                 let upload = task.kind == .upload ? try UploadJob(task: task, files: files, repositories) : nil
                 let job = TransferJob(
                     task: task,
@@ -128,7 +172,7 @@ package struct Scheduler: Service {
                 )
                 claimed.append((job, transfer))
             }
-            return (claimed, nextDue)
+            return (claimed, nextDue, leasesExpired)
         }
     }
 }

@@ -4,22 +4,26 @@ import TransferdDomain
 /// What the engine tells about the transfers it runs: its one way out. The task service implements it, writing each
 /// report, and the events it causes, in one transaction.
 package protocol TransferReporter: Sendable {
-    /// Before the first claim after a start: settles what the previous run left behind (tasks left canceling,
-    /// background-task deadlines that passed while the service was down).
+    /// Before the first claim after a start: takes back what the previous run of this instance held, and applies
+    /// background-task deadlines that passed while the service was down.
     func prepareQueue() async throws
+    /// Takes back the tasks whose leases expired at `now` (their instance died or lost the database): a canceling one
+    /// completes, a running one is queued again, to continue from its checkpoint. False when there was none.
+    func takeBackExpiredLeases(at now: Date) async throws -> Bool
     /// didReceiveResponse: the final response head and the URL it came from; for a successful download, `start` says
     /// where its bytes go and whether they can be continued later.
     func responseReceived(taskID: Int64, url: String, response: TransferResponse, start: AttemptStart?) async throws
     /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk; `bytesWritten`
-    /// arrived since the last one.
-    func checkpoint(taskID: Int64, received: Int64, expected: Int64, bytesWritten: Int64, partialBytes: Int64) async throws
-    /// didSendBodyData: an upload's counters; `bytesSent` went out since the last report.
-    func uploadProgress(taskID: Int64, sent: Int64, expected: Int64, bytesSent: Int64) async throws
+    /// arrived since the last one. False when the task no longer wants the transfer (suspended, cancelled, or
+    /// leased to another instance): the transfer must stop.
+    func checkpoint(taskID: Int64, received: Int64, expected: Int64, bytesWritten: Int64, partialBytes: Int64) async throws -> Bool
+    /// didSendBodyData: an upload's counters; `bytesSent` went out since the last report. False as for `checkpoint`.
+    func uploadProgress(taskID: Int64, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool
     /// The body of an upload's final response was kept.
     func replyKept(taskID: Int64, reply: StoredReply) async throws
-    /// The attempt has stopped with `outcome` after `bytes`. `release` unregisters the transfer: it must run inside
-    /// the transaction that records the end, so that a concurrent suspend or cancel sees the transfer either under
-    /// way or over, never in between.
+    /// The attempt has stopped with `outcome` after `bytes`; its lease ends. `release` unregisters the transfer: it
+    /// must run inside the transaction that records the end, so that a concurrent suspend or cancel sees the transfer
+    /// either under way or over, never in between. An outcome from an instance that lost the lease is not recorded.
     func transferEnded(
         taskID: Int64,
         outcome: TaskStateMachine.TransferOutcome,

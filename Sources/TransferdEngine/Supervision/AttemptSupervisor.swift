@@ -40,7 +40,7 @@ package enum AttemptSupervisor {
             return .failed(
                 TransferError(code: .outOfSpace, message: "The data directory reached its free-space floor; the transfer waits for space.")
             )
-        case (_, .byClient):
+        case (_, .byClient), (_, .leaseLost):
             return .interrupted
         }
     }

@@ -86,13 +86,16 @@ package struct UploadRunner: Sendable {
                     try await Task.sleep(for: environment.progressInterval)
                     let (sent, expected) = transfer.counters
                     guard sent != reported else { continue }
-                    try await environment.reporter.uploadProgress(
+                    // A report the store cannot take is skipped (the next one carries its bytes); one the task
+                    // refuses stops the transfer.
+                    let wanted = try? await environment.reporter.uploadProgress(
                         taskID: job.taskID,
                         sent: sent,
                         expected: expected,
                         bytesSent: sent - reported
                     )
-                    reported = sent
+                    if wanted == false { transfer.interrupt(.byClient) }
+                    if wanted != nil { reported = sent }
                 }
                 return nil
             }

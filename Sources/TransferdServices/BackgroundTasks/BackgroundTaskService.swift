@@ -6,15 +6,12 @@ import TransferdDomain
 package struct BackgroundTaskService: Sendable {
     let store: any Store
     let transitions: TaskTransitions
-    /// Rings the `BackgroundTaskClock` when a background task begins.
-    let deadlines: Doorbell
     /// The longest a background task is granted, in seconds.
     package let maximumDuration: Double
 
-    package init(store: any Store, transitions: TaskTransitions, deadlines: Doorbell, maximumDuration: Double) {
+    package init(store: any Store, transitions: TaskTransitions, maximumDuration: Double) {
         self.store = store
         self.transitions = transitions
-        self.deadlines = deadlines
         self.maximumDuration = maximumDuration
     }
 
@@ -32,12 +29,11 @@ package struct BackgroundTaskService: Sendable {
             expirationWarning: expirationWarning,
             now: clock.now
         )
-        let deadlines = deadlines
         return try await store.write { repositories in
             guard try repositories.sessions.find(id: sessionID)?.state == .active else {
                 throw DomainError.conflict("The session is not active and takes no background tasks.")
             }
-            repositories.afterCommit { deadlines.ring() }
+            repositories.announce(.deadlines)
             return try repositories.backgroundTasks.insert(task)
         }
     }

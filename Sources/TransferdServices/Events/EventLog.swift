@@ -5,20 +5,18 @@ import TransferdDomain
 /// (together with their webhook deliveries), read by polling or long-polling.
 package struct EventLog: Sendable {
     let store: any Store
+    /// Bumped by `Signal.events` (from any instance) for the session's waiting readers.
     package let signal: EventSignal
-    /// Wakes the webhook dispatcher after a commit that queued a delivery.
-    let outbox: Doorbell
     let clock: any WallClock
 
-    package init(store: any Store, signal: EventSignal, outbox: Doorbell, clock: any WallClock) {
+    package init(store: any Store, signal: EventSignal, clock: any WallClock) {
         self.store = store
         self.signal = signal
-        self.outbox = outbox
         self.clock = clock
     }
 
-    /// Appends one event to the session's log in the caller's transaction; readers and the dispatcher wake after
-    /// the commit.
+    /// Appends one event to the session's log in the caller's transaction; readers and the dispatchers (of every
+    /// instance) wake after the commit.
     @discardableResult
     package func append(
         _ repositories: any Repositories,
@@ -34,11 +32,8 @@ package struct EventLog: Sendable {
             data: data,
             at: clock.now
         )
-        let (signal, outbox) = (signal, outbox)
-        repositories.afterCommit {
-            signal.notify(sessionID: sessionID)
-            if queuedDelivery { outbox.ring() }
-        }
+        repositories.announce(.events(sessionID: sessionID))
+        if queuedDelivery { repositories.announce(.outbox) }
         return event
     }
 

@@ -3,8 +3,8 @@ import Synchronization
 import TransferdDomain
 
 /// The API keys requests presented lately, so that a busy client is not looked up in the database on every request.
-/// A key is read again once its entry is `lifetime` old: a key revoked elsewhere (the command line, another
-/// instance) stops working within that time; one revoked by this process stops at once. Only keys that exist are
+/// A key is read again once its entry is `lifetime` old: a key revoked where no signal reaches (the command line
+/// beside SQLite) stops working within that time; one revoked through any instance stops at once. Only keys that exist are
 /// kept, so the cache holds at most as many entries as there are keys.
 package final class APIKeyCache: Sendable {
     package static let lifetime: TimeInterval = 1

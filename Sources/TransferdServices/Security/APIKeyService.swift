@@ -6,7 +6,7 @@ import TransferdDomain
 package struct APIKeyService: Sendable {
     let store: any Store
     let clock: any WallClock
-    let cache = APIKeyCache()
+    package let cache = APIKeyCache()
 
     package init(store: any Store, clock: any WallClock) {
         self.store = store
@@ -33,11 +33,15 @@ package struct APIKeyService: Sendable {
         try await store.read { try $0.apiKeys.list() }
     }
 
-    /// Revokes a key at once; false when no live key has that id.
+    /// Revokes a key at once, on every instance that shares the database (`Signal.keyRevoked`); false when no live
+    /// key has that id.
     package func revoke(id: String) async throws -> Bool {
         let now = clock.now
         defer { cache.forget(id: id) }
-        return try await store.write { try $0.apiKeys.revoke(id: id, at: now) }
+        return try await store.write { repositories in
+            repositories.announce(.keyRevoked(id: id))
+            return try repositories.apiKeys.revoke(id: id, at: now)
+        }
     }
 
     /// Makes sure a fresh installation can be reached: `configured` (TRANSFERD_API_KEY) becomes an admin key when it

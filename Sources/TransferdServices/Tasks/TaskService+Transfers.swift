@@ -1,27 +1,49 @@
 import Foundation
+import Logging
 import TransferdDomain
 import TransferdEngine
 
 /// What the engine reports of the transfers it runs, recorded with the events each report causes (reports that
 /// arrive together share a transaction: `writes`).
 extension TaskService: TransferReporter {
-    /// After a restart nothing is transferring: tasks left `canceling` complete as cancelled (`running` ones stay
-    /// queued), and background-task deadlines that passed while the service was down take effect, before anything
-    /// of their sessions runs.
+    /// After a start, nothing this instance held is transferring: its leases (every lease, when it owns the
+    /// database) expire, for the scheduler to take back; background-task deadlines that passed while the service was
+    /// down take effect, before anything of their sessions runs.
     package func prepareQueue() async throws {
-        try await store.write { repositories in
-            for var task in try repositories.tasks.inState(.canceling) {
-                try transitions.apply(.transferEnded(.interrupted), to: &task, isTransferring: true, repositories)
-            }
-        }
+        let owner = store.isShared ? instance.id : nil
+        try await store.write { try $0.tasks.expireLeases(ownedBy: owner) }
         _ = try await backgroundTasks.processDeadlines()
+    }
+
+    /// A lease of this instance whose transfer is still registered here is left to the `LeaseKeeper`: it renews
+    /// it, or stops the transfer.
+    package func takeBackExpiredLeases(at now: Date) async throws -> Bool {
+        let (owner, transfers) = (instance.id, transfers)
+        let takeBack: @Sendable (TransferTask) -> Bool = { !($0.lease?.owner == owner && transfers[$0.rowID] != nil) }
+        let owners = try await store.write { repositories in
+            let expired = try repositories.tasks.expiredLeases(at: now).filter(takeBack)
+            for var task in expired {
+                try repositories.tasks.releaseLease(id: task.rowID)
+                task.lease = nil
+                if task.state == .canceling {
+                    try transitions.apply(.transferEnded(.interrupted), to: &task, isTransferring: true, repositories)
+                }
+            }
+            if !expired.isEmpty { repositories.announce(.work) }
+            return Dictionary(grouping: expired, by: { $0.lease?.owner ?? "" }).mapValues(\.count)
+        }
+        for (owner, count) in owners where owner != instance.id {
+            logger.warning("took back tasks whose lease expired", metadata: ["owner": "\(owner)", "tasks": "\(count)"])
+        }
+        return !owners.isEmpty
     }
 
     /// An attempt that meant to continue the partial file writes `task.resumed_at_offset` (didResumeAtOffset) with
     /// where it did, or why it restarted.
     package func responseReceived(taskID: Int64, url: String, response: TransferResponse, start: AttemptStart?) async throws {
+        let owner = instance.id
         try await writes.write { repositories in
-            guard var task = try repositories.tasks.find(id: taskID), task.state == .running else { return }
+            guard var task = try repositories.tasks.find(id: taskID), task.state == .running, task.lease?.owner == owner else { return }
             task.currentUrl = url
             task.response = response
             if let start {
@@ -46,43 +68,76 @@ extension TaskService: TransferReporter {
     }
 
     /// Persists the counters and the flushed prefix, and writes `task.progress` (didWriteData) when bytes arrived
-    /// since the last checkpoint. A task suspended or cancelled meanwhile reports no more progress.
-    package func checkpoint(taskID: Int64, received: Int64, expected: Int64, bytesWritten: Int64, partialBytes: Int64) async throws {
-        try await writes.write { repositories in
-            guard try repositories.tasks.recordProgress(id: taskID, received: received, expected: expected, partialBytes: partialBytes),
-                bytesWritten > 0, let task = try repositories.tasks.find(id: taskID)
-            else { return }
+    /// since the last checkpoint. A task suspended or cancelled meanwhile, or leased to another instance, takes no
+    /// more progress from this transfer.
+    package func checkpoint(
+        taskID: Int64,
+        received: Int64,
+        expected: Int64,
+        bytesWritten: Int64,
+        partialBytes: Int64
+    ) async throws
+        -> Bool
+    {
+        let owner = instance.id
+        return try await writes.write { repositories in
+            guard
+                try repositories.tasks.recordProgress(
+                    id: taskID,
+                    owner: owner,
+                    received: received,
+                    expected: expected,
+                    partialBytes: partialBytes
+                )
+            else { return false }
+            guard bytesWritten > 0, let task = try repositories.tasks.find(id: taskID) else { return true }
             let data = EventData(bytesWritten: bytesWritten, totalBytesWritten: received, totalBytesExpectedToWrite: expected)
             try eventLog.append(repositories, .taskProgress, for: task, data: data)
+            return true
         }
     }
 
     /// didSendBodyData: persists an upload's counters and writes `task.upload_progress`.
-    package func uploadProgress(taskID: Int64, sent: Int64, expected: Int64, bytesSent: Int64) async throws {
-        try await writes.write { repositories in
-            guard try repositories.tasks.recordUploadProgress(id: taskID, sent: sent, expected: expected),
+    package func uploadProgress(taskID: Int64, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool {
+        let owner = instance.id
+        return try await writes.write { repositories in
+            guard try repositories.tasks.recordUploadProgress(id: taskID, owner: owner, sent: sent, expected: expected),
                 let task = try repositories.tasks.find(id: taskID)
-            else { return }
+            else { return false }
             let data = EventData(bytesSent: bytesSent, totalBytesSent: sent, totalBytesExpectedToSend: expected)
             try eventLog.append(repositories, .taskUploadProgress, for: task, data: data)
+            return true
         }
     }
 
     package func replyKept(taskID: Int64, reply: StoredReply) async throws {
-        try await writes.write { try $0.tasks.recordReply(id: taskID, reply: reply) }
+        let owner = instance.id
+        try await writes.write { repositories in
+            guard try repositories.tasks.find(id: taskID)?.lease?.owner == owner else { return }
+            try repositories.tasks.recordReply(id: taskID, reply: reply)
+        }
     }
 
-    /// Records how a transfer attempt ended. A transient failure is retried while the session's `maximumRetries`
-    /// and the task's resource deadline allow.
+    /// Records how a transfer attempt ended, and ends its lease. A transient failure is retried while the session's
+    /// `maximumRetries` and the task's resource deadline allow. The end of a transfer whose lease this instance lost
+    /// is not recorded: whoever took the task over continues it.
     package func transferEnded(
         taskID: Int64,
         outcome: TaskStateMachine.TransferOutcome,
         bytes: Int64,
         release: @escaping @Sendable () -> Void
     ) async throws {
+        let (owner, logger) = (instance.id, logger)
         try await writes.write { repositories in
             release()
             guard var task = try repositories.tasks.find(id: taskID) else { return }
+            guard task.lease?.owner == owner else {
+                logger.warning("a transfer ended after its lease was lost; its outcome is not recorded", metadata: ["task": "\(taskID)"])
+                return
+            }
+            try repositories.tasks.releaseLease(id: taskID)
+            task.lease = nil
+            repositories.announce(.work)
             var input = TaskStateMachine.Input.transferEnded(outcome)
             if let attempt = TransferAttempt(outcome: outcome, bytes: bytes, endedAt: clock.now) {
                 task.attempts.append(attempt)

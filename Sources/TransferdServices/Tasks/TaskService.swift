@@ -8,6 +8,8 @@ import TransferdStorage
 /// engine reports of their transfers. The state machine decides; `TaskTransitions` applies its actions.
 package struct TaskService: Sendable {
     let store: any Store
+    /// This instance: the owner its transfers' leases name.
+    let instance: Instance
     let transitions: TaskTransitions
     let backgroundTasks: BackgroundTaskService
     let files: FileStore
@@ -24,6 +26,7 @@ package struct TaskService: Sendable {
 
     package init(
         store: any Store,
+        instance: Instance,
         transitions: TaskTransitions,
         backgroundTasks: BackgroundTaskService,
         files: FileStore,
@@ -35,6 +38,7 @@ package struct TaskService: Sendable {
         logger: Logger
     ) {
         self.store = store
+        self.instance = instance
         self.transitions = transitions
         self.backgroundTasks = backgroundTasks
         self.files = files
@@ -98,8 +102,7 @@ package struct TaskService: Sendable {
         try eventLog.append(repositories, .taskCreated, for: task, data: EventData(state: .suspended))
         if newTask.start {
             try eventLog.append(repositories, .taskResumed, for: task, data: EventData(state: .running))
-            let scheduler = transitions.scheduler
-            repositories.afterCommit { scheduler.ring() }
+            repositories.announce(.work)
         }
         return task
     }
@@ -117,19 +120,19 @@ package struct TaskService: Sendable {
         }
     }
 
-    /// Changes a task's priority, description or bandwidth limit; a limit applies at once to a transfer under way.
+    /// Changes a task's priority, description or bandwidth limit; a limit applies at once to a transfer under way,
+    /// on whichever instance runs it.
     package func update(_ change: TaskChange, sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask {
-        let task = try await store.write { repositories in
+        try await store.write { repositories in
             var task = try Self.task(taskIdentifier, sessionID: sessionID, repositories)
             guard task.state != .completed else { throw DomainError.conflict("Task \(taskIdentifier) is completed; it cannot change.") }
             if let priority = change.priority { task.priority = priority }
             if let description = change.taskDescription { task.taskDescription = description }
             if let rate = change.maxBytesPerSecond { task.maxBytesPerSecond = rate }
             try repositories.tasks.update(task)
+            if change.maxBytesPerSecond != nil { repositories.announce(.task(id: task.rowID)) }
             return task
         }
-        transfers[task.rowID]?.limit.setRate(task.maxBytesPerSecond)
-        return task
     }
 
     /// The session's task with this identifier.
@@ -176,7 +179,8 @@ package struct TaskService: Sendable {
     /// The task as the API shows it, with the live counters of a transfer under way and whether it waits for a
     /// connection to its host.
     package func representation(of task: TransferTask, in session: Session) -> TaskRepresentation {
-        let busy = transfers.count(sessionID: session.rowID, origin: task.origin) >= session.configuration.maximumConnectionsPerHost
+        let queue = HostQueue(sessionID: session.rowID, origin: task.origin)
+        let busy = transfers.count(queue) >= session.configuration.maximumConnectionsPerHost
         return TaskRepresentation(task, live: transfers[task.rowID]?.counters, hostIsBusy: busy, now: clock.now)
     }
 

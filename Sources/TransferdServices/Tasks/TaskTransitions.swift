@@ -5,38 +5,39 @@ import TransferdStorage
 
 /// Applies the task state machine's decisions: inside the caller's transaction it writes the task's new state, the
 /// events the action causes, and the bookkeeping of the task's session and background task; what must follow the
-/// commit (waking the scheduler, stopping a transfer) is registered to run after it.
+/// commit (waking the scheduler, stopping a transfer on whichever instance runs it) is announced as signals.
 ///
 /// Task, session and background-task services all change tasks through here, so that a task completes the same
 /// way whoever completes it.
 package struct TaskTransitions: Sendable {
     let eventLog: EventLog
     let files: FileStore
-    /// The transfers under way, owned by the engine: asked whether a task is transferring, and told to stop one.
+    /// This instance's transfers under way, owned by the engine: their live counters.
     let transfers: ActiveTransfers
-    /// Rung after a commit that queued work for the scheduler.
-    let scheduler: Doorbell
     package let resumeDataSigner: ResumeData.Signer
     let clock: any WallClock
+    /// The clock leases are timed by (`Instance.clock`).
+    let leaseClock: any WallClock
 
     package init(
         eventLog: EventLog,
         files: FileStore,
         transfers: ActiveTransfers,
-        scheduler: Doorbell,
         resumeDataSigner: ResumeData.Signer,
-        clock: any WallClock
+        clock: any WallClock,
+        leaseClock: any WallClock
     ) {
         self.eventLog = eventLog
         self.files = files
         self.transfers = transfers
-        self.scheduler = scheduler
         self.resumeDataSigner = resumeDataSigner
         self.clock = clock
+        self.leaseClock = leaseClock
     }
 
     /// Feeds `input` to the machine of `task` (as it is in the store) and performs the action, in the caller's
-    /// transaction. `isTransferring` overrides what the engine says: a report that a transfer ended speaks of one.
+    /// transaction. A task is transferring while an instance holds its lease; `isTransferring` overrides that: a
+    /// report that a transfer ended speaks of one.
     @discardableResult
     package func apply(
         _ input: TaskStateMachine.Input,
@@ -46,7 +47,7 @@ package struct TaskTransitions: Sendable {
     ) throws -> TaskStateMachine.Action {
         var machine = TaskStateMachine(
             state: task.state,
-            isTransferring: isTransferring ?? (transfers[task.rowID] != nil),
+            isTransferring: isTransferring ?? task.isTransferring(at: leaseClock.now),
             cancellation: task.pendingCancellation
         )
         let action = try machine.handle(input)
@@ -233,12 +234,11 @@ package struct TaskTransitions: Sendable {
     }
 
     private func wakeScheduler(_ repositories: any Repositories) {
-        let scheduler = scheduler
-        repositories.afterCommit { scheduler.ring() }
+        repositories.announce(.work)
     }
 
+    /// The instance running the task's transfer stops it once this commits.
     private func interrupt(_ taskID: Int64, _ repositories: any Repositories) {
-        let transfers = transfers
-        repositories.afterCommit { transfers[taskID]?.interrupt(.byClient) }
+        repositories.announce(.task(id: taskID))
     }
 }

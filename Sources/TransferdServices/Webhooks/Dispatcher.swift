@@ -11,6 +11,11 @@ import TransferdEngine
 /// event waits while an earlier one is unacknowledged; sessions are served concurrently. At-least-once: a
 /// delivery stays pending until the subscriber answers 2xx, across restarts.
 ///
+/// Across instances sharing a database, a session's deliveries are sent by the instance that holds its delivery
+/// lease (`SessionRepository.leaseDeliveries`), claimed one claim at a time, renewed by the `LeaseKeeper` and
+/// released when the session has nothing more due or its turn is over; an instance that dies loses it when it
+/// expires, and another goes on from the first unacknowledged delivery.
+///
 /// A session that is claimed keeps sending while its next delivery is due, for up to `turn` deliveries; the
 /// transaction that records one answer finds the next, so a busy session costs no claim per delivery. Then it
 /// goes back in line behind the sessions that have waited longer.
@@ -19,16 +24,20 @@ import TransferdEngine
 /// (``DeliveryRepository/enqueue(_:)``), so a slow subscriber gets the latest progress, not a backlog.
 package struct Dispatcher: Service {
     let store: any Store
+    let instance: Instance
     let destinations: DestinationGuard
     let policy: DeliveryPolicy
     let loop: WakeUpLoop
     let concurrency: Int
     let turn: Int
-    private let sending = SendingSessions()
+    /// This instance's sessions in flight, shared with the `LeaseKeeper` that renews their leases.
+    let sending: SendingSessions
     private let recorder: GroupCommit
 
     package init(
         store: any Store,
+        instance: Instance,
+        sending: SendingSessions,
         destinations: DestinationGuard,
         policy: DeliveryPolicy,
         loop: WakeUpLoop,
@@ -36,6 +45,8 @@ package struct Dispatcher: Service {
         turn: Int = 64
     ) {
         self.store = store
+        self.instance = instance
+        self.sending = sending
         self.destinations = destinations
         self.policy = policy
         self.loop = loop
@@ -48,13 +59,19 @@ package struct Dispatcher: Service {
     var logger: Logger { loop.logger }
 
     package func run() async throws {
+        // What this instance held before it stopped (every lease, when it owns the database) is free at once.
+        let owner = store.isShared ? instance.id : nil
+        try await store.write { try $0.sessions.expireDeliveryLeases(ownedBy: owner) }
         await withDiscardingTaskGroup { group in
             await loop.run("read the outbox") {
                 let (due, nextDue) = try await claimDueDeliveries()
                 for head in due {
                     group.addTask {
-                        await send(from: head)
-                        sending.remove(head.sessionId)
+                        if await send(from: head) {
+                            await release(head.sessionId)
+                        } else {
+                            sending.remove(head.sessionId)
+                        }
                         loop.doorbell.ring()
                     }
                 }
@@ -65,24 +82,66 @@ package struct Dispatcher: Service {
         }
     }
 
-    /// Claims the head delivery of every session that is due and not already sending, oldest first, as many as
-    /// there are free senders. Returns them, and when the next head falls due.
+    /// Claims the head delivery of every session that is due and that no instance is sending, oldest first, as
+    /// many as there are free senders, leasing each session to this instance. Returns them, and when the next head
+    /// falls due or another instance's lease expires.
     private func claimDueDeliveries() async throws -> ([Delivery], Date?) {
-        let now = clock.now
-        let busy = sending.all
-        let heads = try await store.read { try $0.deliveries.pendingHeads(exceptSessions: busy) }
-        let due = Array(heads.filter { $0.nextAttemptAt <= now }.prefix(max(0, concurrency - busy.count)))
-        for delivery in due { sending.insert(delivery.sessionId) }
-        return (due, heads.filter { $0.nextAttemptAt > now }.map(\.nextAttemptAt).min())
+        let (now, leaseNow, asked) = (clock.now, instance.clock.now, ContinuousClock.now)
+        let (busy, owner) = (sending.all, instance.id)
+        let (heads, leaseExpiry) = try await store.read { repositories in
+            (
+                try repositories.deliveries.pendingHeads(exceptSessions: busy).filter {
+                    try repositories.sessions.canLeaseDeliveries(sessionID: $0.sessionId, owner: owner, at: leaseNow)
+                },
+                try repositories.sessions.nextDeliveryLeaseExpiry(notOwnedBy: owner)
+            )
+        }
+        let candidates = heads.filter { $0.nextAttemptAt <= now }.prefix(max(0, concurrency - busy.count)).map(\.sessionId)
+        let nextDue =
+            (heads.map(\.nextAttemptAt).filter { $0 > now } + [leaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }).min()
+        guard !candidates.isEmpty else { return ([], nextDue) }
+        let expiry = instance.leaseExpiry(from: leaseNow)
+        // The heads again, in the claim: another instance may have sent some since they were read.
+        let claimed = try await store.claim { repositories in
+            try candidates.compactMap { sessionID -> Delivery? in
+                guard try repositories.sessions.leaseDeliveries(sessionID: sessionID, owner: owner, until: expiry, at: leaseNow) else {
+                    return nil
+                }
+                guard let head = try repositories.deliveries.pendingHead(sessionID: sessionID), head.nextAttemptAt <= now else {
+                    try repositories.sessions.releaseDeliveries(sessionID: sessionID, owner: owner)
+                    return nil
+                }
+                return head
+            }
+        }
+        for head in claimed { sending.insert(head.sessionId, leaseHeldUntil: asked + instance.safeLeaseDuration) }
+        return (claimed, nextDue)
     }
 
-    /// Sends the session's deliveries in sequence order from `head`, while the next one is due, for one turn.
-    private func send(from head: Delivery) async {
+    /// Sends the session's deliveries in sequence order from `head`, while the next one is due and this instance
+    /// holds the session's lease, for one turn. Returns true when the turn ran out with deliveries still due: the
+    /// lease is to be given back. (Recording the last one gave it back otherwise.)
+    private func send(from head: Delivery) async -> Bool {
         var next: Delivery? = head
         for _ in 0..<turn {
-            guard let delivery = next, !Task.isCancelled else { return }
+            guard let delivery = next, !Task.isCancelled, sending.holdsLease(head.sessionId) else { return false }
             next = await deliver(delivery)
         }
+        return next != nil
+    }
+
+    /// The turn is over: the session's lease goes back, for whichever instance claims it next.
+    private func release(_ sessionID: Int64) async {
+        let owner = instance.id
+        do {
+            try await recorder.write { try $0.sessions.releaseDeliveries(sessionID: sessionID, owner: owner) }
+        } catch {
+            logger.warning(
+                "could not release a session's delivery lease; it expires",
+                metadata: ["session": "\(sessionID)", "error": "\(error)"]
+            )
+        }
+        sending.remove(sessionID)
     }
 
     /// One attempt: POST the signed payload and record how the subscriber answered. Returns the session's next
@@ -133,8 +192,12 @@ package struct Dispatcher: Service {
             }
             let latency = ContinuousClock.now - started
             let recording = Recording(delivery: delivery, answer: answer, attemptedAt: attemptedAt, latency: latency, now: clock.now)
-            let policy = policy
-            return try await recorder.write { try Self.record(recording, in: $0, policy: policy) }
+            let (policy, owner) = (policy, instance.id)
+            return try await recorder.write { repositories in
+                let next = try Self.record(recording, in: repositories, policy: policy)
+                if next == nil { try repositories.sessions.releaseDeliveries(sessionID: delivery.sessionId, owner: owner) }
+                return next
+            }
         } catch {
             logger.error("webhook delivery failed", metadata: ["delivery": "\(delivery.messageId)", "error": "\(error)"])
             return nil

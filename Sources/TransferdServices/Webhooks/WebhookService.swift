@@ -5,15 +5,12 @@ import TransferdDomain
 package struct WebhookService: Sendable {
     let store: any Store
     let eventLog: EventLog
-    /// Wakes the dispatcher after a commit that gave it work.
-    let outbox: Doorbell
     let policy: DeliveryPolicy
     let clock: any WallClock
 
-    package init(store: any Store, eventLog: EventLog, outbox: Doorbell, policy: DeliveryPolicy, clock: any WallClock) {
+    package init(store: any Store, eventLog: EventLog, policy: DeliveryPolicy, clock: any WallClock) {
         self.store = store
         self.eventLog = eventLog
-        self.outbox = outbox
         self.policy = policy
         self.clock = clock
     }
@@ -143,7 +140,6 @@ package struct WebhookService: Sendable {
     }
 
     private func wakeDispatcher(_ repositories: any Repositories) {
-        let outbox = outbox
-        repositories.afterCommit { outbox.ring() }
+        repositories.announce(.outbox)
     }
 }

@@ -72,7 +72,20 @@ final class PostgresSQLConnection: SQLConnection {
             return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
         } catch let error as PSQLError where ["40001", "40P01"].contains(error.serverInfo?[.sqlState]) {
             throw SerializationConflict(error: error)
+        } catch let error as PSQLError where Self.meansUnavailable(error) {
+            throw StoreError.unavailable(String(reflecting: error))
         }
+    }
+
+    /// Whether the error says that the database cannot be used now (a lost connection, a server shutting down or
+    /// starting), rather than that the statement was wrong.
+    private static func meansUnavailable(_ error: PSQLError) -> Bool {
+        guard error.code == .server else {
+            return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(error.code)
+        }
+        // Classes 08 (connection exception) and 57 (operator intervention: admin shutdown, cannot connect now).
+        let state = error.serverInfo?[.sqlState] ?? ""
+        return state.hasPrefix("08") || state.hasPrefix("57")
     }
 
     /// A cell as the database value GRDB would have read from SQLite for the same column.

@@ -12,18 +12,27 @@ import TransferdMigrations
 /// sequences), and group commit batches what waits; reads run beside it on the other threads. Writes are
 /// serializable: one that PostgreSQL aborts because another instance's write conflicted (a serialization failure,
 /// a deadlock) is run again from the start, which a body that only touches its repositories allows.
+///
+/// Signals a write announces are sent with `NOTIFY` in its transaction, so that other instances hear of them once
+/// it commits; `relaySignals()` listens for theirs.
 package final class PostgresStore: Store {
+    private let location: PostgresLocation
     private let connections: PostgresConnections
     private let readers: NIOThreadPool
     private let writer: NIOThreadPool
+    private let signals: SignalBus
+    private let notifications: PostgresNotifications
     private let logger: Logger
     /// The migrations this store applied when it opened, in order.
     package let appliedMigrations: [String]
 
     /// Connects to the database at `url` and applies every pending migration; at most `connections` connections are
-    /// open: one for writes, the others for reads.
-    package init(url: String, connections: Int = 16, logger: Logger) async throws {
+    /// open: one for writes, the others for reads (and one more listens). What commits announce goes to `signals`.
+    package init(url: String, connections: Int = 16, signals: SignalBus = SignalBus(), logger: Logger) async throws {
         let location = try PostgresLocation(url: url)
+        self.location = location
+        self.signals = signals
+        notifications = PostgresNotifications(schema: location.schema)
         self.logger = logger
         self.connections = PostgresConnections(location: location, logger: logger)
         readers = NIOThreadPool(numberOfThreads: max(connections - 1, 1))
@@ -53,17 +62,34 @@ package final class PostgresStore: Store {
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
         try await readers.runIfActive { [self] in
-            try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+            try transaction(begin: ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"], body)
         }
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        try await writing(begin: ["BEGIN ISOLATION LEVEL SERIALIZABLE"], body)
+    }
+
+    /// A claim reads committed rows, not a snapshot, after it has waited for the claim lock of the store's schema
+    /// (every instance over the schema takes the same), so that it sees the claims made before it; the lock is
+    /// released when it commits.
+    package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        try await writing(begin: ["BEGIN ISOLATION LEVEL READ COMMITTED", Self.lock(7302)], body)
+    }
+
+    /// Takes the advisory lock `key` of the current schema until the transaction ends: deployments in other schemas
+    /// of the database do not wait for it.
+    private static func lock(_ key: Int32) -> String {
+        "SELECT pg_advisory_xact_lock(\(key), hashtext(current_schema()))"
+    }
+
+    private func writing<T: Sendable>(begin: [String], _ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
                 return try await writer.runIfActive { [self] in
-                    try transaction(begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", body)
+                    try transaction(begin: begin, body)
                 }
             } catch let conflict as SerializationConflict where attempt < Self.maximumAttempts {
                 logger.debug(
@@ -74,30 +100,67 @@ package final class PostgresStore: Store {
         }
     }
 
+    package var isShared: Bool { true }
+
     package func isReachable() async -> Bool {
         (try? await read { _ in 1 }) == 1
     }
 
     private static let maximumAttempts = 50
 
-    /// Runs `body` in a transaction on a connection of its own, then the actions it registered for after its commit.
-    private func transaction<T>(begin: String, _ body: (any Repositories) throws -> T) throws -> T {
+    /// Runs `body` in a transaction on a connection of its own, then what it registered for after its commit.
+    private func transaction<T>(begin: [String], _ body: (any Repositories) throws -> T) throws -> T {
         let connection = try connections.acquire()
         defer { connections.release(connection) }
         let db = PostgresSQLConnection(connection, logger: logger)
-        try db.execute(begin, [])
         let repositories = SQLRepositories(db: db)
         let result: T
         do {
+            for statement in begin { try db.execute(statement, []) }
             result = try body(repositories)
             try repositories.commitActions.prepare()
+            let aftermath = repositories.commitActions.aftermath
+            for payload in notifications.payloads(aftermath.signals) {
+                try db.execute("SELECT pg_notify(?, ?)", [notifications.channel, payload])
+            }
             try db.execute("COMMIT", [])
         } catch {
             _ = try? db.execute("ROLLBACK", [])
             throw error
         }
-        for action in repositories.commitActions.actions { action() }
+        repositories.commitActions.aftermath.run(signalling: signals)
         return result
+    }
+
+    /// Delivers the signals other instances announce until the calling task is cancelled: listens on a connection
+    /// of its own, and connects again a second after losing it. Notifications sent while it was not listening are
+    /// lost, so each time it starts listening it delivers the signals that make every loop look again.
+    package func relaySignals() async {
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(),
+                    configuration: location.configuration,
+                    id: 0,
+                    logger: logger
+                )
+                do {
+                    try await connection.listen(on: notifications.channel) { received in
+                        signals.deliver(PostgresNotifications.lookAgain)
+                        for try await notification in received {
+                            signals.deliver(notifications.signals(in: notification.payload))
+                        }
+                    }
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
+            } catch {
+                logger.warning("lost the database's notifications; listening again in a second", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
     }
 
     /// Applies the migrations of `Migrations/PostgreSQL/` that this database has not had, in order, each in a
@@ -112,7 +175,7 @@ package final class PostgresStore: Store {
         for migration in try SQLMigrations.postgres() {
             try db.execute("BEGIN", [])
             do {
-                try db.execute("SELECT pg_advisory_xact_lock(7301)", [])
+                try db.execute(Self.lock(7301), [])
                 if try db.value("SELECT name FROM schema_migrations WHERE name = ?", [migration.name]) as String? == nil {
                     // A file holds many statements, and PostgresNIO sends one statement a query: PL/pgSQL runs them.
                     try db.execute("DO $migration$ BEGIN EXECUTE $sql$\(migration.sql)$sql$; END $migration$", [])

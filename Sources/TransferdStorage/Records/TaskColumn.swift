@@ -8,7 +8,7 @@ enum TaskColumn: Int, CaseIterable {
     case response, countOfBytesReceived, countOfBytesExpected, error, file, createdAt, startedAt, completedAt, checksum
     case earliestBeginDate, nextAttemptAt, attempts, waitingReason, partialBytes, resumeValidator, notResumableReason
     case produceResumeData, connections, maxBytesPerSecond, uploadFrom, sourceFileId, sourceTaskId, multipart
-    case countOfBytesSent, countOfBytesExpectedToSend, reply, maxBytes, backgroundTask, cancellation
+    case countOfBytesSent, countOfBytesExpectedToSend, reply, maxBytes, backgroundTask, cancellation, leaseOwner, leaseExpiresAt
 }
 
 /// A task row's values by column: read by position, enumerations by raw value, JSON columns decoded (or taken from

@@ -51,6 +51,9 @@ extension TransferTask {
         cancellation = try row.json(.cancellation)
         startedAt = row[TaskColumn.startedAt]
         completedAt = row[TaskColumn.completedAt]
+        if let owner: String = row[TaskColumn.leaseOwner], let expiresAt: Date = row[TaskColumn.leaseExpiresAt] {
+            lease = TaskLease(owner: owner, expiresAt: expiresAt)
+        }
     }
 
     // The JSON columns that every read of a task decodes and that change once an attempt at most: its request and
@@ -63,7 +66,7 @@ extension TransferTask {
     static let errors = DecodedJSONTexts<TransferError>(capacity: 1024)
     static let resumeValidators = DecodedJSONTexts<ResumeValidator>(capacity: 1024)
 
-    /// Every column of the row but `id`.
+    /// Every column of the row but `id` and the lease's, which the scheduler and the lease keeper write on their own.
     func storedColumns() throws -> StoredColumns {
         [
             "session_id": sessionId,

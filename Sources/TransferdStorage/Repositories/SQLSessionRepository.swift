@@ -118,4 +118,54 @@ struct SQLSessionRepository: SessionRepository {
             [sequence, sessionID, sequence]
         )
     }
+
+    /// A session's deliveries no other instance than the first argument holds: no lease, its own, or one that expired.
+    private static let deliveriesFree = "(delivery_owner IS NULL OR delivery_owner = ? OR delivery_lease_expires_at <= ?)"
+
+    func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) throws -> Bool {
+        try db.execute(
+            "UPDATE sessions SET delivery_owner = ?, delivery_lease_expires_at = ? WHERE id = ? AND \(Self.deliveriesFree)",
+            [owner, StoredDate.text(expiresAt), sessionID, owner, StoredDate.text(now)]
+        ) > 0
+    }
+
+    func canLeaseDeliveries(sessionID: Int64, owner: String, at now: Date) throws -> Bool {
+        try db.value("SELECT 1 FROM sessions WHERE id = ? AND \(Self.deliveriesFree)", [sessionID, owner, StoredDate.text(now)]) as Int?
+            != nil
+    }
+
+    func expireDeliveryLeases(ownedBy owner: String?) throws {
+        let expired = StoredDate.text(Date(timeIntervalSince1970: 0))
+        if let owner {
+            try db.execute("UPDATE sessions SET delivery_lease_expires_at = ? WHERE delivery_owner = ?", [expired, owner])
+        } else {
+            try db.execute("UPDATE sessions SET delivery_lease_expires_at = ? WHERE delivery_owner IS NOT NULL", [expired])
+        }
+    }
+
+    func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) throws -> Set<Int64> {
+        Set(
+            try db.values(
+                """
+                UPDATE sessions SET delivery_lease_expires_at = ?
+                WHERE delivery_owner = ? AND id IN (\(Placeholders.list(sessionIDs.count))) RETURNING id
+                """,
+                [StoredDate.text(expiresAt), owner] + sessionIDs.map { $0 }
+            )
+        )
+    }
+
+    func releaseDeliveries(sessionID: Int64, owner: String) throws {
+        try db.execute(
+            "UPDATE sessions SET delivery_owner = NULL, delivery_lease_expires_at = NULL WHERE id = ? AND delivery_owner = ?",
+            [sessionID, owner]
+        )
+    }
+
+    func nextDeliveryLeaseExpiry(notOwnedBy owner: String) throws -> Date? {
+        try db.value(
+            "SELECT MIN(delivery_lease_expires_at) FROM sessions WHERE delivery_owner IS NOT NULL AND delivery_owner <> ?",
+            [owner]
+        )
+    }
 }

@@ -96,27 +96,23 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    func markStarted(id: Int64, at: Date) throws {
-        try db.execute(
-            "UPDATE tasks SET started_at = COALESCE(started_at, ?) WHERE id = ? AND state = ?",
-            [StoredDate.text(at), id, TaskState.running]
-        )
-    }
-
-    func recordProgress(id: Int64, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool {
+    func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool {
         try db.execute(
             """
             UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?
-            WHERE id = ? AND state = ?
+            WHERE id = ? AND state = ? AND lease_owner = ?
             """,
-            [received, expected, partialBytes, id, TaskState.running]
+            [received, expected, partialBytes, id, TaskState.running, owner]
         ) > 0
     }
 
-    func recordUploadProgress(id: Int64, sent: Int64, expected: Int64) throws -> Bool {
+    func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) throws -> Bool {
         try db.execute(
-            "UPDATE tasks SET count_of_bytes_sent = ?, count_of_bytes_expected_to_send = ? WHERE id = ? AND state = ?",
-            [sent, expected, id, TaskState.running]
+            """
+            UPDATE tasks SET count_of_bytes_sent = ?, count_of_bytes_expected_to_send = ?
+            WHERE id = ? AND state = ? AND lease_owner = ?
+            """,
+            [sent, expected, id, TaskState.running, owner]
         ) > 0
     }
 
@@ -165,9 +161,8 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    func queueHeads(excluding transferring: [Int64], dueAt now: Date, depth: Int) throws -> [QueuedTask] {
-        let excluded = Set(transferring)
-        let boosted = try boostedTasks(dueAt: now).filter { !excluded.contains($0.rowID) }
+    func queueHeads(dueAt now: Date, depth: Int) throws -> [QueuedTask] {
+        let boosted = try boostedTasks(dueAt: now)
         let boostedIDs = Set(boosted.map(\.rowID))
         var heads: [QueuedTask] = []
         var queue = try nextQueue(after: nil)
@@ -177,12 +172,13 @@ struct SQLTaskRepository: TaskRepository {
             let rest = try tasks(
                 """
                 SELECT * FROM tasks
-                WHERE state = ? AND session_id = ? AND origin = ? AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
-                ORDER BY priority DESC, id LIMIT ?
+                WHERE state = ? AND session_id = ? AND origin = ? AND lease_owner IS NULL
+                  AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+                ORDER BY priority DESC, id LIMIT ?\(skipLocked())
                 """,
-                [TaskState.running, sessionID, origin, StoredDate.text(now), depth + excluded.count + first.count]
+                [TaskState.running, sessionID, origin, StoredDate.text(now), depth + first.count]
             )
-            let ranked = (first + rest.filter { !excluded.contains($0.rowID) && !boostedIDs.contains($0.rowID) }).prefix(depth)
+            let ranked = (first + rest.filter { !boostedIDs.contains($0.rowID) }).prefix(depth)
             if !ranked.isEmpty {
                 let configuration = try configuration(ofSession: sessionID)
                 for (index, task) in ranked.enumerated() {
@@ -216,10 +212,74 @@ struct SQLTaskRepository: TaskRepository {
             """
             SELECT t.* FROM background_tasks b CROSS JOIN tasks t
             WHERE b.state = ? AND t.background_task IS NOT NULL AND t.background_task = b.public_id AND t.state = ?
-              AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
+              AND t.lease_owner IS NULL AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)\(skipLocked(of: "t"))
             """,
             [BackgroundTask.State.active, TaskState.running, StoredDate.text(now)]
         )
+    }
+
+    /// On PostgreSQL, locks the rows a claim reads and passes over those another transaction has locked.
+    private func skipLocked(of table: String? = nil) -> String {
+        switch db.dialect {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE\(table.map { " OF " + $0 } ?? "") SKIP LOCKED"
+        }
+    }
+
+    func lease(id: Int64, _ lease: TaskLease, startedAt: Date) throws {
+        try db.execute(
+            "UPDATE tasks SET lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ?",
+            [lease.owner, StoredDate.text(lease.expiresAt), StoredDate.text(startedAt), id]
+        )
+    }
+
+    func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: TaskState] {
+        var states: [Int64: TaskState] = [:]
+        try db.forEachRow(
+            """
+            UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ? AND id IN (\(Placeholders.list(ids.count)))
+            RETURNING id, state
+            """,
+            [StoredDate.text(expiresAt), owner] + ids.map { $0 }
+        ) { row in
+            states[row[0]] = try RowCoding.enumeration(row[1] as String, "state")
+        }
+        return states
+    }
+
+    func releaseLease(id: Int64) throws {
+        try db.execute("UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ?", [id])
+    }
+
+    func expireLeases(ownedBy owner: String?) throws {
+        let expired = StoredDate.text(Date(timeIntervalSince1970: 0))
+        if let owner {
+            try db.execute("UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ?", [expired, owner])
+        } else {
+            try db.execute("UPDATE tasks SET lease_expires_at = ? WHERE lease_owner IS NOT NULL", [expired])
+        }
+    }
+
+    func expiredLeases(at now: Date) throws -> [TransferTask] {
+        try tasks("SELECT * FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?", [StoredDate.text(now)])
+    }
+
+    func nextLeaseExpiry(notOwnedBy owner: String) throws -> Date? {
+        try db.value("SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL AND lease_owner <> ?", [owner])
+    }
+
+    func transfersUnderway(at now: Date) throws -> [HostQueue: Int] {
+        var counts: [HostQueue: Int] = [:]
+        try db.forEachRow(
+            """
+            SELECT session_id, origin, COUNT(*) FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at > ?
+            GROUP BY session_id, origin
+            """,
+            [StoredDate.text(now)]
+        ) { row in
+            counts[HostQueue(sessionID: row[0], origin: row[1])] = row[2]
+        }
+        return counts
     }
 
     private func configuration(ofSession sessionID: Int64) throws -> SessionConfiguration {

@@ -17,12 +17,13 @@ struct SQLRepositories: Repositories {
     var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db) }
 
     func isolated<T>(_ body: () throws -> T) throws -> T {
-        let (actions, preparations) = (commitActions.actions.count, commitActions.preparations)
+        let (actions, preparations, signals) = (commitActions.actions.count, commitActions.preparations, commitActions.signals.count)
         do {
             return try db.savepoint(body)
         } catch {
             commitActions.actions.removeSubrange(actions...)
             commitActions.preparations = preparations
+            commitActions.signals.removeSubrange(signals...)
             throw error
         }
     }
@@ -34,15 +35,36 @@ struct SQLRepositories: Repositories {
     func beforeCommit(_ key: String, _ action: @escaping @Sendable () throws -> Void) {
         commitActions.preparations[key] = action
     }
+
+    func announce(_ signal: Signal) {
+        commitActions.signals.append(signal)
+    }
 }
 
 /// What runs just before a write transaction commits (`preparations`, one per key) and once it has committed
-/// (`actions`), gathered while it runs; the store runs them.
+/// (`actions`, then the `signals` it announced), gathered while it runs; the store runs them.
 final class CommitActions {
     var actions: [@Sendable () -> Void] = []
     var preparations: [String: @Sendable () throws -> Void] = [:]
+    var signals: [Signal] = []
 
     func prepare() throws {
         for preparation in preparations.values { try preparation() }
+    }
+
+    /// What follows the commit, as gathered so far: the actions, and each signal once.
+    var aftermath: Aftermath { Aftermath(actions: actions, signals: Set(signals)) }
+
+    /// What follows a commit: its actions run, then its signals reach this instance's subscribers.
+    struct Aftermath: Sendable {
+        let actions: [@Sendable () -> Void]
+        let signals: Set<Signal>
+
+        var isEmpty: Bool { actions.isEmpty && signals.isEmpty }
+
+        func run(signalling bus: SignalBus) {
+            for action in actions { action() }
+            if !signals.isEmpty { bus.deliver(signals) }
+        }
     }
 }

@@ -8,16 +8,19 @@ import TransferdMigrations
 package final class SQLiteStore: Store {
     private let pool: DatabasePool
     private let readers: ReadConnections
+    private let signals: SignalBus
     let checkpointer: WALCheckpointer
 
     /// Opens (creating if needed) the database at `path` and applies every pending migration. Reads take one of
     /// `readConnections` connections of the store's own, else one of the pool's readers. The log is checkpointed
-    /// beside the writer once it holds `checkpointPages` pages.
+    /// beside the writer once it holds `checkpointPages` pages. What commits announce goes to `signals`.
     package init(
         path: String,
         readConnections: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2,
-        checkpointPages: Int32 = 1000
+        checkpointPages: Int32 = 1000,
+        signals: SignalBus = SignalBus()
     ) throws {
+        self.signals = signals
         var configuration = GRDB.Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
@@ -30,9 +33,9 @@ package final class SQLiteStore: Store {
     }
 
     /// The store of a data directory (`transferd.sqlite` in it), creating the directory when needed.
-    package convenience init(dataDirectory: String) throws {
+    package convenience init(dataDirectory: String, signals: SignalBus = SignalBus()) throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        try self.init(path: Self.path(dataDirectory: dataDirectory))
+        try self.init(path: Self.path(dataDirectory: dataDirectory), signals: signals)
     }
 
     /// Reads on the calling thread. A read of SQLite in WAL mode never waits for a writer and is CPU work of
@@ -53,10 +56,17 @@ package final class SQLiteStore: Store {
             let repositories = SQLRepositories(db: SQLiteConnection(db: db))
             let result = try body(repositories)
             try repositories.commitActions.prepare()
-            repositories.commitActions.register(in: db)
+            repositories.commitActions.register(in: db, signalling: signals)
             return result
         }
     }
+
+    /// One instance owns a SQLite database, and its writes take turns: a claim is a write.
+    package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        try await write(body)
+    }
+
+    package var isShared: Bool { false }
 
     package func isReachable() async -> Bool {
         (try? readOnCallingThread { _ in 1 }) == 1
@@ -100,13 +110,11 @@ package final class SQLiteStore: Store {
 }
 
 extension CommitActions {
-    /// Hands the committed actions to GRDB as one observer: GRDB visits every registered observer before each
+    /// Hands what follows the commit to GRDB as one observer: GRDB visits every registered observer before each
     /// statement, so one per action would make a transaction of n statements and n actions (a batch of tasks) cost n².
-    func register(in db: Database) {
-        guard !actions.isEmpty else { return }
-        let actions = actions
-        db.afterNextTransaction { _ in
-            for action in actions { action() }
-        }
+    func register(in db: Database, signalling bus: SignalBus) {
+        let aftermath = aftermath
+        guard !aftermath.isEmpty else { return }
+        db.afterNextTransaction { _ in aftermath.run(signalling: bus) }
     }
 }

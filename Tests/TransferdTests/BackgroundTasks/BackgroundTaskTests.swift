@@ -88,7 +88,7 @@ import TransferdStorage
                     // setup: a throttled download of a background task, with a checkpoint that resume data can keep
                     try await api.createSession("deadline", configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
                     let background = try await begin(api, "deadline", duration: 30, warning: 5)
-                    let url = origin.url("/files/1000000?name=deadline&faults=0&bytesPerSecond=200000")
+                    let url = origin.url("/files/2000000?name=deadline&faults=0&bytesPerSecond=200000")
                     _ = try await api.createTask("deadline", url: url, extra: #", "backgroundTask": "\#(background.id)""#)
                     try await waitUntil { try await TestDatabase(dataDirectory: dataDirectory).checkpoints()[1, default: 0] > 0 }
 
@@ -113,7 +113,7 @@ import TransferdStorage
                     #expect(receiver.acknowledged.map(\.type).filter { $0.hasPrefix("background_task.") } == types)
 
                     _ = try await api.send(.POST, "/v1/sessions/deadline/tasks", json: #"{"kind": "download", "resumeData": "\#(token)"}"#)
-                    #expect(try await api.waitForCompletion("deadline", 2).file?.sha256 == OriginContent.sha256(size: 1_000_000))
+                    #expect(try await api.waitForCompletion("deadline", 2).file?.sha256 == OriginContent.sha256(size: 2_000_000))
                 }
             }
         }
@@ -188,8 +188,8 @@ import TransferdStorage
     }
 
     @Test func aDeadlineThatPassesWhileTheServiceIsDownIsKeptAtStartUp() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
-        let background = try await TestService.with(dataDirectory: dataDirectory) { api in
+        let (dataDirectory, clock) = (TestService.temporaryDataDirectory(), ManualClock())
+        let background = try await TestService.with(dataDirectory: dataDirectory, configure: { $0.clock = clock }) { api in
             try await api.createSession("down")
             let background = try await begin(api, "down", duration: 3, warning: 0)
             _ = try await api.createTask(
@@ -199,8 +199,8 @@ import TransferdStorage
             )
             return background
         }
-        try await waitUntil { Date() > background.expiresAt }
-        try await TestService.with(dataDirectory: dataDirectory) { api in
+        clock.advance(by: 4)
+        try await TestService.with(dataDirectory: dataDirectory, configure: { $0.clock = clock }) { api in
             let task = try await api.waitForCompletion("down", 1)
             #expect(task.error?.code == "backgroundTaskExpired")
             #expect(try await api.allEvents("down").contains { $0.type == "background_task.expired" })

@@ -8,7 +8,7 @@ import Testing
             try await TestService.with { api in
                 // setup
                 try await api.createSession("later")
-                let begin = Date().addingTimeInterval(2)
+                let begin = Date().addingTimeInterval(4)
                 let stamp = ISO8601DateFormatter().string(from: begin)
                 let created = try await api.createTask(
                     "later",

@@ -1,11 +1,11 @@
 import Testing
 
 extension APIClient {
-    /// Creates `session` with one download of `size` bytes that the origin sends at 1 MB/s (its ranges recorded
+    /// Creates `session` with one download of `size` bytes that the origin sends at 500 kB/s (its ranges recorded
     /// under the session's name), and returns once more than 400 kB of it have arrived.
     func startThrottledDownload(_ session: String, size: Int, origin: OriginServer) async throws {
         try await createSession(session)
-        _ = try await createTask(session, url: origin.url("/files/\(size)?name=\(session)&faults=0&bytesPerSecond=1000000"))
+        _ = try await createTask(session, url: origin.url("/files/\(size)?name=\(session)&faults=0&bytesPerSecond=500000"))
         try await waitUntil { try await task(session, 1).countOfBytesReceived > 400_000 }
     }
 

@@ -20,7 +20,7 @@ import TransferdDomain
                 port: 0,
                 dataDirectory: dataDirectory,
                 databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory),
-                databaseConnections: 4,
+                databaseConnections: 3,
                 logLevel: .info,
                 apiKey: TestService.apiKey,
                 requestsPerSecond: 10_000,

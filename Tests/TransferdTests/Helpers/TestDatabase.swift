@@ -4,8 +4,9 @@ import NIOPosix
 import PostgresNIO
 import TransferdStorage
 
-/// Direct access to a stopped service's database, to set up states only a crash can leave behind, or to see what a
-/// crash left: SQLite in its data directory, or its schema in PostgreSQL when the suite runs against a server.
+/// Direct access to a service's database, to set up states only a crash can leave behind, or to see what a crash
+/// left (or a running service wrote): SQLite in its data directory, or its schema in PostgreSQL when the suite runs
+/// against a server.
 struct TestDatabase {
     let dataDirectory: String
 
@@ -13,9 +14,13 @@ struct TestDatabase {
         self.dataDirectory = dataDirectory
     }
 
-    /// The SQLite database of the data directory.
+    /// The SQLite database of the data directory; waits its turn while a running service writes.
     var queue: DatabaseQueue {
-        get throws { try DatabaseQueue(path: dataDirectory + "/transferd.sqlite") }
+        get throws {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            return try DatabaseQueue(path: dataDirectory + "/transferd.sqlite", configuration: configuration)
+        }
     }
 
     func execute(_ sql: String) async throws {

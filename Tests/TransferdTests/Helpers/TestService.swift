@@ -59,7 +59,7 @@ enum TestService {
             port: 0,
             dataDirectory: dataDirectory,
             databaseURL: databaseURL(forDataDirectory: dataDirectory),
-            databaseConnections: 4,
+            databaseConnections: 3,
             workerConcurrency: workerConcurrency,
             progressInterval: progressInterval,
             connectTimeout: .seconds(2),

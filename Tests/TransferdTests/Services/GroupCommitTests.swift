@@ -201,7 +201,13 @@ private final class GatedStore: Store {
         return try await store.write(body)
     }
 
+    func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        try await store.claim(body)
+    }
+
     func isReachable() async -> Bool {
         await store.isReachable()
     }
+
+    var isShared: Bool { false }
 }

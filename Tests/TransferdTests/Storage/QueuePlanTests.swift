@@ -29,7 +29,7 @@ import TransferdDomain
         // act
         let ((heads, nextDue), plans) = try Self.planned(database) { db in
             let tasks = SQLTaskRepository(db: SQLiteConnection(db: db))
-            return (try tasks.queueHeads(excluding: [], dueAt: now, depth: 4), try tasks.nextAttemptDate(after: now))
+            return (try tasks.queueHeads(dueAt: now, depth: 4), try tasks.nextAttemptDate(after: now))
         }
 
         // verify: every queue's due task was found, through seeks only

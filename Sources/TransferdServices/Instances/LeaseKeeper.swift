@@ -1,0 +1,70 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import TransferdDomain
+import TransferdEngine
+
+/// Renews the leases of this instance's transfers and of the sessions whose deliveries it sends, every third of
+/// the lease timeout. It stops the transfers it can no longer count on: one whose lease another instance holds now,
+/// one whose task no longer wants it (a change whose signal went astray), and every one whose lease could not be
+/// renewed within `Instance.safeLeaseDuration`, before any other instance may take its task over. A session whose
+/// lease is lost gets no more deliveries from this instance.
+package struct LeaseKeeper: Service {
+    let store: any Store
+    let instance: Instance
+    let transfers: ActiveTransfers
+    let sending: SendingSessions
+    let loop: WakeUpLoop
+
+    package init(store: any Store, instance: Instance, transfers: ActiveTransfers, sending: SendingSessions, loop: WakeUpLoop) {
+        self.store = store
+        self.instance = instance
+        self.transfers = transfers
+        self.sending = sending
+        self.loop = loop
+    }
+
+    package func run() async throws {
+        await loop.run("renew leases") { await renew() }
+    }
+
+    /// One renewal; returns when the next is due: sooner after a failure.
+    private func renew() async -> Date {
+        let now = loop.clock.now
+        let asked = ContinuousClock.now
+        let (ids, sessionIDs) = (transfers.all.map(\.taskID), sending.all)
+        var renewed = true
+        if !ids.isEmpty || !sessionIDs.isEmpty {
+            let (instance, expiry) = (instance, instance.leaseExpiry(from: now))
+            do {
+                let (states, sessions) = try await store.write { repositories in
+                    (
+                        ids.isEmpty ? [:] : try repositories.tasks.renewLeases(ids: ids, owner: instance.id, until: expiry),
+                        sessionIDs.isEmpty
+                            ? [] : try repositories.sessions.renewDeliveryLeases(sessionIDs: sessionIDs, owner: instance.id, until: expiry)
+                    )
+                }
+                sending.leasesRenewed(sessions, until: asked + instance.safeLeaseDuration)
+                for sessionID in sessionIDs where !sessions.contains(sessionID) { sending.leaseLost(sessionID) }
+                for id in ids {
+                    guard let transfer = transfers[id] else { continue }
+                    guard let state = states[id] else {
+                        transfer.interrupt(.leaseLost)
+                        continue
+                    }
+                    transfer.leaseRenewed(until: asked + instance.safeLeaseDuration)
+                    if state != .running { transfer.interrupt(.byClient) }
+                }
+            } catch {
+                renewed = false
+                loop.logger.warning("could not renew the leases of this instance's transfers", metadata: ["error": "\(error)"])
+            }
+        }
+        let instant = ContinuousClock.now
+        for transfer in transfers.all where transfer.leaseHeldUntil <= instant {
+            loop.logger.error("stopped a transfer whose lease could not be renewed in time", metadata: ["task": "\(transfer.taskID)"])
+            transfer.interrupt(.leaseLost)
+        }
+        return now.addingTimeInterval(renewed ? instance.renewalInterval : 1)
+    }
+}
