@@ -40,16 +40,20 @@ package struct FileStore: Sendable {
         return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
-    /// Hands a partial file over to another task (resume data); false when it is gone.
-    package func movePartial(from source: Int64, to destination: Int64) -> Bool {
-        rename(partialPath(taskID: source), partialPath(taskID: destination)) == 0
+    /// Gives another task (resume data) the partial file as well, as a second name of the same file: the source's
+    /// name stays until it is removed, so a transaction that runs again can hand it over again. False when it is gone.
+    package func sharePartial(from source: Int64, to destination: Int64) -> Bool {
+        link(partialPath(taskID: source), partialPath(taskID: destination)) == 0
     }
 
     /// Atomically publishes a fully written partial file as the task's content. The rename is durable once
-    /// `syncDirectory()` has returned.
+    /// `syncDirectory()` has returned. Done already (a transaction that runs again) when only the content is left.
     package func finalize(taskID: Int64) throws {
-        guard rename(partialPath(taskID: taskID), contentPath(taskID: taskID)) == 0 else {
-            throw TransferError(code: .cannotWriteToFile, message: "Could not move the finished download into place (errno \(errno)).")
+        let (partial, content) = (partialPath(taskID: taskID), contentPath(taskID: taskID))
+        guard rename(partial, content) == 0 else {
+            let failure = errno
+            if failure == ENOENT, access(content, F_OK) == 0 { return }
+            throw TransferError(code: .cannotWriteToFile, message: "Could not move the finished download into place (errno \(failure)).")
         }
     }
 

@@ -105,6 +105,16 @@ extension Problem {
         )
     }
 
+    /// The database cannot be reached for a moment (PostgreSQL restarting, a failover): nothing was done, and the
+    /// same request may be sent again shortly. The real error goes to the log.
+    package static let databaseUnavailable = Problem(
+        status: .serviceUnavailable,
+        slug: "database-unavailable",
+        title: "Database unavailable",
+        detail: "The database cannot be reached for the moment; nothing was changed. Send the request again shortly.",
+        headers: [.retryAfter: "1"]
+    )
+
     /// Anything the server did not expect; the real error goes to the log, never to the client.
     package static let internalError = Problem(
         status: .internalServerError,

@@ -2,12 +2,13 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import TransferdDomain
+import TransferdStorage
 
 /// Turns every error that escapes a handler into an `application/problem+json` response.
 ///
 /// `Problem`s pass through; the domain's refusals become their problems; Hummingbird's own errors (unknown route,
-/// body too large, …) keep their status and message; anything else is logged and answered with a generic 500, so
-/// internal error text never reaches a client.
+/// body too large, …) keep their status and message; an unreachable database is a 503 the client may retry; anything
+/// else is logged and answered with a generic 500, so internal error text never reaches a client.
 package struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     package init() {}
 
@@ -37,6 +38,9 @@ extension Problem {
             }
             let slug = error.status.reasonPhrase.lowercased().split(separator: " ").joined(separator: "-")
             self.init(status: error.status, slug: slug, title: error.status.reasonPhrase, detail: detail)
+        case StoreError.unavailable(let why):
+            logger.warning("the database is unavailable", metadata: ["error": "\(why)"])
+            self = .databaseUnavailable
         default:
             logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             self = .internalError

@@ -14,6 +14,10 @@ package protocol Store: Sendable {
     /// changing are passed over (`FOR UPDATE SKIP LOCKED`) rather than waited for. Its body writes nothing but the
     /// claims.
     func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
+    /// Runs `body` in a short write transaction that must not wait behind the store's other writes: a lease renewal,
+    /// whose lateness stops the work it holds. It sees what others committed, not a snapshot. On a store with one
+    /// writer of its own (SQLite) it is a write like any other.
+    func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
     /// Whether the store answers a trivial query (readiness).
     func isReachable() async -> Bool
     /// Whether other instances may share the database (PostgreSQL); if not, this instance owns it (SQLite).

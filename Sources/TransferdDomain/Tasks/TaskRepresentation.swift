@@ -90,7 +90,8 @@ package struct TaskRepresentation: Encodable, Sendable {
         file = task.file
         checksum = task.checksum
         earliestBeginDate = task.earliestBeginDate
-        let queued = task.state == .running && live == nil
+        // Queued: waiting to be claimed; a leased task's transfer is under way here or on another instance.
+        let queued = task.state == .running && task.lease == nil && live == nil
         let waiting = queued && (task.nextAttemptAt.map { $0 > now } ?? false)
         waitingReason =
             if waiting { task.waitingReason ?? .notBefore } else if queued && hostIsBusy { .hostLimit } else {

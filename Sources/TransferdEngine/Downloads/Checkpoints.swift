@@ -10,7 +10,6 @@ import _NIOFileSystem
 /// checkpoint records what this one would have. One the task refuses (it no longer wants this transfer) stops it.
 package final class Checkpoints: Sendable {
     private let handle: ReadWriteFileHandle
-    private let taskID: Int64
     private let transfer: ActiveTransfer
     private let prefix: BodyWriter.Mark
     private let reporter: any TransferReporter
@@ -19,13 +18,11 @@ package final class Checkpoints: Sendable {
 
     package init(
         handle: ReadWriteFileHandle,
-        taskID: Int64,
         transfer: ActiveTransfer,
         prefix: BodyWriter.Mark,
         reporter: any TransferReporter
     ) {
         self.handle = handle
-        self.taskID = taskID
         self.transfer = transfer
         self.prefix = prefix
         self.reporter = reporter
@@ -42,7 +39,7 @@ package final class Checkpoints: Sendable {
         let wanted: Bool
         do {
             wanted = try await reporter.checkpoint(
-                taskID: taskID,
+                transfer,
                 received: received,
                 expected: expected,
                 bytesWritten: received - previous.received,

@@ -22,6 +22,7 @@ package final class ActiveTransfer: Sendable {
     private struct State {
         package var bytesReceived: Int64 = 0
         package var bytesExpected: Int64 = -1
+        package var hasBegun = false
         package var lastActivity = ContinuousClock.now
         package var interruption: Interruption?
         package var leaseHeldUntil: ContinuousClock.Instant
@@ -47,6 +48,12 @@ package final class ActiveTransfer: Sendable {
         state.withLock { ($0.bytesReceived, $0.bytesExpected) }
     }
 
+    /// The counters once the response has arrived; nil before, when the stored task knows better (the bytes kept
+    /// from earlier attempts, an upload's length).
+    package var liveCounters: (received: Int64, expected: Int64)? {
+        state.withLock { $0.hasBegun ? ($0.bytesReceived, $0.bytesExpected) : nil }
+    }
+
     /// When the transfer last made progress (or started), for stall detection.
     package var lastActivity: ContinuousClock.Instant {
         state.withLock { $0.lastActivity }
@@ -57,6 +64,7 @@ package final class ActiveTransfer: Sendable {
         state.withLock {
             $0.bytesReceived = received
             $0.bytesExpected = expected
+            $0.hasBegun = true
             $0.lastActivity = ContinuousClock.now
         }
     }

@@ -19,6 +19,11 @@ package final class ActiveTransfers: Sendable {
         }
     }
 
+    /// Whether `transfer` is still the one registered for its task: a stopped attempt's late reports are not.
+    package func runs(_ transfer: ActiveTransfer) -> Bool {
+        transfers.withLock { $0[transfer.taskID] === transfer }
+    }
+
     package subscript(taskID: Int64) -> ActiveTransfer? {
         transfers.withLock { $0[taskID] }
     }

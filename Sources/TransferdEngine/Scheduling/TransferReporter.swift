@@ -12,15 +12,25 @@ package protocol TransferReporter: Sendable {
     func takeBackExpiredLeases(at now: Date) async throws -> Bool
     /// didReceiveResponse: the final response head and the URL it came from; for a successful download, `start` says
     /// where its bytes go and whether they can be continued later.
-    func responseReceived(taskID: Int64, url: String, response: TransferResponse, start: AttemptStart?) async throws
+    ///
+    /// Each report names the `transfer` it comes from, and is not recorded once that transfer is no longer the one
+    /// this instance runs for the task: a late report of an attempt that was stopped must not overwrite what the next
+    /// attempt recorded (a checkpoint past the bytes the next attempt kept).
+    func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws
     /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk; `bytesWritten`
     /// arrived since the last one. False when the task no longer wants the transfer (suspended, cancelled, or
     /// leased to another instance): the transfer must stop.
-    func checkpoint(taskID: Int64, received: Int64, expected: Int64, bytesWritten: Int64, partialBytes: Int64) async throws -> Bool
+    func checkpoint(
+        _ transfer: ActiveTransfer,
+        received: Int64,
+        expected: Int64,
+        bytesWritten: Int64,
+        partialBytes: Int64
+    ) async throws -> Bool
     /// didSendBodyData: an upload's counters; `bytesSent` went out since the last report. False as for `checkpoint`.
-    func uploadProgress(taskID: Int64, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool
+    func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool
     /// The body of an upload's final response was kept.
-    func replyKept(taskID: Int64, reply: StoredReply) async throws
+    func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws
     /// The attempt has stopped with `outcome` after `bytes`; its lease ends. `release` unregisters the transfer: it
     /// must run inside the transaction that records the end, so that a concurrent suspend or cancel sees the transfer
     /// either under way or over, never in between. An outcome from an instance that lost the lease is not recorded.

@@ -2,7 +2,8 @@ import Foundation
 import TransferdDomain
 
 /// Runs one attempt of a transfer until it ends, the client interrupts it (suspend, cancel, shutdown), no byte
-/// moves for `timeoutIntervalForRequest`, or the task outlives `timeoutIntervalForResource`.
+/// moves for `timeoutIntervalForRequest`, the task outlives `timeoutIntervalForResource`, or its lease can no longer
+/// be counted on (renewals that did not get through in time: another instance may take the task over next).
 package enum AttemptSupervisor {
     package static func supervise(
         _ job: TransferJob,
@@ -45,12 +46,14 @@ package enum AttemptSupervisor {
         }
     }
 
-    /// Interrupts the transfer once no byte has arrived for `timeout`, or once the task outlives its
-    /// `timeoutIntervalForResource`; returns when cancelled.
+    /// Interrupts the transfer once no byte has arrived for `timeout`, once the task outlives its
+    /// `timeoutIntervalForResource`, or once its lease is held no longer; returns when cancelled.
     private static func watch(_ transfer: ActiveTransfer, timeout: Duration, deadline: Date, clock: any WallClock) async {
         while !Task.isCancelled {
-            let idle = ContinuousClock.now - transfer.lastActivity
+            let now = ContinuousClock.now
+            let idle = now - transfer.lastActivity
             let left = Duration.milliseconds(Int64(deadline.timeIntervalSince(clock.now) * 1000))
+            let leaseLeft = transfer.leaseHeldUntil - now
             if idle >= timeout {
                 transfer.interrupt(.stalled)
                 return
@@ -59,7 +62,11 @@ package enum AttemptSupervisor {
                 transfer.interrupt(.outlivedResource)
                 return
             }
-            try? await Task.sleep(for: min(timeout - idle, left))
+            if leaseLeft <= .zero {
+                transfer.interrupt(.leaseLost)
+                return
+            }
+            try? await Task.sleep(for: min(timeout - idle, left, leaseLeft))
         }
     }
 }

@@ -54,12 +54,12 @@ package struct UploadRunner: Sendable {
                     try await environment.destinations.client(for: request.url).execute(request, deadline: deadline)
                 }
                 try await environment.reporter.responseReceived(
-                    taskID: job.taskID,
+                    transfer,
                     url: job.url,
                     response: TransferResponse(response),
                     start: nil
                 )
-                try await environment.reporter.replyKept(taskID: job.taskID, reply: try await keepReply(response, taskID: job.taskID))
+                try await environment.reporter.replyKept(transfer, reply: try await keepReply(response, taskID: job.taskID))
                 guard (200..<300).contains(response.status.code) else {
                     let retryAfter = RetryAfter.parse(response.headers, now: environment.clock.now)
                     return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
@@ -89,7 +89,7 @@ package struct UploadRunner: Sendable {
                     // A report the store cannot take is skipped (the next one carries its bytes); one the task
                     // refuses stops the transfer.
                     let wanted = try? await environment.reporter.uploadProgress(
-                        taskID: job.taskID,
+                        transfer,
                         sent: sent,
                         expected: expected,
                         bytesSent: sent - reported

@@ -6,8 +6,9 @@ import TransferdEngine
 
 /// Renews the leases of this instance's transfers and of the sessions whose deliveries it sends, every third of
 /// the lease timeout. It stops the transfers it can no longer count on: one whose lease another instance holds now,
-/// one whose task no longer wants it (a change whose signal went astray), and every one whose lease could not be
-/// renewed within `Instance.safeLeaseDuration`, before any other instance may take its task over. A session whose
+/// and one whose task no longer wants it (a change whose signal went astray). Each renewal lets a transfer count on
+/// its lease for `Instance.safeLeaseDuration` more; one not renewed by then stops itself (`AttemptSupervisor`)
+/// before any other instance may take its task over, even while a renewal hangs on the database. A session whose
 /// lease is lost gets no more deliveries from this instance.
 package struct LeaseKeeper: Service {
     let store: any Store
@@ -37,7 +38,7 @@ package struct LeaseKeeper: Service {
         if !ids.isEmpty || !sessionIDs.isEmpty {
             let (instance, expiry) = (instance, instance.leaseExpiry(from: now))
             do {
-                let (states, sessions) = try await store.write { repositories in
+                let (states, sessions) = try await store.renew { repositories in
                     (
                         ids.isEmpty ? [:] : try repositories.tasks.renewLeases(ids: ids, owner: instance.id, until: expiry),
                         sessionIDs.isEmpty
@@ -59,11 +60,6 @@ package struct LeaseKeeper: Service {
                 renewed = false
                 loop.logger.warning("could not renew the leases of this instance's transfers", metadata: ["error": "\(error)"])
             }
-        }
-        let instant = ContinuousClock.now
-        for transfer in transfers.all where transfer.leaseHeldUntil <= instant {
-            loop.logger.error("stopped a transfer whose lease could not be renewed in time", metadata: ["task": "\(transfer.taskID)"])
-            transfer.interrupt(.leaseLost)
         }
         return now.addingTimeInterval(renewed ? instance.renewalInterval : 1)
     }

@@ -71,24 +71,28 @@ package final class GroupCommit: Sendable {
     }
 
     /// Submits a transaction that writes `work` and the work it finds in line when it starts. The followers are
-    /// answered when it commits, or with its error when it does not.
+    /// answered when it commits, or with its error when it does not. It runs in a task of its own: the work of
+    /// others must not fail because the leader's caller was cancelled (a transfer stopped while it led a commit).
     private func lead(with work: @escaping Work) async -> Answer {
         let followers = Followers()
+        let store = store
         do {
-            return try await store.write { repositories in
-                let group = followers.gather { self.gather() }
-                let answers = try ([work] + group.map(\.work)).map { work in
-                    do {
-                        return Answer.success(try repositories.isolated { try work(repositories) })
-                    } catch let conflict as any TransactionConflict {
-                        throw conflict
-                    } catch {
-                        return Answer.failure(error)
+            return try await Task {
+                try await store.write { repositories in
+                    let group = followers.gather { self.gather() }
+                    let answers = try ([work] + group.map(\.work)).map { work in
+                        do {
+                            return Answer.success(try repositories.isolated { try work(repositories) })
+                        } catch let conflict as any TransactionConflict {
+                            throw conflict
+                        } catch {
+                            return Answer.failure(error)
+                        }
                     }
+                    repositories.afterCommit { followers.answer(Array(answers.dropFirst())) }
+                    return answers[0]
                 }
-                repositories.afterCommit { followers.answer(Array(answers.dropFirst())) }
-                return answers[0]
-            }
+            }.value
         } catch {
             if !followers.fail(error) { handOn() }
             return .failure(error)

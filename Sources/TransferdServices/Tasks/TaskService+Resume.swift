@@ -23,9 +23,12 @@ extension TaskService {
         task = try repositories.tasks.insert(task)
         source.partialBytes = 0
         try repositories.tasks.update(source)
-        guard files.movePartial(from: source.rowID, to: task.rowID) else {
+        // The body of a write may run again (a conflict on PostgreSQL): the source's file goes once this one commits.
+        guard files.sharePartial(from: source.rowID, to: task.rowID) else {
             throw TransferError(code: .cannotWriteToFile, message: "Could not take over the partial file (errno \(errno)).")
         }
+        let (files, sourceID) = (files, source.rowID)
+        repositories.afterCommit { files.removePartial(taskID: sourceID) }
         return task
     }
 }

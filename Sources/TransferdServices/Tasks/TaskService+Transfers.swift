@@ -40,10 +40,12 @@ extension TaskService: TransferReporter {
 
     /// An attempt that meant to continue the partial file writes `task.resumed_at_offset` (didResumeAtOffset) with
     /// where it did, or why it restarted.
-    package func responseReceived(taskID: Int64, url: String, response: TransferResponse, start: AttemptStart?) async throws {
-        let owner = instance.id
+    package func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws {
+        let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         try await writes.write { repositories in
-            guard var task = try repositories.tasks.find(id: taskID), task.state == .running, task.lease?.owner == owner else { return }
+            guard transfers.runs(transfer), var task = try repositories.tasks.find(id: taskID), task.state == .running,
+                task.lease?.owner == owner
+            else { return }
             task.currentUrl = url
             task.response = response
             if let start {
@@ -71,7 +73,7 @@ extension TaskService: TransferReporter {
     /// since the last checkpoint. A task suspended or cancelled meanwhile, or leased to another instance, takes no
     /// more progress from this transfer.
     package func checkpoint(
-        taskID: Int64,
+        _ transfer: ActiveTransfer,
         received: Int64,
         expected: Int64,
         bytesWritten: Int64,
@@ -79,9 +81,9 @@ extension TaskService: TransferReporter {
     ) async throws
         -> Bool
     {
-        let owner = instance.id
+        let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         return try await writes.write { repositories in
-            guard
+            guard transfers.runs(transfer),
                 try repositories.tasks.recordProgress(
                     id: taskID,
                     owner: owner,
@@ -98,10 +100,11 @@ extension TaskService: TransferReporter {
     }
 
     /// didSendBodyData: persists an upload's counters and writes `task.upload_progress`.
-    package func uploadProgress(taskID: Int64, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool {
-        let owner = instance.id
+    package func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool {
+        let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         return try await writes.write { repositories in
-            guard try repositories.tasks.recordUploadProgress(id: taskID, owner: owner, sent: sent, expected: expected),
+            guard transfers.runs(transfer),
+                try repositories.tasks.recordUploadProgress(id: taskID, owner: owner, sent: sent, expected: expected),
                 let task = try repositories.tasks.find(id: taskID)
             else { return false }
             let data = EventData(bytesSent: bytesSent, totalBytesSent: sent, totalBytesExpectedToSend: expected)
@@ -110,10 +113,10 @@ extension TaskService: TransferReporter {
         }
     }
 
-    package func replyKept(taskID: Int64, reply: StoredReply) async throws {
-        let owner = instance.id
+    package func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws {
+        let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         try await writes.write { repositories in
-            guard try repositories.tasks.find(id: taskID)?.lease?.owner == owner else { return }
+            guard transfers.runs(transfer), try repositories.tasks.find(id: taskID)?.lease?.owner == owner else { return }
             try repositories.tasks.recordReply(id: taskID, reply: reply)
         }
     }

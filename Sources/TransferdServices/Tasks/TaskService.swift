@@ -181,7 +181,7 @@ package struct TaskService: Sendable {
     package func representation(of task: TransferTask, in session: Session) -> TaskRepresentation {
         let queue = HostQueue(sessionID: session.rowID, origin: task.origin)
         let busy = transfers.count(queue) >= session.configuration.maximumConnectionsPerHost
-        return TaskRepresentation(task, live: transfers[task.rowID]?.counters, hostIsBusy: busy, now: clock.now)
+        return TaskRepresentation(task, live: transfers[task.rowID]?.liveCounters, hostIsBusy: busy, now: clock.now)
     }
 
     /// Refuses `count` new tasks when the session, or its tenant's unfinished work, would pass its limit.

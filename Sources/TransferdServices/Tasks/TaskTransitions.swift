@@ -84,7 +84,7 @@ package struct TaskTransitions: Sendable {
             try eventLog.append(repositories, .taskResumed, for: task, data: EventData(state: .running))
             wakeScheduler(repositories)
         case .suspend(let stopTransfer):
-            if let live = transfers[taskID]?.counters {
+            if let live = transfers[taskID]?.liveCounters {
                 (task.countOfBytesReceived, task.countOfBytesExpected) = live
             }
             try repositories.tasks.update(task)

@@ -9,13 +9,20 @@ import TransferdDomain
 /// A PostgreSQL connection as the repositories use it, from a thread of the store's own that may wait: each
 /// statement is sent and its whole result awaited (`wait()`), its `?` placeholders numbered (`$1`, `$2`, …) and its
 /// values exchanged as GRDB's database values.
+///
+/// A statement the server has not answered within `answerTimeout` fails as `StoreError.unavailable` and closes the
+/// connection: a server that died mid-statement (a crash, a failover, a lost network) must not hold the store's
+/// thread for ever.
 final class PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     private let logger: Logger
+    private let answerTimeout: TimeAmount?
     private var savepoints = 0
 
-    init(_ connection: PostgresConnection, logger: Logger) {
+    /// `answerTimeout` nil waits as long as a statement takes (migrations).
+    init(_ connection: PostgresConnection, answerTimeout: TimeAmount? = .seconds(15), logger: Logger) {
         self.connection = connection
+        self.answerTimeout = answerTimeout
         self.logger = logger
     }
 
@@ -69,12 +76,38 @@ final class PostgresSQLConnection: SQLConnection {
         // A statement without arguments is sent as written (a migration's text may hold a `?` of its own).
         let text = arguments.isEmpty ? sql : Self.numbered(sql)
         do {
-            return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
+            return try answer(to: connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger)).wait()
         } catch let error as PSQLError where ["40001", "40P01"].contains(error.serverInfo?[.sqlState]) {
             throw SerializationConflict(error: error)
         } catch let error as PSQLError where Self.meansUnavailable(error) {
             throw StoreError.unavailable(String(reflecting: error))
         }
+    }
+
+    /// The query's result, or, after `answerTimeout` without one, `StoreError.unavailable` once the connection is
+    /// closed.
+    private func answer(to query: EventLoopFuture<PostgresQueryResult>) -> EventLoopFuture<PostgresQueryResult> {
+        guard let answerTimeout else { return query }
+        let connection = connection
+        let promise = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+        let settled = Mutex(false)
+        let settle: @Sendable (Result<PostgresQueryResult, any Error>) -> Void = { result in
+            guard
+                settled.withLock({ done in
+                    defer { done = true }; return !done
+                })
+            else { return }
+            promise.completeWith(result)
+        }
+        let timeout = connection.eventLoop.scheduleTask(in: answerTimeout) {
+            settle(.failure(StoreError.unavailable("no answer from the database within \(answerTimeout.nanoseconds / 1_000_000_000) s")))
+            let _: EventLoopFuture<Void> = connection.close()
+        }
+        query.whenComplete { result in
+            timeout.cancel()
+            settle(result)
+        }
+        return promise.futureResult
     }
 
     /// Whether the error says that the database cannot be used now (a lost connection, a server shutting down or

@@ -67,14 +67,20 @@ package final class PostgresStore: Store {
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await writing(begin: ["BEGIN ISOLATION LEVEL SERIALIZABLE"], body)
+        try await writing(on: writer, begin: ["BEGIN ISOLATION LEVEL SERIALIZABLE"], body)
+    }
+
+    /// A renewal runs on a reader's thread and connection, beside the writer's queue; its `UPDATE … WHERE
+    /// lease_owner = …` reads the row as committed, so it never renews a lease another instance has taken.
+    package func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        try await writing(on: readers, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body)
     }
 
     /// A claim reads committed rows, not a snapshot, after it has waited for the claim lock of the store's schema
     /// (every instance over the schema takes the same), so that it sees the claims made before it; the lock is
     /// released when it commits.
     package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await writing(begin: ["BEGIN ISOLATION LEVEL READ COMMITTED", Self.lock(7302)], body)
+        try await writing(on: writer, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED", Self.lock(7302)], body)
     }
 
     /// Takes the advisory lock `key` of the current schema until the transaction ends: deployments in other schemas
@@ -83,12 +89,16 @@ package final class PostgresStore: Store {
         "SELECT pg_advisory_xact_lock(\(key), hashtext(current_schema()))"
     }
 
-    private func writing<T: Sendable>(begin: [String], _ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+    private func writing<T: Sendable>(
+        on threads: NIOThreadPool,
+        begin: [String],
+        _ body: @escaping @Sendable (any Repositories) throws -> T
+    ) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await writer.runIfActive { [self] in
+                return try await threads.runIfActive { [self] in
                     try transaction(begin: begin, body)
                 }
             } catch let conflict as SerializationConflict where attempt < Self.maximumAttempts {
@@ -125,6 +135,7 @@ package final class PostgresStore: Store {
             }
             try db.execute("COMMIT", [])
         } catch {
+            if case StoreError.unavailable = error { connections.dropIdle() }
             _ = try? db.execute("ROLLBACK", [])
             throw error
         }
@@ -169,7 +180,7 @@ package final class PostgresStore: Store {
         var applied: [String] = []
         let connection = try connections.acquire()
         defer { connections.release(connection) }
-        let db = PostgresSQLConnection(connection, logger: logger)
+        let db = PostgresSQLConnection(connection, answerTimeout: nil, logger: logger)
         if let schema { try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)", []) }
         try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)", [])
         for migration in try SQLMigrations.postgres() {

@@ -66,6 +66,10 @@ package final class SQLiteStore: Store {
         try await write(body)
     }
 
+    package func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        try await write(body)
+    }
+
     package var isShared: Bool { false }
 
     package func isReachable() async -> Bool {

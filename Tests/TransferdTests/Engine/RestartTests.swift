@@ -53,8 +53,11 @@ import Testing
                 _ = try await api.createTask("canceling", url: origin.url("/gated/held/500000"))
                 try await waitUntil { try await api.task("canceling", 1).countOfBytesReceived > 0 }
             }
-            // A crash between "canceling" and "completed" is simulated by writing the state the crash would leave.
-            try await TestDatabase(dataDirectory: dataDirectory).execute("UPDATE tasks SET state = 'canceling'")
+            // A crash between "canceling" and "completed" is simulated by writing the state the crash would leave: the
+            // task canceling, its lease still held by the instance that died.
+            try await TestDatabase(dataDirectory: dataDirectory).execute(
+                "UPDATE tasks SET state = 'canceling', lease_owner = 'transferd', lease_expires_at = '2999-01-01 00:00:00.000'"
+            )
             try await TestService.with(dataDirectory: dataDirectory) { api in
                 let task = try await api.waitForCompletion("canceling", 1)
                 #expect(task.error?.code == "cancelled")

@@ -60,6 +60,39 @@ import TransferdStorage
         }
     }
 
+    @Test func aResumedTaskWaitingForItsServerShowsAndKeepsTheBytesItHolds() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(progressInterval: .milliseconds(50)) { api in
+                try await api.createSession("held")
+                let url = origin.url("/files/\(Self.size)?name=held&bytesPerSecond=400000&holdAgain=second")
+                _ = try await api.createTask("held", url: url)
+                // a checkpoint (its progress event) and the validator that makes it resumable
+                try await waitUntil {
+                    let checkpointed = try await api.allEvents("held").contains { $0.type == "task.progress" }
+                    let resumable = try await api.task("held", 1).resumable
+                    return checkpointed && resumable
+                }
+                _ = try await api.send(.POST, "/v1/sessions/held/tasks/1/suspend")
+
+                // act: resumed, its range request is sent but not answered yet
+                _ = try await api.send(.POST, "/v1/sessions/held/tasks/1/resume")
+                try await waitUntil { origin.ranges("held").count == 2 }
+                let waiting = try await api.task("held", 1)
+                let suspended = try await api.send(.POST, "/v1/sessions/held/tasks/1/suspend").decode(TaskView.self)
+
+                // verify: the bytes shown are those kept, which the attempt continues
+                #expect(waiting.countOfBytesReceived > 0)
+                #expect(origin.ranges("held").last?.map { $0.hasPrefix("bytes=") && $0 != "bytes=0-" } == true)
+                #expect(waiting.countOfBytesExpectedToReceive == Self.size)
+                #expect(suspended.countOfBytesReceived == waiting.countOfBytesReceived, "suspending before the answer keeps them")
+                origin.open(gate: "second")
+                _ = try await api.send(.POST, "/v1/sessions/held/tasks/1/resume")
+                let task = try await api.waitForCompletion("held", 1)
+                #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
+            }
+        }
+    }
+
     @Test func suspendAndResumeContinueThePartialFile() async throws {
         try await OriginServer.with { origin in
             try await TestService.with(progressInterval: .milliseconds(50)) { api in

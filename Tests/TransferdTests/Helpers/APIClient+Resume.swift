@@ -9,14 +9,14 @@ extension APIClient {
         try await waitUntil { try await task(session, 1).countOfBytesReceived > 400_000 }
     }
 
-    /// The data of the task's first `task.resumed_at_offset` event; fails the test when there is none.
+    /// The data of the task's last `task.resumed_at_offset` event; fails the test when there is none.
     func resumedAtOffset(
         _ session: String,
         _ taskIdentifier: Int,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> EventView.DataView {
         let events = try await allEvents(session)
-        let event = events.first { $0.type == "task.resumed_at_offset" && $0.taskIdentifier == taskIdentifier }
+        let event = events.last { $0.type == "task.resumed_at_offset" && $0.taskIdentifier == taskIdentifier }
         return try #require(event, "task \(taskIdentifier) has no task.resumed_at_offset", sourceLocation: sourceLocation).data
     }
 

@@ -11,7 +11,8 @@ import Synchronization
 ///   `faults` (how many first requests of the name are faulty, 1 by default), `dropAfter=N` (a faulty response
 ///   drops the connection after N bytes), `stallAfter=N` (a faulty response stops sending after N bytes),
 ///   `bytesPerSecond=R` (throttle every response), `ignoreRange`, `noValidator`, `noAcceptRanges`, `noLength`
-///   (no Content-Length: the body is chunked, its size unannounced).
+///   (no Content-Length: the body is chunked, its size unannounced), `holdAgain=G` (every request of the name but
+///   the first waits for the test to open gate `G` before it is answered).
 /// - `/gated/{gate}/{size}`: sends the first 64 KiB, then waits until the test opens `gate`.
 /// - `/status/{code}`: answers with that status.
 /// - `/truncated/{size}`: announces `size` bytes, sends half and drops the connection.
@@ -96,13 +97,13 @@ final class OriginServer: Sendable {
         let router = Router()
         let box = Mutex<OriginServer?>(nil)
         @Sendable func origin() -> OriginServer { box.withLock { $0! } }
-        router.get("files/:size") { request, context in try origin().file(request, context) }
+        router.get("files/:size") { request, context in try await origin().file(request, context) }
         router.get("gated/:gate/:size") { request, context in try origin().gated(request, context) }
         router.get("status/:code") { request, context in try origin().status(request, context) }
         router.get("truncated/:size") { request, context in try origin().truncated(request, context) }
         router.get("redirect/:count/:size") { request, context in try origin().redirect(request, context) }
         router.get("gzip/:size") { request, context in try origin().gzip(request, context) }
-        router.get("flaky/:name/:failures/:size") { request, context in try origin().flaky(request, context) }
+        router.get("flaky/:name/:failures/:size") { request, context in try await origin().flaky(request, context) }
         return try await LoopbackServer.run(
             router,
             port: port,
@@ -120,7 +121,7 @@ final class OriginServer: Sendable {
         return size
     }
 
-    private func file(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    private func file(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let size = try size(context)
         let query = request.uri.queryParameters
         let name = query.get("name") ?? request.uri.path
@@ -130,6 +131,9 @@ final class OriginServer: Sendable {
             return (state.fileRequests[name, default: 0], state.versions[name, default: 1])
         }
         let faulty = seen <= query.get("faults", as: Int.self) ?? 1
+        if seen > 1, let gate = query.get("holdAgain") {
+            while !isOpen(gate) { try await Task.sleep(for: .milliseconds(5)) }
+        }
         let etag = "\"v\(version)-\(size)\""
         var headers: HTTPFields = [.contentType: "application/octet-stream"]
         if query.get("noValidator") == nil { headers[.eTag] = etag }
@@ -202,7 +206,7 @@ final class OriginServer: Sendable {
         return Response(status: .found, headers: [.location: location])
     }
 
-    private func flaky(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    private func flaky(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let name = context.parameters.get("name") ?? ""
         let failures = context.parameters.get("failures", as: Int.self) ?? 0
         let seen = state.withLock { state in
@@ -216,7 +220,7 @@ final class OriginServer: Sendable {
             let status = request.uri.queryParameters.get("status", as: Int.self) ?? 503
             return Response(status: .init(code: status), headers: headers)
         }
-        return try file(request, context)
+        return try await file(request, context)
     }
 
     private func gzip(_ request: Request, _ context: BasicRequestContext) throws -> Response {

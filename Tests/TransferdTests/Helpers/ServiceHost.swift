@@ -11,16 +11,20 @@ import TransferdDomain
 /// (it does not link executables) and always runs the code under test.
 @Suite struct ServiceHost {
     static let dataDirectoryVariable = "TRANSFERD_TEST_SERVICE_HOST_DATA_DIR"
+    /// `id` or `id lease-timeout`: the instance to serve as, when several share a database.
+    static let instanceVariable = "TRANSFERD_TEST_SERVICE_HOST_INSTANCE"
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment[dataDirectoryVariable] != nil, "runs only inside a ServiceProcess"))
     func serve() async throws {
         let dataDirectory = try #require(ProcessInfo.processInfo.environment[Self.dataDirectoryVariable])
+        let instance = (ProcessInfo.processInfo.environment[Self.instanceVariable] ?? "transferd 15").split(separator: " ")
         let app = try await buildApplication(
             configuration: Configuration(
                 port: 0,
                 dataDirectory: dataDirectory,
                 databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory),
                 databaseConnections: 3,
+                instance: Instance(id: String(instance[0]), leaseTimeout: instance.count > 1 ? Double(instance[1]) ?? 15 : 15),
                 logLevel: .info,
                 apiKey: TestService.apiKey,
                 requestsPerSecond: 10_000,

@@ -25,12 +25,15 @@ final class ServiceProcess: Sendable {
         self.output = output
     }
 
-    /// Starts transferd on `dataDirectory` and returns once it listens.
-    static func start(dataDirectory: String) async throws -> ServiceProcess {
+    /// Starts transferd on `dataDirectory` and returns once it listens; `instance` names it among others sharing its
+    /// database, with its lease timeout in seconds.
+    static func start(dataDirectory: String, instance: (id: String, leaseTimeout: Int)? = nil) async throws -> ServiceProcess {
+        var variables = [ServiceHost.dataDirectoryVariable: dataDirectory]
+        if let instance { variables[ServiceHost.instanceVariable] = "\(instance.id) \(instance.leaseTimeout)" }
         let process = try ChildProcess(
             executable: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
             arguments: ["--testing-library", "swift-testing", "--filter", "ServiceHost"],
-            environment: ProcessInfo.processInfo.environment.merging([ServiceHost.dataDirectoryVariable: dataDirectory]) { $1 }
+            environment: ProcessInfo.processInfo.environment.merging(variables) { $1 }
         )
         let output = OutputBuffer()
         process.output.readabilityHandler = { handle in output.append(handle.availableData) }

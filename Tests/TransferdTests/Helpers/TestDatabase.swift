@@ -34,7 +34,7 @@ struct TestDatabase {
     }
 
     /// Runs `sql`; returns its rows' integer columns.
-    private func rows(_ sql: String) async throws -> [[Int64]] {
+    func rows(_ sql: String) async throws -> [[Int64]] {
         guard let url = TestService.databaseURL(forDataDirectory: dataDirectory) else {
             return try await queue.write { db in try Row.fetchAll(db, sql: sql).map { row in (0..<row.count).map { row[$0] } } }
         }

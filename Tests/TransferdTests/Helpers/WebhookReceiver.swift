@@ -12,6 +12,7 @@ final class WebhookReceiver: Sendable {
         var timestamp: String
         var signature: String
         var type: String
+        var session: String
         var sequence: Int
         var taskIdentifier: Int?
         var body: Data
@@ -71,6 +72,7 @@ final class WebhookReceiver: Sendable {
             timestamp: request.headers[HTTPField.Name("webhook-timestamp")!] ?? "",
             signature: request.headers[HTTPField.Name("webhook-signature")!] ?? "",
             type: payload["type"] as? String ?? "",
+            session: data["sessionIdentifier"] as? String ?? "",
             sequence: data["sequence"] as? Int ?? 0,
             taskIdentifier: data["taskIdentifier"] as? Int,
             body: Data(body.readableBytesView),

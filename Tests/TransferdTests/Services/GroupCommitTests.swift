@@ -28,6 +28,25 @@ import TransferdStorage
         #expect(try await Self.storedIdentifiers(store).count == 50)
     }
 
+    @Test func aCancelledLeaderStillCommitsTheWorkOfItsFollowers() async throws {
+        // setup: the leader's transaction waits for the writer, with a follower in line behind it
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
+        let commit = GroupCommit(store: store)
+        let leader = Task { try await commit.write { try Self.insertSession(0, $0) } }
+        try await waitUntil { store.writes == 1 }
+        let follower = Task { try await commit.write { try Self.insertSession(1, $0) } }
+        try await waitUntil { commit.waiting == 1 }
+
+        // act: the leader's caller goes away (a transfer stopped) before the writer takes the transaction
+        leader.cancel()
+        store.open()
+
+        // verify: the follower's work was written, and so was the leader's
+        #expect(try await follower.value == "session-1")
+        #expect(try await leader.value == "session-0")
+        #expect(try await Self.storedIdentifiers(store) == ["session-0", "session-1"])
+    }
+
     @Test func theNextTransactionIsSubmittedWhileOneIsWritten() async throws {
         // setup: the first caller's work holds its transaction open on the writer
         let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
@@ -203,6 +222,10 @@ private final class GatedStore: Store {
 
     func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
         try await store.claim(body)
+    }
+
+    func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+        try await store.renew(body)
     }
 
     func isReachable() async -> Bool {

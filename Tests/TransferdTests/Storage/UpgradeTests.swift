@@ -25,6 +25,9 @@ struct UpgradeTests {
                     sql: "UPDATE tasks SET original_request = replace(original_request, ?, ?), origin = ? WHERE task_identifier IN (2, 3)",
                     arguments: [oldOrigin, newOrigin, newOrigin]
                 )
+                // The idempotency key was stored a moment before the upgrade, not on the day the fixture was made:
+                // keys live 24 hours.
+                try db.execute(sql: "UPDATE idempotency_keys SET created_at = ?", arguments: [Date()])
             }
 
             try await TestService.with(dataDirectory: dataDirectory) { api in

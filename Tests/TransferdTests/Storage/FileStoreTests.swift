@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import TransferdDomain
+import TransferdStorage
+
+/// The file steps a write transaction takes, which run again when the transaction does (a conflict on PostgreSQL):
+/// each does the same the second time, and never loses the bytes it moves.
+@Suite struct FileStoreTests {
+    @Test func finalizingTwicePublishesTheFileOnceAndSucceedsAgain() throws {
+        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        try Data("finished".utf8).write(to: URL(fileURLWithPath: files.partialPath(taskID: 7)))
+
+        try files.finalize(taskID: 7)
+        try files.finalize(taskID: 7)
+
+        #expect(try String(contentsOfFile: files.contentPath(taskID: 7), encoding: .utf8) == "finished")
+        #expect(files.partialSize(taskID: 7) == 0)
+    }
+
+    @Test func finalizingWithoutAnyFileFailsWithTheReason() throws {
+        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+
+        let error = #expect(throws: TransferError.self) { try files.finalize(taskID: 8) }
+
+        #expect(error?.code == .cannotWriteToFile)
+        #expect(error?.message.contains("errno \(ENOENT)") == true)
+    }
+
+    @Test func aPartialFileSharedTwiceKeepsItsSourceUntilItIsRemoved() throws {
+        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        try Data(repeating: 1, count: 1000).write(to: URL(fileURLWithPath: files.partialPath(taskID: 1)))
+
+        // a transaction that ran again shares the file with the task it inserted the second time
+        #expect(files.sharePartial(from: 1, to: 2))
+        #expect(files.sharePartial(from: 1, to: 3))
+        files.removePartial(taskID: 1)
+
+        #expect(files.partialSize(taskID: 3) == 1000)
+        #expect(files.partialSize(taskID: 1) == 0)
+        #expect(!files.sharePartial(from: 1, to: 4), "a removed source is gone")
+    }
+}
