@@ -46,18 +46,18 @@ package struct DownloadRunner: Sendable {
             let mimeType = response.headers.first(name: "content-type")
             let summary = TransferResponse(response)
             guard (200..<300).contains(response.status.code) else {
-                try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: nil)
+                try await recording { try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: nil) }
                 let retryAfter = RetryAfter.parse(response.headers, now: environment.clock.now)
                 return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
             }
             let start = try AttemptStart(summary, resumePoint: resumePoint, restartReason: restartReason, decoded: decoder != nil)
-            try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: start)
+            try await recording { try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: start) }
             if start.expectedBytes > job.maxBytes { throw TransferError.tooLarge(limit: job.maxBytes) }
             transfer.begin(received: start.offset, expected: start.expectedBytes)
             let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline)
             return .succeeded(try await store(body, of: job, transfer: transfer, contentType: mimeType))
         } catch {
-            if Task.isCancelled { return .interrupted }
+            if Task.isCancelled || error is UnrecordedReport { return .interrupted }
             return .failed(TransferError(transportError: error))
         }
     }

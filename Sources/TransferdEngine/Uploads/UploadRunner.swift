@@ -53,13 +53,16 @@ package struct UploadRunner: Sendable {
                 let response = try await reportingProgress(job, transfer: transfer) { [request] in
                     try await environment.destinations.client(for: request.url).execute(request, deadline: deadline)
                 }
-                try await environment.reporter.responseReceived(
-                    transfer,
-                    url: job.url,
-                    response: TransferResponse(response),
-                    start: nil
-                )
-                try await environment.reporter.replyKept(transfer, reply: try await keepReply(response, taskID: job.taskID))
+                try await recording {
+                    try await environment.reporter.responseReceived(
+                        transfer,
+                        url: job.url,
+                        response: TransferResponse(response),
+                        start: nil
+                    )
+                }
+                let reply = try await keepReply(response, taskID: job.taskID)
+                try await recording { try await environment.reporter.replyKept(transfer, reply: reply) }
                 guard (200..<300).contains(response.status.code) else {
                     let retryAfter = RetryAfter.parse(response.headers, now: environment.clock.now)
                     return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
@@ -67,7 +70,7 @@ package struct UploadRunner: Sendable {
                 return .succeeded(nil)
             }
         } catch {
-            if Task.isCancelled { return .interrupted }
+            if Task.isCancelled || error is UnrecordedReport { return .interrupted }
             return .failed(TransferError(transportError: error))
         }
     }

@@ -83,13 +83,13 @@ class Client:
         self.connection.close()
 
 
-def start_transferd(binary, workdir, *options, authenticated=False, fresh=True):
-    """A transferd on a free port with the data directory of `workdir` (emptied first when `fresh`); returns the
-    process and its port."""
+def start_transferd(binary, workdir, *options, authenticated=False, fresh=True, name="transferd"):
+    """A transferd on a free port with the data directory of `workdir` (emptied first when `fresh`), logging to
+    `workdir/<name>.log`; returns the process and its port."""
     data = os.path.join(workdir, "transferd-data")
     if fresh:
         shutil.rmtree(data, ignore_errors=True)
-    log = open(os.path.join(workdir, "transferd.log"), "w")
+    log = open(os.path.join(workdir, f"{name}.log"), "w")
     argv = [binary, "serve", "--port", "0", "--data-dir", data, "--allow-destination", "127.0.0.0/8", *options]
     if not authenticated:
         argv.append("--no-auth")

@@ -21,13 +21,7 @@ def small_benchmark(binary, workdir, count, size_kib, runs):
     Every run writes into a directory of its own and nothing is deleted until the end: on ext4, creating files
     within 30 s of deleting many is slow in the kernel (`recently_deleted`), and that would fall on whichever
     client ran next."""
-    served = os.path.join(workdir, "small")
-    os.makedirs(served, exist_ok=True)
-    for number in range(count):
-        with open(os.path.join(served, f"{number}.bin"), "wb") as file:
-            file.write(os.urandom(size_kib << 10))
-    origin = Nginx(served, workdir)
-    urls = [f"http://127.0.0.1:{origin.port}/{number}.bin" for number in range(count)]
+    origin, urls = serve_small_files(workdir, count, size_kib)
     clients = {
         "aria2 RPC": lambda directory: aria2_rpc(directory, urls),
         "transferd": lambda directory: transferd(binary, directory, urls, batch=1),
@@ -48,6 +42,17 @@ def small_benchmark(binary, workdir, count, size_kib, runs):
     for name, seconds in results.items():
         print(f"{name:<18} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:8.2f}")
     return results
+
+
+def serve_small_files(workdir, count, size_kib):
+    """nginx serving `count` random files of `size_kib` KiB; returns it and their URLs."""
+    served = os.path.join(workdir, "small")
+    os.makedirs(served, exist_ok=True)
+    for number in range(count):
+        with open(os.path.join(served, f"{number}.bin"), "wb") as file:
+            file.write(os.urandom(size_kib << 10))
+    origin = Nginx(served, workdir)
+    return origin, [f"http://127.0.0.1:{origin.port}/{number}.bin" for number in range(count)]
 
 
 def aria2_rpc(workdir, urls):

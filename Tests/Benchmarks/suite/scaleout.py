@@ -1,0 +1,101 @@
+"""Scaling out: the many-small workload on one instance over SQLite, and on one, two and three instances sharing a
+PostgreSQL database and a data directory, beside aria2."""
+import os
+import socket
+import subprocess
+import sys
+import time
+
+from .common import NO_LIMITS, Client, start_transferd, stop_transferd
+from .small import CONCURRENCY, aria2_rpc, serve_small_files
+
+
+def scaleout_benchmark(binary, workdir, count, size_kib, runs):
+    """Wall time from the first submission to the last completion of `count` downloads of `size_kib` KiB from nginx,
+    submitted in batches of 1,000 through the first instance; every instance runs CONCURRENCY transfers at once, so
+    N instances may run N × CONCURRENCY. PostgreSQL is a cluster of the benchmark's own (Debian's binaries, as the
+    unprivileged postgres user when run as root), a fresh database for every run. Best of `runs` each."""
+    origin, urls = serve_small_files(workdir, count, size_kib)
+    cluster = PostgresCluster(workdir)
+    clients = {
+        "aria2 RPC (16)": lambda directory, _: aria2_rpc(directory, urls),
+        "SQLite, 1 instance": lambda directory, _: transferd_instances(binary, directory, urls, None, 1),
+        "PostgreSQL, 1": lambda directory, database: transferd_instances(binary, directory, urls, database, 1),
+        "PostgreSQL, 2": lambda directory, database: transferd_instances(binary, directory, urls, database, 2),
+        "PostgreSQL, 3": lambda directory, database: transferd_instances(binary, directory, urls, database, 3),
+    }
+    results = {}
+    try:
+        for round in range(runs):
+            for number, (name, run) in enumerate(clients.items()):
+                directory = os.path.join(workdir, f"scaleout-{round}-{number}")
+                os.makedirs(directory)
+                database = cluster.create_database(f"bench_{round}_{number}")
+                results[name] = min(results.get(name, float("inf")), run(directory, database))
+    finally:
+        origin.close()
+        cluster.stop()
+    print(f"\n{count} downloads × {size_kib} KiB, {CONCURRENCY} at a time per instance, batches of 1,000 through the "
+          f"first instance, best of {runs}")
+    baseline = results["SQLite, 1 instance"]
+    print(f"{'setup':<20} {'seconds':>8} {'per s':>8} {'x SQLite':>9}")
+    for name, seconds in results.items():
+        print(f"{name:<20} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:9.2f}")
+    return results
+
+
+def transferd_instances(binary, workdir, urls, database, instances):
+    options = ["--worker-concurrency", str(CONCURRENCY), *NO_LIMITS]
+    if database:
+        options += ["--database-url", database]
+    started = []
+    try:
+        for number in range(instances):
+            started.append(start_transferd(binary, workdir, *options, "--instance-id", f"i{number + 1}",
+                                           fresh=number == 0, name=f"transferd-{number + 1}"))
+        client = Client(started[0][1])
+        client.call("PUT", "/v1/sessions/small", {"configuration": {"maximumConnectionsPerHost": CONCURRENCY * instances}})
+        start = time.monotonic()
+        for first in range(0, len(urls), 1000):
+            client.call("POST", "/v1/sessions/small/tasks", {"tasks": [{"kind": "download", "url": url} for url in urls[first:first + 1000]]})
+        while client.call("GET", "/v1/sessions/small")["taskCounts"]["completed"] < len(urls):
+            time.sleep(0.01)
+        elapsed = time.monotonic() - start
+        client.close()
+        return elapsed
+    finally:
+        for process, _ in started:
+            stop_transferd(process)
+
+
+class PostgresCluster:
+    """A PostgreSQL server of the benchmark's own on a free loopback port, from Debian's packages."""
+
+    def __init__(self, workdir):
+        versions = sorted(int(name) for name in os.listdir("/usr/lib/postgresql") if name.isdigit())
+        if not versions:
+            sys.exit("PostgreSQL is needed: apt-get install postgresql")
+        self.bin = f"/usr/lib/postgresql/{versions[-1]}/bin"
+        self.directory = os.path.join(workdir, "postgres")
+        os.makedirs(self.directory)
+        if os.getuid() == 0:
+            os.chmod(workdir, 0o755)  # the postgres user passes through it to its own directory
+            subprocess.run(["chown", "postgres", self.directory], check=True)
+        with socket.create_server(("127.0.0.1", 0)) as probe:
+            self.port = probe.getsockname()[1]
+        self.run("initdb", "-D", f"{self.directory}/data", "-U", "postgres", "--auth=trust")
+        self.run("pg_ctl", "-D", f"{self.directory}/data", "-l", f"{self.directory}/log", "-w", "start",
+                 "-o", f"-h 127.0.0.1 -p {self.port} -k {self.directory} -c max_connections=200")
+
+    def run(self, program, *arguments):
+        argv = [f"{self.bin}/{program}", *arguments]
+        if os.getuid() == 0:
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+
+    def create_database(self, name):
+        self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
+        return f"postgres://postgres@127.0.0.1:{self.port}/{name}?sslmode=disable"
+
+    def stop(self):
+        self.run("pg_ctl", "-D", f"{self.directory}/data", "-m", "fast", "stop")

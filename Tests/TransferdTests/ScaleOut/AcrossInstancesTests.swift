@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// What lives in the database holds across instances sharing it: a background task's deadline is applied once
+/// whichever instance sees it pass, and a revoked API key stops working on every instance. Only with
+/// `TRANSFERD_TEST_DATABASE_URL`.
+@Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
+struct AcrossInstancesTests {
+    /// Two instances over one database and data directory; stopped when `body` returns.
+    private func withTwoInstances(_ body: (String, [APIClient]) async throws -> Void) async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        var instances: [ServiceProcess] = []
+        defer { for instance in instances { instance.stopIfRunning() } }
+        for id in ["a1", "a2"] {
+            instances.append(try await ServiceProcess.start(dataDirectory: dataDirectory, instance: (id, 5)))
+        }
+        try await body(dataDirectory, instances.map(\.api))
+        for instance in instances { try await instance.terminate() }
+    }
+
+    @Test func aBackgroundTasksDeadlineIsAppliedOnceWhicheverInstanceSeesIt() async throws {
+        try await OriginServer.with { origin in
+            try await withTwoInstances { _, apis in
+                // setup: a background task begun through one instance, its transfer created through the other
+                try await apis[0].createSession("deadline")
+                let begun = try await apis[0].send(
+                    .POST,
+                    "/v1/sessions/deadline/background-tasks",
+                    json: #"{"name": "Nightly", "duration": 4, "expirationWarning": 2}"#
+                )
+                let background = try begun.decode(BackgroundTaskTests.BackgroundTaskView.self)
+                let url = origin.url("/files/2000000?name=deadline&faults=0&bytesPerSecond=100000")
+                _ = try await apis[1].createTask("deadline", url: url, extra: #", "backgroundTask": "\#(background.id)""#)
+
+                // act: the deadline passes while both instances watch it
+                let task = try await apis[1].waitForCompletion("deadline", 1)
+
+                // verify: one warning, one expiry, one cancellation
+                #expect(task.error?.code == "backgroundTaskExpired")
+                let log = try await apis[0].allEvents("deadline")
+                #expect(
+                    log.map(\.type).filter { $0.hasPrefix("background_task.") } == ["background_task.expiring", "background_task.expired"]
+                )
+                #expect(log.count { $0.type == "task.completed" } == 1)
+                #expect(log.map(\.sequence) == Array(1...log.count))
+            }
+        }
+    }
+
+    @Test func aRevokedKeyStopsWorkingOnEveryInstance() async throws {
+        try await withTwoInstances { dataDirectory, apis in
+            let token = try await KeyManagement.create(dataDirectory: dataDirectory, name: "shared", tenant: "default", admin: false)
+            let clients = apis.map { APIClient(baseURL: $0.baseURL, key: token) }
+            for client in clients { #expect(try await client.send(.GET, "/v1/sessions").status == 200) }
+
+            // act: revoked from the command line, as an operator would
+            #expect(try await KeyManagement.revoke(dataDirectory: dataDirectory, id: String(token.split(separator: "_")[1])))
+
+            // verify: refused by each instance, though each had it cached
+            for client in clients {
+                try await waitUntil(timeout: .seconds(10)) { try await client.send(.GET, "/v1/sessions").status == 401 }
+            }
+        }
+    }
+}
