@@ -21,6 +21,13 @@ final class ChildProcess: Sendable {
         (pid, output) = try Self.spawning.withLock { _ in try Self.spawn(executable, arguments, environment) }
     }
 
+    /// A readability handler is a dispatch source on the pipe: it must be cancelled before the pipe is closed, or
+    /// dispatch's event loop polls a closed descriptor (and crashes) while a grandchild still holds the write end
+    /// (`pg_ctl start` leaves the server running with it).
+    deinit {
+        output.readabilityHandler = nil
+    }
+
     private static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String]) throws -> (pid_t, FileHandle) {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
