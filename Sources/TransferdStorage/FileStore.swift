@@ -34,10 +34,12 @@ package struct FileStore: Sendable {
         "\(root)/\(taskID)"
     }
 
-    /// The partial file's length, 0 when there is none.
+    /// The partial file's length, 0 when there is none. One `stat`: Foundation's `attributesOfItem` also looks up
+    /// the owner's and group's names, and fails when they cannot be had.
     package func partialSize(taskID: Int64) -> Int64 {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: partialPath(taskID: taskID))
-        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+        var status = stat()
+        guard stat(partialPath(taskID: taskID), &status) == 0 else { return 0 }
+        return Int64(status.st_size)
     }
 
     /// Gives another task (resume data) the partial file as well, as a second name of the same file: the source's
