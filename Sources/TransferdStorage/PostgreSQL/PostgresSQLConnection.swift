@@ -84,8 +84,8 @@ final class PostgresSQLConnection: SQLConnection {
         }
     }
 
-    /// The query's result, or, after `answerTimeout` without one, `StoreError.unavailable` once the connection is
-    /// closed.
+    /// The query's result, or, after `answerTimeout` without one, `StoreError.unavailable`; the connection is then
+    /// closed, and the pool drops it.
     private func answer(to query: EventLoopFuture<PostgresQueryResult>) -> EventLoopFuture<PostgresQueryResult> {
         guard let answerTimeout else { return query }
         let connection = connection

@@ -7,7 +7,7 @@ import sys
 import time
 
 from .common import NO_LIMITS, Client, start_transferd, stop_transferd
-from .small import CONCURRENCY, aria2_rpc, serve_small_files
+from .small import CONCURRENCY, aria2_rpc, best_times, serve_small_files
 
 
 def scaleout_benchmark(binary, workdir, count, size_kib, runs):
@@ -17,21 +17,17 @@ def scaleout_benchmark(binary, workdir, count, size_kib, runs):
     unprivileged postgres user when run as root), a fresh database for every run. Best of `runs` each."""
     origin, urls = serve_small_files(workdir, count, size_kib)
     cluster = PostgresCluster(workdir)
+    # A fresh database for every run, named after its directory.
+    database = lambda directory: cluster.create_database(os.path.basename(directory).replace("-", "_"))  # noqa: E731
     clients = {
-        "aria2 RPC (16)": lambda directory, _: aria2_rpc(directory, urls),
-        "SQLite, 1 instance": lambda directory, _: transferd_instances(binary, directory, urls, None, 1),
-        "PostgreSQL, 1": lambda directory, database: transferd_instances(binary, directory, urls, database, 1),
-        "PostgreSQL, 2": lambda directory, database: transferd_instances(binary, directory, urls, database, 2),
-        "PostgreSQL, 3": lambda directory, database: transferd_instances(binary, directory, urls, database, 3),
+        "aria2 RPC (16)": lambda directory: aria2_rpc(directory, urls),
+        "SQLite, 1 instance": lambda directory: transferd_instances(binary, directory, urls, None, 1),
+        "PostgreSQL, 1": lambda directory: transferd_instances(binary, directory, urls, database(directory), 1),
+        "PostgreSQL, 2": lambda directory: transferd_instances(binary, directory, urls, database(directory), 2),
+        "PostgreSQL, 3": lambda directory: transferd_instances(binary, directory, urls, database(directory), 3),
     }
-    results = {}
     try:
-        for round in range(runs):
-            for number, (name, run) in enumerate(clients.items()):
-                directory = os.path.join(workdir, f"scaleout-{round}-{number}")
-                os.makedirs(directory)
-                database = cluster.create_database(f"bench_{round}_{number}")
-                results[name] = min(results.get(name, float("inf")), run(directory, database))
+        results = best_times(clients, runs, workdir, "scaleout")
     finally:
         origin.close()
         cluster.stop()

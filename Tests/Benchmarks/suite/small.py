@@ -27,13 +27,8 @@ def small_benchmark(binary, workdir, count, size_kib, runs):
         "transferd": lambda directory: transferd(binary, directory, urls, batch=1),
         "transferd batches": lambda directory: transferd(binary, directory, urls, batch=1000),
     }
-    results = {}
     try:
-        for round in range(runs):
-            for number, (name, run) in enumerate(clients.items()):
-                directory = os.path.join(workdir, f"small-{round}-{number}")
-                os.makedirs(directory)
-                results[name] = min(results.get(name, float("inf")), run(directory))
+        results = best_times(clients, runs, workdir, "small")
     finally:
         origin.close()
     print(f"\n{count} downloads × {size_kib} KiB, {CONCURRENCY} at a time, from submission to the last completion, best of {runs}")
@@ -41,6 +36,18 @@ def small_benchmark(binary, workdir, count, size_kib, runs):
     print(f"{'client':<18} {'seconds':>8} {'per s':>8} {'x aria2':>8}")
     for name, seconds in results.items():
         print(f"{name:<18} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:8.2f}")
+    return results
+
+
+def best_times(clients, runs, workdir, prefix):
+    """Runs the clients in turn, `runs` rounds, each run in a new directory of its own under `workdir`; returns each
+    client's best time."""
+    results = {}
+    for round in range(runs):
+        for number, (name, run) in enumerate(clients.items()):
+            directory = os.path.join(workdir, f"{prefix}-{round}-{number}")
+            os.makedirs(directory)
+            results[name] = min(results.get(name, float("inf")), run(directory))
     return results
 
 
