@@ -42,20 +42,27 @@ package struct FileStore: Sendable {
         return Int64(status.st_size)
     }
 
+    /// Takes the partial file of a task for one attempt; nil while another attempt holds it (see `PartialFileLock`).
+    package func lockPartial(taskID: Int64) throws -> PartialFileLock? {
+        try PartialFileLock.take(path: partialPath(taskID: taskID))
+    }
+
     /// Gives another task (resume data) the partial file as well, as a second name of the same file: the source's
     /// name stays until it is removed, so a transaction that runs again can hand it over again. False when it is gone.
     package func sharePartial(from source: Int64, to destination: Int64) -> Bool {
         link(partialPath(taskID: source), partialPath(taskID: destination)) == 0
     }
 
-    /// Atomically publishes a fully written partial file as the task's content. The rename is durable once
-    /// `syncDirectory()` has returned. Done already (a transaction that runs again) when only the content is left.
+    /// Atomically publishes a fully written partial file as the task's content, as a second name of the same file
+    /// (durable once `syncDirectory()` has returned), replacing whatever a publication that never committed left.
+    /// The partial file's name stays until `removePartial` after the commit: were the transaction not to commit (a
+    /// crash while it runs again after a conflict), the task's next attempt still finds its checkpointed bytes.
     package func finalize(taskID: Int64) throws {
         let (partial, content) = (partialPath(taskID: taskID), contentPath(taskID: taskID))
-        guard rename(partial, content) == 0 else {
-            let failure = errno
-            if failure == ENOENT, access(content, F_OK) == 0 { return }
-            throw TransferError(code: .cannotWriteToFile, message: "Could not move the finished download into place (errno \(failure)).")
+        let staging = "\(root)/\(taskID).publishing"
+        unlink(staging)
+        guard link(partial, staging) == 0, rename(staging, content) == 0 else {
+            throw TransferError(code: .cannotWriteToFile, message: "Could not move the finished download into place (errno \(errno)).")
         }
     }
 

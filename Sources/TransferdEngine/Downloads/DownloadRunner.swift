@@ -14,6 +14,8 @@ package struct DownloadRunner: Sendable {
     static let maximumRedirects = 10
     /// The smallest segment worth its own connection.
     static let minimumSegmentSize: Int64 = 256 << 10
+    /// How often an attempt looks again for a partial file another attempt holds.
+    static let lockRetryInterval = Duration.milliseconds(50)
 
     let environment: TransferEnvironment
     /// The free-space floor transfers stop at.
@@ -32,9 +34,11 @@ package struct DownloadRunner: Sendable {
         do {
             let deadline = try environment.deadline(of: job)
             try disk.checkForTransfer()
+            let partialFile = try await lockPartialFile(of: job)
+            defer { partialFile.release() }
             var resumePoint = job.resumePoint
             var restartReason: RestartReason?
-            if let point = resumePoint, environment.files.partialSize(taskID: job.taskID) < point.bytes {
+            if let point = resumePoint, try partialFile.size() < point.bytes {
                 (resumePoint, restartReason) = (nil, .partialFileMissing)
             }
             var (response, url) = try await fetch(job, from: job.url, range: firstRange(job, resumePoint), deadline: deadline)
@@ -59,6 +63,15 @@ package struct DownloadRunner: Sendable {
         } catch {
             if Task.isCancelled || error is UnrecordedReport { return .interrupted }
             return .failed(TransferError(transportError: error))
+        }
+    }
+
+    /// Takes the task's partial file for this attempt, waiting while an attempt whose lease ran out still holds it
+    /// (it stops at its lease's end, however late a loaded machine runs that). Throws when the attempt is stopped.
+    private func lockPartialFile(of job: TransferJob) async throws -> PartialFileLock {
+        while true {
+            if let lock = try environment.files.lockPartial(taskID: job.taskID) { return lock }
+            try await Task.sleep(for: Self.lockRetryInterval)
         }
     }
 

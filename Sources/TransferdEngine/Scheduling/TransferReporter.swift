@@ -31,9 +31,11 @@ package protocol TransferReporter: Sendable {
     func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool
     /// The body of an upload's final response was kept.
     func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws
-    /// The attempt has stopped with `outcome` after `bytes`; its lease ends. `release` unregisters the transfer: it
-    /// must run inside the transaction that records the end, so that a concurrent suspend or cancel sees the transfer
-    /// either under way or over, never in between. An outcome from an instance that lost the lease is not recorded.
+    /// The attempt has stopped with `outcome` after `bytes`; its lease ends. `release` unregisters the transfer once the
+    /// end is committed: until then the transfer counts as under way and its lease is renewed, so that a write that
+    /// runs again (a conflict on PostgreSQL) still finds the task leased to this attempt, never to one this instance
+    /// started since (it would publish that attempt's partial file as this one's content). An outcome from an
+    /// instance that lost the lease is not recorded.
     func transferEnded(
         taskID: Int64,
         outcome: TaskStateMachine.TransferOutcome,

@@ -132,7 +132,7 @@ extension TaskService: TransferReporter {
     ) async throws {
         let (owner, logger) = (instance.id, logger)
         try await writes.write { repositories in
-            release()
+            repositories.afterCommit(release)
             guard var task = try repositories.tasks.find(id: taskID) else { return }
             guard task.lease?.owner == owner else {
                 logger.warning("a transfer ended after its lease was lost; its outcome is not recorded", metadata: ["task": "\(taskID)"])

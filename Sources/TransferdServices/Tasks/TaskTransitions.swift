@@ -117,8 +117,9 @@ package struct TaskTransitions: Sendable {
             // The file is durable in its final place before the events that announce it are committed (one sync of
             // the directory for every file finalized in the transaction).
             try files.finalize(taskID: task.rowID)
-            let files = files
+            let (files, taskID) = (files, task.rowID)
             repositories.beforeCommit("sync the tasks directory") { files.syncDirectory() }
+            repositories.afterCommit { files.removePartial(taskID: taskID) }
             let bytesWritten = file.size - task.countOfBytesReceived
             task.file = file
             task.partialBytes = 0

@@ -12,7 +12,8 @@ import Synchronization
 ///   drops the connection after N bytes), `stallAfter=N` (a faulty response stops sending after N bytes),
 ///   `bytesPerSecond=R` (throttle every response), `ignoreRange`, `noValidator`, `noAcceptRanges`, `noLength`
 ///   (no Content-Length: the body is chunked, its size unannounced), `holdAgain=G` (every request of the name but
-///   the first waits for the test to open gate `G` before it is answered).
+///   the first waits for the test to open gate `G` before it is answered), `hold=G` (every request of the name waits
+///   for gate `G`).
 /// - `/gated/{gate}/{size}`: sends the first 64 KiB, then waits until the test opens `gate`.
 /// - `/status/{code}`: answers with that status.
 /// - `/truncated/{size}`: announces `size` bytes, sends half and drops the connection.
@@ -33,6 +34,7 @@ final class OriginServer: Sendable {
         var requests: [String] = []
         var lastHeaders: [String: String] = [:]
         var ranges: [String: [String?]] = [:]
+        var arrivals: [String: [ContinuousClock.Instant]] = [:]
         var inFlight: [String: Int] = [:]
         var maxInFlight: [String: Int] = [:]
         var totalInFlight = 0
@@ -44,6 +46,8 @@ final class OriginServer: Sendable {
 
     /// The `Range` header of every `/files` request for `name`, in arrival order (nil when absent).
     func ranges(_ name: String) -> [String?] { state.withLock { $0.ranges[name, default: []] } }
+    /// When each `/files` request for `name` arrived, in order.
+    func arrivals(_ name: String) -> [ContinuousClock.Instant] { state.withLock { $0.arrivals[name, default: []] } }
 
     /// Changes the resource `name`: its ETag differs from now on.
     func change(_ name: String) {
@@ -128,10 +132,11 @@ final class OriginServer: Sendable {
         let (seen, version) = state.withLock { state in
             state.fileRequests[name, default: 0] += 1
             state.ranges[name, default: []].append(request.headers[.range])
+            state.arrivals[name, default: []].append(.now)
             return (state.fileRequests[name, default: 0], state.versions[name, default: 1])
         }
         let faulty = seen <= query.get("faults", as: Int.self) ?? 1
-        if seen > 1, let gate = query.get("holdAgain") {
+        if let gate = query.get("hold") ?? (seen > 1 ? query.get("holdAgain") : nil) {
             while !isOpen(gate) { try await Task.sleep(for: .milliseconds(5)) }
         }
         let etag = "\"v\(version)-\(size)\""

@@ -4,9 +4,9 @@ import TransferdDomain
 import TransferdStorage
 
 /// The file steps a write transaction takes, which run again when the transaction does (a conflict on PostgreSQL):
-/// each does the same the second time, and never loses the bytes it moves.
+/// each does the same the second time, and never loses the bytes it moves. A partial file has one writer at a time.
 @Suite struct FileStoreTests {
-    @Test func finalizingTwicePublishesTheFileOnceAndSucceedsAgain() throws {
+    @Test func finalizingTwicePublishesTheFileAndKeepsThePartialUntilItIsRemoved() throws {
         let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
         try Data("finished".utf8).write(to: URL(fileURLWithPath: files.partialPath(taskID: 7)))
 
@@ -14,7 +14,19 @@ import TransferdStorage
         try files.finalize(taskID: 7)
 
         #expect(try String(contentsOfFile: files.contentPath(taskID: 7), encoding: .utf8) == "finished")
-        #expect(files.partialSize(taskID: 7) == 0)
+        #expect(files.partialSize(taskID: 7) == 8, "a transaction that does not commit leaves the next attempt its bytes")
+        files.removePartial(taskID: 7)
+        #expect(try String(contentsOfFile: files.contentPath(taskID: 7), encoding: .utf8) == "finished")
+    }
+
+    @Test func finalizingReplacesWhatAPublicationThatNeverCommittedLeft() throws {
+        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        try Data("stale".utf8).write(to: URL(fileURLWithPath: files.contentPath(taskID: 6)))
+        try Data("whole".utf8).write(to: URL(fileURLWithPath: files.partialPath(taskID: 6)))
+
+        try files.finalize(taskID: 6)
+
+        #expect(try String(contentsOfFile: files.contentPath(taskID: 6), encoding: .utf8) == "whole")
     }
 
     @Test func finalizingWithoutAnyFileFailsWithTheReason() throws {
@@ -38,5 +50,19 @@ import TransferdStorage
         #expect(files.partialSize(taskID: 3) == 1000)
         #expect(files.partialSize(taskID: 1) == 0)
         #expect(!files.sharePartial(from: 1, to: 4), "a removed source is gone")
+    }
+
+    @Test func aHeldPartialFileIsRefusedToASecondAttemptUntilReleased() throws {
+        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        try Data(repeating: 1, count: 500).write(to: URL(fileURLWithPath: files.partialPath(taskID: 5)))
+        let held = try #require(try files.lockPartial(taskID: 5))
+
+        #expect(try files.lockPartial(taskID: 5) == nil, "another attempt, of this process or another, waits")
+        #expect(try held.size() == 500)
+        held.release()
+
+        let next = try #require(try files.lockPartial(taskID: 5))
+        #expect(try next.size() == 500, "the bytes stay")
+        next.release()
     }
 }
