@@ -23,6 +23,34 @@ struct OpenedStore: Service {
         close = { await postgres.shutdown() }
     }
 
+    /// The store of an instance that serves: a PostgreSQL server it cannot reach yet (starting beside it, failing
+    /// over) is waited for, with a warning at every try, one to ten seconds apart, instead of ending the process.
+    /// Commands that open a store for a moment fail at once instead.
+    static func waitingForDatabase(
+        dataDirectory: String,
+        databaseURL: String?,
+        connections: Int,
+        signals: SignalBus,
+        logger: Logger
+    ) async throws -> OpenedStore {
+        var delay = Duration.seconds(1)
+        while true {
+            do {
+                return try await OpenedStore(
+                    dataDirectory: dataDirectory,
+                    databaseURL: databaseURL,
+                    connections: connections,
+                    signals: signals,
+                    logger: logger
+                )
+            } catch StoreError.unavailable(let reason) {
+                logger.warning("cannot reach the database; trying again", metadata: ["in": "\(delay)", "error": "\(reason)"])
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(10))
+            }
+        }
+    }
+
     /// Runs `body` with the store a command opens for a moment (keys, migrations), then closes it.
     static func with<T>(
         dataDirectory: String,

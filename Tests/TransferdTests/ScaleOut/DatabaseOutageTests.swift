@@ -5,7 +5,7 @@ import Testing
 
 /// PostgreSQL stopped for a few seconds under load, as a crash or a failover would: requests meanwhile get a 503
 /// that changes nothing, transfers go on, and once the database is back every task completes once, the event log
-/// has no gap and every event reaches the subscriber. Only with `TRANSFERD_TEST_DATABASE_URL`, on a server of the
+/// has no gap and every event reaches the subscriber. An instance that starts before its database waits for it. Only with `TRANSFERD_TEST_DATABASE_URL`, on a server of the
 /// test's own.
 @Suite(.enabled(if: TestService.postgresURL != nil && PostgresCluster.binaries != nil, "needs PostgreSQL's binaries"))
 struct DatabaseOutageTests {
@@ -63,6 +63,23 @@ struct DatabaseOutageTests {
                 }
             }
         }
+        await cluster.destroy()
+    }
+
+    @Test func anInstanceStartedBeforeItsDatabaseWaitsForIt() async throws {
+        let cluster = try await PostgresCluster.start()
+        try await cluster.stop()
+
+        // act: the service starts while its database is down, and the database comes a little later
+        async let readiness = TestService.with(configure: { $0.databaseURL = cluster.url }) { api in
+            try await api.createSession("late")
+            return try await api.send(.GET, "/readyz").status
+        }
+        try await Task.sleep(for: .seconds(2))  // the database's late start itself, not a wait for something
+        try await cluster.start()
+
+        // verify: it started once the database was there, and serves
+        #expect(try await readiness == 200)
         await cluster.destroy()
     }
 
