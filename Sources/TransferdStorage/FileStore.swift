@@ -61,6 +61,8 @@ package struct FileStore: Sendable {
         let (partial, content) = (partialPath(taskID: taskID), contentPath(taskID: taskID))
         let staging = "\(root)/\(taskID).publishing"
         unlink(staging)
+        // A rename onto a name of the same file (published by an earlier run) leaves both names: the unlink goes.
+        defer { unlink(staging) }
         guard link(partial, staging) == 0, rename(staging, content) == 0 else {
             throw TransferError(code: .cannotWriteToFile, message: "Could not move the finished download into place (errno \(errno)).")
         }

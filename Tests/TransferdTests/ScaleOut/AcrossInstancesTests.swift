@@ -1,8 +1,12 @@
 import Foundation
 import Testing
+import TransferdDomain
+
+@testable import transferd
 
 /// What lives in the database holds across instances sharing it: a background task's deadline is applied once
-/// whichever instance sees it pass, and a revoked API key stops working on every instance. Only with
+/// whichever instance sees it pass, content expires once however many instances sweep, and a revoked API key stops
+/// working on every instance. Only with
 /// `TRANSFERD_TEST_DATABASE_URL`.
 @Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct AcrossInstancesTests {
@@ -59,6 +63,41 @@ struct AcrossInstancesTests {
             // verify: refused by each instance, though each had it cached
             for client in clients {
                 try await waitUntil(timeout: .seconds(10)) { try await client.send(.GET, "/v1/sessions").status == 401 }
+            }
+        }
+    }
+
+    @Test func contentExpiresOnceHoweverManyInstancesSweep() async throws {
+        let (clock, dataDirectory) = (ManualClock(), TestService.temporaryDataDirectory())
+        func instance(_ id: String) -> (inout Configuration) -> Void {
+            { configuration in
+                configuration.clock = clock
+                configuration.instance = Instance(id: id, leaseTimeout: 15)
+                configuration.sweepInterval = .milliseconds(20)
+            }
+        }
+        try await OriginServer.with { origin in
+            try await TestService.with(dataDirectory: dataDirectory, configure: instance("r1")) { first in
+                try await TestService.with(dataDirectory: dataDirectory, configure: instance("r2")) { second in
+                    // setup: finished downloads of a session that keeps content for two minutes
+                    try await first.createSession("brief", configuration: #"{"retentionPeriod": 120}"#)
+                    for number in 1...10 {
+                        _ = try await [first, second][number % 2].createTask("brief", url: origin.url("/files/5000?name=\(number)"))
+                    }
+                    for number in 1...10 { try await first.waitForCompletion("brief", number) }
+
+                    // act: the period passes while both instances sweep every 20 ms
+                    clock.advance(by: 121)
+                    try await waitUntil { try await second.tasks("brief").allSatisfy { $0.file == nil } }
+
+                    // verify: one task.content_expired per task, in a gap-free log, and the files gone
+                    let log = try await first.allEvents("brief")
+                    #expect(log.filter { $0.type == "task.content_expired" }.compactMap(\.taskIdentifier).sorted() == Array(1...10))
+                    #expect(log.map(\.sequence) == Array(1...log.count))
+                    let left = try FileManager.default.contentsOfDirectory(atPath: "\(dataDirectory)/tasks")
+                    #expect(left.isEmpty, "\(left)")
+                    #expect(try await second.session("brief").storedBytes == 0)
+                }
             }
         }
     }

@@ -15,6 +15,7 @@ import TransferdStorage
 
         #expect(try String(contentsOfFile: files.contentPath(taskID: 7), encoding: .utf8) == "finished")
         #expect(files.partialSize(taskID: 7) == 8, "a transaction that does not commit leaves the next attempt its bytes")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: files.root).sorted() == ["7", "7.part"])
         files.removePartial(taskID: 7)
         #expect(try String(contentsOfFile: files.contentPath(taskID: 7), encoding: .utf8) == "finished")
     }
