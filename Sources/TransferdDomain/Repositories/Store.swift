@@ -46,6 +46,10 @@ package protocol Repositories {
     func isolated<T>(_ body: () throws -> T) throws -> T
     /// Runs `action` once the transaction has committed; never when it rolls back.
     func afterCommit(_ action: @escaping @Sendable () -> Void)
+    /// Runs `action` when what was written since is undone: the transaction rolls back (a body that throws, a commit
+    /// that fails, a conflict that makes it run again), or the `isolated` body it was registered in throws. It undoes
+    /// a step outside the database (a file's new name) that the write took.
+    func ifRolledBack(_ action: @escaping @Sendable () -> Void)
     /// Delivers `signal` once the transaction has committed, to the subscribers of this instance and of every other
     /// sharing the database.
     func announce(_ signal: Signal)

@@ -27,8 +27,9 @@ extension TaskService {
         guard files.sharePartial(from: source.rowID, to: task.rowID) else {
             throw TransferError(code: .cannotWriteToFile, message: "Could not take over the partial file (errno \(errno)).")
         }
-        let (files, sourceID) = (files, source.rowID)
+        let (files, sourceID, taskID) = (files, source.rowID, task.rowID)
         repositories.afterCommit { files.removePartial(taskID: sourceID) }
+        repositories.ifRolledBack { files.removePartial(taskID: taskID) }
         return task
     }
 }

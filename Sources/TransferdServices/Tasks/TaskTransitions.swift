@@ -120,6 +120,7 @@ package struct TaskTransitions: Sendable {
             let (files, taskID) = (files, task.rowID)
             repositories.beforeCommit("sync the tasks directory") { files.syncDirectory() }
             repositories.afterCommit { files.removePartial(taskID: taskID) }
+            repositories.ifRolledBack { files.removeContent(taskID: taskID) }
             let bytesWritten = file.size - task.countOfBytesReceived
             task.file = file
             task.partialBytes = 0

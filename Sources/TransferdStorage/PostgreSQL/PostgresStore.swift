@@ -137,6 +137,7 @@ package final class PostgresStore: Store {
         } catch {
             if case StoreError.unavailable = error { connections.dropIdle() }
             _ = try? db.execute("ROLLBACK", [])
+            repositories.commitActions.undo()
             throw error
         }
         repositories.commitActions.aftermath.run(signalling: signals)

@@ -18,18 +18,24 @@ struct SQLRepositories: Repositories {
 
     func isolated<T>(_ body: () throws -> T) throws -> T {
         let (actions, preparations, signals) = (commitActions.actions.count, commitActions.preparations, commitActions.signals.count)
+        let undos = commitActions.undos.count
         do {
             return try db.savepoint(body)
         } catch {
             commitActions.actions.removeSubrange(actions...)
             commitActions.preparations = preparations
             commitActions.signals.removeSubrange(signals...)
+            commitActions.undo(from: undos)
             throw error
         }
     }
 
     func afterCommit(_ action: @escaping @Sendable () -> Void) {
         commitActions.actions.append(action)
+    }
+
+    func ifRolledBack(_ action: @escaping @Sendable () -> Void) {
+        commitActions.undos.append(action)
     }
 
     func beforeCommit(_ key: String, _ action: @escaping @Sendable () throws -> Void) {
@@ -41,12 +47,20 @@ struct SQLRepositories: Repositories {
     }
 }
 
-/// What runs just before a write transaction commits (`preparations`, one per key) and once it has committed
-/// (`actions`, then the `signals` it announced), gathered while it runs; the store runs them.
+/// What runs just before a write transaction commits (`preparations`, one per key), once it has committed
+/// (`actions`, then the `signals` it announced), or if it rolls back (`undos`), gathered while it runs; the store
+/// runs them.
 final class CommitActions {
     var actions: [@Sendable () -> Void] = []
     var preparations: [String: @Sendable () throws -> Void] = [:]
     var signals: [Signal] = []
+    var undos: [@Sendable () -> Void] = []
+
+    /// Runs the undos registered from the `index`th on, the latest first, and forgets them.
+    func undo(from index: Int = 0) {
+        for undo in undos[index...].reversed() { undo() }
+        undos.removeSubrange(index...)
+    }
 
     func prepare() throws {
         for preparation in preparations.values { try preparation() }

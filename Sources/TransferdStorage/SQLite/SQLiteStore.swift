@@ -54,10 +54,15 @@ package final class SQLiteStore: Store {
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
         try await pool.write { db in
             let repositories = SQLRepositories(db: SQLiteConnection(db: db))
-            let result = try body(repositories)
-            try repositories.commitActions.prepare()
-            repositories.commitActions.register(in: db, signalling: signals)
-            return result
+            do {
+                let result = try body(repositories)
+                try repositories.commitActions.prepare()
+                repositories.commitActions.register(in: db, signalling: signals)
+                return result
+            } catch {
+                repositories.commitActions.undo()
+                throw error
+            }
         }
     }
 
@@ -117,8 +122,12 @@ extension CommitActions {
     /// Hands what follows the commit to GRDB as one observer: GRDB visits every registered observer before each
     /// statement, so one per action would make a transaction of n statements and n actions (a batch of tasks) cost n².
     func register(in db: Database, signalling bus: SignalBus) {
-        let aftermath = aftermath
-        guard !aftermath.isEmpty else { return }
-        db.afterNextTransaction { _ in aftermath.run(signalling: bus) }
+        let (aftermath, undos) = (aftermath, undos)
+        guard !aftermath.isEmpty || !undos.isEmpty else { return }
+        db.afterNextTransaction { _ in
+            aftermath.run(signalling: bus)
+        } onRollback: { _ in
+            for undo in undos.reversed() { undo() }
+        }
     }
 }

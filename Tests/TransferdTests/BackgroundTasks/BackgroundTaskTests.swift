@@ -171,13 +171,15 @@ import TransferdStorage
             try await TestService.with { api in
                 try await api.createSession("done")
                 let background = try await begin(api, "done", duration: 60)
+                // created suspended, so that the first cannot complete the background task before the second joins it
                 for index in 0..<2 {
                     _ = try await api.createTask(
                         "done",
                         url: origin.url("/files/1000?\(index)"),
-                        extra: #", "backgroundTask": "\#(background.id)""#
+                        extra: #", "start": false, "backgroundTask": "\#(background.id)""#
                     )
                 }
+                for number in 1...2 { _ = try await api.send(.POST, "/v1/sessions/done/tasks/\(number)/resume") }
                 let event = try await api.waitForEvent("done") { $0.type == "background_task.completed" }
                 #expect(event.data.backgroundTask == background.id)
                 let shown = try await show(api, "done", background.id)

@@ -1,0 +1,36 @@
+import Foundation
+import Synchronization
+import Testing
+import TransferdDomain
+
+@testable import transferd
+
+/// A step a write takes outside the database (a file's new name) is undone with the write: when its transaction
+/// rolls back, and when the isolated part it was taken in fails while the rest commits. On the suite's database.
+@Suite struct RollbackTests {
+    struct Refusal: Error {}
+
+    @Test func aWritesStepsOutsideTheDatabaseAreUndoneWithIt() async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        let undone = Mutex<[String]>([])
+        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
+            store in
+            // a write whose body fails after its step
+            await #expect(throws: Refusal.self) {
+                try await store.write { repositories in
+                    repositories.ifRolledBack { undone.withLock { $0.append("failed write") } }
+                    throw Refusal()
+                }
+            }
+            // a write that commits, with an isolated part that fails
+            try await store.write { repositories in
+                repositories.ifRolledBack { undone.withLock { $0.append("committed write") } }
+                _ = try? repositories.isolated {
+                    repositories.ifRolledBack { undone.withLock { $0.append("failed part") } }
+                    throw Refusal()
+                }
+            }
+        }
+        #expect(undone.withLock { $0 } == ["failed write", "failed part"])
+    }
+}
