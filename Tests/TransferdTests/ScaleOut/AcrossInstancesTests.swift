@@ -5,8 +5,8 @@ import TransferdDomain
 @testable import transferd
 
 /// What lives in the database holds across instances sharing it: a background task's deadline is applied once
-/// whichever instance sees it pass, content expires once however many instances sweep, and a revoked API key stops
-/// working on every instance. Only with
+/// whichever instance sees it pass, content expires once however many instances sweep, an idempotency key creates
+/// once, a session's quota is not exceeded, and a revoked API key stops working on every instance. Only with
 /// `TRANSFERD_TEST_DATABASE_URL`.
 @Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct AcrossInstancesTests {
@@ -67,38 +67,103 @@ struct AcrossInstancesTests {
         }
     }
 
-    @Test func contentExpiresOnceHoweverManyInstancesSweep() async throws {
-        let (clock, dataDirectory) = (ManualClock(), TestService.temporaryDataDirectory())
+    /// Two instances of this process over one database and data directory, each configured by `configure` too.
+    private func withTwoServices(
+        configure: @escaping (inout Configuration) -> Void = { _ in },
+        _ body: (String, [APIClient]) async throws -> Void
+    ) async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
         func instance(_ id: String) -> (inout Configuration) -> Void {
             { configuration in
-                configuration.clock = clock
                 configuration.instance = Instance(id: id, leaseTimeout: 15)
-                configuration.sweepInterval = .milliseconds(20)
+                configure(&configuration)
             }
         }
-        try await OriginServer.with { origin in
-            try await TestService.with(dataDirectory: dataDirectory, configure: instance("r1")) { first in
-                try await TestService.with(dataDirectory: dataDirectory, configure: instance("r2")) { second in
-                    // setup: finished downloads of a session that keeps content for two minutes
-                    try await first.createSession("brief", configuration: #"{"retentionPeriod": 120}"#)
-                    for number in 1...10 {
-                        _ = try await [first, second][number % 2].createTask("brief", url: origin.url("/files/5000?name=\(number)"))
-                    }
-                    for number in 1...10 { try await first.waitForCompletion("brief", number) }
-
-                    // act: the period passes while both instances sweep every 20 ms
-                    clock.advance(by: 121)
-                    try await waitUntil { try await second.tasks("brief").allSatisfy { $0.file == nil } }
-
-                    // verify: one task.content_expired per task, in a gap-free log, and the files gone
-                    let log = try await first.allEvents("brief")
-                    #expect(log.filter { $0.type == "task.content_expired" }.compactMap(\.taskIdentifier).sorted() == Array(1...10))
-                    #expect(log.map(\.sequence) == Array(1...log.count))
-                    let left = try FileManager.default.contentsOfDirectory(atPath: "\(dataDirectory)/tasks")
-                    #expect(left.isEmpty, "\(left)")
-                    #expect(try await second.session("brief").storedBytes == 0)
-                }
+        try await TestService.with(dataDirectory: dataDirectory, configure: instance("p1")) { first in
+            try await TestService.with(dataDirectory: dataDirectory, configure: instance("p2")) { second in
+                try await body(dataDirectory, [first, second])
             }
+        }
+    }
+
+    @Test func contentExpiresOnceHoweverManyInstancesSweep() async throws {
+        let clock = ManualClock()
+        let sweeping: (inout Configuration) -> Void = { configuration in
+            configuration.clock = clock
+            configuration.sweepInterval = .milliseconds(20)
+        }
+        try await OriginServer.with { origin in
+            try await withTwoServices(configure: sweeping) { dataDirectory, apis in
+                // setup: finished downloads of a session that keeps content for two minutes
+                try await apis[0].createSession("brief", configuration: #"{"retentionPeriod": 120}"#)
+                for number in 1...10 {
+                    _ = try await apis[number % 2].createTask("brief", url: origin.url("/files/5000?name=\(number)"))
+                }
+                for number in 1...10 { try await apis[0].waitForCompletion("brief", number) }
+
+                // act: the period passes while both instances sweep every 20 ms
+                clock.advance(by: 121)
+                try await waitUntil { try await apis[1].tasks("brief").allSatisfy { $0.file == nil } }
+
+                // verify: one task.content_expired per task, in a gap-free log, and the files gone
+                let log = try await apis[0].allEvents("brief")
+                #expect(log.filter { $0.type == "task.content_expired" }.compactMap(\.taskIdentifier).sorted() == Array(1...10))
+                #expect(log.map(\.sequence) == Array(1...log.count))
+                let left = try FileManager.default.contentsOfDirectory(atPath: "\(dataDirectory)/tasks")
+                #expect(left.isEmpty, "\(left)")
+                #expect(try await apis[1].session("brief").storedBytes == 0)
+            }
+        }
+    }
+
+    @Test func anIdempotencyKeySentToBothInstancesAtOnceCreatesOnce() async throws {
+        try await withTwoServices { _, apis in
+            try await apis[0].createSession("keyed")
+            let body = #"{"kind": "download", "url": "http://127.0.0.1:9/", "start": false}"#
+
+            // act: each key sent through both instances at the same moment
+            var replies: [[APIClient.Reply]] = []
+            for number in 1...10 {
+                let headers = [("Idempotency-Key", "order-\(number)")]
+                async let first = apis[0].send(.POST, "/v1/sessions/keyed/tasks", json: body, headers: headers)
+                async let second = apis[1].send(.POST, "/v1/sessions/keyed/tasks", json: body, headers: headers)
+                replies.append(try await [first, second])
+            }
+
+            // verify: one task per key; the other request replayed it, or was told the first is still under way
+            #expect(try await apis[1].tasks("keyed").count == 10)
+            for (index, pair) in replies.enumerated() {
+                let statuses = pair.map(\.status)
+                #expect(statuses.contains(201) && statuses.allSatisfy { [201, 409].contains($0) }, "key \(index + 1): \(statuses)")
+                if statuses == [201, 201] { #expect(pair[0].body == pair[1].body, "key \(index + 1): a replay") }
+                let retry = try await apis[index % 2].send(
+                    .POST,
+                    "/v1/sessions/keyed/tasks",
+                    json: body,
+                    headers: [("Idempotency-Key", "order-\(index + 1)")]
+                )
+                #expect(retry.body == pair.first { $0.status == 201 }?.body, "key \(index + 1): replayed by either instance")
+            }
+        }
+    }
+
+    @Test func aSessionsTaskQuotaHoldsAcrossInstances() async throws {
+        try await withTwoServices(configure: { $0.limits.maximumTasksPerSession = 5 }) { _, apis in
+            try await apis[0].createSession("quota")
+            let body = #"{"kind": "download", "url": "http://127.0.0.1:9/", "start": false}"#
+
+            // act: twelve creations at once, half through each instance
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for number in 0..<12 {
+                    group.addTask { try await apis[number % 2].send(.POST, "/v1/sessions/quota/tasks", json: body).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+
+            // verify: five created, the others refused as a client's excess, not a failure
+            #expect(statuses.count { $0 == 201 } == 5, "\(statuses)")
+            #expect(statuses.allSatisfy { $0 == 201 || (400..<500).contains($0) }, "\(statuses)")
+            #expect(try await apis[0].tasks("quota").count == 5)
         }
     }
 }
