@@ -2,9 +2,11 @@ import Synchronization
 import TransferdDomain
 
 /// The registry of transfers under way, shared by the scheduler (which adds and removes them inside its database
-/// transactions) and the task service (which asks whether a task is transferring, and interrupts it).
+/// transactions) and the task service (which asks whether a task is transferring, and interrupts it). It also keeps
+/// how many transfers every instance sharing the database runs per session and origin, as the last claim saw it.
 package final class ActiveTransfers: Sendable {
     private let transfers = Mutex<[Int64: ActiveTransfer]>([:])
+    private let everywhere = Mutex<[HostQueue: Int]>([:])
 
     package init() {}
 
@@ -32,8 +34,14 @@ package final class ActiveTransfers: Sendable {
         transfers.withLock { Array($0.values) }
     }
 
-    /// How many of the session's transfers to the origin are under way here.
+    /// Records the transfers under way on every instance, by session and origin, that a claim read.
+    package func sawUnderway(_ counts: [HostQueue: Int]) {
+        everywhere.withLock { $0 = counts }
+    }
+
+    /// How many of the session's transfers to the origin are under way: here, or on any instance as the last claim
+    /// saw it.
     package func count(_ queue: HostQueue) -> Int {
-        transfers.withLock { $0.values.count { $0.queue == queue } }
+        max(transfers.withLock { $0.values.count { $0.queue == queue } }, everywhere.withLock { $0[queue, default: 0] })
     }
 }

@@ -172,6 +172,8 @@ package struct Scheduler: Service {
                 )
                 claimed.append((job, transfer))
             }
+            let seen = underway
+            repositories.afterCommit { transfers.sawUnderway(seen) }
             return (claimed, nextDue, leasesExpired)
         }
     }

@@ -6,7 +6,8 @@ import TransferdDomain
 
 /// What lives in the database holds across instances sharing it: a background task's deadline is applied once
 /// whichever instance sees it pass, content expires once however many instances sweep, an idempotency key creates
-/// once, a session's quota is not exceeded, and a revoked API key stops working on every instance. Only with
+/// once, a session's quota is not exceeded, a task held back by another instance's transfer says so, and a revoked
+/// API key stops working on every instance. Only with
 /// `TRANSFERD_TEST_DATABASE_URL`.
 @Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct AcrossInstancesTests {
@@ -164,6 +165,28 @@ struct AcrossInstancesTests {
             #expect(statuses.count { $0 == 201 } == 5, "\(statuses)")
             #expect(statuses.allSatisfy { $0 == 201 || (400..<500).contains($0) }, "\(statuses)")
             #expect(try await apis[0].tasks("quota").count == 5)
+        }
+    }
+
+    @Test func aTaskHeldBackByAnotherInstancesTransferSaysSoOnEvery() async throws {
+        try await OriginServer.with { origin in
+            try await withTwoServices { _, apis in
+                try await apis[0].createSession("one-per-host", configuration: #"{"maximumConnectionsPerHost": 1}"#)
+                _ = try await apis[0].createTask("one-per-host", url: origin.url("/gated/first/200000"))
+                try await waitUntil { origin.requests.count == 1 }
+
+                // act: a second task to the same host, while one instance or the other transfers the first
+                _ = try await apis[1].createTask("one-per-host", url: origin.url("/gated/second/200000"))
+
+                // verify: whichever instance is asked, the second waits for the host
+                for api in apis {
+                    try await waitUntil { try await api.task("one-per-host", 2).waitingReason == "hostLimit" }
+                }
+                #expect(origin.requests.count == 1)
+                origin.open(gate: "first")
+                origin.open(gate: "second")
+                #expect(try await apis[0].waitForCompletion("one-per-host", 2).error == nil)
+            }
         }
     }
 }
