@@ -20,6 +20,8 @@ package struct APIDependencies: Sendable {
     package var disk: DiskSpace
     package var files: FileStore
     package var clock: any WallClock
+    /// The live event streams this instance serves.
+    package var streams: EventStreams
 
     package init(
         store: any Store,
@@ -34,7 +36,8 @@ package struct APIDependencies: Sendable {
         destinations: DestinationGuard,
         disk: DiskSpace,
         files: FileStore,
-        clock: any WallClock
+        clock: any WallClock,
+        streams: EventStreams
     ) {
         self.store = store
         self.sessions = sessions
@@ -47,6 +50,7 @@ package struct APIDependencies: Sendable {
         self.authentication = authentication
         self.destinations = destinations
         self.disk = disk
+        self.streams = streams
         self.files = files
         self.clock = clock
     }
@@ -70,7 +74,8 @@ package func buildRouter(_ api: APIDependencies) -> Router<AppRequestContext> {
     let tasks = TasksController(tasks: api.tasks, destinations: api.destinations, disk: api.disk)
     tasks.addRoutes(to: session.group("tasks"), idempotency: idempotentByBody)
     TaskContentController(tasks: tasks, files: api.files).addRoutes(to: session.group("tasks"))
-    EventsController(eventLog: api.eventLog).addRoutes(to: session.group("events"))
+    EventsController(eventLog: api.eventLog, streams: api.streams).addRoutes(to: session.group("events"))
+    TenantEventsController(eventLog: api.eventLog, streams: api.streams).addRoutes(to: router.group("v1/events"))
     WebhookController(webhooks: api.webhooks, destinations: api.destinations, clock: api.clock).addRoutes(to: session.group("webhook"))
     DeliveriesController(webhooks: api.webhooks).addRoutes(to: session.group("deliveries"))
     BackgroundTasksController(backgroundTasks: api.backgroundTasks, clock: api.clock)

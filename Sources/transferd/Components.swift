@@ -146,7 +146,8 @@ struct Components: Sendable {
             destinations: httpClient.destinations,
             disk: disk,
             files: files,
-            clock: clock
+            clock: clock,
+            streams: EventStreams(heartbeat: configuration.streamHeartbeat, maximumPerKey: configuration.maximumStreamsPerKey)
         )
     }
 

@@ -54,6 +54,10 @@ struct Configuration: Sendable {
     var replyBodyLimit: Int
     /// The bandwidth all transfers share, in bytes per second; nil for no limit.
     var maxBytesPerSecond: Int64?
+    /// How often an idle event stream sends a heartbeat comment.
+    var streamHeartbeat: Duration
+    /// The event streams one API key may hold open on this instance at once.
+    var maximumStreamsPerKey: Int
     /// What time it is, for every rule about time (tests move it by hand).
     var clock: any WallClock
 
@@ -83,6 +87,8 @@ struct Configuration: Sendable {
         destinationPolicy: DestinationPolicy = DestinationPolicy(),
         limits: ResourceLimits = ResourceLimits(),
         maximumBackgroundTaskDuration: Double = 180,
+        streamHeartbeat: Duration = .seconds(15),
+        maximumStreamsPerKey: Int = 16,
         clock: any WallClock = SystemClock()
     ) {
         self.host = host
@@ -110,6 +116,8 @@ struct Configuration: Sendable {
         self.destinationPolicy = destinationPolicy
         self.limits = limits
         self.maximumBackgroundTaskDuration = maximumBackgroundTaskDuration
+        self.streamHeartbeat = streamHeartbeat
+        self.maximumStreamsPerKey = maximumStreamsPerKey
         self.clock = clock
     }
 

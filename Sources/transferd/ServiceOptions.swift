@@ -108,6 +108,9 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Live sessions one tenant may have (env TRANSFERD_MAX_SESSIONS_PER_TENANT).")
     var maxSessionsPerTenant: Int = environment["TRANSFERD_MAX_SESSIONS_PER_TENANT"].flatMap { Int($0) } ?? 1000
 
+    @Option(help: "Event streams one API key may hold open on this instance at once (env TRANSFERD_MAX_STREAMS_PER_KEY).")
+    var maxStreamsPerKey: Int = environment["TRANSFERD_MAX_STREAMS_PER_KEY"].flatMap { Int($0) } ?? 16
+
     @Option(help: "Tasks one session may have (env TRANSFERD_MAX_TASKS_PER_SESSION).")
     var maxTasksPerSession: Int = environment["TRANSFERD_MAX_TASKS_PER_SESSION"].flatMap { Int($0) } ?? 100_000
 
@@ -142,6 +145,7 @@ struct ServiceOptions: ParsableArguments {
             throw ValidationError("--max-bytes-per-second must be 0 (no limit) or at least 1024.")
         }
         guard rateLimit > 0 else { throw ValidationError("--rate-limit must be positive.") }
+        guard maxStreamsPerKey > 0 else { throw ValidationError("--max-streams-per-key must be positive.") }
         guard maxBackgroundTaskDuration > 0 else { throw ValidationError("--max-background-task-duration must be positive.") }
         guard min(maxSessionsPerTenant, maxTasksPerSession, maxQueuedTasksPerTenant) > 0, maxDownloadSize > 0, minFreeDisk >= 0 else {
             throw ValidationError("The --max-… limits must be positive and --min-free-disk not negative.")
@@ -214,7 +218,8 @@ struct ServiceOptions: ParsableArguments {
                 maximumDownloadBytes: maxDownloadSize,
                 minimumFreeDiskBytes: minFreeDisk
             ),
-            maximumBackgroundTaskDuration: maxBackgroundTaskDuration
+            maximumBackgroundTaskDuration: maxBackgroundTaskDuration,
+            maximumStreamsPerKey: maxStreamsPerKey
         )
     }
 }

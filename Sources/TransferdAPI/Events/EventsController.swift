@@ -1,24 +1,31 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import TransferdDomain
 import TransferdEngine
 import TransferdServices
 
-/// `/v1/sessions/{identifier}/events`: the session's event log in order, polled or long-polled.
+/// `/v1/sessions/{identifier}/events`: the session's event log in order, polled, long-polled, or streamed live as
+/// Server-Sent Events (`Accept: text/event-stream`).
 struct EventsController: Sendable {
     static let maximumWait = 30
+    /// The most events a stream reads at once.
+    static let streamBatch = 500
 
     let eventLog: EventLog
+    let streams: EventStreams
 
-    /// An event as the API shows it.
+    /// An event as the API shows it; with its session's identifier in the tenant's events, which mix sessions.
     struct EventResponse: Encodable, Sendable {
+        var session: String?
         var sequence: Int64
         var type: EventType
         @ExplicitNull var taskIdentifier: Int64?
         var data: EventData
         var createdAt: Date
 
-        init(_ event: Event) {
+        init(_ event: Event, session: String? = nil) {
+            self.session = session
             sequence = event.sequence
             type = event.type
             taskIdentifier = event.taskIdentifier
@@ -37,11 +44,44 @@ struct EventsController: Sendable {
         group.get(use: list)
     }
 
-    @Sendable func list(request: Request, context: AppRequestContext) async throws -> EventBatch {
+    @Sendable func list(request: Request, context: AppRequestContext) async throws -> Response {
+        if ServerSentEvents.isRequested(by: request) { return try stream(request, context) }
         let after = try request.integerQuery("after", in: 0...Int.max) ?? 0
         let limit = try request.pageLimit()
         let wait = try request.integerQuery("wait", in: 0...Self.maximumWait) ?? 0
         let events = try await eventLog.events(sessionID: context.session.rowID, after: Int64(after), limit: limit, wait: .seconds(wait))
-        return EventBatch(items: events.map(EventResponse.init), nextAfter: events.last?.sequence ?? Int64(after))
+        let batch = EventBatch(items: events.map { EventResponse($0) }, nextAfter: events.last?.sequence ?? Int64(after))
+        return try batch.response(from: request, context: context)
+    }
+
+    /// The session's events as they are written, from after `Last-Event-ID` (a reconnecting client's) or `after`:
+    /// each a message whose `id` is its sequence, whose `event` is its type and whose `data` is its JSON as in the
+    /// list.
+    private func stream(_ request: Request, _ context: AppRequestContext) throws -> Response {
+        let start = try Self.lastEventID(of: request) ?? Int64(request.integerQuery("after", in: 0...Int.max) ?? 0)
+        let (eventLog, sessionID) = (eventLog, context.session.rowID)
+        return try streams.response(keyID: context.principal?.keyID ?? "", from: start) { cursor, wait in
+            let events = try await eventLog.events(sessionID: sessionID, after: cursor, limit: Self.streamBatch, wait: wait)
+            guard let last = events.last else { return nil }
+            var messages = ByteBuffer()
+            for event in events {
+                try ServerSentEvents.append(
+                    id: String(event.sequence),
+                    event: event.type.rawValue,
+                    data: EventResponse(event),
+                    to: &messages
+                )
+            }
+            return (messages, last.sequence)
+        }
+    }
+
+    /// The `Last-Event-ID` a reconnecting client sends: the sequence of the last event it received.
+    private static func lastEventID(of request: Request) throws(Problem) -> Int64? {
+        guard let text = request.headers[ServerSentEvents.lastEventID] else { return nil }
+        guard let sequence = Int64(text), sequence >= 0 else {
+            throw .invalidField("Last-Event-ID", "must be the sequence of an event, an integer from 0")
+        }
+        return sequence
     }
 }

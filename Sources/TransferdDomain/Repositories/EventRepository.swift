@@ -16,4 +16,6 @@ package protocol EventRepository {
     func find(id: Int64) throws -> Event?
     /// The session's events after `sequence`, oldest first.
     func list(sessionID: Int64, after sequence: Int64, limit: Int) throws -> [Event]
+    /// The events of every session of the tenant after `cursor`, in the order `TenantEventCursor` describes.
+    func list(tenantID: Int64, after cursor: TenantEventCursor, limit: Int) throws -> [TenantEvent]
 }

@@ -63,4 +63,21 @@ package struct EventLog: Sendable {
             await signal.wait(sessionID: sessionID, seen: seen, timeout: remaining)
         }
     }
+
+    /// Events of every session of the tenant after `cursor`, in `TenantEventCursor`'s order; waits up to `wait` for
+    /// the first one if there is none yet. On a shared database an event is held back while an older transaction
+    /// still runs, so an idle reader there looks again every second rather than only when woken.
+    package func events(tenantID: Int64, after cursor: TenantEventCursor, limit: Int, wait: Duration) async throws -> [TenantEvent] {
+        let deadline = ContinuousClock.now + wait
+        let recheck: Duration = store.isShared ? .seconds(1) : wait
+        while true {
+            let seen = signal.version(sessionID: EventSignal.everySession)
+            let events = try await store.read { try $0.events.list(tenantID: tenantID, after: cursor, limit: limit) }
+            let remaining = deadline - ContinuousClock.now
+            if !events.isEmpty || remaining <= .zero || Task.isCancelled {
+                return events
+            }
+            await signal.wait(sessionID: EventSignal.everySession, seen: seen, timeout: min(remaining, recheck))
+        }
+    }
 }

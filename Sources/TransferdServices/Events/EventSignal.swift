@@ -4,7 +4,11 @@ import Synchronization
 ///
 /// Each session has a version that every commit bumps. A reader notes the version before it queries, and waits
 /// only while the version is unchanged, so an event committed between the query and the wait is never missed.
+/// `everySession` has a version too, bumped with every session's: readers of a whole tenant wait on it.
 package final class EventSignal: Sendable {
+    /// The version every session's events bump (no session has row id 0).
+    package static let everySession: Int64 = 0
+
     private struct State {
         package var versions: [Int64: UInt64] = [:]
         package var waiters: [Int64: [Int: CheckedContinuation<Void, Never>]] = [:]
@@ -22,10 +26,14 @@ package final class EventSignal: Sendable {
     /// Called after a commit that appended events to the session's log.
     package func notify(sessionID: Int64) {
         let waiters = state.withLock { state in
-            state.versions[sessionID, default: 0] &+= 1
-            return state.waiters.removeValue(forKey: sessionID) ?? [:]
+            var woken: [CheckedContinuation<Void, Never>] = []
+            for key in [sessionID, Self.everySession] {
+                state.versions[key, default: 0] &+= 1
+                woken += (state.waiters.removeValue(forKey: key) ?? [:]).values
+            }
+            return woken
         }
-        for waiter in waiters.values { waiter.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Returns when the session's version differs from `seen`, when `timeout` passes, or when the task is cancelled.

@@ -35,14 +35,47 @@ struct SQLEventRepository: EventRepository {
     private static let eventTypes = DecodedJSONTexts<[EventType]>(capacity: 256)
 
     func find(id: Int64) throws -> Event? {
-        try db.fetchOne("SELECT * FROM events WHERE id = ?", [id], Event.init(row:))
+        try db.fetchOne("SELECT \(Self.columns) FROM events WHERE id = ?", [id], Event.init(row:))
     }
 
     func list(sessionID: Int64, after sequence: Int64, limit: Int) throws -> [Event] {
         try db.fetchAll(
-            "SELECT * FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",
+            "SELECT \(Self.columns) FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",
             [sessionID, sequence, limit],
             Event.init(row:)
         )
     }
+
+    func list(tenantID: Int64, after cursor: TenantEventCursor, limit: Int) throws -> [TenantEvent] {
+        let columns = Self.columns.split(separator: ", ").map { "e.\($0)" }.joined(separator: ", ")
+        let (order, after) =
+            switch db.dialect {
+            case .sqlite: ("0", "e.id > ?")
+            case .postgres:
+                (
+                    "e.transaction_id::text::bigint",
+                    "(e.transaction_id, e.id) > (CAST(? AS text)::xid8, ?) AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())"
+                )
+            }
+        let position: [any DatabaseValueConvertible] =
+            db.dialect == .sqlite ? [cursor.id] : [String(cursor.transaction), cursor.id]
+        return try db.fetchAll(
+            """
+            SELECT \(columns), s.identifier AS session_identifier, \(order) AS transaction_order
+            FROM events e JOIN sessions s ON s.id = e.session_id
+            WHERE s.tenant_id = ? AND \(after) ORDER BY transaction_order, e.id LIMIT ?
+            """,
+            [tenantID] + position + [limit]
+        ) { row in
+            let event = try Event(row: row)
+            return TenantEvent(
+                event: event,
+                session: row["session_identifier"],
+                cursor: TenantEventCursor(transaction: row["transaction_order"], id: event.rowID)
+            )
+        }
+    }
+
+    /// Every column an event is read from (PostgreSQL's `transaction_id` is for ordering only).
+    private static let columns = "id, session_id, sequence, type, task_identifier, data, created_at"
 }

@@ -43,6 +43,7 @@ import TransferdStorage
                 // Routes that create (or list, or describe the protocol) do not name another tenant's resource.
                 let creating: Set<String> = [
                     "PUT /v1/sessions/{identifier}", "GET /v1/sessions", "POST /v1/files", "PUT /v1/files/{fileID}", "OPTIONS /v1/files",
+                    "GET /v1/events",
                 ]
                 let open: Set<String> = ["GET /healthz", "GET /readyz"]
                 for operation in try await RoutedOperations.all().subtracting(creating).subtracting(open).sorted() {

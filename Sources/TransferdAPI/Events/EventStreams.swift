@@ -1,0 +1,79 @@
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// The live event streams (Server-Sent Events) this instance serves: how often an idle stream sends a heartbeat
+/// comment, and how many streams one API key may hold open at once on this instance (429 beyond).
+package final class EventStreams: Sendable {
+    package let heartbeat: Duration
+    package let maximumPerKey: Int
+    private let open = Mutex<[String: Int]>([:])
+
+    package init(heartbeat: Duration = .seconds(15), maximumPerKey: Int = 16) {
+        self.heartbeat = heartbeat
+        self.maximumPerKey = maximumPerKey
+    }
+
+    /// Counts a stream that `keyID` opens; refuses it when the key holds the most it may already.
+    private func admit(keyID: String) throws(Problem) {
+        let admitted = open.withLock { open in
+            guard open[keyID, default: 0] < maximumPerKey else { return false }
+            open[keyID, default: 0] += 1
+            return true
+        }
+        guard admitted else {
+            throw Problem(
+                status: .tooManyRequests,
+                slug: "too-many-streams",
+                title: "Too many streams",
+                detail: "This API key holds \(maximumPerKey) event streams open on this instance, the most it may; close one first."
+            )
+        }
+    }
+
+    /// A stream for `keyID`, from `start`: each read returns the messages that came (written in the stream's format)
+    /// and where the next read starts, or nil when nothing came within the heartbeat, which then goes out instead.
+    /// It ends when the service shuts down gracefully or the reading fails; a client that left is noticed at the
+    /// next write.
+    func response<Cursor: Sendable>(
+        keyID: String,
+        from start: Cursor,
+        read: @escaping @Sendable (Cursor, Duration) async throws -> (messages: ByteBuffer, next: Cursor)?
+    ) throws(Problem) -> Response {
+        try admit(keyID: keyID)
+        let heartbeat = heartbeat
+        return Response(
+            status: .ok,
+            headers: ServerSentEvents.headers,
+            body: ResponseBody { [self] writer in
+                defer { release(keyID: keyID) }
+                var cursor = start
+                while !Task.isShuttingDownGracefully, !Task.isCancelled {
+                    let batch: (messages: ByteBuffer, next: Cursor)?
+                    do {
+                        // A wait that graceful shutdown cuts short returns what it has: nothing.
+                        batch = try await cancelWhenGracefulShutdown { [cursor] in try await read(cursor, heartbeat) }
+                    } catch {
+                        break  // the store failed: the stream ends, and the client reconnects after the last id it has
+                    }
+                    guard let batch else {
+                        if !Task.isShuttingDownGracefully { try await writer.write(ServerSentEvents.heartbeat) }
+                        continue
+                    }
+                    try await writer.write(batch.messages)
+                    cursor = batch.next
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    /// Forgets a stream that `keyID` opened and that has ended.
+    private func release(keyID: String) {
+        open.withLock { open in
+            open[keyID, default: 1] -= 1
+            if open[keyID] == 0 { open[keyID] = nil }
+        }
+    }
+}
