@@ -12,6 +12,8 @@ let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let postgres = Target.Dependency.product(name: "PostgresNIO", package: "postgres-nio")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let metrics = Target.Dependency.product(name: "CoreMetrics", package: "swift-metrics")
+let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let compressNIO = Target.Dependency.product(name: "CompressNIO", package: "compress-nio")
 let nio: [Target.Dependency] = [
@@ -42,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // JSON text written straight from `Encodable` values, and the UTC calendar arithmetic its dates use.
@@ -93,7 +97,7 @@ let package = Package(
             name: "TransferdServices",
             dependencies: [
                 "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", asyncHTTPClient, crypto, logging,
-                serviceLifecycle,
+                serviceLifecycle, metrics, prometheus,
             ]
                 + nio,
             swiftSettings: swiftSettings
@@ -103,7 +107,7 @@ let package = Package(
             name: "TransferdAPI",
             dependencies: [
                 "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", hummingbird, crypto,
-                logging,
+                logging, metrics,
             ]
                 + nio,
             swiftSettings: swiftSettings

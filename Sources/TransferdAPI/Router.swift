@@ -22,6 +22,8 @@ package struct APIDependencies: Sendable {
     package var clock: any WallClock
     /// The live event streams this instance serves.
     package var streams: EventStreams
+    /// What this instance counts, served at `/metrics`.
+    package var metrics: ServiceMetrics
 
     package init(
         store: any Store,
@@ -37,7 +39,8 @@ package struct APIDependencies: Sendable {
         disk: DiskSpace,
         files: FileStore,
         clock: any WallClock,
-        streams: EventStreams
+        streams: EventStreams,
+        metrics: ServiceMetrics
     ) {
         self.store = store
         self.sessions = sessions
@@ -51,6 +54,7 @@ package struct APIDependencies: Sendable {
         self.destinations = destinations
         self.disk = disk
         self.streams = streams
+        self.metrics = metrics
         self.files = files
         self.clock = clock
     }
@@ -61,9 +65,11 @@ package struct APIDependencies: Sendable {
 /// `Idempotency-Key` (`IdempotencyMiddleware`).
 package func buildRouter(_ api: APIDependencies) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: MetricsMiddleware(metrics: api.metrics))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: api.authentication)
     HealthController(store: api.store).addRoutes(to: router)
+    MetricsController(metrics: api.metrics).addRoutes(to: router)
     let idempotentByBody = IdempotencyMiddleware(keys: api.idempotency, fingerprint: .body)
 
     let sessions = router.group("v1/sessions")

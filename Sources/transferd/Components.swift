@@ -38,7 +38,8 @@ struct Components: Sendable {
         let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger) }
         let (schedulerLoop, dispatcherLoop, deadlineLoop) = (loop(), loop(), loop())
 
-        let eventLog = EventLog(store: store, signal: EventSignal(), clock: clock)
+        let metrics = ServiceMetrics()
+        let eventLog = EventLog(store: store, signal: EventSignal(), clock: clock, metrics: metrics)
         let transfers = ActiveTransfers()
         let transitions = TaskTransitions(
             eventLog: eventLog,
@@ -147,7 +148,8 @@ struct Components: Sendable {
             disk: disk,
             files: files,
             clock: clock,
-            streams: EventStreams(heartbeat: configuration.streamHeartbeat, maximumPerKey: configuration.maximumStreamsPerKey)
+            streams: EventStreams(heartbeat: configuration.streamHeartbeat, maximumPerKey: configuration.maximumStreamsPerKey),
+            metrics: metrics
         )
     }
 

@@ -8,22 +8,26 @@ package struct EventLog: Sendable {
     /// Bumped by `Signal.events` (from any instance) for the session's waiting readers.
     package let signal: EventSignal
     let clock: any WallClock
+    /// Counts every committed event, and what it tells of tasks and bytes.
+    let metrics: ServiceMetrics
 
-    package init(store: any Store, signal: EventSignal, clock: any WallClock) {
+    package init(store: any Store, signal: EventSignal, clock: any WallClock, metrics: ServiceMetrics) {
         self.store = store
         self.signal = signal
         self.clock = clock
+        self.metrics = metrics
     }
 
     /// Appends one event to the session's log in the caller's transaction; readers and the dispatchers (of every
-    /// instance) wake after the commit.
+    /// instance) wake after the commit, which the metrics count.
     @discardableResult
     package func append(
         _ repositories: any Repositories,
         sessionID: Int64,
         type: EventType,
         taskIdentifier: Int64? = nil,
-        data: EventData = EventData()
+        data: EventData = EventData(),
+        kind: TransferTask.Kind? = nil
     ) throws -> Event {
         let (event, queuedDelivery) = try repositories.events.append(
             sessionID: sessionID,
@@ -34,6 +38,8 @@ package struct EventLog: Sendable {
         )
         repositories.announce(.events(sessionID: sessionID))
         if queuedDelivery { repositories.announce(.outbox) }
+        let metrics = metrics
+        repositories.afterCommit { metrics.written(event, kind: kind) }
         return event
     }
 
@@ -47,7 +53,7 @@ package struct EventLog: Sendable {
     ) throws
         -> Event
     {
-        try append(repositories, sessionID: task.sessionId, type: type, taskIdentifier: task.taskIdentifier, data: data)
+        try append(repositories, sessionID: task.sessionId, type: type, taskIdentifier: task.taskIdentifier, data: data, kind: task.kind)
     }
 
     /// Events of the session after `sequence`, oldest first; waits up to `wait` for the first one if there is none yet.

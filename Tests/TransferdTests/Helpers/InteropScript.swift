@@ -23,10 +23,15 @@ struct InteropScript {
         String(decoding: process.output.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Everything the script prints, once it has exited; throws when it failed.
+    /// Everything the script prints, once it has exited; throws when it failed. It waits without holding a thread:
+    /// a blocking read would take one of the few threads that also run the service the script talks to.
     func result() async throws -> String {
-        let text = String(decoding: process.output.readDataToEndOfFile(), as: UTF8.self)
+        let output = ServiceProcess.OutputBuffer()
+        process.output.readabilityHandler = { handle in output.append(handle.availableData) }
         try await waitUntil(timeout: .seconds(60)) { !process.isRunning }
+        process.output.readabilityHandler = nil
+        output.append(process.output.readDataToEndOfFile())
+        let text = output.contents
         try #require(process.terminationStatus == 0, "the script failed: \(text)")
         return text
     }

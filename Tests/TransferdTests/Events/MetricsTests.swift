@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// `GET /metrics`, parsed by the public `prometheus-client` parser (PyPI): counters move when downloads complete
+/// and fail, and requests are counted by route template; only admin keys may scrape.
+@Suite struct MetricsTests {
+    /// One scrape: each sample by name and sorted labels, and each family's type.
+    struct Scrape {
+        let samples: [String: Double]
+        let types: [String: String]
+
+        init(_ api: APIClient) async throws {
+            let script = try InteropScript("prometheus_scrape.py", arguments: [api.baseURL, api.key ?? ""])
+            let object = try JSONSerialization.jsonObject(with: Data(try await script.result().utf8)) as? [String: Any] ?? [:]
+            types = object["#types"] as? [String: String] ?? [:]
+            samples = object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
+        }
+
+        subscript(_ sample: String) -> Double { samples[sample] ?? 0 }
+    }
+
+    @Test func countersMoveWhenDownloadsCompleteAndFail() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("counted")
+                let before = try await Scrape(api)
+
+                // act: one download that succeeds, one that fails for good (404)
+                _ = try await api.createTask("counted", url: origin.url("/files/300000"))
+                _ = try await api.createTask("counted", url: origin.url("/status/404"))
+                try await api.waitForCompletion("counted", 1)
+                try await api.waitForCompletion("counted", 2)
+                let after = try await Scrape(api)
+
+                // verify: the counters moved by what happened, with bounded labels
+                #expect(
+                    after[#"transferd_tasks_created_total{kind="download"}"#] - before[#"transferd_tasks_created_total{kind="download"}"#]
+                        == 2
+                )
+                #expect(after[#"transferd_tasks_completed_total{kind="download",outcome="success"}"#] == 1)
+                #expect(after[#"transferd_tasks_completed_total{kind="download",outcome="badServerResponse"}"#] == 1)
+                #expect(after["transferd_bytes_received_total{}"] == 300_000)
+                #expect(after[#"transferd_events_written_total{type="task.completed"}"#] == 2)
+                let created = #"transferd_http_requests_total{method="POST",route="/v1/sessions/{identifier}/tasks",status="201"}"#
+                #expect(after[created] == 2)
+                #expect(after.types["transferd_tasks_completed"] == "counter")
+                #expect(after.types["transferd_http_request_duration_seconds"] == "histogram")
+                #expect(!after.samples.keys.contains { $0.contains("counted") }, "no session identifiers in labels")
+            }
+        }
+    }
+
+    @Test func onlyAdminKeysMayScrape() async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        try await TestService.with(dataDirectory: dataDirectory) { api in
+            var tenant = api
+            tenant.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "app", tenant: "app", admin: false)
+            let refused = try await tenant.send(.GET, "/metrics")
+            #expect(refused.status == 403)
+            #expect(
+                try await api.send(.GET, "/metrics").headers.first(name: "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true
+            )
+        }
+    }
+}
