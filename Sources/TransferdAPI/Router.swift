@@ -24,6 +24,8 @@ package struct APIDependencies: Sendable {
     package var streams: EventStreams
     /// What this instance counts, served at `/metrics`.
     package var metrics: ServiceMetrics
+    /// What a scrape samples first.
+    package var sampler: MetricsSampler
 
     package init(
         store: any Store,
@@ -40,7 +42,8 @@ package struct APIDependencies: Sendable {
         files: FileStore,
         clock: any WallClock,
         streams: EventStreams,
-        metrics: ServiceMetrics
+        metrics: ServiceMetrics,
+        sampler: MetricsSampler
     ) {
         self.store = store
         self.sessions = sessions
@@ -55,6 +58,7 @@ package struct APIDependencies: Sendable {
         self.disk = disk
         self.streams = streams
         self.metrics = metrics
+        self.sampler = sampler
         self.files = files
         self.clock = clock
     }
@@ -65,11 +69,12 @@ package struct APIDependencies: Sendable {
 /// `Idempotency-Key` (`IdempotencyMiddleware`).
 package func buildRouter(_ api: APIDependencies) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestIDMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: api.metrics))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: api.authentication)
     HealthController(store: api.store).addRoutes(to: router)
-    MetricsController(metrics: api.metrics).addRoutes(to: router)
+    MetricsController(metrics: api.metrics, sampler: api.sampler).addRoutes(to: router)
     let idempotentByBody = IdempotencyMiddleware(keys: api.idempotency, fingerprint: .body)
 
     let sessions = router.group("v1/sessions")

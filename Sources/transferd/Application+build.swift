@@ -15,7 +15,11 @@ func buildApplication(
     configuration: Configuration,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
-    var logger = Logger(label: "transferd")
+    var logger =
+        switch configuration.logFormat {
+        case .text: Logger(label: "transferd")
+        case .json: Logger(label: "transferd") { JSONLogHandler(label: $0) }
+        }
     logger.logLevel = configuration.logLevel
     guard !configuration.authenticationDisabled || configuration.bindsToLoopback else {
         throw ValidationFailure("--no-auth is only allowed with a loopback --host (127.0.0.1 or ::1), not \(configuration.host)")

@@ -65,6 +65,7 @@ struct Components: Sendable {
             limits: configuration.limits,
             resumeDataSigner: transitions.resumeDataSigner,
             clock: clock,
+            metrics: metrics,
             logger: logger
         )
         let webhooks = WebhookService(
@@ -109,7 +110,8 @@ struct Components: Sendable {
             destinations: httpClient.destinations,
             policy: configuration.deliveryPolicy,
             loop: dispatcherLoop,
-            concurrency: configuration.webhookConcurrency
+            concurrency: configuration.webhookConcurrency,
+            metrics: metrics
         )
         sweeper = RetentionSweeper(store: store, eventLog: eventLog, files: files, interval: configuration.sweepInterval, loop: loop())
         apiKeys = APIKeyService(store: store, clock: clock)
@@ -149,7 +151,8 @@ struct Components: Sendable {
             files: files,
             clock: clock,
             streams: EventStreams(heartbeat: configuration.streamHeartbeat, maximumPerKey: configuration.maximumStreamsPerKey),
-            metrics: metrics
+            metrics: metrics,
+            sampler: MetricsSampler(store: store, transfers: transfers, disk: disk, metrics: metrics)
         )
     }
 

@@ -29,6 +29,8 @@ struct Configuration: Sendable {
     var connectTimeout: Duration
     /// Verbosity of the service's logs.
     var logLevel: Logger.Level
+    /// `text` (one line a message, for people) or `json` (one object a line, for log collectors).
+    var logFormat: LogFormat
     /// Webhook retry schedule, timeout and secret rotation window.
     var deliveryPolicy: DeliveryPolicy
     /// Backoff between attempts of a transfer that failed transiently.
@@ -74,6 +76,7 @@ struct Configuration: Sendable {
         progressInterval: Duration = .milliseconds(500),
         connectTimeout: Duration = .seconds(10),
         logLevel: Logger.Level = .info,
+        logFormat: LogFormat = .text,
         deliveryPolicy: DeliveryPolicy = DeliveryPolicy(),
         retryPolicy: RetryPolicy = RetryPolicy(),
         maxBytesPerSecond: Int64? = nil,
@@ -103,6 +106,7 @@ struct Configuration: Sendable {
         self.progressInterval = progressInterval
         self.connectTimeout = connectTimeout
         self.logLevel = logLevel
+        self.logFormat = logFormat
         self.deliveryPolicy = deliveryPolicy
         self.retryPolicy = retryPolicy
         self.maxBytesPerSecond = maxBytesPerSecond

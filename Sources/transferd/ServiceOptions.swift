@@ -53,6 +53,9 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env TRANSFERD_LOG_LEVEL).")
     var logLevel: String = environment["TRANSFERD_LOG_LEVEL"] ?? "info"
 
+    @Option(help: "text (for people) or json (one object a line, for log collectors) (env TRANSFERD_LOG_FORMAT).")
+    var logFormat: String = environment["TRANSFERD_LOG_FORMAT"] ?? "text"
+
     @Option(
         help: "Seconds before the first retry of a transiently failed transfer; it doubles each time (env TRANSFERD_RETRY_INITIAL_DELAY)."
     )
@@ -135,6 +138,9 @@ struct ServiceOptions: ParsableArguments {
             throw ValidationError("--instance-id must be 1 to 64 letters, digits, '.', ':', '_' or '-'.")
         }
         guard (3...3600).contains(leaseTimeout) else { throw ValidationError("--lease-timeout must be from 3 to 3600 seconds.") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, not \(logFormat).")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -191,6 +197,7 @@ struct ServiceOptions: ParsableArguments {
             workerConcurrency: workerConcurrency,
             webhookConcurrency: webhookConcurrency,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info,
+            logFormat: LogFormat(rawValue: logFormat) ?? .text,
             deliveryPolicy: DeliveryPolicy(
                 schedule: retrySchedule ?? DeliveryPolicy.svixSchedule,
                 timeout: .milliseconds(Int64(webhookTimeout * 1000))

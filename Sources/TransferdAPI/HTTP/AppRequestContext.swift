@@ -1,15 +1,21 @@
 import Foundation
 import Hummingbird
+import Logging
 import TransferdDomain
 import TransferdJSON
 
 /// The per-request context of transferd's router: JSON in and out, with problems for every decoding failure.
 package struct AppRequestContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
-    /// Who the request acts for, set by `AuthenticationMiddleware`.
-    package var principal: Principal?
-    /// The session a `/v1/sessions/{identifier}/…` route names, set by `SessionMiddleware`.
-    package var resolvedSession: Session?
+    /// Who the request acts for, set by `AuthenticationMiddleware`; its tenant joins the request's log metadata.
+    package var principal: Principal? {
+        didSet { logger[metadataKey: "tenant"] = principal.map { .stringConvertible($0.tenantID) } }
+    }
+    /// The session a `/v1/sessions/{identifier}/…` route names, set by `SessionMiddleware`; it joins the request's
+    /// log metadata.
+    package var resolvedSession: Session? {
+        didSet { logger[metadataKey: "session"] = resolvedSession.map { .string($0.identifier) } }
+    }
 
     package init(source: Source) {
         self.coreContext = .init(source: source)

@@ -20,4 +20,6 @@ package protocol DeliveryRepository {
     /// The session's oldest pending delivery, when its subscriber is enabled.
     func pendingHead(sessionID: Int64) throws -> Delivery?
     func insertAttempt(_ attempt: DeliveryAttempt) throws
+    /// How many deliveries wait to be sent, in every session.
+    func countPending() throws -> Int
 }

@@ -15,6 +15,8 @@ package protocol TaskRepository {
     func count(sessionID: Int64) throws -> Int
     /// Tasks not completed across the tenant's sessions.
     func countUnfinished(tenantID: Int64) throws -> Int
+    /// The running tasks no instance transfers, by their stored waiting reason (`queued` without one).
+    func countWaiting() throws -> [String: Int]
     /// The session's busy (running or canceling) and unfinished (not completed) tasks.
     func workload(sessionID: Int64) throws -> (busy: Int, unfinished: Int)
     /// The transfers of a background task, in task identifier order.

@@ -129,7 +129,7 @@ extension TransferTask {
     }
 
     /// Why a `running` task is not transferring yet.
-    package enum WaitingReason: String, Codable, Sendable {
+    package enum WaitingReason: String, Codable, Sendable, CaseIterable {
         /// Its `earliestBeginDate` has not come.
         case notBefore
         /// Its last attempt failed transiently; the next one is due at `nextAttemptAt`.

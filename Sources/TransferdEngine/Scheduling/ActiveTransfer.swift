@@ -29,6 +29,9 @@ package final class ActiveTransfer: Sendable {
     }
 
     package let taskID: Int64
+    package let kind: TransferTask.Kind
+    /// When the attempt began (its claim).
+    package let startedAt = ContinuousClock.now
     /// The session's queue for the origin, for the per-host connection limit.
     package let queue: HostQueue
     /// The task's `maxBytesPerSecond`, changeable while the transfer runs.
@@ -37,8 +40,15 @@ package final class ActiveTransfer: Sendable {
     private let interrupted = Doorbell()
 
     /// A transfer whose lease this instance can count on until `leaseHeldUntil`.
-    package init(taskID: Int64, queue: HostQueue, maxBytesPerSecond: Int64?, leaseHeldUntil: ContinuousClock.Instant) {
+    package init(
+        taskID: Int64,
+        kind: TransferTask.Kind,
+        queue: HostQueue,
+        maxBytesPerSecond: Int64?,
+        leaseHeldUntil: ContinuousClock.Instant
+    ) {
         self.taskID = taskID
+        self.kind = kind
         self.queue = queue
         limit = BandwidthLimit(bytesPerSecond: maxBytesPerSecond)
         state = Mutex(State(leaseHeldUntil: leaseHeldUntil))

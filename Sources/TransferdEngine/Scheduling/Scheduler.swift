@@ -86,7 +86,7 @@ package struct Scheduler: Service {
         let transfers = self.transfers
         while true {
             do {
-                try await reporter.transferEnded(taskID: job.taskID, outcome: outcome, bytes: transfer.counters.received) {
+                try await reporter.transferEnded(transfer, outcome: outcome, bytes: transfer.counters.received) {
                     transfers.remove(transfer)
                 }
                 return
@@ -155,6 +155,7 @@ package struct Scheduler: Service {
                 turns.served(task.sessionId)
                 let transfer = ActiveTransfer(
                     taskID: task.rowID,
+                    kind: task.kind,
                     queue: queue,
                     maxBytesPerSecond: task.maxBytesPerSecond,
                     leaseHeldUntil: started + instance.safeLeaseDuration

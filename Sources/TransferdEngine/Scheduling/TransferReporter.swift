@@ -37,7 +37,7 @@ package protocol TransferReporter: Sendable {
     /// started since (it would publish that attempt's partial file as this one's content). An outcome from an
     /// instance that lost the lease is not recorded.
     func transferEnded(
-        taskID: Int64,
+        _ transfer: ActiveTransfer,
         outcome: TaskStateMachine.TransferOutcome,
         bytes: Int64,
         release: @escaping @Sendable () -> Void

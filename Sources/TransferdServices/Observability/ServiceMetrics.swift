@@ -1,5 +1,7 @@
 import CoreMetrics
+import Foundation
 import Prometheus
+import Synchronization
 import TransferdDomain
 
 /// The metrics of one running transferd, written in Prometheus's text format. They are recorded through
@@ -9,6 +11,9 @@ import TransferdDomain
 package final class ServiceMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
+    /// The CPU time the last scrape saw, for the counter of CPU seconds.
+    private let cpuSeconds = Mutex(0.0)
+    private let started = Date()
 
     package init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -44,6 +49,62 @@ package final class ServiceMetrics: Sendable {
         counter("transferd_http_requests_total", [("method", method), ("route", route), ("status", String(status))]).increment()
         CoreMetrics.Timer(label: "transferd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
             .recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Counts a transfer attempt's end by its outcome (`succeeded`, `interrupted`, or the error code it failed with),
+    /// and times it from its claim.
+    package func attemptEnded(_ outcome: TaskStateMachine.TransferOutcome, after duration: Duration) {
+        let label =
+            switch outcome {
+            case .succeeded: "succeeded"
+            case .interrupted: "interrupted"
+            case .failed(let error): error.code.rawValue
+            }
+        counter("transferd_transfer_attempts_total", [("outcome", label)]).increment()
+        CoreMetrics.Timer(label: "transferd_transfer_duration_seconds", factory: factory).recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Counts a webhook delivery's answer by what it made of the delivery (`delivered`, `retrying`, `failed`), and
+    /// times a delivered one from its event's commit.
+    package func delivered(_ status: Delivery.Status, eventWrittenAt written: Date, at now: Date) {
+        let outcome =
+            switch status {
+            case .delivered: "delivered"
+            case .pending: "retrying"
+            case .failed, .coalesced: "failed"
+            }
+        counter("transferd_webhook_deliveries_total", [("outcome", outcome)]).increment()
+        guard status == .delivered else { return }
+        CoreMetrics.Timer(label: "transferd_webhook_delivery_latency_seconds", factory: factory)
+            .recordNanoseconds(Int64(max(0, now.timeIntervalSince(written)) * 1e9))
+    }
+
+    /// Sets a gauge a scrape samples.
+    package func set(_ name: String, _ labels: [(String, String)] = [], to value: Double) {
+        Gauge(label: name, dimensions: labels, factory: factory).record(value)
+    }
+
+    /// The process's own figures, as Prometheus's clients name them: CPU seconds, resident memory, open file
+    /// descriptors and start time (of this service), read from `/proc/self`.
+    package func sampleProcess() {
+        let stat = (try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8)) ?? ""
+        // After the command's name (in parentheses), utime and stime are the 12th and 13th fields, in clock ticks.
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        if fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) {
+            let total = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+            let added = cpuSeconds.withLock { last in
+                defer { last = max(last, total) }
+                return max(0, total - last)
+            }
+            FloatingPointCounter(label: "process_cpu_seconds_total", factory: factory).increment(by: added)
+        }
+        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+        if let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) {
+            set("process_resident_memory_bytes", to: pages * Double(sysconf(Int32(_SC_PAGESIZE))))
+        }
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        set("process_open_fds", to: Double(descriptors))
+        set("process_start_time_seconds", to: started.timeIntervalSince1970)
     }
 
     /// Everything recorded so far, in Prometheus's text exposition format.

@@ -125,14 +125,15 @@ extension TaskService: TransferReporter {
     /// `maximumRetries` and the task's resource deadline allow. The end of a transfer whose lease this instance lost
     /// is not recorded: whoever took the task over continues it.
     package func transferEnded(
-        taskID: Int64,
+        _ transfer: ActiveTransfer,
         outcome: TaskStateMachine.TransferOutcome,
         bytes: Int64,
         release: @escaping @Sendable () -> Void
     ) async throws {
-        let (owner, logger) = (instance.id, logger)
+        let (owner, logger, metrics, taskID) = (instance.id, logger, metrics, transfer.taskID)
         try await writes.write { repositories in
             repositories.afterCommit(release)
+            repositories.afterCommit { metrics.attemptEnded(outcome, after: .now - transfer.startedAt) }
             guard var task = try repositories.tasks.find(id: taskID) else { return }
             guard task.lease?.owner == owner else {
                 logger.warning("a transfer ended after its lease was lost; its outcome is not recorded", metadata: ["task": "\(taskID)"])

@@ -19,6 +19,8 @@ package struct TaskService: Sendable {
     let limits: ResourceLimits
     package let resumeDataSigner: ResumeData.Signer
     let clock: any WallClock
+    /// Counts the ends of transfer attempts, and times them.
+    let metrics: ServiceMetrics
     let logger: Logger
     /// Creations and what the engine reports of its transfers, written in transactions shared by the writes that
     /// arrive together: with many short transfers, a transaction each kept the one writer busy committing.
@@ -35,10 +37,12 @@ package struct TaskService: Sendable {
         limits: ResourceLimits,
         resumeDataSigner: ResumeData.Signer,
         clock: any WallClock,
+        metrics: ServiceMetrics,
         logger: Logger
     ) {
         self.store = store
         self.instance = instance
+        self.metrics = metrics
         self.transitions = transitions
         self.backgroundTasks = backgroundTasks
         self.files = files

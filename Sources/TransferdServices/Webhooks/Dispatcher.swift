@@ -32,6 +32,8 @@ package struct Dispatcher: Service {
     let turn: Int
     /// This instance's sessions in flight, shared with the `LeaseKeeper` that renews their leases.
     let sending: SendingSessions
+    /// Counts the answers, and times the deliveries from their event's commit to their 2xx.
+    let metrics: ServiceMetrics
     private let recorder: GroupCommit
 
     package init(
@@ -42,6 +44,7 @@ package struct Dispatcher: Service {
         policy: DeliveryPolicy,
         loop: WakeUpLoop,
         concurrency: Int,
+        metrics: ServiceMetrics,
         turn: Int = 64
     ) {
         self.store = store
@@ -52,6 +55,7 @@ package struct Dispatcher: Service {
         self.loop = loop
         self.concurrency = concurrency
         self.turn = turn
+        self.metrics = metrics
         recorder = GroupCommit(store: store)
     }
 
@@ -192,9 +196,11 @@ package struct Dispatcher: Service {
             }
             let latency = ContinuousClock.now - started
             let recording = Recording(delivery: delivery, answer: answer, attemptedAt: attemptedAt, latency: latency, now: clock.now)
-            let (policy, owner) = (policy, instance.id)
+            let (policy, owner, metrics, written) = (policy, instance.id, metrics, event.createdAt)
             return try await recorder.write { repositories in
-                let next = try Self.record(recording, in: repositories, policy: policy)
+                let next = try Self.record(recording, in: repositories, policy: policy) { outcome in
+                    repositories.afterCommit { metrics.delivered(outcome, eventWrittenAt: written, at: recording.now) }
+                }
                 if next == nil { try repositories.sessions.releaseDeliveries(sessionID: delivery.sessionId, owner: owner) }
                 return next
             }
@@ -215,7 +221,13 @@ package struct Dispatcher: Service {
 
     /// Records the answer (in a transaction shared with other sessions' answers); returns the session's next
     /// delivery when the answer was a 2xx and that one is due.
-    private static func record(_ recording: Recording, in repositories: any Repositories, policy: DeliveryPolicy) throws -> Delivery? {
+    /// `recorded` hears the delivery's status after the answer, when the answer counted.
+    private static func record(
+        _ recording: Recording,
+        in repositories: any Repositories,
+        policy: DeliveryPolicy,
+        recorded: (Delivery.Status) -> Void
+    ) throws -> Delivery? {
         let (delivery, answer, now) = (recording.delivery, recording.answer, recording.now)
         try repositories.deliveries.insertAttempt(
             DeliveryAttempt(
@@ -253,6 +265,7 @@ package struct Dispatcher: Service {
             }
         }
         guard try repositories.deliveries.update(current, ifStatus: .pending) else { return nil }
+        recorded(current.status)
         try repositories.webhooks.setState(health, sessionID: current.sessionId)
         guard current.status == .delivered else { return nil }
         try repositories.sessions.acknowledge(sequence: current.sequence, sessionID: current.sessionId)

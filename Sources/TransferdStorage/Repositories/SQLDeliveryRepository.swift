@@ -111,6 +111,10 @@ struct SQLDeliveryRepository: DeliveryRepository {
         return heads.sorted { $0.nextAttemptAt < $1.nextAttemptAt }
     }
 
+    func countPending() throws -> Int {
+        try db.value("SELECT COUNT(*) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant)", []) ?? 0
+    }
+
     func pendingHead(sessionID: Int64) throws -> Delivery? {
         let head = try db.fetchOne(
             "SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ? ORDER BY sequence LIMIT 1",

@@ -96,6 +96,18 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
+    func countWaiting() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        try db.forEachRow(
+            """
+            SELECT COALESCE(waiting_reason, 'queued') AS reason, COUNT(*) FROM tasks
+            WHERE state = ? AND lease_owner IS NULL GROUP BY reason
+            """,
+            [TaskState.running]
+        ) { row in counts[row[0]] = row[1] }
+        return counts
+    }
+
     func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool {
         try db.execute(
             """

@@ -28,7 +28,7 @@ import TransferdStorage
         func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool { true }
         func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws {}
         func transferEnded(
-            taskID: Int64,
+            _ transfer: ActiveTransfer,
             outcome: TaskStateMachine.TransferOutcome,
             bytes: Int64,
             release: @escaping @Sendable () -> Void

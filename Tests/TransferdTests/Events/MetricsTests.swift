@@ -19,33 +19,54 @@ import Testing
         subscript(_ sample: String) -> Double { samples[sample] ?? 0 }
     }
 
-    @Test func countersMoveWhenDownloadsCompleteAndFail() async throws {
+    @Test func countersMoveWhenDownloadsCompleteFailAndAreDeliveredByWebhook() async throws {
         try await OriginServer.with { origin in
-            try await TestService.with { api in
-                try await api.createSession("counted")
-                let before = try await Scrape(api)
+            try await WebhookReceiver.with { receiver in
+                try await TestService.with { api in
+                    try await api.createSession(
+                        "counted",
+                        configuration: #"{"webhook": {"url": "\#(receiver.url)", "events": ["task.completed"]}}"#
+                    )
+                    let before = try await Scrape(api)
 
-                // act: one download that succeeds, one that fails for good (404)
-                _ = try await api.createTask("counted", url: origin.url("/files/300000"))
-                _ = try await api.createTask("counted", url: origin.url("/status/404"))
-                try await api.waitForCompletion("counted", 1)
-                try await api.waitForCompletion("counted", 2)
-                let after = try await Scrape(api)
+                    // act: one download that succeeds, one that fails for good (404)
+                    _ = try await api.createTask("counted", url: origin.url("/files/300000"))
+                    _ = try await api.createTask("counted", url: origin.url("/status/404"))
+                    try await api.waitForCompletion("counted", 1)
+                    try await api.waitForCompletion("counted", 2)
+                    try await api.waitUntilAllAcknowledged("counted")
+                    let after = try await Scrape(api)
 
-                // verify: the counters moved by what happened, with bounded labels
-                #expect(
-                    after[#"transferd_tasks_created_total{kind="download"}"#] - before[#"transferd_tasks_created_total{kind="download"}"#]
-                        == 2
-                )
-                #expect(after[#"transferd_tasks_completed_total{kind="download",outcome="success"}"#] == 1)
-                #expect(after[#"transferd_tasks_completed_total{kind="download",outcome="badServerResponse"}"#] == 1)
-                #expect(after["transferd_bytes_received_total{}"] == 300_000)
-                #expect(after[#"transferd_events_written_total{type="task.completed"}"#] == 2)
-                let created = #"transferd_http_requests_total{method="POST",route="/v1/sessions/{identifier}/tasks",status="201"}"#
-                #expect(after[created] == 2)
-                #expect(after.types["transferd_tasks_completed"] == "counter")
-                #expect(after.types["transferd_http_request_duration_seconds"] == "histogram")
-                #expect(!after.samples.keys.contains { $0.contains("counted") }, "no session identifiers in labels")
+                    // verify: the counters moved by what happened, with bounded labels
+                    #expect(
+                        after[#"transferd_tasks_created_total{kind="download"}"#]
+                            - before[#"transferd_tasks_created_total{kind="download"}"#]
+                            == 2
+                    )
+                    #expect(after[#"transferd_tasks_completed_total{kind="download",outcome="success"}"#] == 1)
+                    #expect(after[#"transferd_tasks_completed_total{kind="download",outcome="badServerResponse"}"#] == 1)
+                    #expect(after["transferd_bytes_received_total{}"] == 300_000)
+                    #expect(after[#"transferd_transfer_attempts_total{outcome="succeeded"}"#] == 1)
+                    #expect(after[#"transferd_transfer_attempts_total{outcome="badServerResponse"}"#] == 1)
+                    #expect(after["transferd_transfer_duration_seconds_count{}"] == 2)
+                    #expect(after[#"transferd_events_written_total{type="task.completed"}"#] == 2)
+                    let created = #"transferd_http_requests_total{method="POST",route="/v1/sessions/{identifier}/tasks",status="201"}"#
+                    #expect(after[created] == 2)
+                    #expect(after.types["transferd_tasks_completed"] == "counter")
+                    #expect(after.types["transferd_http_request_duration_seconds"] == "histogram")
+                    #expect(!after.samples.keys.contains { $0.contains("counted") }, "no session identifiers in labels")
+                    // the webhook: both completions delivered, timed from their events' commit; nothing left to send
+                    #expect(after[#"transferd_webhook_deliveries_total{outcome="delivered"}"#] == 2)
+                    #expect(after["transferd_webhook_delivery_latency_seconds_count{}"] == 2)
+                    #expect(after["transferd_webhook_backlog{}"] == 0)
+                    // what a scrape samples: nothing transferring or waiting now, free space, the process
+                    #expect(after[#"transferd_transfers_active{kind="download"}"#] == 0)
+                    #expect(after[#"transferd_tasks_waiting{reason="queued"}"#] == 0)
+                    #expect(after["transferd_disk_free_bytes{}"] > 0)
+                    #expect(after["process_resident_memory_bytes{}"] > 0)
+                    #expect(after["process_cpu_seconds_total{}"] > 0)
+                    #expect(after["process_open_fds{}"] > 0)
+                }
             }
         }
     }

@@ -24,6 +24,7 @@ enum EngineFixtures {
     static func transfer(heldFor duration: Duration) -> ActiveTransfer {
         ActiveTransfer(
             taskID: 1,
+            kind: .download,
             queue: HostQueue(sessionID: 1, origin: "http://127.0.0.1"),
             maxBytesPerSecond: nil,
             leaseHeldUntil: .now + duration

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 import TransferdDomain
 
@@ -13,11 +14,14 @@ import TransferdDomain
     static let dataDirectoryVariable = "TRANSFERD_TEST_SERVICE_HOST_DATA_DIR"
     /// `id` or `id lease-timeout`: the instance to serve as, when several share a database.
     static let instanceVariable = "TRANSFERD_TEST_SERVICE_HOST_INSTANCE"
+    /// `format level`: how to log (`text info` when unset).
+    static let logVariable = "TRANSFERD_TEST_SERVICE_HOST_LOG"
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment[dataDirectoryVariable] != nil, "runs only inside a ServiceProcess"))
     func serve() async throws {
         let dataDirectory = try #require(ProcessInfo.processInfo.environment[Self.dataDirectoryVariable])
         let instance = (ProcessInfo.processInfo.environment[Self.instanceVariable] ?? "transferd 15").split(separator: " ")
+        let log = (ProcessInfo.processInfo.environment[Self.logVariable] ?? "text info").split(separator: " ").map(String.init)
         let app = try await buildApplication(
             configuration: Configuration(
                 port: 0,
@@ -25,7 +29,8 @@ import TransferdDomain
                 databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory),
                 databaseConnections: 3,
                 instance: Instance(id: String(instance[0]), leaseTimeout: instance.count > 1 ? Double(instance[1]) ?? 15 : 15),
-                logLevel: .info,
+                logLevel: Logger.Level(rawValue: log[1]) ?? .info,
+                logFormat: LogFormat(rawValue: log[0]) ?? .text,
                 apiKey: TestService.apiKey,
                 requestsPerSecond: 10_000,
                 requestBurst: 10_000,

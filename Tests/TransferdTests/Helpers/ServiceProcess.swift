@@ -27,9 +27,14 @@ final class ServiceProcess: Sendable {
 
     /// Starts transferd on `dataDirectory` and returns once it listens; `instance` names it among others sharing its
     /// database, with its lease timeout in seconds.
-    static func start(dataDirectory: String, instance: (id: String, leaseTimeout: Int)? = nil) async throws -> ServiceProcess {
+    static func start(
+        dataDirectory: String,
+        instance: (id: String, leaseTimeout: Int)? = nil,
+        log: (format: String, level: String)? = nil
+    ) async throws -> ServiceProcess {
         var variables = [ServiceHost.dataDirectoryVariable: dataDirectory]
         if let instance { variables[ServiceHost.instanceVariable] = "\(instance.id) \(instance.leaseTimeout)" }
+        if let log { variables[ServiceHost.logVariable] = "\(log.format) \(log.level)" }
         let process = try ChildProcess(
             executable: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
             arguments: ["--testing-library", "swift-testing", "--filter", "ServiceHost"],

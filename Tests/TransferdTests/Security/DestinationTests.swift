@@ -98,9 +98,10 @@ import TransferdStorage
         }
     }
 
-    @Test func credentialsNeverReachTheLogs() async throws {
+    @Test(arguments: ["text", "json"])
+    func credentialsNeverReachTheLogs(format: String) async throws {
         try await OriginServer.with { origin in
-            let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory())
+            let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory(), log: (format, "debug"))
             defer { service.stopIfRunning() }
             try await service.api.createSession(
                 "logged",

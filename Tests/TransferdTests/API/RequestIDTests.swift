@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// Every response names its request (`X-Request-Id`): the client's id when it sent a usable one, a new one
+/// otherwise, problems included; with `--log-format json` each line is an object carrying it.
+@Suite struct RequestIDTests {
+    @Test func aClientsRequestIDComesBackAndOneIsMadeWhenAbsent() async throws {
+        try await TestService.with { api in
+            let given = try await api.send(.GET, "/v1/sessions", headers: [("X-Request-Id", "client-42")])
+            let made = try await api.send(.GET, "/v1/sessions")
+            let problem = try await api.send(.GET, "/v1/sessions/missing", headers: [("X-Request-Id", "client-43")])
+            let unusable = try await api.send(.GET, "/v1/sessions", headers: [("X-Request-Id", String(repeating: "x", count: 300))])
+
+            #expect(given.headers.first(name: "X-Request-Id") == "client-42")
+            #expect(made.headers.first(name: "X-Request-Id")?.count == 36, "a new UUID")
+            #expect(problem.status == 404 && problem.headers.first(name: "X-Request-Id") == "client-43")
+            #expect(unusable.headers.first(name: "X-Request-Id")?.count == 36, "too long to echo: replaced")
+        }
+    }
+
+    @Test func jsonLogsAreOneObjectALineWithTheRequestID() async throws {
+        let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory(), log: ("json", "debug"))
+        defer { service.stopIfRunning() }
+        _ = try await service.api.send(
+            .GET,
+            "/v1/sessions",
+            headers: [("X-Request-Id", "traced-7"), ("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")]
+        )
+        try await service.terminate()
+
+        // verify: only JSON objects (the test harness's own lines aside), one of them the request with its ids
+        let lines = service.log.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.count > 2)
+        #expect(objects.allSatisfy { $0["time"] is String && $0["level"] is String && $0["message"] is String })
+        let request = try #require(objects.first { $0["request_id"] as? String == "traced-7" })
+        #expect(request["traceparent"] as? String == "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        #expect(request["path"] as? String == "/v1/sessions")
+    }
+}
