@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import TransferdAPI
 import TransferdDomain
 import TransferdServices
@@ -43,14 +44,24 @@ func buildApplication(
             )
         )
     }
+    var services: [any Service] = [
+        components.store, components.httpClient, components.scheduler, components.leaseKeeper, components.backgroundTaskClock,
+        components.dispatcher, components.sweeper,
+    ]
+    if let metricsPort = configuration.metricsPort {
+        let metrics = MetricsController(metrics: components.api.metrics, sampler: components.api.sampler)
+        services.append(
+            Application(
+                router: metrics.router(),
+                configuration: .init(address: .hostname(configuration.host, port: metricsPort), serverName: "transferd"),
+                logger: logger
+            )
+        )
+    }
     return Application(
         router: buildRouter(components.api),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),
-        services: [
-            components.store, components.httpClient, components.scheduler, components.leaseKeeper, components.backgroundTaskClock,
-            components.dispatcher,
-            components.sweeper,
-        ],
+        services: services,
         onServerRunning: onServerRunning,
         logger: logger
     )

@@ -6,6 +6,8 @@ import TransferdServices
 struct Configuration: Sendable {
     /// Address the HTTP API binds to.
     var host: String
+    /// A port on `host` that serves `/metrics` alone, without authentication; nil serves it on the API's port only.
+    var metricsPort: Int?
     /// Port the HTTP API listens on; 0 picks a free one (tests).
     var port: Int
     /// Directory holding the SQLite database and downloaded files; created if missing. Instances over one PostgreSQL
@@ -65,6 +67,7 @@ struct Configuration: Sendable {
 
     init(
         host: String = "127.0.0.1",
+        metricsPort: Int? = nil,
         port: Int = 8080,
         dataDirectory: String = "./transferd-data",
         databaseURL: String? = nil,
@@ -95,6 +98,7 @@ struct Configuration: Sendable {
         clock: any WallClock = SystemClock()
     ) {
         self.host = host
+        self.metricsPort = metricsPort
         self.port = port
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL

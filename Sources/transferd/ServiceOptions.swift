@@ -111,6 +111,14 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Live sessions one tenant may have (env TRANSFERD_MAX_SESSIONS_PER_TENANT).")
     var maxSessionsPerTenant: Int = environment["TRANSFERD_MAX_SESSIONS_PER_TENANT"].flatMap { Int($0) } ?? 1000
 
+    @Option(
+        help: """
+            A port that serves /metrics alone, without an API key, for a network only the monitoring reaches \
+            (env TRANSFERD_METRICS_PORT); without it, /metrics is on the API's port for admin keys.
+            """
+    )
+    var metricsPort: Int? = environment["TRANSFERD_METRICS_PORT"].flatMap { Int($0) }
+
     @Option(help: "Event streams one API key may hold open on this instance at once (env TRANSFERD_MAX_STREAMS_PER_KEY).")
     var maxStreamsPerKey: Int = environment["TRANSFERD_MAX_STREAMS_PER_KEY"].flatMap { Int($0) } ?? 16
 
@@ -189,6 +197,7 @@ struct ServiceOptions: ParsableArguments {
     var configuration: Configuration {
         Configuration(
             host: host,
+            metricsPort: metricsPort,
             port: port,
             dataDirectory: dataDir,
             databaseURL: databaseURL.isEmpty ? nil : databaseURL,

@@ -15,7 +15,7 @@ except ImportError:
     sys.exit("the prometheus-client package is needed: pip install prometheus-client")
 
 base, key = sys.argv[1], sys.argv[2]
-request = urllib.request.Request(base + "/metrics", headers={"Authorization": f"Bearer {key}"})
+request = urllib.request.Request(base + "/metrics", headers={"Authorization": f"Bearer {key}"} if key else {})
 with urllib.request.urlopen(request) as response:
     text = response.read().decode("utf-8")
 

@@ -4,19 +4,34 @@ import TransferdDomain
 import TransferdServices
 
 /// `GET /metrics`: the service's metrics in Prometheus's text format, sampled afresh, for admin keys (Prometheus's
-/// `authorization` scrape setting).
-struct MetricsController: Sendable {
+/// `authorization` scrape setting); or on a listener of their own (`--metrics-port`) for anyone who reaches it.
+package struct MetricsController: Sendable {
     let metrics: ServiceMetrics
     let sampler: MetricsSampler
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("metrics", use: scrape)
+    package init(metrics: ServiceMetrics, sampler: MetricsSampler) {
+        self.metrics = metrics
+        self.sampler = sampler
     }
 
-    @Sendable func scrape(request: Request, context: AppRequestContext) async throws -> Response {
-        guard context.principal?.admin == true else {
-            throw Problem(status: .forbidden, slug: "forbidden", title: "Forbidden", detail: "Metrics need an admin API key.")
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("metrics") { _, context in
+            guard context.principal?.admin == true else {
+                throw Problem(status: .forbidden, slug: "forbidden", title: "Forbidden", detail: "Metrics need an admin API key.")
+            }
+            return await scrape()
         }
+    }
+
+    /// The router of a listener that serves only the metrics, without authentication: for a port that only the
+    /// monitoring network reaches.
+    package func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("metrics") { _, _ in await scrape() }
+        return router
+    }
+
+    private func scrape() async -> Response {
         await sampler.sample()
         return Response(
             status: .ok,

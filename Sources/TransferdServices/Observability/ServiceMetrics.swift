@@ -22,6 +22,8 @@ package final class ServiceMetrics: Sendable {
             .seconds(1), .seconds(5), .seconds(30), .seconds(120), .seconds(600), .seconds(3600),
         ]
         self.factory = factory
+        // Counters without labels are served from the start, at 0, so that rates over them exist at once.
+        for name in ["transferd_bytes_received_total", "transferd_bytes_sent_total"] { counter(name).increment(by: 0) }
     }
 
     /// Counts a committed event: every one by type, and what it tells of tasks and bytes (`task.created` and

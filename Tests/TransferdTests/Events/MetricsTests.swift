@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import transferd
+
 /// `GET /metrics`, parsed by the public `prometheus-client` parser (PyPI): counters move when downloads complete
 /// and fail, and requests are counted by route template; only admin keys may scrape.
 @Suite struct MetricsTests {
@@ -66,9 +68,24 @@ import Testing
                     #expect(after["process_resident_memory_bytes{}"] > 0)
                     #expect(after["process_cpu_seconds_total{}"] > 0)
                     #expect(after["process_open_fds{}"] > 0)
+                    // the example dashboard and alerts of deploy/ use only metrics the service serves
+                    let served = Set(after.samples.keys.map { String($0.prefix { $0 != "{" }) })
+                    #expect(try Self.namesUsedInDeployFiles().subtracting(served).isEmpty)
                 }
             }
         }
+    }
+
+    /// The `transferd_…` metric names that `deploy/` (Prometheus rules, Grafana dashboard) refers to.
+    static func namesUsedInDeployFiles() throws -> Set<String> {
+        let deploy = InteropScript.directory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("deploy")
+        var names: Set<String> = []
+        for file in ["alerts.yml", "grafana-dashboard.json", "prometheus.yml"] {
+            let text = try String(contentsOf: deploy.appendingPathComponent(file), encoding: .utf8)
+            let pattern = try Regex(#"transferd_[a-z_]+"#)
+            names.formUnion(text.matches(of: pattern).map { String(text[$0.range]) })
+        }
+        return names
     }
 
     @Test func onlyAdminKeysMayScrape() async throws {
@@ -81,6 +98,23 @@ import Testing
             #expect(
                 try await api.send(.GET, "/metrics").headers.first(name: "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true
             )
+        }
+    }
+
+    @Test func aMetricsPortServesTheMetricsAloneWithoutAKey() async throws {
+        let reserved = try ReservedPort()
+        reserved.release()
+        try await TestService.with(configure: { $0.metricsPort = reserved.port }) { api in
+            var monitoring = APIClient(baseURL: "http://127.0.0.1:\(reserved.port)")
+            monitoring.key = nil
+            // the listener starts beside the API's, not before it
+            try await waitUntil { (try? await monitoring.send(.GET, "/metrics"))?.status == 200 }
+
+            let scrape = try await Scrape(monitoring)
+
+            #expect(scrape["process_resident_memory_bytes{}"] > 0)
+            #expect(try await monitoring.send(.GET, "/v1/sessions").status == 404, "the metrics alone")
+            #expect(try await api.send(.GET, "/metrics").status == 200, "and still on the API's port for admin keys")
         }
     }
 }
