@@ -82,6 +82,7 @@ let package = Package(
                 .copy("0011_delivery_heads.sql"),
                 .copy("0012_progress_coalescing.sql"),
                 .copy("0013_leases.sql"),
+                .copy("0014_event_traceparent.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

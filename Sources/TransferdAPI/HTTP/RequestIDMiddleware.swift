@@ -2,10 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import TransferdDomain
 
 /// Every response carries `X-Request-Id`: the request's own when it sent a usable one (1–200 visible ASCII
 /// characters), a new one otherwise. The id, and an incoming W3C `traceparent`, join the metadata of every log line
-/// the request causes; the request itself is logged at `debug`. The outermost middleware, so that problems carry the
+/// the request causes; the request itself is logged at `debug`. The `traceparent` also goes with the events the
+/// request writes (`Trace`), to their webhook deliveries. The outermost middleware, so that problems carry the
 /// id too.
 struct RequestIDMiddleware: RouterMiddleware {
     static let header = HTTPField.Name("X-Request-Id")!
@@ -17,14 +19,13 @@ struct RequestIDMiddleware: RouterMiddleware {
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         let id = request.headers[Self.header].flatMap(Self.usable) ?? UUID().uuidString.lowercased()
+        let traceparent = request.headers[Self.traceparent].flatMap(Self.usable)
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
-        if let traceparent = request.headers[Self.traceparent].flatMap(Self.usable) {
-            context.logger[metadataKey: "traceparent"] = .string(traceparent)
-        }
+        if let traceparent { context.logger[metadataKey: "traceparent"] = .string(traceparent) }
         context.logger.debug("request", metadata: ["method": .string(request.method.rawValue), "path": .string(request.uri.path)])
         do {
-            var response = try await next(request, context)
+            var response = try await Trace.$parent.withValue(traceparent) { try await next(request, context) }
             response.headers[Self.header] = id
             return response
         } catch var problem as Problem {

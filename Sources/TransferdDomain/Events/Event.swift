@@ -12,6 +12,8 @@ package struct Event: Codable, Sendable, Persisted {
     /// The callback's arguments, as a JSON object.
     package var data: EventData
     package var createdAt: Date
+    /// The W3C `traceparent` of the request that caused it, passed on to its webhook delivery.
+    package var traceparent: String?
 
     package init(
         id: Int64? = nil,
@@ -20,7 +22,8 @@ package struct Event: Codable, Sendable, Persisted {
         type: EventType,
         taskIdentifier: Int64? = nil,
         data: EventData,
-        createdAt: Date
+        createdAt: Date,
+        traceparent: String? = nil
     ) {
         self.id = id
         self.sessionId = sessionId
@@ -29,5 +32,6 @@ package struct Event: Codable, Sendable, Persisted {
         self.taskIdentifier = taskIdentifier
         self.data = data
         self.createdAt = createdAt
+        self.traceparent = traceparent
     }
 }

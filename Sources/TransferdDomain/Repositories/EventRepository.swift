@@ -9,7 +9,8 @@ package protocol EventRepository {
         type: EventType,
         taskIdentifier: Int64?,
         data: EventData,
-        at: Date
+        at: Date,
+        traceparent: String?
     ) throws -> (
         event: Event, queuedDelivery: Bool
     )

@@ -44,6 +44,10 @@ package protocol Repositories {
     /// Runs `body` so that, if it throws, what it wrote (and the actions it registered) is undone while the
     /// transaction goes on (a savepoint); its error is rethrown. Many callers' work can share one transaction so.
     func isolated<T>(_ body: () throws -> T) throws -> T
+    /// The `traceparent` of the request the work in progress serves (`Trace.parent` where it was submitted).
+    var traceparent: String? { get }
+    /// Runs `body` as work that serves the request with `traceparent` (work of many callers sharing a transaction).
+    func traced<T>(_ traceparent: String?, _ body: () throws -> T) rethrows -> T
     /// Runs `action` once the transaction has committed; never when it rolls back.
     func afterCommit(_ action: @escaping @Sendable () -> Void)
     /// Runs `action` when what was written since is undone: the transaction rolls back (a body that throws, a commit

@@ -34,7 +34,8 @@ package struct EventLog: Sendable {
             type: type,
             taskIdentifier: taskIdentifier,
             data: data,
-            at: clock.now
+            at: clock.now,
+            traceparent: repositories.traceparent
         )
         repositories.announce(.events(sessionID: sessionID))
         if queuedDelivery { repositories.announce(.outbox) }

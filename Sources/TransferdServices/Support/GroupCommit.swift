@@ -49,7 +49,8 @@ package final class GroupCommit: Sendable {
 
     /// Runs `body` in a transaction, possibly shared with other callers' work, like ``Store/write(_:)``.
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        let work: Work = { try body($0) }
+        let traceparent = Trace.parent
+        let work: Work = { repositories in try repositories.traced(traceparent) { try body(repositories) } }
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
             let leads = line.withLock { line in
                 guard line.gathering else {

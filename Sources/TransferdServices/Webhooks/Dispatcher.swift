@@ -171,6 +171,7 @@ package struct Dispatcher: Service {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.headers.add(name: "User-Agent", value: "transferd")
             request.headers.add(name: "webhook-id", value: delivery.messageId)
+            if let traceparent = event.traceparent { request.headers.add(name: "traceparent", value: traceparent) }
             request.headers.add(name: "webhook-timestamp", value: String(timestamp))
             request.headers.add(
                 name: "webhook-signature",

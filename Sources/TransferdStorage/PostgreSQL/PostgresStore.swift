@@ -95,11 +95,12 @@ package final class PostgresStore: Store {
         _ body: @escaping @Sendable (any Repositories) throws -> T
     ) async throws -> T {
         var attempt = 0
+        let traceparent = Trace.parent
         while true {
             attempt += 1
             do {
                 return try await threads.runIfActive { [self] in
-                    try transaction(begin: begin, body)
+                    try transaction(begin: begin, traceparent: traceparent, body)
                 }
             } catch let conflict as SerializationConflict where attempt < Self.maximumAttempts {
                 logger.debug(
@@ -119,11 +120,11 @@ package final class PostgresStore: Store {
     private static let maximumAttempts = 50
 
     /// Runs `body` in a transaction on a connection of its own, then what it registered for after its commit.
-    private func transaction<T>(begin: [String], _ body: (any Repositories) throws -> T) throws -> T {
+    private func transaction<T>(begin: [String], traceparent: String? = nil, _ body: (any Repositories) throws -> T) throws -> T {
         let connection = try connections.acquire()
         defer { connections.release(connection) }
         let db = PostgresSQLConnection(connection, logger: logger)
-        let repositories = SQLRepositories(db: db)
+        let repositories = SQLRepositories(db: db, traceparent: traceparent)
         let result: T
         do {
             for statement in begin { try db.execute(statement, []) }

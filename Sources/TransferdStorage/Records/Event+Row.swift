@@ -14,7 +14,8 @@ extension Event {
             type: try RowCoding.enumeration(row, "type"),
             taskIdentifier: row["task_identifier"],
             data: try RowCoding.json(row, "data") ?? EventData(),
-            createdAt: row["created_at"]
+            createdAt: row["created_at"],
+            traceparent: row["traceparent"]
         )
     }
 
@@ -27,6 +28,7 @@ extension Event {
             "task_identifier": taskIdentifier,
             "data": try RowCoding.json(data),
             "created_at": StoredDate.text(createdAt),
+            "traceparent": traceparent,
         ]
     }
 }

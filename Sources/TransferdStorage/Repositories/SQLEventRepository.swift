@@ -12,12 +12,21 @@ struct SQLEventRepository: EventRepository {
         type: EventType,
         taskIdentifier: Int64?,
         data: EventData,
-        at now: Date
+        at now: Date,
+        traceparent: String?
     ) throws -> (
         event: Event, queuedDelivery: Bool
     ) {
         let sequence = try SQLSessionRepository(db: db).next(.lastSequence, sessionID: sessionID)
-        var event = Event(sessionId: sessionID, sequence: sequence, type: type, taskIdentifier: taskIdentifier, data: data, createdAt: now)
+        var event = Event(
+            sessionId: sessionID,
+            sequence: sequence,
+            type: type,
+            taskIdentifier: taskIdentifier,
+            data: data,
+            createdAt: now,
+            traceparent: traceparent
+        )
         event.id = try RowStatements.insert(into: Event.table, try event.storedColumns(), db)
         guard try subscriberTakes(type, sessionID: sessionID) else { return (event, false) }
         try SQLDeliveryRepository(db: db).enqueue(event)
@@ -77,5 +86,5 @@ struct SQLEventRepository: EventRepository {
     }
 
     /// Every column an event is read from (PostgreSQL's `transaction_id` is for ordering only).
-    private static let columns = "id, session_id, sequence, type, task_identifier, data, created_at"
+    private static let columns = "id, session_id, sequence, type, task_identifier, data, created_at, traceparent"
 }

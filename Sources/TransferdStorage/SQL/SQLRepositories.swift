@@ -4,6 +4,22 @@ import TransferdDomain
 struct SQLRepositories: Repositories {
     let db: any SQLConnection
     let commitActions = CommitActions()
+    private let trace: TraceHolder
+
+    /// The repositories of a transaction over `db`, for work that serves the request with `traceparent`.
+    init(db: any SQLConnection, traceparent: String? = nil) {
+        self.db = db
+        trace = TraceHolder(traceparent)
+    }
+
+    var traceparent: String? { trace.value }
+
+    func traced<T>(_ traceparent: String?, _ body: () throws -> T) rethrows -> T {
+        let outer = trace.value
+        trace.value = traceparent
+        defer { trace.value = outer }
+        return try body()
+    }
 
     var sessions: any SessionRepository { SQLSessionRepository(db: db) }
     var tasks: any TaskRepository { SQLTaskRepository(db: db) }
@@ -44,6 +60,15 @@ struct SQLRepositories: Repositories {
 
     func announce(_ signal: Signal) {
         commitActions.signals.append(signal)
+    }
+}
+
+/// The trace of the work a transaction runs now; one transaction runs on one thread at a time.
+final class TraceHolder {
+    var value: String?
+
+    init(_ value: String?) {
+        self.value = value
     }
 }
 

@@ -52,8 +52,9 @@ package final class SQLiteStore: Store {
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await pool.write { db in
-            let repositories = SQLRepositories(db: SQLiteConnection(db: db))
+        let traceparent = Trace.parent
+        return try await pool.write { db in
+            let repositories = SQLRepositories(db: SQLiteConnection(db: db), traceparent: traceparent)
             do {
                 let result = try body(repositories)
                 try repositories.commitActions.prepare()

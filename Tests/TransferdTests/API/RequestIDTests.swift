@@ -37,4 +37,26 @@ import Testing
         #expect(request["traceparent"] as? String == "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
         #expect(request["path"] as? String == "/v1/sessions")
     }
+
+    @Test func aRequestsTraceparentGoesOnToTheWebhookDeliveriesItCauses() async throws {
+        let traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+        try await WebhookReceiver.with { receiver in
+            try await TestService.with { api in
+                try await api.createSession(
+                    "traced",
+                    configuration: #"{"webhook": {"url": "\#(receiver.url)", "events": ["task.created"]}}"#
+                )
+
+                // act: one task created with a traceparent, one without
+                let body = #"{"kind": "download", "url": "http://127.0.0.1:9/", "start": false}"#
+                _ = try await api.send(.POST, "/v1/sessions/traced/tasks", json: body, headers: [("traceparent", traceparent)])
+                _ = try await api.send(.POST, "/v1/sessions/traced/tasks", json: body)
+                try await api.waitUntilAllAcknowledged("traced")
+
+                // verify: the first's delivery carries it on, the second's carries none
+                let created = receiver.received.filter { $0.type == "task.created" }.sorted { $0.sequence < $1.sequence }
+                #expect(created.map(\.traceparent) == [traceparent, nil])
+            }
+        }
+    }
 }

@@ -16,6 +16,8 @@ final class WebhookReceiver: Sendable {
         var sequence: Int
         var taskIdentifier: Int?
         var body: Data
+        /// The W3C `traceparent` header, when the delivery carried one.
+        var traceparent: String?
         var receivedAt: ContinuousClock.Instant
         /// The status the receiver answered with.
         var status: Int
@@ -76,6 +78,7 @@ final class WebhookReceiver: Sendable {
             sequence: data["sequence"] as? Int ?? 0,
             taskIdentifier: data["taskIdentifier"] as? Int,
             body: Data(body.readableBytesView),
+            traceparent: request.headers[HTTPField.Name("traceparent")!],
             receivedAt: .now,
             status: status
         )

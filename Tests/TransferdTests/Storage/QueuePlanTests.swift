@@ -185,7 +185,8 @@ import TransferdDomain
             type: .taskProgress,
             taskIdentifier: 1,
             data: EventData(),
-            at: now
+            at: now,
+            traceparent: nil
         )
     }
 

@@ -1,0 +1,3 @@
+-- transferd schema on PostgreSQL, version 4: the W3C traceparent of the request that caused an event, passed on to
+-- its webhook delivery.
+ALTER TABLE events ADD COLUMN traceparent TEXT;
