@@ -117,7 +117,7 @@ struct ServiceOptions: ParsableArguments {
             (env TRANSFERD_METRICS_PORT); without it, /metrics is on the API's port for admin keys.
             """
     )
-    var metricsPort: Int? = environment["TRANSFERD_METRICS_PORT"].flatMap { Int($0) }
+    var metricsPort: Int?
 
     @Option(help: "Event streams one API key may hold open on this instance at once (env TRANSFERD_MAX_STREAMS_PER_KEY).")
     var maxStreamsPerKey: Int = environment["TRANSFERD_MAX_STREAMS_PER_KEY"].flatMap { Int($0) } ?? 16
@@ -197,7 +197,7 @@ struct ServiceOptions: ParsableArguments {
     var configuration: Configuration {
         Configuration(
             host: host,
-            metricsPort: metricsPort,
+            metricsPort: metricsPort ?? Self.environment["TRANSFERD_METRICS_PORT"].flatMap { Int($0) },
             port: port,
             dataDirectory: dataDir,
             databaseURL: databaseURL.isEmpty ? nil : databaseURL,
