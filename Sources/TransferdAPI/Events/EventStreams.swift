@@ -2,6 +2,7 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import TransferdDomain
 
 /// The live event streams (Server-Sent Events) this instance serves: how often an idle stream sends a heartbeat
 /// comment, and how many streams one API key may hold open at once on this instance (429 beyond).
@@ -32,14 +33,20 @@ package final class EventStreams: Sendable {
         }
     }
 
-    /// A stream for `keyID`, from `start`: each read returns the messages that came (written in the stream's format)
-    /// and where the next read starts, or nil when nothing came within the heartbeat, which then goes out instead.
-    /// It ends when the service shuts down gracefully or the reading fails; a client that left is noticed at the
-    /// next write.
+    /// One message of a stream: an event as the API shows it, the message's id, and where the stream goes on after it.
+    struct Message<Cursor: Sendable>: Sendable {
+        var id: String
+        var event: EventsController.EventResponse
+        var next: Cursor
+    }
+
+    /// A stream for `keyID`, from `start`: each read returns the messages that came within the heartbeat (none: the
+    /// heartbeat goes out instead). It ends when the service shuts down gracefully or the reading fails; a client
+    /// that left is noticed at the next write.
     func response<Cursor: Sendable>(
         keyID: String,
         from start: Cursor,
-        read: @escaping @Sendable (Cursor, Duration) async throws -> (messages: ByteBuffer, next: Cursor)?
+        read: @escaping @Sendable (Cursor, Duration) async throws -> [Message<Cursor>]
     ) throws(Problem) -> Response {
         try admit(keyID: keyID)
         let heartbeat = heartbeat
@@ -50,19 +57,23 @@ package final class EventStreams: Sendable {
                 defer { release(keyID: keyID) }
                 var cursor = start
                 while !Task.isShuttingDownGracefully, !Task.isCancelled {
-                    let batch: (messages: ByteBuffer, next: Cursor)?
+                    let messages: [Message<Cursor>]
                     do {
                         // A wait that graceful shutdown cuts short returns what it has: nothing.
-                        batch = try await cancelWhenGracefulShutdown { [cursor] in try await read(cursor, heartbeat) }
+                        messages = try await cancelWhenGracefulShutdown { [cursor] in try await read(cursor, heartbeat) }
                     } catch {
                         break  // the store failed: the stream ends, and the client reconnects after the last id it has
                     }
-                    guard let batch else {
+                    guard let last = messages.last else {
                         if !Task.isShuttingDownGracefully { try await writer.write(ServerSentEvents.heartbeat) }
                         continue
                     }
-                    try await writer.write(batch.messages)
-                    cursor = batch.next
+                    var buffer = ByteBuffer()
+                    for message in messages {
+                        try ServerSentEvents.append(id: message.id, event: message.event.type.rawValue, data: message.event, to: &buffer)
+                    }
+                    try await writer.write(buffer)
+                    cursor = last.next
                 }
                 try await writer.finish(nil)
             }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import NIOCore
 import TransferdDomain
 import TransferdEngine
 import TransferdServices
@@ -61,18 +60,9 @@ struct EventsController: Sendable {
         let start = try Self.lastEventID(of: request) ?? Int64(request.integerQuery("after", in: 0...Int.max) ?? 0)
         let (eventLog, sessionID) = (eventLog, context.session.rowID)
         return try streams.response(keyID: context.principal?.keyID ?? "", from: start) { cursor, wait in
-            let events = try await eventLog.events(sessionID: sessionID, after: cursor, limit: Self.streamBatch, wait: wait)
-            guard let last = events.last else { return nil }
-            var messages = ByteBuffer()
-            for event in events {
-                try ServerSentEvents.append(
-                    id: String(event.sequence),
-                    event: event.type.rawValue,
-                    data: EventResponse(event),
-                    to: &messages
-                )
+            try await eventLog.events(sessionID: sessionID, after: cursor, limit: Self.streamBatch, wait: wait).map {
+                EventStreams.Message(id: String($0.sequence), event: EventResponse($0), next: $0.sequence)
             }
-            return (messages, last.sequence)
         }
     }
 

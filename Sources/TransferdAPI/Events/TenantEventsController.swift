@@ -1,5 +1,4 @@
 import Hummingbird
-import NIOCore
 import TransferdDomain
 import TransferdServices
 
@@ -40,14 +39,13 @@ struct TenantEventsController: Sendable {
     private func stream(from start: TenantEventCursor, _ context: AppRequestContext) throws -> Response {
         let (eventLog, tenantID) = (eventLog, context.tenantID)
         return try streams.response(keyID: context.principal?.keyID ?? "", from: start) { cursor, wait in
-            let events = try await eventLog.events(tenantID: tenantID, after: cursor, limit: EventsController.streamBatch, wait: wait)
-            guard let last = events.last else { return nil }
-            var messages = ByteBuffer()
-            for event in events {
-                let response = EventsController.EventResponse(event.event, session: event.session)
-                try ServerSentEvents.append(id: event.cursor.description, event: event.event.type.rawValue, data: response, to: &messages)
+            try await eventLog.events(tenantID: tenantID, after: cursor, limit: EventsController.streamBatch, wait: wait).map {
+                EventStreams.Message(
+                    id: $0.cursor.description,
+                    event: EventsController.EventResponse($0.event, session: $0.session),
+                    next: $0.cursor
+                )
             }
-            return (messages, last.cursor)
         }
     }
 

@@ -31,22 +31,14 @@ package struct JSONLogHandler: LogHandler {
         var metadata: [String: String]
 
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(time, forKey: Key("time"))
-            try container.encode(level, forKey: Key("level"))
-            try container.encode(label, forKey: Key("label"))
-            try container.encode(message, forKey: Key("message"))
+            var container = encoder.container(keyedBy: MemberKey.self)
+            try container.encode(time, forKey: MemberKey(stringValue: "time"))
+            try container.encode(level, forKey: MemberKey(stringValue: "level"))
+            try container.encode(label, forKey: MemberKey(stringValue: "label"))
+            try container.encode(message, forKey: MemberKey(stringValue: "message"))
             for (name, value) in metadata.sorted(by: { $0.key < $1.key }) where !["time", "level", "label", "message"].contains(name) {
-                try container.encode(value, forKey: Key(name))
+                try container.encode(value, forKey: MemberKey(stringValue: name))
             }
-        }
-
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(_ name: String) { stringValue = name }
-            init?(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
         }
     }
 

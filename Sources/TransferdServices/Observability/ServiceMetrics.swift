@@ -50,7 +50,7 @@ package final class ServiceMetrics: Sendable {
     package func answered(method: String, route: String, status: Int, after duration: Duration) {
         counter("transferd_http_requests_total", [("method", method), ("route", route), ("status", String(status))]).increment()
         CoreMetrics.Timer(label: "transferd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
-            .recordNanoseconds(duration.nanoseconds)
+            .recordNanoseconds(Int64(duration.timeInterval * 1e9))
     }
 
     /// Counts a transfer attempt's end by its outcome (`succeeded`, `interrupted`, or the error code it failed with),
@@ -63,7 +63,9 @@ package final class ServiceMetrics: Sendable {
             case .failed(let error): error.code.rawValue
             }
         counter("transferd_transfer_attempts_total", [("outcome", label)]).increment()
-        CoreMetrics.Timer(label: "transferd_transfer_duration_seconds", factory: factory).recordNanoseconds(duration.nanoseconds)
+        CoreMetrics.Timer(label: "transferd_transfer_duration_seconds", factory: factory).recordNanoseconds(
+            Int64(duration.timeInterval * 1e9)
+        )
     }
 
     /// Counts a webhook delivery's answer by what it made of the delivery (`delivered`, `retrying`, `failed`), and
@@ -116,12 +118,5 @@ package final class ServiceMetrics: Sendable {
 
     private func counter(_ name: String, _ labels: [(String, String)] = []) -> CoreMetrics.Counter {
         CoreMetrics.Counter(label: name, dimensions: labels, factory: factory)
-    }
-}
-
-extension Duration {
-    /// The whole nanoseconds of the duration.
-    fileprivate var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

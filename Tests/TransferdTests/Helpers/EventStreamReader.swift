@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// A transferd event stream read by the public `httpx-sse` client (`Tests/Interop/sse_client.py`) in a child
@@ -21,8 +20,7 @@ final class EventStreamReader: Sendable {
     }
 
     private let script: InteropScript
-    private let lines = Mutex<[Line]>([])
-    private let partial = Mutex(Data())
+    private let output = ServiceProcess.OutputBuffer()
 
     /// Opens `path` on `api` and reads at most `count` messages, from after `lastEventID` when given.
     init(_ api: APIClient, _ path: String, count: Int = 1000, lastEventID: String? = nil) throws {
@@ -30,29 +28,19 @@ final class EventStreamReader: Sendable {
             "sse_client.py",
             arguments: [api.baseURL, api.key ?? "", path, String(count)] + (lastEventID.map { [$0] } ?? [])
         )
-        script.process.output.readabilityHandler = { [weak self] handle in self?.take(handle.availableData) }
+        script.process.output.readabilityHandler = { [output] handle in output.append(handle.availableData) }
     }
 
-    /// Keeps the complete lines of what the client printed.
-    private func take(_ data: Data) {
-        let complete = partial.withLock { buffer -> [Data] in
-            buffer.append(data)
-            var found: [Data] = []
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                found.append(buffer[buffer.startIndex..<newline])
-                buffer = Data(buffer[(newline + 1)...])
-            }
-            return found
-        }
-        let parsed = complete.compactMap { try? JSONDecoder().decode(Line.self, from: $0) }
-        lines.withLock { $0 += parsed }
+    /// The lines the client printed so far (one still being written is not yet a JSON object, and is left out).
+    private var lines: [Line] {
+        output.contents.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
     }
 
     /// The response's status, once the stream is open.
     func status() async throws -> Int {
         var status: Int?
         try await waitUntil(timeout: .seconds(30)) {
-            status = lines.withLock { $0.lazy.compactMap(\.status).first }
+            status = lines.lazy.compactMap(\.status).first
             return status != nil || !script.process.isRunning
         }
         return try #require(status, "the SSE client did not connect")
@@ -60,7 +48,7 @@ final class EventStreamReader: Sendable {
 
     /// The messages received so far.
     var messages: [Message] {
-        lines.withLock { $0.compactMap { line in line.id.map { Message(id: $0, event: line.event ?? "message", data: line.data ?? "") } } }
+        lines.compactMap { line in line.id.map { Message(id: $0, event: line.event ?? "message", data: line.data ?? "") } }
     }
 
     /// Waits until `condition` holds for the messages received.
@@ -71,7 +59,7 @@ final class EventStreamReader: Sendable {
 
     /// Waits until the server has ended the stream.
     func waitForEnd(timeout: Duration = .seconds(30)) async throws {
-        try await waitUntil(timeout: timeout) { self.lines.withLock { $0.contains { $0.end == true } } }
+        try await waitUntil(timeout: timeout) { self.lines.contains { $0.end == true } }
     }
 
     /// Stops the client: its connection closes.
