@@ -18,8 +18,8 @@ func buildApplication(
 ) async throws -> some ApplicationProtocol {
     var logger =
         switch configuration.logFormat {
-        case .text: Logger(label: "transferd")
-        case .json: Logger(label: "transferd") { JSONLogHandler(label: $0) }
+        case .text: Logger(label: "transferd", metadataProvider: RequestLogScope.metadataProvider)
+        case .json: Logger(label: "transferd") { JSONLogHandler(label: $0, metadataProvider: RequestLogScope.metadataProvider) }
         }
     logger.logLevel = configuration.logLevel
     guard !configuration.authenticationDisabled || configuration.bindsToLoopback else {

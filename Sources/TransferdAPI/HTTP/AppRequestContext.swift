@@ -9,12 +9,12 @@ package struct AppRequestContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
     /// Who the request acts for, set by `AuthenticationMiddleware`; its tenant joins the request's log metadata.
     package var principal: Principal? {
-        didSet { logger[metadataKey: "tenant"] = principal.map { .stringConvertible($0.tenantID) } }
+        didSet { RequestLogScope.current?.set("tenant", principal.map { String($0.tenantID) }) }
     }
     /// The session a `/v1/sessions/{identifier}/…` route names, set by `SessionMiddleware`; it joins the request's
     /// log metadata.
     package var resolvedSession: Session? {
-        didSet { logger[metadataKey: "session"] = resolvedSession.map { .string($0.identifier) } }
+        didSet { RequestLogScope.current?.set("session", resolvedSession?.identifier) }
     }
 
     package init(source: Source) {

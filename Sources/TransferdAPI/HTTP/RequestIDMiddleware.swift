@@ -20,12 +20,12 @@ struct RequestIDMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let id = request.headers[Self.header].flatMap(Self.usable) ?? UUID().uuidString.lowercased()
         let traceparent = request.headers[Self.traceparent].flatMap(Self.usable)
-        var context = context
-        context.logger[metadataKey: "request_id"] = .string(id)
-        if let traceparent { context.logger[metadataKey: "traceparent"] = .string(traceparent) }
-        context.logger.debug("request", metadata: ["method": .string(request.method.rawValue), "path": .string(request.uri.path)])
         do {
-            var response = try await Trace.$parent.withValue(traceparent) { try await next(request, context) }
+            var response = try await RequestLogScope.$current.withValue(RequestLogScope(requestID: id, traceparent: traceparent)) {
+                context.logger.debug("request", metadata: ["method": .string(request.method.rawValue), "path": .string(request.uri.path)])
+                guard let traceparent else { return try await next(request, context) }
+                return try await Trace.$parent.withValue(traceparent) { try await next(request, context) }
+            }
             response.headers[Self.header] = id
             return response
         } catch var problem as Problem {

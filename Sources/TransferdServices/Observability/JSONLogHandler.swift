@@ -10,11 +10,13 @@ import TransferdJSON
 package struct JSONLogHandler: LogHandler {
     package var logLevel: Logger.Level = .info
     package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private static let output = Mutex(FileHandle.standardError)
 
-    package init(label: String) {
+    package init(label: String, metadataProvider: Logger.MetadataProvider?) {
         self.label = label
+        self.metadataProvider = metadataProvider
     }
 
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -43,7 +45,8 @@ package struct JSONLogHandler: LogHandler {
     }
 
     package func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        let provided = metadataProvider?.get() ?? [:]
+        let merged = metadata.merging(provided) { $1 }.merging(event.metadata ?? [:]) { $1 }
         let line = Line(
             time: Date(),
             level: event.level.rawValue,

@@ -11,6 +11,8 @@ import TransferdDomain
 package final class ServiceMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
+    private let counters = Mutex<[Series: CoreMetrics.Counter]>([:])
+    private let timers = Mutex<[Series: CoreMetrics.Timer]>([:])
     /// The CPU time the last scrape saw, for the counter of CPU seconds.
     private let cpuSeconds = Mutex(0.0)
     private let started = Date()
@@ -49,7 +51,7 @@ package final class ServiceMetrics: Sendable {
     /// Counts an answered HTTP request, by its route's template, and times it.
     package func answered(method: String, route: String, status: Int, after duration: Duration) {
         counter("transferd_http_requests_total", [("method", method), ("route", route), ("status", String(status))]).increment()
-        CoreMetrics.Timer(label: "transferd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+        timer("transferd_http_request_duration_seconds", [("route", route)])
             .recordNanoseconds(Int64(duration.timeInterval * 1e9))
     }
 
@@ -63,7 +65,7 @@ package final class ServiceMetrics: Sendable {
             case .failed(let error): error.code.rawValue
             }
         counter("transferd_transfer_attempts_total", [("outcome", label)]).increment()
-        CoreMetrics.Timer(label: "transferd_transfer_duration_seconds", factory: factory).recordNanoseconds(
+        timer("transferd_transfer_duration_seconds").recordNanoseconds(
             Int64(duration.timeInterval * 1e9)
         )
     }
@@ -79,7 +81,7 @@ package final class ServiceMetrics: Sendable {
             }
         counter("transferd_webhook_deliveries_total", [("outcome", outcome)]).increment()
         guard status == .delivered else { return }
-        CoreMetrics.Timer(label: "transferd_webhook_delivery_latency_seconds", factory: factory)
+        timer("transferd_webhook_delivery_latency_seconds")
             .recordNanoseconds(Int64(max(0, now.timeIntervalSince(written)) * 1e9))
     }
 
@@ -116,7 +118,37 @@ package final class ServiceMetrics: Sendable {
         registry.emitToBuffer()
     }
 
+    /// The counter of a series, made once: making one looks it up in the registry (and checks its names) every time,
+    /// which a request or an event must not pay.
     private func counter(_ name: String, _ labels: [(String, String)] = []) -> CoreMetrics.Counter {
-        CoreMetrics.Counter(label: name, dimensions: labels, factory: factory)
+        let series = Series(name, labels)
+        return counters.withLock { counters in
+            if let counter = counters[series] { return counter }
+            let counter = CoreMetrics.Counter(label: name, dimensions: labels, factory: factory)
+            counters[series] = counter
+            return counter
+        }
+    }
+
+    /// The timer (a histogram of durations) of a series, made once.
+    private func timer(_ name: String, _ labels: [(String, String)] = []) -> CoreMetrics.Timer {
+        let series = Series(name, labels)
+        return timers.withLock { timers in
+            if let timer = timers[series] { return timer }
+            let timer = CoreMetrics.Timer(label: name, dimensions: labels, factory: factory)
+            timers[series] = timer
+            return timer
+        }
+    }
+
+    /// A metric's name and labels: what its handle is kept under.
+    private struct Series: Hashable {
+        let name: String
+        let labels: [String]
+
+        init(_ name: String, _ labels: [(String, String)]) {
+            self.name = name
+            self.labels = labels.flatMap { [$0.0, $0.1] }
+        }
     }
 }
