@@ -27,6 +27,10 @@ with httpx.Client(base_url=base, timeout=httpx.Timeout(10.0, read=None)) as clie
             sys.exit(0)
         received = 0
         for message in source.iter_sse():
+            # httpx-sse dispatches a message for the blank line after a comment (a heartbeat) when an id was seen
+            # before, with no data; the HTML standard dispatches nothing for an empty data buffer.
+            if not message.data:
+                continue
             print(json.dumps({"id": message.id, "event": message.event, "data": message.data}), flush=True)
             received += 1
             if received == count:

@@ -93,6 +93,24 @@ import TransferdDomain
         try await stream?.waitForEnd()
     }
 
+    @Test func heartbeatsBetweenEventsAreNotMessages() async throws {
+        try await TestService.with(configure: { $0.streamHeartbeat = .milliseconds(50) }) { api in
+            try await api.createSession("beats")
+            _ = try await api.createTask("beats", url: "http://127.0.0.1:9/1", extra: #", "start": false"#)
+            let stream = try EventStreamReader(api, "/v1/sessions/beats/events")
+            defer { stream.close() }
+            _ = try await stream.waitFor { $0.count == 1 }
+
+            // act: heartbeats go out while nothing happens (time passing, not a wait for a condition), then an event
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await api.createTask("beats", url: "http://127.0.0.1:9/2", extra: #", "start": false"#)
+
+            // verify: the client saw the two events and nothing else
+            let messages = try await stream.waitFor { $0.contains { $0.id == "2" } }
+            #expect(messages.map(\.id) == ["1", "2"])
+        }
+    }
+
     @Test func streamsPerKeyAreBoundedWithAClearProblem() async throws {
         try await TestService.with(configure: { $0.maximumStreamsPerKey = 2 }) { api in
             try await api.createSession("bounded")
