@@ -48,7 +48,13 @@ struct EventsController: Sendable {
         let after = try request.integerQuery("after", in: 0...Int.max) ?? 0
         let limit = try request.pageLimit()
         let wait = try request.integerQuery("wait", in: 0...Self.maximumWait) ?? 0
-        let events = try await eventLog.events(sessionID: context.session.rowID, after: Int64(after), limit: limit, wait: .seconds(wait))
+        let events = try await eventLog.events(
+            sessionID: context.session.rowID,
+            after: Int64(after),
+            taskIdentifier: try Self.task(of: request),
+            limit: limit,
+            wait: .seconds(wait)
+        )
         let batch = EventBatch(items: events.map { EventResponse($0) }, nextAfter: events.last?.sequence ?? Int64(after))
         return try batch.response(from: request, context: context)
     }
@@ -58,12 +64,17 @@ struct EventsController: Sendable {
     /// list.
     private func stream(_ request: Request, _ context: AppRequestContext) throws -> Response {
         let start = try Self.lastEventID(of: request) ?? Int64(request.integerQuery("after", in: 0...Int.max) ?? 0)
-        let (eventLog, sessionID) = (eventLog, context.session.rowID)
+        let (eventLog, sessionID, task) = (eventLog, context.session.rowID, try Self.task(of: request))
         return try streams.response(keyID: context.principal?.keyID ?? "", from: start) { cursor, wait in
-            try await eventLog.events(sessionID: sessionID, after: cursor, limit: Self.streamBatch, wait: wait).map {
+            try await eventLog.events(sessionID: sessionID, after: cursor, taskIdentifier: task, limit: Self.streamBatch, wait: wait).map {
                 EventStreams.Message(id: String($0.sequence), event: EventResponse($0), next: $0.sequence)
             }
         }
+    }
+
+    /// The `task` filter: only the events of the task with this identifier.
+    private static func task(of request: Request) throws -> Int64? {
+        try request.integerQuery("task", in: 1...Int.max).map(Int64.init)
     }
 
     /// The `Last-Event-ID` a reconnecting client sends: the sequence of the last event it received.

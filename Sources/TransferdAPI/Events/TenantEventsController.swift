@@ -21,7 +21,7 @@ struct TenantEventsController: Sendable {
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Response {
-        let after = try Self.cursor(request.uri.queryParameters.get("after"), field: "after") ?? .start
+        let after = try await cursor(after: request.uri.queryParameters.get("after"))
         if ServerSentEvents.isRequested(by: request) {
             let start = try Self.cursor(request.headers[ServerSentEvents.lastEventID], field: "Last-Event-ID") ?? after
             return try stream(from: start, context)
@@ -49,11 +49,19 @@ struct TenantEventsController: Sendable {
         }
     }
 
+    /// Where `after` says to start: at the start when absent, at the present for `now`, else after a cursor.
+    private func cursor(after text: String?) async throws -> TenantEventCursor {
+        text == "now" ? try await eventLog.presentCursor() : try Self.cursor(text, field: "after") ?? .start
+    }
+
     /// A cursor the client sent back, in `field`; nil when absent.
     private static func cursor(_ text: String?, field: String) throws(Problem) -> TenantEventCursor? {
         guard let text else { return nil }
         guard let cursor = TenantEventCursor(text) else {
-            throw .invalidField(field, "must be a cursor this API gave (an event stream message's id, or `nextAfter`)")
+            throw .invalidField(
+                field,
+                "must be a cursor this API gave (an event stream message's id, or `nextAfter`)\(field == "after" ? ", or `now`" : "")"
+            )
         }
         return cursor
     }

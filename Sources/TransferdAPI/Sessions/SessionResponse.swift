@@ -31,6 +31,8 @@ struct SessionResponse: ResponseEncodable, Sendable {
     var taskCounts: [String: Int]
     /// Bytes the session's tasks keep on disk.
     var storedBytes: Int64
+    /// The sequence of the newest event: a stream or a batch from `after` it sees only what comes next.
+    var lastEventSequence: Int64
     var lastAcknowledgedSequence: Int64
     var pendingDeliveries: Int
     @ExplicitNull var webhookState: WebhookSubscription.State?
@@ -48,6 +50,7 @@ struct SessionResponse: ResponseEncodable, Sendable {
         )
         taskCounts = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, details.taskCounts[$0] ?? 0) })
         storedBytes = details.storedBytes
+        lastEventSequence = session.lastSequence
         lastAcknowledgedSequence = session.lastAcknowledgedSequence
         pendingDeliveries = details.pendingDeliveries
         webhookState = details.webhook?.state

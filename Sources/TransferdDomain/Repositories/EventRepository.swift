@@ -15,8 +15,11 @@ package protocol EventRepository {
         event: Event, queuedDelivery: Bool
     )
     func find(id: Int64) throws -> Event?
-    /// The session's events after `sequence`, oldest first.
-    func list(sessionID: Int64, after sequence: Int64, limit: Int) throws -> [Event]
+    /// The session's events after `sequence`, oldest first; only one task's when `taskIdentifier` is given.
+    func list(sessionID: Int64, after sequence: Int64, taskIdentifier: Int64?, limit: Int) throws -> [Event]
     /// The events of every session of the tenant after `cursor`, in the order `TenantEventCursor` describes.
     func list(tenantID: Int64, after cursor: TenantEventCursor, limit: Int) throws -> [TenantEvent]
+    /// A cursor at the present: every event written from now on comes after it (on PostgreSQL, so may a few
+    /// written just before, by transactions that overlapped an older one still running).
+    func presentCursor() throws -> TenantEventCursor
 }

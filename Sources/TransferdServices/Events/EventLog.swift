@@ -57,18 +57,32 @@ package struct EventLog: Sendable {
         try append(repositories, sessionID: task.sessionId, type: type, taskIdentifier: task.taskIdentifier, data: data, kind: task.kind)
     }
 
-    /// Events of the session after `sequence`, oldest first; waits up to `wait` for the first one if there is none yet.
-    package func events(sessionID: Int64, after sequence: Int64, limit: Int, wait: Duration) async throws -> [Event] {
+    /// Events of the session after `sequence` (only one task's when `taskIdentifier` is given), oldest first; waits
+    /// up to `wait` for the first one if there is none yet.
+    package func events(
+        sessionID: Int64,
+        after sequence: Int64,
+        taskIdentifier: Int64? = nil,
+        limit: Int,
+        wait: Duration
+    ) async throws -> [Event] {
         let deadline = ContinuousClock.now + wait
         while true {
             let seen = signal.version(sessionID: sessionID)
-            let events = try await store.read { try $0.events.list(sessionID: sessionID, after: sequence, limit: limit) }
+            let events = try await store.read {
+                try $0.events.list(sessionID: sessionID, after: sequence, taskIdentifier: taskIdentifier, limit: limit)
+            }
             let remaining = deadline - ContinuousClock.now
             if !events.isEmpty || remaining <= .zero || Task.isCancelled {
                 return events
             }
             await signal.wait(sessionID: sessionID, seen: seen, timeout: remaining)
         }
+    }
+
+    /// A cursor from which a reader of the tenant's events sees what is written from now on.
+    package func presentCursor() async throws -> TenantEventCursor {
+        try await store.read { try $0.events.presentCursor() }
     }
 
     /// Events of every session of the tenant after `cursor`, in `TenantEventCursor`'s order; waits up to `wait` for

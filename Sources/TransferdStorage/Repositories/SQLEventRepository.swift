@@ -47,12 +47,36 @@ struct SQLEventRepository: EventRepository {
         try db.fetchOne("SELECT \(Self.columns) FROM events WHERE id = ?", [id], Event.init(row:))
     }
 
-    func list(sessionID: Int64, after sequence: Int64, limit: Int) throws -> [Event] {
-        try db.fetchAll(
-            "SELECT \(Self.columns) FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",
-            [sessionID, sequence, limit],
+    func list(sessionID: Int64, after sequence: Int64, taskIdentifier: Int64?, limit: Int) throws -> [Event] {
+        guard let taskIdentifier else {
+            return try db.fetchAll(
+                "SELECT \(Self.columns) FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",
+                [sessionID, sequence, limit],
+                Event.init(row:)
+            )
+        }
+        return try db.fetchAll(
+            """
+            SELECT \(Self.columns) FROM events WHERE session_id = ? AND sequence > ? AND task_identifier = ?
+            ORDER BY sequence LIMIT ?
+            """,
+            [sessionID, sequence, taskIdentifier, limit],
             Event.init(row:)
         )
+    }
+
+    func presentCursor() throws -> TenantEventCursor {
+        switch db.dialect {
+        case .sqlite:
+            // One writer commits in id order: the newest id is the present.
+            TenantEventCursor(transaction: 0, id: try db.value("SELECT MAX(id) FROM events") ?? 0)
+        case .postgres:
+            // Every transaction older than the snapshot's horizon has ended; those from it on may still write.
+            TenantEventCursor(
+                transaction: try db.value("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint") ?? 0,
+                id: 0
+            )
+        }
     }
 
     func list(tenantID: Int64, after cursor: TenantEventCursor, limit: Int) throws -> [TenantEvent] {

@@ -32,6 +32,7 @@ struct SessionView: Decodable, Sendable {
     var configuration: ConfigurationView
     var taskCounts: [String: Int]
     var storedBytes: Int
+    var lastEventSequence: Int
     var lastAcknowledgedSequence: Int
     var pendingDeliveries: Int
     var webhookState: String?
