@@ -40,7 +40,6 @@ import Testing
             for _ in 0..<3 {
                 _ = try await api.createTask("filtered", url: "http://127.0.0.1:9/x", extra: #", "start": false"#)
             }
-            _ = try await api.send(.POST, "/v1/sessions/filtered/tasks/2/resume")
             _ = try await api.send(.POST, "/v1/sessions/filtered/tasks/2/cancel")
 
             let second = try await api.send(.GET, "/v1/sessions/filtered/events?task=2").decode(EventBatchView.self)
