@@ -29,7 +29,8 @@ let package = Package(
     name: "transferd",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "transferd", targets: ["transferd"])
+        .executable(name: "transferd", targets: ["transferd"]),
+        .executable(name: "transferctl", targets: ["transferctl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -46,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/onevcat/Rainbow.git", from: "4.2.2"),
     ],
     targets: [
         // JSON text written straight from `Encodable` values, and the UTC calendar arithmetic its dates use.
@@ -121,10 +124,21 @@ let package = Package(
             ] + nio,
             swiftSettings: swiftSettings
         ),
+        // The command-line client: speaks only the HTTP API (AsyncHTTPClient; Server-Sent Events read by
+        // OpenAPIRuntime's decoder), draws progress for people and prints the API's JSON for scripts.
+        .executableTarget(
+            name: "transferctl",
+            dependencies: [
+                asyncHTTPClient, crypto, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), .product(name: "Rainbow", package: "Rainbow"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ] + nio,
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TransferdTests",
             dependencies: [
-                "transferd", "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI",
+                "transferd", "transferctl", "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI",
                 hummingbird,
                 asyncHTTPClient, compressNIO, crypto, grdb, postgres, logging, serviceLifecycle, .product(name: "Yams", package: "Yams"),
             ] + nio,

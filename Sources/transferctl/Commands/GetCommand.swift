@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import NIOHTTP1
+
+/// `transferctl get`: downloads through transferd, followed live, and saved locally.
+struct GetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Download URLs through transferd, follow them live, and save them.",
+        discussion: """
+            Enqueues one download task per URL in the session (created on first use), then follows them through the \
+            session's live event stream: a progress bar per task on a terminal (bytes, rate, ETA), plain lines \
+            otherwise. With -o or -O each finished download is saved locally, continued with a Range request if \
+            the connection breaks, and checked against its SHA-256. Exits 0 only if every task succeeded; each \
+            failure is named with its error code.
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: "The http or https URLs to download.")
+    var urls: [String]
+
+    @Option(name: .shortAndLong, help: "The session to use (created on first use).")
+    var session = "transferctl"
+
+    @Option(name: .short, help: ArgumentHelp("Save to this file (with several URLs: into this existing directory).", valueName: "path"))
+    var output: String?
+
+    @Flag(name: .customShort("O"), help: "Save each download in the current directory, named after its URL.")
+    var remoteName = false
+
+    @Option(help: "Parallel range requests per download (1-16).")
+    var connections: Int?
+
+    @Option(help: "The SHA-256 the download must have (64 hex digits); a mismatch fails the task.")
+    var sha256: String?
+
+    @Option(help: "The tasks' priority, 0 to 1.")
+    var priority: Double?
+
+    @Option(help: "Each task's bandwidth limit in bytes per second, with an optional K, M or G (1024s): 512K, 2M.")
+    var limitRate: ByteRate?
+
+    @Flag(help: "Enqueue and print the tasks' references (session/identifier), without following them.")
+    var noWait = false
+
+    func validate() throws {
+        guard !(output != nil && remoteName) else { throw ValidationError("-o and -O cannot be used together") }
+        guard !(noWait && (output != nil || remoteName)) else { throw ValidationError("--no-wait does not save: leave out -o and -O") }
+        if let output, urls.count > 1, !Self.isDirectory(output) {
+            throw ValidationError("with several URLs, -o must name an existing directory")
+        }
+    }
+
+    /// The task as `POST …/tasks` takes it.
+    struct NewTask: Encodable {
+        struct Checksum: Encodable {
+            var algorithm = "sha256"
+            var value: String
+        }
+
+        var kind = "download"
+        var url: String
+        var connections: Int?
+        var priority: Double?
+        var checksum: Checksum?
+        var maxBytesPerSecond: Int64?
+    }
+
+    func run() async throws {
+        try await connection.run { client in
+            let opened = try await TaskFollower.openSession(session, client: client)
+            let tasks = urls.map {
+                NewTask(
+                    url: $0,
+                    connections: connections,
+                    priority: priority,
+                    checksum: sha256.map { .init(value: $0) },
+                    maxBytesPerSecond: limitRate?.bytesPerSecond
+                )
+            }
+            let created = try await client.send(.POST, "/v1/sessions/\(session)/tasks", json: ["tasks": tasks]).decode(TaskBatchView.self)
+                .tasks
+            if noWait {
+                for task in created { Console.line("\(session)/\(task.taskIdentifier)") }
+                return
+            }
+            let follower = TaskFollower(client: client, session: session)
+            let display = TransferDisplay()
+            var transfers = try await follower.follow(created, after: opened.lastEventSequence, display: display)
+            if output != nil || remoteName {
+                try await save(&transfers, of: created, client: client, follower: follower, display: display)
+            }
+            display.finish(transfers)
+            try Self.report(transfers)
+        }
+    }
+
+    /// Saves each successful download where -o or -O says.
+    private func save(
+        _ transfers: inout [FollowedTransfer],
+        of created: [TaskView],
+        client: TransferdClient,
+        follower: TaskFollower,
+        display: TransferDisplay
+    ) async throws {
+        let saver = ContentSaver(client: client)
+        for position in transfers.indices where transfers[position].phase == .succeeded {
+            let task = try await follower.task(created[position].taskIdentifier)
+            let path = destination(for: transfers[position])
+            transfers[position].phase = .saving
+            transfers[position].done = 0
+            let snapshot = transfers
+            do {
+                try await saver.save(session: session, task: task, to: path) { saved in
+                    var shown = snapshot
+                    shown[position].done = saved
+                    display.show(shown)
+                }
+                transfers[position].done = task.file?.size ?? transfers[position].done
+                transfers[position].phase = .succeeded
+                display.show(transfers, force: true)
+                if !Console.isTerminal { Console.line("\(transfers[position].reference): saved \(path)") }
+            } catch let failure as CommandFailure {
+                transfers[position].phase = .failed(code: "notSaved", message: failure.message)
+            }
+        }
+    }
+
+    /// Where a download is saved: -o's file, or its URL's file name in -o's directory or (-O) the current one.
+    private func destination(for transfer: FollowedTransfer) -> String {
+        if let output, !Self.isDirectory(output) { return output }
+        return URL(fileURLWithPath: output ?? ".").appendingPathComponent(transfer.name).path
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// Names each failure on standard error; fails when there was one.
+    static func report(_ transfers: [FollowedTransfer]) throws {
+        var failures = 0
+        for transfer in transfers {
+            guard case .failed(let code, let message) = transfer.phase else { continue }
+            failures += 1
+            Console.error("\(transfer.reference) failed: \(code): \(message)")
+        }
+        guard failures == 0 else {
+            Console.error(CommandFailure.transfersFailed(count: failures).message)
+            throw ExitCode(CommandFailure.transfersFailed(count: failures).exitStatus)
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import ArgumentParser
+import Foundation
+import NIOHTTP1
+
+/// `transferctl sessions`: list, show, create and invalidate sessions.
+struct SessionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessions",
+        abstract: "List, show, create and invalidate sessions.",
+        subcommands: [List.self, Show.self, Create.self, Invalidate.self],
+        defaultSubcommand: List.self
+    )
+
+    /// `transferctl sessions list`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the sessions: state, tasks by state, stored bytes, webhook.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Flag(help: "Print the API's JSON page.")
+        var json = false
+
+        func run() async throws {
+            try await connection.run { client in
+                let reply = try await client.get("/v1/sessions?limit=1000")
+                if json { return Console.line(reply.text) }
+                var table = Table([
+                    .init(title: "SESSION", flexible: true), .init(title: "STATE"), .init(title: "RUNNING", alignRight: true),
+                    .init(title: "SUSPENDED", alignRight: true), .init(title: "COMPLETED", alignRight: true),
+                    .init(title: "STORED", alignRight: true), .init(title: "WEBHOOK"), .init(title: "BACKLOG", alignRight: true),
+                ])
+                for session in try reply.decode(Page<SessionView>.self).items {
+                    let counts = session.taskCounts
+                    table.rows.append([
+                        Table.Cell(session.identifier), Table.Cell(session.state, session.state == "active" ? .success : .warning),
+                        Table.Cell(String(counts["running", default: 0] + counts["canceling", default: 0])),
+                        Table.Cell(String(counts["suspended", default: 0])), Table.Cell(String(counts["completed", default: 0])),
+                        Table.Cell(Units.bytes(session.storedBytes)), Table.Cell(session.webhookState ?? "-"),
+                        Table.Cell(String(session.pendingDeliveries)),
+                    ])
+                }
+                table.print()
+            }
+        }
+    }
+
+    /// `transferctl sessions show`.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a session.")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: "The session's identifier.")
+        var identifier: String
+
+        @Flag(help: "Print the API's JSON.")
+        var json = false
+
+        func run() async throws {
+            try await connection.run { client in
+                let reply = try await client.get("/v1/sessions/\(identifier)")
+                if json { return Console.line(reply.text) }
+                let session = try reply.decode(SessionView.self)
+                let counts = TaskStates.all.map { "\(session.taskCounts[$0, default: 0]) \($0)" }.joined(separator: ", ")
+                for (label, value) in [
+                    ("session", session.identifier), ("state", session.state), ("tasks", counts),
+                    ("stored", Units.bytes(session.storedBytes)),
+                    ("events", "\(session.lastEventSequence), acknowledged up to \(session.lastAcknowledgedSequence)"),
+                    ("webhook", session.webhookState.map { "\($0), \(session.pendingDeliveries) pending" } ?? "none"),
+                    ("created", session.createdAt.formatted(.iso8601)),
+                ] {
+                    Console.line(
+                        StyledLine([.init(text: label.padding(toLength: 10, withPad: " ", startingAt: 0), tone: .bold), .init(text: value)])
+                            .rendered(width: Int.max)
+                    )
+                }
+            }
+        }
+    }
+
+    /// `transferctl sessions create`.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a session with a configuration (an existing live session is returned unchanged)."
+        )
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: "The session's identifier: 1-200 of A-Z a-z 0-9 . _ -")
+        var identifier: String
+
+        @Option(help: "The webhook URL that receives the session's events.")
+        var webhook: String?
+
+        @Option(help: "Transfers at once per host (maximumConnectionsPerHost).")
+        var maxConnectionsPerHost: Int?
+
+        @Option(help: "Seconds without a byte before an attempt fails (timeoutIntervalForRequest).")
+        var requestTimeout: Double?
+
+        @Option(help: "Seconds a task may live (timeoutIntervalForResource).")
+        var resourceTimeout: Double?
+
+        @Option(help: "Retries of a transiently failed transfer.")
+        var maxRetries: Int?
+
+        @Option(help: "Seconds a finished download's content is kept.")
+        var retention: Double?
+
+        @Option(name: .customLong("header"), help: "A header sent with every request, 'Name: value' (repeatable).")
+        var headers: [String] = []
+
+        @Flag(help: "Print the API's JSON.")
+        var json = false
+
+        /// The body of `PUT /v1/sessions/{identifier}`.
+        struct Body: Encodable {
+            struct Configuration: Encodable {
+                struct Webhook: Encodable { var url: String }
+                var webhook: Webhook?
+                var maximumConnectionsPerHost: Int?
+                var timeoutIntervalForRequest: Double?
+                var timeoutIntervalForResource: Double?
+                var maximumRetries: Int?
+                var retentionPeriod: Double?
+                var httpAdditionalHeaders: [String: String]?
+            }
+            var configuration: Configuration
+        }
+
+        func validate() throws {
+            for header in headers where !header.contains(":") { throw ValidationError("--header takes 'Name: value', got '\(header)'") }
+        }
+
+        func run() async throws {
+            var additionalHeaders: [String: String] = [:]
+            for header in headers {
+                let (name, value) = (header.prefix { $0 != ":" }, header.drop { $0 != ":" }.dropFirst())
+                additionalHeaders[String(name).trimmingCharacters(in: .whitespaces)] = String(value).trimmingCharacters(in: .whitespaces)
+            }
+            let body = Body(
+                configuration: .init(
+                    webhook: webhook.map { .init(url: $0) },
+                    maximumConnectionsPerHost: maxConnectionsPerHost,
+                    timeoutIntervalForRequest: requestTimeout,
+                    timeoutIntervalForResource: resourceTimeout,
+                    maximumRetries: maxRetries,
+                    retentionPeriod: retention,
+                    httpAdditionalHeaders: additionalHeaders.isEmpty ? nil : additionalHeaders
+                )
+            )
+            try await connection.run { client in
+                let reply = try await client.send(.PUT, "/v1/sessions/\(identifier)", json: body)
+                Console.line(json ? reply.text : "\(identifier): \(reply.status == 201 ? "created" : "exists already (unchanged)")")
+            }
+        }
+    }
+
+    /// `transferctl sessions invalidate`.
+    struct Invalidate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Invalidate a session: it takes no new task; its tasks finish (or with --cancel-tasks are cancelled)."
+        )
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: "The session's identifier.")
+        var identifier: String
+
+        @Flag(help: "Cancel the unfinished tasks (invalidateAndCancel) instead of letting them finish.")
+        var cancelTasks = false
+
+        @Flag(help: "Print the API's JSON.")
+        var json = false
+
+        func run() async throws {
+            try await connection.run { client in
+                let reply = try await client.send(.POST, "/v1/sessions/\(identifier)/invalidate", json: ["cancelTasks": cancelTasks])
+                Console.line(json ? reply.text : "\(identifier): \(try reply.decode(SessionView.self).state)")
+            }
+        }
+    }
+}
+
+/// The states a task can be in, in the order the API lists them.
+enum TaskStates {
+    static let all = ["suspended", "running", "canceling", "completed"]
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Shows followed transfers as they go: on a terminal, a progress bar per task redrawn in place (bytes, rate,
+/// ETA); otherwise plain lines, one per change of phase and at most one per task every few seconds of progress.
+final class TransferDisplay {
+    private let region: LiveRegion?
+    private var lastDrawn = ContinuousClock.now - .seconds(1)
+    private var printed: [String: (phase: FollowedTransfer.Phase, at: ContinuousClock.Instant)] = [:]
+
+    /// Bars on a terminal, lines otherwise.
+    init(live: Bool = Console.isTerminal) {
+        region = live ? LiveRegion() : nil
+    }
+
+    /// Shows `transfers` as they are now; on a terminal at most ten times a second unless `force`.
+    func show(_ transfers: [FollowedTransfer], force: Bool = false) {
+        let now = ContinuousClock.now
+        if let region {
+            guard force || now - lastDrawn >= .milliseconds(100) else { return }
+            lastDrawn = now
+            region.draw(transfers.map(Self.bar))
+            return
+        }
+        for transfer in transfers {
+            let previous = printed[transfer.reference]
+            let phaseChanged = previous?.phase != transfer.phase
+            guard phaseChanged || (transfer.phase == .transferring && now - previous!.at >= .seconds(5)) else { continue }
+            printed[transfer.reference] = (transfer.phase, now)
+            Console.line(Self.line(transfer))
+        }
+    }
+
+    /// Leaves the last drawing on screen.
+    func finish(_ transfers: [FollowedTransfer]) {
+        show(transfers, force: true)
+        region?.finish()
+    }
+
+    /// A transfer as one plain line.
+    static func line(_ transfer: FollowedTransfer) -> String {
+        var line = "\(transfer.reference) \(transfer.name): "
+        switch transfer.phase {
+        case .queued: line += "queued"
+        case .waiting(let reason): line += "waiting (\(reason))"
+        case .transferring, .saving:
+            line += transfer.phase == .saving ? "saving " : ""
+            line += [Units.percent(transfer.done, of: transfer.total), amounts(transfer), transfer.meter.bytesPerSecond.map(Units.rate)]
+                .compactMap { $0 }.joined(separator: " ")
+        case .succeeded: line += "completed, \(Units.bytes(transfer.done))"
+        case .failed(let code, let message): line += "failed: \(code) (\(message))"
+        }
+        return line
+    }
+
+    /// A transfer as a progress bar line: reference, name, bar, percentage, bytes, rate and ETA.
+    static func bar(_ transfer: FollowedTransfer) -> StyledLine {
+        var parts: [StyledLine.Part] = [
+            .init(text: transfer.reference + " ", tone: .dim), .init(text: transfer.name, flexible: true), .init(text: " "),
+        ]
+        switch transfer.phase {
+        case .succeeded:
+            parts.append(.init(text: "✔ completed", tone: .success))
+            parts.append(.init(text: " " + Units.bytes(transfer.done), tone: .dim))
+        case .failed(let code, let message):
+            parts.append(.init(text: "✘ failed: \(code)", tone: .failure))
+            parts.append(.init(text: " " + message, tone: .dim))
+        case .queued, .waiting:
+            parts.append(.init(text: meter(transfer), tone: .dim))
+            parts.append(.init(text: transfer.phase == .queued ? " queued" : " waiting", tone: .warning))
+        case .transferring, .saving:
+            parts.append(.init(text: meter(transfer), tone: transfer.phase == .saving ? .accent : .plain))
+            let percent = Units.percent(transfer.done, of: transfer.total) ?? "…"
+            var figures = " \(percent.leftPad(4)) \(amounts(transfer))"
+            if let rate = transfer.meter.bytesPerSecond { figures += " " + Units.rate(rate) }
+            if let eta = transfer.meter.secondsRemaining(toward: transfer.total) { figures += " ETA " + Units.duration(eta) }
+            if transfer.phase == .saving { figures += " saving" }
+            parts.append(.init(text: figures))
+        }
+        return StyledLine(parts)
+    }
+
+    /// `[=========>          ]`, or a moving marker while the total is unknown.
+    private static func meter(_ transfer: FollowedTransfer) -> String {
+        let width = 20
+        guard transfer.total > 0 else { return "[" + String(repeating: " ", count: width) + "]" }
+        let filled = min(width, Int(Double(transfer.done) / Double(transfer.total) * Double(width)))
+        let head = filled < width && filled > 0 ? ">" : ""
+        return "[" + String(repeating: "=", count: filled - head.count) + head + String(repeating: " ", count: width - filled) + "]"
+    }
+
+    /// `12.0 MiB/40.0 MiB`, or the bytes so far while the total is unknown.
+    private static func amounts(_ transfer: FollowedTransfer) -> String {
+        transfer.total >= 0 ? "\(Units.bytes(transfer.done))/\(Units.bytes(transfer.total))" : Units.bytes(transfer.done)
+    }
+}
+
+extension String {
+    /// The string right-aligned in `width` columns.
+    func leftPad(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

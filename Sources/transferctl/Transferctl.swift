@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// transferctl: transferd from the command line. Every command talks to the HTTP API only.
+@main
+struct Transferctl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transferctl",
+        abstract: "Run and watch transfers on a transferd service.",
+        discussion: """
+            Connects to $TRANSFERD_URL (default http://127.0.0.1:8080) with the API key in $TRANSFERD_API_KEY, or \
+            --url and --api-key. Read commands take --json and then print exactly the API's JSON.
+
+            Exit status: 0 success; 1 a transfer failed, or a local file could not be read or written; 2 transferd \
+            refused a request (its problem's detail is printed); 3 transferd could not be reached; 64 a usage error.
+            """,
+        subcommands: [
+            GetCommand.self, PutCommand.self, ListCommand.self, ShowCommand.self, WatchCommand.self, CancelCommand.self,
+            SuspendCommand.self, ResumeCommand.self, SessionsCommand.self, EventsCommand.self, DeliveriesCommand.self,
+        ]
+    )
+}
