@@ -138,7 +138,8 @@ let package = Package(
         .testTarget(
             name: "TransferdTests",
             dependencies: [
-                "transferd", "transferctl", "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI",
+                "transferd", "transferctl", "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices",
+                "TransferdAPI",
                 hummingbird,
                 asyncHTTPClient, compressNIO, crypto, grdb, postgres, logging, serviceLifecycle, .product(name: "Yams", package: "Yams"),
             ] + nio,

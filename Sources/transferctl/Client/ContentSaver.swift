@@ -13,8 +13,15 @@ struct ContentSaver {
     /// Connections tried in a row before the save gives up.
     var attempts = 5
 
-    /// Saves `task`'s content to `path`, calling `progress` with the bytes saved so far.
-    func save(session: String, task: TaskView, to path: String, progress: (Int64) -> Void) async throws {
+    /// Saves `task`'s content to `path`, calling `progress` with the bytes saved so far and `notice` with what a
+    /// person should know (a continuation, a fresh start).
+    func save(
+        session: String,
+        task: TaskView,
+        to path: String,
+        progress: (Int64) -> Void,
+        notice: (String) -> Void
+    ) async throws {
         guard let file = task.file else {
             throw CommandFailure.file(
                 "\(session)/\(task.taskIdentifier) has no content to save (it expired, or the task is not a finished download)"
@@ -24,13 +31,48 @@ struct ContentSaver {
         let output = try Self.open(partial)
         defer { try? output.close() }
         var saved = try output.seekToEnd()
-        var hash = SHA256()
         if saved > UInt64(file.size) {
-            (saved, hash) = (0, SHA256())
+            saved = 0
             try output.truncate(atOffset: 0)
-        } else if saved > 0 {
-            try Self.hash(partial, upTo: saved, into: &hash)
         }
+        while true {
+            let continued = saved > 0
+            var hash = SHA256()
+            if continued {
+                try Self.hash(partial, upTo: saved, into: &hash)
+                notice("\(session)/\(task.taskIdentifier): continuing from \(Units.bytes(Int64(saved))) in \(partial)")
+            }
+            try await fetch(session: session, task: task, file: file, into: output, saved: &saved, hash: &hash, progress: progress) {
+                notice("\(session)/\(task.taskIdentifier): the connection broke; continuing from \(Units.bytes(Int64($0)))")
+            }
+            let digest = hash.finalize().map { String(format: "%02x", $0) }.joined()
+            if digest == file.sha256 { break }
+            guard continued else {
+                throw CommandFailure.file("the content saved to \(partial) has SHA-256 \(digest), not the task's \(file.sha256)")
+            }
+            // The bytes kept from before were not the content's: they are dropped, and the content is saved whole.
+            notice("\(session)/\(task.taskIdentifier): \(partial) did not match the content; saving again from the start")
+            saved = 0
+            try output.truncate(atOffset: 0)
+        }
+        try output.synchronize()
+        guard rename(partial, path) == 0 else {
+            throw CommandFailure.file("cannot rename \(partial) to \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Appends the content from `saved` to its end to `output`, with `Range` requests from where it stands after
+    /// each broken connection; starts again from 0 when transferd sends the content whole.
+    private func fetch(
+        session: String,
+        task: TaskView,
+        file: TaskView.File,
+        into output: FileHandle,
+        saved: inout UInt64,
+        hash: inout SHA256,
+        progress: (Int64) -> Void,
+        broken: (UInt64) -> Void
+    ) async throws {
         var failures = 0
         while saved < UInt64(file.size) {
             var request = try client.request(.GET, "/v1/sessions/\(session)/tasks/\(task.taskIdentifier)/content")
@@ -41,7 +83,6 @@ struct ContentSaver {
             do {
                 let response = try await client.open(request, timeout: .hours(24))
                 if response.status != .partialContent, saved > 0 {
-                    // The content is sent whole: start again.
                     (saved, hash) = (0, SHA256())
                     try output.truncate(atOffset: 0)
                 }
@@ -58,15 +99,8 @@ struct ContentSaver {
                 failures += 1
                 guard failures < attempts else { throw CommandFailure(reaching: client.baseURL, error) }
                 try await Task.sleep(for: .milliseconds(200 * failures))
+                broken(saved)
             }
-        }
-        let digest = hash.finalize().map { String(format: "%02x", $0) }.joined()
-        guard saved == UInt64(file.size), digest == file.sha256 else {
-            throw CommandFailure.file("the content saved to \(partial) has SHA-256 \(digest), not the task's \(file.sha256)")
-        }
-        try output.synchronize()
-        guard rename(partial, path) == 0 else {
-            throw CommandFailure.file("cannot rename \(partial) to \(path): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -23,8 +23,8 @@ struct TusUpload: Sendable {
         func finish() { finished.store(true, ordering: .releasing) }
     }
 
-    /// Uploads the file at `path` and returns its id on transferd.
-    func upload(_ path: String, size: Int64, progress: Progress) async throws -> String {
+    /// Uploads the file at `path` and returns its id on transferd; `notice` hears of each continuation.
+    func upload(_ path: String, size: Int64, progress: Progress, notice: @Sendable (String) -> Void) async throws -> String {
         var create = try client.request(.POST, "/v1/files")
         create.headers.add(name: "Tus-Resumable", value: "1.0.0")
         create.headers.add(name: "Upload-Length", value: String(size))
@@ -45,6 +45,9 @@ struct TusUpload: Sendable {
                 guard failures < attempts else { throw CommandFailure(reaching: client.baseURL, error) }
                 try await Task.sleep(for: .milliseconds(200 * failures))
                 offset = try await self.offset(of: id)
+                notice(
+                    "staging \(URL(fileURLWithPath: path).lastPathComponent): the connection broke; continuing from \(Units.bytes(offset))"
+                )
             }
             progress.set(offset)
         }

@@ -117,6 +117,8 @@ struct GetCommand: AsyncParsableCommand {
                     var shown = snapshot
                     shown[position].done = saved
                     display.show(shown)
+                } notice: { notice in
+                    if !Console.isTerminal { Console.line(notice) }
                 }
                 transfers[position].done = task.file?.size ?? transfers[position].done
                 transfers[position].phase = .succeeded

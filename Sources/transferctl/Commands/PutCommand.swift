@@ -9,8 +9,8 @@ struct PutCommand: AsyncParsableCommand {
         abstract: "Upload a file to a URL through transferd, and print the server's reply status.",
         discussion: """
             Stages FILE on transferd with tus (resuming after a broken connection), then runs an upload task that \
-            sends it to URL, following both with progress. Exits 0 when the task succeeded and the server answered \
-            below 400; otherwise 1, naming the error or the status.
+            sends it to URL, following both with progress, and prints the status the server replied with. Exits 0 \
+            when the task succeeded; otherwise 1, naming its error (an answer of 400 or more is badServerResponse).
             """
     )
 
@@ -67,13 +67,10 @@ struct PutCommand: AsyncParsableCommand {
                 display: display
             )
             display.finish(transfers)
-            try GetCommand.report(transfers)
-            let status = try await follower.task(task.taskIdentifier).response?.statusCode ?? 0
-            Console.line("reply: \(status)")
-            guard status < 400 else {
-                Console.error("\(transfers[0].reference): the server answered \(status)")
-                throw ExitCode(1)
+            if let status = try await follower.task(task.taskIdentifier).response?.statusCode {
+                Console.line("reply: \(status)")
             }
+            try GetCommand.report(transfers)
         }
     }
 
@@ -82,7 +79,9 @@ struct PutCommand: AsyncParsableCommand {
         let progress = TusUpload.Progress()
         let staging = Task { [file] in
             defer { progress.finish() }
-            return try await TusUpload(client: client).upload(file, size: size, progress: progress)
+            return try await TusUpload(client: client).upload(file, size: size, progress: progress) { notice in
+                if !Console.isTerminal { Console.line(notice) }
+            }
         }
         var shown = FollowedTransfer(reference: "staging", name: name, bytes: (0, size))
         shown.phase = .transferring

@@ -59,8 +59,9 @@ final class TransferDisplay {
         ]
         switch transfer.phase {
         case .succeeded:
+            parts.append(.init(text: meter(transfer), tone: .success))
+            parts.append(.init(text: " 100% \(Units.bytes(transfer.done)) "))
             parts.append(.init(text: "✔ completed", tone: .success))
-            parts.append(.init(text: " " + Units.bytes(transfer.done), tone: .dim))
         case .failed(let code, let message):
             parts.append(.init(text: "✘ failed: \(code)", tone: .failure))
             parts.append(.init(text: " " + message, tone: .dim))
@@ -79,11 +80,11 @@ final class TransferDisplay {
         return StyledLine(parts)
     }
 
-    /// `[=========>          ]`, or a moving marker while the total is unknown.
+    /// `[=========>          ]`: empty while the total is unknown, full once succeeded.
     private static func meter(_ transfer: FollowedTransfer) -> String {
         let width = 20
-        guard transfer.total > 0 else { return "[" + String(repeating: " ", count: width) + "]" }
-        let filled = min(width, Int(Double(transfer.done) / Double(transfer.total) * Double(width)))
+        let fraction = transfer.phase == .succeeded ? 1 : transfer.total > 0 ? Double(transfer.done) / Double(transfer.total) : 0
+        let filled = min(width, Int(fraction * Double(width)))
         let head = filled < width && filled > 0 ? ">" : ""
         return "[" + String(repeating: "=", count: filled - head.count) + head + String(repeating: " ", count: width - filled) + "]"
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// A child process started with `posix_spawn`: stdin from /dev/null, stdout and stderr into one pipe, an empty
+/// A child process started with `posix_spawn`: stdin from /dev/null, stdout and stderr into one pipe (or stderr
+/// into a second one, `errors`, when asked), an empty
 /// signal mask (the test process blocks SIGTERM; its children must not), and no other descriptor of the test
 /// process (its sockets are not close-on-exec, and a child holding a test's listening socket would keep the port).
 ///
@@ -13,12 +14,19 @@ final class ChildProcess: Sendable {
     private static let spawning = Mutex(())
 
     let pid: pid_t
-    /// The read end of the child's stdout and stderr.
+    /// The read end of the child's stdout, and of its stderr unless `errors` has it.
     let output: FileHandle
+    /// The read end of the child's stderr, when it was asked to be kept apart.
+    let errors: FileHandle?
     private let exitStatus = Mutex<Int32?>(nil)
 
-    init(executable: String, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        (pid, output) = try Self.spawning.withLock { _ in try Self.spawn(executable, arguments, environment) }
+    init(
+        executable: String,
+        arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        separateErrors: Bool = false
+    ) throws {
+        (pid, output, errors) = try Self.spawning.withLock { _ in try Self.spawn(executable, arguments, environment, separateErrors) }
     }
 
     /// A readability handler is a dispatch source on the pipe: it must be cancelled before the pipe is closed, or
@@ -26,18 +34,25 @@ final class ChildProcess: Sendable {
     /// (`pg_ctl start` leaves the server running with it).
     deinit {
         output.readabilityHandler = nil
+        errors?.readabilityHandler = nil
     }
 
-    private static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String]) throws -> (pid_t, FileHandle) {
+    private static func spawn(
+        _ executable: String,
+        _ arguments: [String],
+        _ environment: [String: String],
+        _ separateErrors: Bool
+    ) throws -> (pid_t, FileHandle, FileHandle?) {
         var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
-        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var errorEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0, !separateErrors || pipe(&errorEnds) == 0 else { throw POSIXError(.EMFILE) }
+        for end in pipeEnds + errorEnds where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, separateErrors ? errorEnds[1] : pipeEnds[1], 2)
         guard let closeFrom = Self.closeFrom, closeFrom(&actions, 3) == 0 else { throw POSIXError(.ENOSYS) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -52,11 +67,14 @@ final class ChildProcess: Sendable {
         var pid = pid_t()
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(pipeEnds[1])
+        if separateErrors { close(errorEnds[1]) }
         guard result == 0 else {
             close(pipeEnds[0])
+            if separateErrors { close(errorEnds[0]) }
             throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT)
         }
-        return (pid, FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true))
+        let errors = separateErrors ? FileHandle(fileDescriptor: errorEnds[0], closeOnDealloc: true) : nil
+        return (pid, FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true), errors)
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which the Glibc module does not import.

@@ -36,9 +36,14 @@ struct InteropScript {
         return text
     }
 
-    /// Runs a server script for the duration of `body`, passing the port it printed.
-    static func serving<T: Sendable>(_ name: String, hint: String, _ body: (Int) async throws -> T) async throws -> T {
-        let script = try InteropScript(name)
+    /// Runs a server script (with `arguments`) for the duration of `body`, passing the port it printed.
+    static func serving<T: Sendable>(
+        _ name: String,
+        arguments: [String] = [],
+        hint: String,
+        _ body: (Int) async throws -> T
+    ) async throws -> T {
+        let script = try InteropScript(name, arguments: arguments)
         defer { script.process.send(SIGTERM) }
         let port = try #require(Int(script.firstLine()), "\(name) did not start: \(hint)")
         return try await body(port)

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// `transferctl` as a person sees it: in a pseudo-terminal (tmux), where progress bars redraw in place, colors
+/// follow `NO_COLOR`, tables fit the terminal's width, and `watch` keeps a live table until Ctrl-C.
+@Suite struct TransferctlTerminalTests {
+    /// A shell command line that runs transferctl against `api` with `arguments`, and `variables` set.
+    static func command(_ api: APIClient, _ arguments: String, variables: String = "") -> String {
+        "env TRANSFERD_URL=\(api.baseURL) TRANSFERD_API_KEY=\(api.key ?? "") \(variables) \(TransferctlProcess.path) \(arguments)"
+    }
+
+    @Test func aProgressBarMovesAndEndsAt100Percent() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                let size = 4_000_000
+                let directory = try TransferctlTests.outputDirectory()
+                let url = origin.url("/files/\(size)?name=bar&bytesPerSecond=1000000")
+                try await TerminalSession.with(Self.command(api, "get '\(url)' -O"), width: 120, directory: directory) { terminal in
+                    // verify: a bar part of the way, with its figures, on one line drawn in place
+                    let moving = try await terminal.waitForScreen { screen in
+                        screen.contains("[==") && screen.contains("ETA") && !screen.contains("100%")
+                    }
+                    #expect(moving.split(separator: "\n").filter { $0.contains("transferctl/1") }.count == 1, "\(moving)")
+                    #expect(moving.contains("KiB/s"), "about 1 MB a second")
+
+                    // verify: at the end, the same line full, at 100 %, and the file saved under the URL's name
+                    #expect(try await terminal.exitStatus() == 0)
+                    let done = try await terminal.screen()
+                    let line = try #require(done.split(separator: "\n").first { $0.contains("transferctl/1") })
+                    #expect(line.contains("[====================] 100% 3.8 MiB ✔ completed"), "\(done)")
+                    #expect(done.split(separator: "\n").filter { $0.contains("transferctl/1") }.count == 1, "\(done)")
+                    let saved = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(size)"))
+                    #expect(OriginContent.sha256(of: saved) == OriginContent.sha256(size: size))
+                }
+            }
+        }
+    }
+
+    @Test func colorsFollowNoColorAndTablesFitTheWidth() async throws {
+        try await TestService.with { api in
+            try await api.createSession("wide")
+            let long = "http://127.0.0.1:9/" + String(repeating: "a-very-long-path/", count: 10) + "file.bin"
+            _ = try await api.createTask("wide", url: long, extra: #", "start": false"#)
+
+            let colored = try await TerminalSession.with(Self.command(api, "ls -s wide"), width: 60) { terminal in
+                _ = try await terminal.exitStatus()
+                return try await terminal.screen(colors: true)
+            }
+            let plain = try await TerminalSession.with(Self.command(api, "ls -s wide", variables: "NO_COLOR=1"), width: 60) { terminal in
+                _ = try await terminal.exitStatus()
+                return try await terminal.screen(colors: true)
+            }
+
+            #expect(colored.contains("\u{1B}["), "colors on a terminal")
+            #expect(!plain.contains("\u{1B}["), "no colors with NO_COLOR: \(plain)")
+            let rows = plain.split(separator: "\n").filter { $0.contains("suspended") }
+            #expect(rows.count == 1)
+            #expect(rows.allSatisfy { $0.count <= 60 && $0.contains("…") && $0.hasSuffix("file.bin") }, "\(plain)")
+        }
+    }
+
+    @Test func watchRedrawsALiveTableUntilControlC() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("watched")
+                try await TerminalSession.with(Self.command(api, "watch"), width: 140, height: 20) { terminal in
+                    try await terminal.waitForScreen { $0.contains("TASK") && $0.contains("STATE") }
+
+                    // act: a download starts and finishes while the table is shown
+                    let url = origin.url("/files/3000000?name=watched&bytesPerSecond=1000000")
+                    _ = try await api.createTask("watched", url: url)
+                    let running = try await terminal.waitForScreen {
+                        $0.contains("watched/1") && $0.contains("running") && $0.contains("%")
+                    }
+                    try await terminal.waitForScreen { $0.contains("watched/1") && $0.contains("completed") }
+                    try await terminal.send(keys: "C-c")
+
+                    // verify: one row per task (drawn in place, not appended), and a clean exit
+                    #expect(running.split(separator: "\n").filter { $0.contains("watched/1") }.count == 1, "\(running)")
+                    #expect(try await terminal.exitStatus() == 0)
+                    let last = try await terminal.screen()
+                    #expect(last.split(separator: "\n").filter { $0.contains("watched/1") }.count == 1, "\(last)")
+                    #expect(last.split(separator: "\n").filter { $0.contains("TASK") }.count == 1, "\(last)")
+                }
+            }
+        }
+    }
+}

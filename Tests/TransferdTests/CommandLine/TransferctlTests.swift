@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+
+/// The real `transferctl` binary against a real service and origin on 127.0.0.1, its output not a terminal: exit
+/// statuses, saved files and their SHA-256, the API's JSON as it is, and one clear line for every failure.
+@Suite struct TransferctlTests {
+    static func outputDirectory() throws -> String {
+        let directory = TestService.temporaryDataDirectory() + "-out"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func getSavesEachDownloadAndExitsZeroOnlyWhenAllSucceeded() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                let directory = try Self.outputDirectory()
+                let sizes = [300_000, 5_000]
+
+                // act: two downloads into a directory, then one that fails beside one that succeeds
+                let saved = try await TransferctlProcess.run(
+                    "get",
+                    origin.url("/files/\(sizes[0])?name=first"),
+                    origin.url("/files/\(sizes[1])?name=second"),
+                    "-o",
+                    directory,
+                    api: api
+                )
+                let failed = try await TransferctlProcess.run(
+                    "get",
+                    origin.url("/status/404"),
+                    origin.url("/files/6000?name=third"),
+                    "-o",
+                    directory,
+                    "-s",
+                    "other",
+                    api: api
+                )
+
+                // verify: the files on disk are the origin's, and the failure is named with its error code
+                #expect(saved.status == 0, "\(saved.errors)")
+                for (name, size) in zip([String(sizes[0]), String(sizes[1])], sizes) {
+                    let data = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)"))
+                    #expect(OriginContent.sha256(of: data) == OriginContent.sha256(size: size))
+                }
+                #expect(saved.output.contains("transferctl/1 \(sizes[0]): completed"))
+                #expect(failed.status == 1)
+                #expect(failed.errors.contains("other/1 failed: badServerResponse"), "\(failed.errors)")
+                #expect(failed.errors.hasSuffix("transferctl: 1 transfer failed\n"))
+                #expect(FileManager.default.fileExists(atPath: directory + "/6000"), "the download that succeeded is saved")
+                #expect(try await api.session("other").taskCounts["completed"] == 2)
+            }
+        }
+    }
+
+    @Test func aWrongChecksumFailsTheTaskWithItsCode() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                let wrong = String(repeating: "0", count: 64)
+                let result = try await TransferctlProcess.run("get", origin.url("/files/1000"), "--sha256", wrong, api: api)
+                #expect(result.status == 1)
+                #expect(result.errors.contains("transferctl/1 failed: checksumMismatch"), "\(result.errors)")
+            }
+        }
+    }
+
+    @Test func aSaveBrokenMidwayContinuesWithARangeRequestAndABadPartialFileIsSavedAgain() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                let size = 3_000_000
+                let directory = try Self.outputDirectory()
+                let port = try #require(api.baseURL.split(separator: ":").last.flatMap { Int($0) })
+                let marker = "GET /v1/sessions/transferctl/tasks/1/content"
+
+                // act: through a proxy that breaks the first content answer after 1 MB
+                let broken = try await InteropScript.serving(
+                    "cutting_proxy.py",
+                    arguments: [String(port), marker, "1000000", "down"],
+                    hint: "python3 is needed"
+                ) { proxy in
+                    var environment = TransferctlProcess.environment(api)
+                    environment["TRANSFERD_URL"] = "http://127.0.0.1:\(proxy)"
+                    return try await TransferctlProcess.run(
+                        ["get", origin.url("/files/\(size)"), "-o", directory + "/whole"],
+                        environment: environment
+                    )
+                }
+                // act: over a partial file whose first bytes are not the content's (an earlier save gone wrong)
+                #expect(FileManager.default.createFile(atPath: directory + "/again.part", contents: Data(count: 1000)))
+                let corrupted = try await TransferctlProcess.run("get", origin.url("/files/\(size)"), "-o", directory + "/again", api: api)
+
+                // verify: both saved files are the content, and each says how it got there
+                #expect(broken.status == 0, "\(broken.errors)")
+                #expect(broken.output.contains("continuing from"), "\(broken.output) \(broken.errors)")
+                #expect(corrupted.status == 0, "\(corrupted.errors)")
+                #expect(corrupted.output.contains("saving again from the start"), "\(corrupted.output)")
+                for name in ["whole", "again"] {
+                    let data = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)"))
+                    #expect(OriginContent.sha256(of: data) == OriginContent.sha256(size: size))
+                    #expect(!FileManager.default.fileExists(atPath: "\(directory)/\(name).part"))
+                }
+            }
+        }
+    }
+
+    @Test func putStagesTheFileResumingAfterABrokenConnectionAndPrintsTheReplyStatus() async throws {
+        try await UploadReceiver.with { receiver in
+            try await TestService.with { api in
+                let size = 2_000_000
+                let file = try Self.outputDirectory() + "/payload.bin"
+                #expect(FileManager.default.createFile(atPath: file, contents: Data(OriginContent.bytes(0..<size))))
+                let port = try #require(api.baseURL.split(separator: ":").last.flatMap { Int($0) })
+
+                // act: through a proxy that breaks the first PATCH after 500 kB of it, then a refused upload
+                let put = try await InteropScript.serving(
+                    "cutting_proxy.py",
+                    arguments: [String(port), "PATCH /v1/files/", "500000", "up"],
+                    hint: "python3 is needed"
+                ) { proxy in
+                    var environment = TransferctlProcess.environment(api)
+                    environment["TRANSFERD_URL"] = "http://127.0.0.1:\(proxy)"
+                    return try await TransferctlProcess.run(
+                        ["put", file, receiver.url("sent"), "--method", "POST", "--multipart", "document"],
+                        environment: environment
+                    )
+                }
+                let refused = try await TransferctlProcess.run("put", file, receiver.url("refused", "status=400"), api: api)
+
+                // verify: the receiver got the whole file once, as a multipart part; the refusal's status is named
+                #expect(put.status == 0, "\(put.errors)")
+                #expect(put.output.contains("reply: 200"), "\(put.output)")
+                #expect(put.output.contains("staging payload.bin: the connection broke; continuing from"), "\(put.output)")
+                let received = try await receiver.received("sent")
+                #expect(received.count == 1)
+                #expect(received.first?.method == "POST")
+                #expect(received.first?.parts.first?.name == "document")
+                #expect(received.first?.parts.first?.filename == "payload.bin")
+                #expect(received.first?.parts.first?.sha256 == OriginContent.sha256(size: size))
+                #expect(refused.status == 1)
+                #expect(refused.output.contains("reply: 400"))
+                #expect(refused.errors.contains("transferctl/2 failed: badServerResponse"), "\(refused.errors)")
+            }
+        }
+    }
+
+    @Test func readCommandsPrintTheAPIsJSONAsItIs() async throws {
+        try await TestService.with { api in
+            try await api.createSession("json")
+            _ = try await api.createTask("json", url: "http://127.0.0.1:9/a", extra: #", "start": false"#)
+            _ = try await api.send(.POST, "/v1/sessions/json/tasks/1/cancel")
+
+            // act and verify: each command's stdout is the body of the request it stands for
+            for (command, path) in [
+                (["ls", "-s", "json", "--json"], "/v1/sessions/json/tasks?limit=1000"),
+                (["show", "json/1", "--json"], "/v1/sessions/json/tasks/1"),
+                (["events", "-s", "json", "--json"], "/v1/sessions/json/events?after=0&limit=1000"),
+                (["deliveries", "-s", "json", "--json"], "/v1/sessions/json/deliveries?limit=1000"),
+                (["sessions", "show", "json", "--json"], "/v1/sessions/json"),
+            ] {
+                let result = try await TransferctlProcess.run(command, environment: TransferctlProcess.environment(api))
+                let body = try await api.send(.GET, path).text
+                #expect(result.status == 0, "\(command): \(result.errors)")
+                #expect(result.output == body + "\n", "\(command)")
+            }
+        }
+    }
+
+    @Test func sessionsAndTaskActions() async throws {
+        try await TestService.with { api in
+            // act: create a session with options, a suspended task in it, then act on the task and the session
+            let created = try await TransferctlProcess.run(
+                "sessions",
+                "create",
+                "tools",
+                "--max-connections-per-host",
+                "2",
+                "--header",
+                "X-Team: data",
+                api: api
+            )
+            _ = try await api.createTask("tools", url: "http://127.0.0.1:9/a", extra: #", "start": false"#)
+            let listed = try await TransferctlProcess.run("sessions", api: api)
+            let cancelled = try await TransferctlProcess.run("cancel", "tools/1", api: api)
+            let again = try await TransferctlProcess.run("suspend", "1", "-s", "tools", api: api)
+            let shown = try await TransferctlProcess.run("show", "tools/1", api: api)
+            let invalidated = try await TransferctlProcess.run("sessions", "invalidate", "tools", api: api)
+
+            // verify
+            #expect(created.output == "tools: created\n", "\(created.errors)")
+            let session = try await api.session("tools")
+            #expect(session.configuration.maximumConnectionsPerHost == 2)
+            #expect(session.configuration.httpAdditionalHeaders == ["X-Team": "data"])
+            #expect(listed.output.contains("tools"))
+            #expect(cancelled.output == "tools/1: failed: cancelled\n")
+            #expect(again.status == 2, "suspending a completed task is refused")
+            #expect(again.errors.hasPrefix("transferctl: transferd answered 409"), "\(again.errors)")
+            #expect(again.errors.split(separator: "\n").count == 1)
+            #expect(shown.output.contains("task.created") && shown.output.contains("task.completed"))
+            #expect(shown.output.contains("cancelled"))
+            #expect(invalidated.output == "tools: invalidated\n")
+        }
+    }
+
+    @Test func aMissingKeyOrAnUnreachableServiceIsOneClearLine() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TRANSFERD_API_KEY"] = nil
+        let noKey = try await TransferctlProcess.run(["ls"], environment: environment)
+        environment["TRANSFERD_API_KEY"] = "trd_x"
+        environment["TRANSFERD_URL"] = "http://127.0.0.1:9"
+        let unreachable = try await TransferctlProcess.run(["ls"], environment: environment)
+
+        #expect(noKey.status == 64)
+        #expect(noKey.errors.hasPrefix("Error: no API key: pass --api-key or set TRANSFERD_API_KEY"), "\(noKey.errors)")
+        #expect(unreachable.status == 3)
+        #expect(
+            unreachable.errors
+                == "transferctl: cannot reach transferd at http://127.0.0.1:9: connection refused (set --url or TRANSFERD_URL)\n"
+        )
+    }
+}
