@@ -1,6 +1,7 @@
 # transferd: build with the Swift toolchain, run on slim Debian.
 #   docker build -t transferd .
 #   docker run -p 8080:8080 -v transferd-data:/data transferd
+#   docker exec -e TRANSFERD_API_KEY=trd_… <container> /app/transferctl ls    (the command-line client is in the image)
 
 # ---- build ----
 FROM swift:6.3-bookworm AS build
@@ -16,9 +17,10 @@ COPY Sources ./Sources
 COPY Migrations ./Migrations
 COPY Tests ./Tests
 RUN swift build -c release --product transferd --static-swift-stdlib \
+    && swift build -c release --product transferctl --static-swift-stdlib \
     && bin="$(swift build -c release --show-bin-path)" \
     && mkdir -p /staging \
-    && cp "$bin/transferd" /staging/ \
+    && cp "$bin/transferd" "$bin/transferctl" /staging/ \
     && cp -R "$bin"/*.resources /staging/
 
 # ---- run ----
