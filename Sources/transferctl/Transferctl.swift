@@ -11,7 +11,16 @@ struct Transferctl: AsyncParsableCommand {
             --url and --api-key. Read commands take --json and then print exactly the API's JSON.
 
             Exit status: 0 success; 1 a transfer failed, or a local file could not be read or written; 2 transferd \
-            refused a request (its problem's detail is printed); 3 transferd could not be reached; 64 a usage error.
+            refused a request (its problem's detail is printed); 3 transferd could not be reached; 64 a usage error \
+            or a missing API key.
+
+            Examples:
+              transferctl get https://example.com/big.iso -O          follow it with a progress bar, then save it here
+              transferctl get URL1 URL2 -o downloads/ --no-wait       enqueue only; follow later with watch or ls
+              transferctl put report.csv https://example.com/upload --method POST --multipart file
+              transferctl ls -s transferctl --state running
+              transferctl watch                                       every session's tasks, live
+              transferctl events -s transferctl --follow --json       one event per line, for scripts
             """,
         subcommands: [
             GetCommand.self, PutCommand.self, ListCommand.self, ShowCommand.self, WatchCommand.self, CancelCommand.self,

@@ -13,7 +13,10 @@ import NIOPosix
 /// | 1 | a transfer failed, or a local file could not be read or written |
 /// | 2 | transferd refused a request (the problem's detail is printed) or answered unexpectedly |
 /// | 3 | transferd could not be reached |
+/// | 64 | the command line or its environment is incomplete (as argument-parser's usage errors) |
 enum CommandFailure: Error, Sendable {
+    /// Something the command needs was not given (the API key).
+    case configuration(String)
     /// transferd answered with an RFC 9457 problem (or another non-2xx status).
     case problem(status: Int, title: String, detail: String)
     /// The connection to transferd failed.
@@ -74,7 +77,7 @@ enum CommandFailure: Error, Sendable {
             "cannot reach transferd at \(url): \(reason) (set --url or TRANSFERD_URL)"
         case .unexpectedAnswer(let what):
             "unexpected answer from transferd: \(what)"
-        case .file(let what):
+        case .file(let what), .configuration(let what):
             what
         case .transfersFailed(let count):
             count == 1 ? "1 transfer failed" : "\(count) transfers failed"
@@ -86,6 +89,7 @@ enum CommandFailure: Error, Sendable {
         case .transfersFailed, .file: 1
         case .problem, .unexpectedAnswer: 2
         case .unreachable: 3
+        case .configuration: 64
         }
     }
 }

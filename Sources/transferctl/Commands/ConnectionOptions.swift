@@ -19,9 +19,6 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     func validate() throws {
-        guard resolvedAPIKey != nil else {
-            throw ValidationError("no API key: pass --api-key or set TRANSFERD_API_KEY (transferd prints an admin key at its first start)")
-        }
         guard let url = URL(string: resolvedURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ValidationError("--url must be an http or https address, such as \(Self.defaultURL); got \(resolvedURL)")
         }
@@ -34,7 +31,12 @@ struct ConnectionOptions: ParsableArguments {
     /// Runs `body` with a client for transferd; a failure is said in one line, and exits with its status.
     func run(_ body: (TransferdClient) async throws -> Void) async throws {
         do {
-            try await TransferdClient.with(baseURL: resolvedURL, apiKey: resolvedAPIKey ?? "", body)
+            guard let apiKey = resolvedAPIKey else {
+                throw CommandFailure.configuration(
+                    "no API key: pass --api-key or set TRANSFERD_API_KEY (transferd prints an admin key at its first start)"
+                )
+            }
+            try await TransferdClient.with(baseURL: resolvedURL, apiKey: apiKey, body)
         } catch let failure as CommandFailure {
             Console.error(failure.message)
             throw ExitCode(failure.exitStatus)

@@ -22,7 +22,9 @@ import Testing
     }
 
     @Test func aLineTooWideShortensItsFlexiblePartInTheMiddle() {
-        let line = StyledLine([.init(text: "1 "), .init(text: "http://example.com/a/long/path/file.bin", flexible: true), .init(text: " 42%")])
+        let line = StyledLine([
+            .init(text: "1 "), .init(text: "http://example.com/a/long/path/file.bin", flexible: true), .init(text: " 42%"),
+        ])
         let rendered = line.rendered(width: 30)
         #expect(rendered == "1 http://exam…ath/file.bin 42%")
         #expect(rendered.count == 30)
@@ -30,8 +32,12 @@ import Testing
     }
 
     @Test func aTableGivesTheFlexibleColumnWhatIsLeft() {
-        var table = Table([.init(title: "ID", alignRight: true), .init(title: "URL", flexible: true), .init(title: "SIZE", alignRight: true)])
-        table.rows = [["7", Table.Cell("http://example.com/" + String(repeating: "x", count: 40)), "1.0 MiB"], ["12", "http://e.com/y", "3 B"]]
+        var table = Table([
+            .init(title: "ID", alignRight: true), .init(title: "URL", flexible: true), .init(title: "SIZE", alignRight: true),
+        ])
+        table.rows = [
+            ["7", Table.Cell("http://example.com/" + String(repeating: "x", count: 40)), "1.0 MiB"], ["12", "http://e.com/y", "3 B"],
+        ]
         let lines = table.lines(width: 40).map(\.plain)
         #expect(lines.allSatisfy { $0.count == 40 }, "\(lines)")
         #expect(lines[0] == "ID  URL                             SIZE")

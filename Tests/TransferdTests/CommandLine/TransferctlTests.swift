@@ -209,7 +209,8 @@ import Testing
         let unreachable = try await TransferctlProcess.run(["ls"], environment: environment)
 
         #expect(noKey.status == 64)
-        #expect(noKey.errors.hasPrefix("Error: no API key: pass --api-key or set TRANSFERD_API_KEY"), "\(noKey.errors)")
+        #expect(noKey.errors.hasPrefix("transferctl: no API key: pass --api-key or set TRANSFERD_API_KEY"), "\(noKey.errors)")
+        #expect(noKey.errors.split(separator: "\n").count == 1)
         #expect(unreachable.status == 3)
         #expect(
             unreachable.errors
