@@ -38,7 +38,7 @@ struct TusUpload: Sendable {
             do {
                 offset = try await patch(id, from: offset, path: path, size: size, progress: progress)
                 failures = 0
-            } catch let failure as CommandFailure where !failure.isTransient {
+            } catch let failure as CommandFailure where !failure.isTransient && !failure.isBusyUpload {
                 throw failure
             } catch {
                 failures += 1
@@ -76,6 +76,14 @@ struct TusUpload: Sendable {
             throw CommandFailure.unexpectedAnswer("HEAD /v1/files/\(id) gave no Upload-Offset")
         }
         return offset
+    }
+}
+
+extension CommandFailure {
+    /// transferd still appends the bytes of a request whose connection broke (409): it will have ended soon.
+    var isBusyUpload: Bool {
+        if case .problem(409, _, _) = self { return true }
+        return false
     }
 }
 

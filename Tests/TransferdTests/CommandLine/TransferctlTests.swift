@@ -137,7 +137,7 @@ import Testing
                 #expect(received.first?.parts.first?.sha256 == OriginContent.sha256(size: size))
                 #expect(refused.status == 1)
                 #expect(refused.output.contains("reply: 400"))
-                #expect(refused.errors.contains("transferctl/2 failed: badServerResponse"), "\(refused.errors)")
+                #expect(refused.errors.contains("failed: badServerResponse"), "\(refused.errors)")
             }
         }
     }
