@@ -83,6 +83,20 @@ final class ChildProcess: Sendable {
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 
+    /// Reads what `pipe` holds now without waiting (its descriptor is made non-blocking), for a caller that polls:
+    /// no dispatch source is registered, so none can outlive the descriptor.
+    static func readAvailable(_ pipe: FileHandle) -> Data {
+        let descriptor = pipe.fileDescriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
     /// Whether the child still runs; reaps it once it has exited.
     var isRunning: Bool {
         exitStatus.withLock { exitStatus in

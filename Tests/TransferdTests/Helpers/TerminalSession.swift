@@ -75,12 +75,13 @@ struct TerminalSession {
     @discardableResult
     private func tmux(_ arguments: [String]) async throws -> String {
         let process = try ChildProcess(executable: "/usr/bin/tmux", arguments: ["-L", socket] + arguments, environment: Self.environment)
-        let output = ServiceProcess.OutputBuffer()
-        process.output.readabilityHandler = { output.append($0.availableData) }
-        try await waitUntil(timeout: .seconds(30)) { !process.isRunning }
-        process.output.readabilityHandler = nil
-        output.append(process.output.readDataToEndOfFile())
-        return output.contents
+        var output = Data()
+        try await waitUntil(timeout: .seconds(30)) {
+            output.append(ChildProcess.readAvailable(process.output))
+            return !process.isRunning
+        }
+        output.append(ChildProcess.readAvailable(process.output))
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Runs `body` with a terminal running `command`, closed after.

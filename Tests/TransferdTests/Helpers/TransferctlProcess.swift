@@ -30,15 +30,21 @@ struct TransferctlProcess {
         timeout: Duration = .seconds(120)
     ) async throws -> Result {
         let process = try ChildProcess(executable: path, arguments: arguments, environment: environment, separateErrors: true)
-        let (output, errors) = (ServiceProcess.OutputBuffer(), ServiceProcess.OutputBuffer())
-        process.output.readabilityHandler = { output.append($0.availableData) }
-        process.errors?.readabilityHandler = { errors.append($0.availableData) }
-        try await waitUntil(timeout: timeout) { !process.isRunning }
-        process.output.readabilityHandler = nil
-        process.errors?.readabilityHandler = nil
-        output.append(process.output.readDataToEndOfFile())
-        errors.append(process.errors?.readDataToEndOfFile() ?? Data())
-        return Result(status: process.terminationStatus ?? -1, output: output.contents, errors: errors.contents)
+        var (output, errors) = (Data(), Data())
+        func drain() {
+            output.append(ChildProcess.readAvailable(process.output))
+            if let pipe = process.errors { errors.append(ChildProcess.readAvailable(pipe)) }
+        }
+        try await waitUntil(timeout: timeout) {
+            drain()
+            return !process.isRunning
+        }
+        drain()
+        return Result(
+            status: process.terminationStatus ?? -1,
+            output: String(decoding: output, as: UTF8.self),
+            errors: String(decoding: errors, as: UTF8.self)
+        )
     }
 
     /// Runs `transferctl arguments…` against `api`.
