@@ -23,8 +23,9 @@ struct Transferctl: AsyncParsableCommand {
               transferctl events -s transferctl --follow --json       one event per line, for scripts
             """,
         subcommands: [
-            GetCommand.self, PutCommand.self, ListCommand.self, ShowCommand.self, WatchCommand.self, CancelCommand.self,
-            SuspendCommand.self, ResumeCommand.self, SessionsCommand.self, EventsCommand.self, DeliveriesCommand.self,
+            GetCommand.self, PutCommand.self, ListCommand.self, ShowCommand.self, WatchCommand.self, TaskActionCommand<Cancel>.self,
+            TaskActionCommand<Suspend>.self, TaskActionCommand<Resume>.self, SessionsCommand.self, EventsCommand.self,
+            DeliveriesCommand.self,
         ]
     )
 }

@@ -1,16 +1,12 @@
 import Foundation
 
-/// The API's JSON conventions on the client's side: ISO 8601 dates, with or without milliseconds.
+/// The API's JSON conventions on the client's side: dates are ISO 8601 in UTC with milliseconds, as the service
+/// writes them.
 enum APIJSON {
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = (try? withMilliseconds.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text)) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date-time"))
-            }
-            return date
-        }
+        let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        decoder.dateDecodingStrategy = .custom { try format.parse($0.singleValueContainer().decode(String.self)) }
         return decoder
     }()
 
@@ -19,6 +15,4 @@ enum APIJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-
-    private static let withMilliseconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

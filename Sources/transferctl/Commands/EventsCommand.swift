@@ -10,7 +10,7 @@ struct EventsCommand: AsyncParsableCommand {
         discussion: """
             With --json, the API's batch as it answers; with --follow --json, each event's JSON on its own line \
             (the data of the stream's messages). Following reconnects after a restart of the service without \
-            missing an event; Ctrl-C stops it.
+            missing an event; Ctrl-C or SIGTERM stops it, with status 0.
             """
     )
 
@@ -41,9 +41,12 @@ struct EventsCommand: AsyncParsableCommand {
                 for event in try reply.decode(EventBatchView.self).items { Console.line(Self.line(event).rendered(width: Int.max)) }
                 return
             }
-            try await EventStream(client: client, path: path).follow { message in
-                Console.line(json ? message.data : Self.line(try message.event()).rendered(width: Int.max))
-                return true
+            let (stream, json) = (EventStream(client: client, path: path), json)
+            try await Interruptions.stop {
+                try await stream.follow { message in
+                    Console.line(json ? message.data : Self.line(try message.event()).rendered(width: Int.max))
+                    return true
+                }
             }
         }
     }

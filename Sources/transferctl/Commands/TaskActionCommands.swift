@@ -29,38 +29,32 @@ struct TaskActionOptions: ParsableArguments {
     }
 }
 
-/// `transferctl cancel`.
-struct CancelCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "cancel",
-        abstract: "Cancel tasks: they complete with the error `cancelled` (a transferring one once it has stopped)."
-    )
-
-    @OptionGroup var options: TaskActionOptions
-
-    func run() async throws { try await options.perform("cancel") }
+/// What `cancel`, `suspend` and `resume` each do: the API's action of that name, and its help.
+protocol TaskAction {
+    static var name: String { get }
+    static var abstract: String { get }
 }
 
-/// `transferctl suspend`.
-struct SuspendCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "suspend",
-        abstract: "Suspend tasks: a transfer stops and keeps its partial file, to continue on resume."
-    )
+/// `transferctl cancel`, `suspend` or `resume`.
+struct TaskActionCommand<Action: TaskAction>: AsyncParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: Action.name, abstract: Action.abstract) }
 
     @OptionGroup var options: TaskActionOptions
 
-    func run() async throws { try await options.perform("suspend") }
+    func run() async throws { try await options.perform(Action.name) }
 }
 
-/// `transferctl resume`.
-struct ResumeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "resume",
-        abstract: "Resume suspended tasks: they are queued again and continue where they stopped."
-    )
+enum Cancel: TaskAction {
+    static let name = "cancel"
+    static let abstract = "Cancel tasks: they complete with the error `cancelled` (a transferring one once it has stopped)."
+}
 
-    @OptionGroup var options: TaskActionOptions
+enum Suspend: TaskAction {
+    static let name = "suspend"
+    static let abstract = "Suspend tasks: a transfer stops and keeps its partial file, to continue on resume."
+}
 
-    func run() async throws { try await options.perform("resume") }
+enum Resume: TaskAction {
+    static let name = "resume"
+    static let abstract = "Resume suspended tasks: they are queued again and continue where they stopped."
 }

@@ -30,18 +30,12 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let interrupted = Self.interruptions()
         try await connection.run { client in
             struct Batch: Decodable { var nextAfter: String }
             let start = try await client.get("/v1/events?after=now").decode(Batch.self).nextAfter
             let rows = try await snapshot(client)
             let stream = EventStream(client: client, path: "/v1/events?after=\(start)")
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { [session] in try await Self.follow(stream, rows: rows, session: session, client: client) }
-                group.addTask { await interrupted.wait() }
-                try await group.next()
-                group.cancelAll()
-            }
+            try await Interruptions.stop { [session] in try await Self.follow(stream, rows: rows, session: session, client: client) }
         }
     }
 
@@ -153,10 +147,6 @@ struct WatchCommand: AsyncParsableCommand {
         "\(key) \(row.status) \(Units.percent(row.done, of: row.total) ?? Units.bytes(row.done)) \(row.url)"
     }
 
-    /// Ctrl-C (SIGINT) and SIGTERM, as something to wait for, instead of ending the process at once.
-    private static func interruptions() -> Interruptions {
-        Interruptions(signals: [SIGINT, SIGTERM])
-    }
 }
 
 extension WatchCommand.Row {

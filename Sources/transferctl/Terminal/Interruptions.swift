@@ -24,4 +24,15 @@ final class Interruptions: Sendable {
     func wait() async {
         for await _ in stream { return }
     }
+
+    /// Runs `body` until it ends, or until the first Ctrl-C or SIGTERM, which cancels it and returns normally.
+    static func stop(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        let interruptions = Interruptions(signals: [SIGINT, SIGTERM])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask(operation: body)
+            group.addTask { await interruptions.wait() }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
 }

@@ -217,4 +217,62 @@ import Testing
                 == "transferctl: cannot reach transferd at http://127.0.0.1:9: connection refused (set --url or TRANSFERD_URL)\n"
         )
     }
+
+    @Test func followingSurvivesABrokenEventStreamAndLsShowsTheRate() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                let port = try #require(api.baseURL.split(separator: ":").last.flatMap { Int($0) })
+                let urls = (1...3).map { origin.url("/files/2000000?name=f\($0)&bytesPerSecond=400000") }
+
+                // act: get follows through a proxy that breaks its event stream after 2 kB; meanwhile ls
+                async let followed = InteropScript.serving(
+                    "cutting_proxy.py",
+                    arguments: [String(port), "GET /v1/sessions/transferctl/events", "2000", "down"],
+                    hint: "python3 is needed"
+                ) { proxy in
+                    var environment = TransferctlProcess.environment(api)
+                    environment["TRANSFERD_URL"] = "http://127.0.0.1:\(proxy)"
+                    return try await TransferctlProcess.run(["get"] + urls, environment: environment)
+                }
+                try await waitUntil {
+                    let events = (try? await api.allEvents("transferctl")) ?? []
+                    return events.filter { $0.type == "task.progress" && $0.taskIdentifier == 1 }.count >= 2
+                }
+                let listed = try await TransferctlProcess.run("ls", api: api)
+                let result = try await followed
+
+                // verify: every task was followed to its end, and the running one had a rate
+                #expect(result.status == 0, "\(result.errors)")
+                for task in 1...3 { #expect(result.output.contains("transferctl/\(task) 2000000: completed"), "\(result.output)") }
+                let row = try #require(listed.output.split(separator: "\n").first { $0.hasPrefix(" 1 ") || $0.hasPrefix("1 ") })
+                #expect(row.contains("KiB/s"), "\(listed.output)")
+            }
+        }
+    }
+
+    @Test func eventsAndDeliveries() async throws {
+        try await WebhookReceiver.with { receiver in
+            var policy = TestService.fastDeliveries
+            policy.schedule = [.zero, .milliseconds(10)]
+            try await TestService.with(deliveryPolicy: policy) { api in
+                receiver.refuse(with: 500)
+                try await api.createSession("hooked", configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
+                _ = try await api.send(.POST, "/v1/sessions/hooked/webhook/test")
+                try await waitUntil { try await api.deliveries("hooked", status: "failed").count == 1 }
+
+                // act
+                let events = try await TransferctlProcess.run("events", "-s", "hooked", api: api)
+                let failed = try await TransferctlProcess.run("deliveries", "-s", "hooked", "--status", "failed", api: api)
+                receiver.refuse(with: nil)
+                let replayed = try await TransferctlProcess.run("deliveries", "-s", "hooked", "--replay-failed", api: api)
+                try await api.waitUntilAllAcknowledged("hooked")
+
+                // verify
+                #expect(events.output.contains("webhook.test"), "\(events.output)")
+                #expect(failed.output.contains("failed") && failed.output.contains("The subscriber answered 500."), "\(failed.output)")
+                #expect(replayed.output == "replaying 1 failed deliveries\n", "\(replayed.errors)")
+                #expect(try await api.deliveries("hooked", status: "delivered").count == 1)
+            }
+        }
+    }
 }
