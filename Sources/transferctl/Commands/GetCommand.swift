@@ -106,9 +106,10 @@ struct GetCommand: AsyncParsableCommand {
         display: TransferDisplay
     ) async throws {
         let saver = ContentSaver(client: client)
+        var names: Set<String> = []
         for position in transfers.indices where transfers[position].phase == .succeeded {
             let task = try await follower.task(created[position].taskIdentifier)
-            let path = destination(for: transfers[position])
+            let path = destination(named: Self.fileName(transfers[position].name, besides: &names))
             transfers[position].phase = .saving
             transfers[position].done = 0
             let snapshot = transfers
@@ -130,10 +131,24 @@ struct GetCommand: AsyncParsableCommand {
         }
     }
 
-    /// Where a download is saved: -o's file, or its URL's file name in -o's directory or (-O) the current one.
-    private func destination(for transfer: FollowedTransfer) -> String {
+    /// Where a download is saved: -o's file, or `name` in -o's directory or (-O) the current one.
+    private func destination(named name: String) -> String {
         if let output, !Self.isDirectory(output) { return output }
-        return URL(fileURLWithPath: output ?? ".").appendingPathComponent(transfer.name).path
+        return URL(fileURLWithPath: output ?? ".").appendingPathComponent(name).path
+    }
+
+    /// A file name for a URL's last path component: `download` for one that names no file (`..`), and `.1`,
+    /// `.2`, … after one that an earlier download of this run took.
+    static func fileName(_ name: String, besides taken: inout Set<String>) -> String {
+        let base = [".", ".."].contains(name) || name.isEmpty ? "download" : name
+        var candidate = base
+        var number = 0
+        while taken.contains(candidate) {
+            number += 1
+            candidate = "\(base).\(number)"
+        }
+        taken.insert(candidate)
+        return candidate
     }
 
     private static func isDirectory(_ path: String) -> Bool {

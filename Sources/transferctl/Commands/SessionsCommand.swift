@@ -181,8 +181,3 @@ struct SessionsCommand: AsyncParsableCommand {
         }
     }
 }
-
-/// The states a task can be in, in the order the API lists them.
-enum TaskStates {
-    static let all = ["suspended", "running", "canceling", "completed"]
-}

@@ -27,6 +27,17 @@ struct WatchCommand: AsyncParsableCommand {
         var done: Int64 = 0
         var total: Int64 = -1
         var meter = RateMeter()
+
+        init(url: String, status: String) {
+            self.url = url
+            self.status = status
+        }
+
+        /// The row of `task` as it is now.
+        init(_ task: TaskView) {
+            (url, status) = (task.originalRequest.url, task.status)
+            (done, total) = task.bytes
+        }
     }
 
     func run() async throws {
@@ -53,8 +64,9 @@ struct WatchCommand: AsyncParsableCommand {
                 }
                 let key = "\(owner)/\(identifier)"
                 if rows[key] == nil {
-                    let task = try await client.get("/v1/sessions/\(owner)/tasks/\(identifier)").decode(TaskView.self)
-                    rows[key] = Row(url: task.originalRequest.url, status: task.status)
+                    // A task new to the table: its URL is in the task, not in the event.
+                    let task = try? await client.get("/v1/sessions/\(owner)/tasks/\(identifier)").decode(TaskView.self)
+                    rows[key] = task.map(Row.init) ?? Row(url: "", status: "running")
                 }
                 Self.apply(event, to: &rows[key]!)
                 if let region {
@@ -81,23 +93,15 @@ struct WatchCommand: AsyncParsableCommand {
             sessions = [session]
         } else {
             sessions = try await client.get("/v1/sessions?limit=1000").decode(Page<SessionView>.self).items
-                .filter {
-                    $0.taskCounts["running", default: 0] + $0.taskCounts["suspended", default: 0] + $0.taskCounts["canceling", default: 0]
-                        > 0
-                }
+                .filter { session in TaskStates.unfinished.contains { session.taskCounts[$0, default: 0] > 0 } }
                 .map(\.identifier)
         }
         var rows: [String: Row] = [:]
         for session in sessions {
-            for state in ["running", "suspended", "canceling"] {
+            for state in TaskStates.unfinished {
                 let page = try await client.get("/v1/sessions/\(session)/tasks?state=\(state)&limit=1000").decode(Page<TaskView>.self)
                 for task in page.items {
-                    (rows["\(session)/\(task.taskIdentifier)"] = Row(
-                        url: task.originalRequest.url,
-                        status: task.status,
-                        done: task.bytes.done,
-                        total: task.bytes.total
-                    ))
+                    rows["\(session)/\(task.taskIdentifier)"] = Row(task)
                 }
             }
         }

@@ -58,5 +58,7 @@ import Testing
         #expect(ByteRate(argument: "512K")?.bytesPerSecond == 524_288)
         #expect(ByteRate(argument: "2m")?.bytesPerSecond == 2_097_152)
         #expect(ByteRate(argument: "fast") == nil)
+        var taken: Set<String> = []
+        #expect(["a.iso", "a.iso", "..", "a.iso"].map { GetCommand.fileName($0, besides: &taken) } == ["a.iso", "a.iso.1", "download", "a.iso.2"])
     }
 }
