@@ -88,11 +88,13 @@ struct GetCommand: AsyncParsableCommand {
             }
             let follower = TaskFollower(client: client, session: session)
             let display = TransferDisplay()
-            var transfers = try await follower.follow(created, after: opened.lastEventSequence, display: display)
-            if output != nil || remoteName {
-                try await save(&transfers, of: created, client: client, follower: follower, display: display)
+            let transfers = try await display.during {
+                var transfers = try await follower.follow(created, after: opened.lastEventSequence, display: display)
+                if output != nil || remoteName {
+                    try await save(&transfers, of: created, client: client, follower: follower, display: display)
+                }
+                return transfers
             }
-            display.finish(transfers)
             try Self.report(transfers)
         }
     }
@@ -123,7 +125,7 @@ struct GetCommand: AsyncParsableCommand {
                 }
                 transfers[position].done = task.file?.size ?? transfers[position].done
                 transfers[position].phase = .succeeded
-                display.show(transfers, force: true)
+                display.show(transfers)
                 if !Console.isTerminal { Console.line("\(transfers[position].reference): saved \(path)") }
             } catch let failure as CommandFailure {
                 transfers[position].phase = .failed(code: "notSaved", message: failure.message)

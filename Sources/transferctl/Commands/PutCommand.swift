@@ -55,18 +55,19 @@ struct PutCommand: AsyncParsableCommand {
         let name = URL(fileURLWithPath: file).lastPathComponent
         try await connection.run { client in
             let opened = try await TaskFollower.openSession(session, client: client)
-            let display = TransferDisplay()
-            let fileID = try await stage(name: name, size: size, client: client, display: display)
+            let fileID = try await stage(name: name, size: size, client: client)
             let upload = NewUpload(url: url, method: method, from: .init(file: fileID), multipart: multipart.map { .init(field: $0) })
             let task = try await client.send(.POST, "/v1/sessions/\(session)/tasks", json: upload).decode(TaskView.self)
             let follower = TaskFollower(client: client, session: session)
-            let transfers = try await follower.follow(
-                [task],
-                names: ["\(name) → \(FollowedTransfer.name(of: url))"],
-                after: opened.lastEventSequence,
-                display: display
-            )
-            display.finish(transfers)
+            let display = TransferDisplay()
+            let transfers = try await display.during {
+                try await follower.follow(
+                    [task],
+                    names: ["\(name) → \(FollowedTransfer.name(of: url))"],
+                    after: opened.lastEventSequence,
+                    display: display
+                )
+            }
             if let status = try await follower.task(task.taskIdentifier).response?.statusCode {
                 Console.line("reply: \(status)")
             }
@@ -75,25 +76,29 @@ struct PutCommand: AsyncParsableCommand {
     }
 
     /// Stages the file with tus, showing its progress.
-    private func stage(name: String, size: Int64, client: TransferdClient, display: TransferDisplay) async throws -> String {
+    private func stage(name: String, size: Int64, client: TransferdClient) async throws -> String {
         let progress = TusUpload.Progress()
-        let staging = Task { [file] in
-            defer { progress.finish() }
-            return try await TusUpload(client: client).upload(file, size: size, progress: progress) { notice in
-                if !Console.isTerminal { Console.line(notice) }
+        let display = TransferDisplay()
+        return try await display.during { [file] in
+            let staging = Task {
+                defer { progress.finish() }
+                return try await TusUpload(client: client).upload(file, size: size, progress: progress) { notice in
+                    if !Console.isTerminal { Console.line(notice) }
+                }
             }
-        }
-        var shown = FollowedTransfer(reference: "staging", name: name, bytes: (0, size))
-        shown.phase = .transferring
-        while !progress.isFinished {
-            shown.done = progress.bytes
-            shown.meter.record(shown.done, at: Date())
+            var shown = FollowedTransfer(reference: "staging", name: name, bytes: (0, size))
+            shown.phase = .transferring
+            // The bytes sent are sampled, as they go out in the upload's own task.
+            while !progress.isFinished {
+                shown.done = progress.bytes
+                shown.meter.record(shown.done, at: Date())
+                display.show([shown])
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            let id = try await staging.value
+            (shown.done, shown.phase) = (size, .succeeded)
             display.show([shown])
-            try? await Task.sleep(for: .milliseconds(100))
+            return id
         }
-        let id = try await staging.value
-        (shown.done, shown.phase) = (size, .succeeded)
-        display.finish([shown])
-        return id
     }
 }

@@ -21,7 +21,7 @@ struct WatchCommand: AsyncParsableCommand {
     var session: String?
 
     /// One row of the table.
-    struct Row {
+    struct Row: Sendable {
         var url: String
         var status: String
         var done: Int64 = 0
@@ -50,40 +50,37 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// Follows the tenant's events from `stream`, keeping `rows` and the screen up to date, until cancelled.
+    /// Follows the tenant's events from `stream`, keeping the rows up to date (drawn on a terminal, printed as
+    /// lines otherwise), until cancelled; the table drawn last stays on screen.
     private static func follow(_ stream: EventStream, rows: [String: Row], session: String?, client: TransferdClient) async throws {
-        var rows = rows
-        let region = Console.isTerminal ? LiveRegion() : nil
-        var drawn = ContinuousClock.now - .seconds(1)
-        region?.draw(Self.lines(rows))
-        do {
+        let screen = LiveScreen(rows) { Self.lines($0) }
+        let follow = {
             try await stream.follow { message in
                 let event = try message.event()
                 guard let owner = event.session, session == nil || owner == session, let identifier = event.taskIdentifier else {
                     return true
                 }
                 let key = "\(owner)/\(identifier)"
-                if rows[key] == nil {
+                if screen.value[key] == nil {
                     // A task new to the table: its URL is in the task, not in the event.
                     let task = try? await client.get("/v1/sessions/\(owner)/tasks/\(identifier)").decode(TaskView.self)
-                    rows[key] = task.map(Row.init) ?? Row(url: "", status: "running")
+                    screen.update { $0[key] = task.map(Row.init) ?? Row(url: "", status: "running") }
                 }
-                Self.apply(event, to: &rows[key]!)
-                if let region {
-                    if ContinuousClock.now - drawn >= .milliseconds(200) || event.type == "task.completed" {
-                        region.draw(Self.lines(rows))
-                        drawn = .now
-                    }
-                } else if event.type != "task.progress" && event.type != "task.upload_progress" {
-                    Console.line(Self.line(key, rows[key]!))
+                let row = screen.update { rows in
+                    Self.apply(event, to: &rows[key]!)
+                    return rows[key]!
+                }
+                if !Console.isTerminal, !["task.progress", "task.upload_progress"].contains(event.type) {
+                    Console.line(Self.line(key, row))
                 }
                 return true
             }
+        }
+        do {
+            try await Console.isTerminal ? screen.drawing(follow) : follow()
         } catch  where Task.isCancelled {
             // Ctrl-C: the table stays as it was last.
         }
-        region?.draw(Self.lines(rows))
-        region?.finish()
     }
 
     /// The unfinished tasks there are now.

@@ -16,14 +16,13 @@ struct TaskFollower {
     ) async throws -> [FollowedTransfer] {
         var transfers = tasks.indices.map { FollowedTransfer(session: session, task: tasks[$0], name: names?[$0]) }
         let index = Dictionary(uniqueKeysWithValues: tasks.enumerated().map { ($1.taskIdentifier, $0) })
-        display.show(transfers, force: true)
+        display.show(transfers)
         let stream = EventStream(client: client, path: "/v1/sessions/\(session)/events?after=\(sequence)")
         try await stream.follow { message in
             let event = try message.event()
             guard let identifier = event.taskIdentifier, let position = index[identifier] else { return true }
-            let before = transfers[position].phase
             transfers[position].apply(event)
-            display.show(transfers, force: before != transfers[position].phase)
+            display.show(transfers)
             return !transfers.allSatisfy(\.phase.isFinished)
         }
         return transfers

@@ -1,39 +1,51 @@
 import Foundation
+import Synchronization
 
 /// Shows followed transfers as they go: on a terminal, a progress bar per task redrawn in place (bytes, rate,
 /// ETA); otherwise plain lines, one per change of phase and at most one per task every few seconds of progress.
-final class TransferDisplay {
-    private let region: LiveRegion?
-    private var lastDrawn = ContinuousClock.now - .seconds(1)
-    private var printed: [String: (phase: FollowedTransfer.Phase, at: ContinuousClock.Instant)] = [:]
+final class TransferDisplay: Sendable {
+    private let screen: LiveScreen<[FollowedTransfer]>?
+    private let printed = Mutex<[String: (phase: FollowedTransfer.Phase, at: ContinuousClock.Instant)]>([:])
 
     /// Bars on a terminal, lines otherwise.
     init(live: Bool = Console.isTerminal) {
-        region = live ? LiveRegion() : nil
+        screen = live ? LiveScreen([]) { Self.bars($0, height: Console.terminalHeight ?? 40) } : nil
     }
 
-    /// Shows `transfers` as they are now; on a terminal at most ten times a second unless `force`.
-    func show(_ transfers: [FollowedTransfer], force: Bool = false) {
-        let now = ContinuousClock.now
-        if let region {
-            guard force || now - lastDrawn >= .milliseconds(100) else { return }
-            lastDrawn = now
-            region.draw(transfers.map(Self.bar))
+    /// Runs `body`, which shows transfers, while they are drawn; the last drawing stays on screen.
+    func during<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard let screen else { return try await body() }
+        return try await screen.drawing(body)
+    }
+
+    /// Shows `transfers` as they are now.
+    func show(_ transfers: [FollowedTransfer]) {
+        if let screen {
+            screen.update { $0 = transfers }
             return
         }
+        let now = ContinuousClock.now
         for transfer in transfers {
-            let previous = printed[transfer.reference]
-            let phaseChanged = previous?.phase != transfer.phase
-            guard phaseChanged || (transfer.phase == .transferring && now - previous!.at >= .seconds(5)) else { continue }
-            printed[transfer.reference] = (transfer.phase, now)
-            Console.line(Self.line(transfer))
+            let due = printed.withLock { printed in
+                let previous = printed[transfer.reference]
+                let phaseChanged = previous?.phase != transfer.phase
+                guard phaseChanged || (transfer.phase == .transferring && now - previous!.at >= .seconds(5)) else { return false }
+                printed[transfer.reference] = (transfer.phase, now)
+                return true
+            }
+            if due { Console.line(Self.line(transfer)) }
         }
     }
 
-    /// Leaves the last drawing on screen.
-    func finish(_ transfers: [FollowedTransfer]) {
-        show(transfers, force: true)
-        region?.finish()
+    /// The bars that fit `height` lines: every transfer, or when they are more, those under way first and a line
+    /// that counts the rest.
+    static func bars(_ transfers: [FollowedTransfer], height: Int) -> [StyledLine] {
+        guard transfers.count > height - 1 else { return transfers.map(bar) }
+        let shown = (transfers.filter { !$0.phase.isFinished } + transfers.filter(\.phase.isFinished)).prefix(max(1, height - 2))
+        let finished = transfers.filter(\.phase.isFinished)
+        let failed = finished.filter { if case .failed = $0.phase { true } else { false } }.count
+        let summary = "… \(transfers.count - shown.count) more: \(finished.count) of \(transfers.count) finished, \(failed) failed"
+        return shown.map(bar) + [StyledLine([.init(text: summary, tone: .dim)])]
     }
 
     /// A transfer as one plain line.

@@ -45,6 +45,19 @@ import Testing
         #expect(lines[2] == "12  http://e.com/y                   3 B")
     }
 
+    @Test func moreTransfersThanLinesShowThoseUnderWayAndCountTheRest() {
+        let transfers = (1...10).map { number in
+            var transfer = FollowedTransfer(reference: "s/\(number)", name: "f\(number)", bytes: (0, 100))
+            transfer.phase = number <= 6 ? .succeeded : number == 7 ? .failed(code: "timedOut", message: "") : .transferring
+            return transfer
+        }
+        let lines = TransferDisplay.bars(transfers, height: 6).map(\.plain)
+        #expect(lines.count == 5)
+        #expect(lines.prefix(3).map { $0.prefix(4) } == ["s/8 ", "s/9 ", "s/10"], "those under way first")
+        #expect(lines.last == "… 6 more: 7 of 10 finished, 1 failed")
+        #expect(TransferDisplay.bars(Array(transfers.prefix(3)), height: 6).count == 3)
+    }
+
     @Test func unitsAndArguments() {
         #expect(Units.bytes(512) == "512 B")
         #expect(Units.bytes(1536) == "1.5 KiB")
@@ -59,6 +72,10 @@ import Testing
         #expect(ByteRate(argument: "2m")?.bytesPerSecond == 2_097_152)
         #expect(ByteRate(argument: "fast") == nil)
         var taken: Set<String> = []
-        #expect(["a.iso", "a.iso", "..", "a.iso"].map { GetCommand.fileName($0, besides: &taken) } == ["a.iso", "a.iso.1", "download", "a.iso.2"])
+        #expect(
+            ["a.iso", "a.iso", "..", "a.iso"].map { GetCommand.fileName($0, besides: &taken) } == [
+                "a.iso", "a.iso.1", "download", "a.iso.2",
+            ]
+        )
     }
 }
