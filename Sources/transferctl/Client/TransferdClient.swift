@@ -40,6 +40,10 @@ struct TransferdClient: Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(60))
         configuration.decompression = .disabled
+        // A refused connection is said at once rather than tried again until the connect timeout: a person waits
+        // for the answer, and the commands that must outlast a restart (following, saving, staging) try again
+        // themselves.
+        configuration.connectionPool.retryConnectionEstablishment = false
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let client = TransferdClient(baseURL: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL, apiKey: apiKey, http: http)
         do {

@@ -112,14 +112,13 @@ struct GetCommand: AsyncParsableCommand {
         for position in transfers.indices where transfers[position].phase == .succeeded {
             let task = try await follower.task(created[position].taskIdentifier)
             let path = destination(named: Self.fileName(transfers[position].name, besides: &names))
-            transfers[position].phase = .saving
-            transfers[position].done = 0
-            let snapshot = transfers
+            // The save has a rate of its own, measured here.
+            (transfers[position].phase, transfers[position].done, transfers[position].meter) = (.saving, 0, RateMeter())
             do {
                 try await saver.save(session: session, task: task, to: path) { saved in
-                    var shown = snapshot
-                    shown[position].done = saved
-                    display.show(shown)
+                    transfers[position].done = saved
+                    transfers[position].meter.record(saved, at: Date())
+                    display.show(transfers)
                 } notice: { notice in
                     if !Console.isTerminal { Console.line(notice) }
                 }

@@ -19,6 +19,13 @@ import Testing
         #expect(meter.secondsRemaining(toward: 26_000_000) == 2)
         meter.record(1_000, at: start.addingTimeInterval(11))
         #expect(meter.bytesPerSecond == nil, "a transfer that started again measures afresh")
+
+        // a local save reports every block: a millisecond apart, 1 kB each
+        var save = RateMeter(window: 5)
+        for millisecond in 0...10_000 {
+            save.record(Int64(millisecond) * 1000, at: start.addingTimeInterval(Double(millisecond) / 1000))
+        }
+        #expect(abs((save.bytesPerSecond ?? 0) - 1_000_000) < 1)
     }
 
     @Test func aLineTooWideShortensItsFlexiblePartInTheMiddle() {
