@@ -49,6 +49,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/onevcat/Rainbow.git", from: "4.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // JSON text written straight from `Encodable` values, and the UTC calendar arithmetic its dates use.
@@ -86,6 +87,7 @@ let package = Package(
                 .copy("0012_progress_coalescing.sql"),
                 .copy("0013_leases.sql"),
                 .copy("0014_event_traceparent.sql"),
+                .copy("0015_dashboard_sessions.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings
@@ -106,14 +108,22 @@ let package = Package(
                 + nio,
             swiftSettings: swiftSettings
         ),
-        // The HTTP API: controllers by resource, their request and response types, problems, middleware.
+        // The HTTP API: controllers by resource, their request and response types, problems, middleware; and the
+        // dashboard (UI/), whose templates and assets are compiled into the binary.
         .target(
             name: "TransferdAPI",
             dependencies: [
                 "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", hummingbird, crypto,
-                logging, metrics,
+                logging, metrics, .product(name: "Mustache", package: "swift-mustache"),
             ]
                 + nio,
+            resources: [
+                .embedInCode("UI/Templates/layout.mustache"),
+                .embedInCode("UI/Templates/signin.mustache"),
+                .embedInCode("UI/Templates/sessions.mustache"),
+                .embedInCode("UI/Assets/dashboard.css"),
+                .embedInCode("UI/Assets/dashboard.js"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -16,6 +16,8 @@ package struct APIDependencies: Sendable {
     package var idempotency: IdempotencyService
     package var eventLog: EventLog
     package var authentication: AuthenticationMiddleware
+    /// Signing in to the dashboard.
+    package var dashboard: DashboardSessionService
     package var destinations: DestinationGuard
     package var disk: DiskSpace
     package var files: FileStore
@@ -37,6 +39,7 @@ package struct APIDependencies: Sendable {
         idempotency: IdempotencyService,
         eventLog: EventLog,
         authentication: AuthenticationMiddleware,
+        dashboard: DashboardSessionService,
         destinations: DestinationGuard,
         disk: DiskSpace,
         files: FileStore,
@@ -54,6 +57,7 @@ package struct APIDependencies: Sendable {
         self.idempotency = idempotency
         self.eventLog = eventLog
         self.authentication = authentication
+        self.dashboard = dashboard
         self.destinations = destinations
         self.disk = disk
         self.streams = streams
@@ -67,7 +71,7 @@ package struct APIDependencies: Sendable {
 /// The API's router: every route transferd serves, behind the problem and authentication middleware. Routes under
 /// `/v1/sessions/{identifier}/` find their session once (`SessionMiddleware`); creating routes take an
 /// `Idempotency-Key` (`IdempotencyMiddleware`).
-package func buildRouter(_ api: APIDependencies) -> Router<AppRequestContext> {
+package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: api.metrics))
@@ -96,5 +100,6 @@ package func buildRouter(_ api: APIDependencies) -> Router<AppRequestContext> {
             to: router.group("v1/files"),
             idempotency: IdempotencyMiddleware(keys: api.idempotency, fingerprint: .headers(FilesController.describingHeaders))
         )
+    try DashboardController(dashboard: api.dashboard, sessions: api.sessions, pages: DashboardPages()).addRoutes(to: router)
     return router
 }

@@ -59,7 +59,7 @@ func buildApplication(
         )
     }
     return Application(
-        router: buildRouter(components.api),
+        router: try buildRouter(components.api),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),
         services: services,
         onServerRunning: onServerRunning,

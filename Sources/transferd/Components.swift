@@ -126,6 +126,7 @@ struct Components: Sendable {
             case .keyRevoked(let id): apiKeys.cache.forget(id: id)
             }
         }
+        let dashboard = DashboardSessionService(store: store, clock: clock, keys: apiKeys)
         api = APIDependencies(
             store: store,
             sessions: SessionService(
@@ -143,9 +144,11 @@ struct Components: Sendable {
             eventLog: eventLog,
             authentication: AuthenticationMiddleware(
                 keys: apiKeys,
+                dashboard: dashboard,
                 disabled: configuration.authenticationDisabled,
                 limiter: RequestRateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst)
             ),
+            dashboard: dashboard,
             destinations: httpClient.destinations,
             disk: disk,
             files: files,

@@ -5,12 +5,16 @@ import TransferdDomain
 import TransferdEngine
 import TransferdServices
 
-/// Every route but the health checks needs `Authorization: Bearer <API key>`: a missing, unknown or revoked key
-/// is answered 401 with `WWW-Authenticate`, and each key's requests pass its rate limit (429 with `Retry-After`).
+/// Every route but the health checks and the dashboard's own (`/ui/`, which signs people in) needs
+/// `Authorization: Bearer <API key>`: a missing, unknown or revoked key is answered 401 with `WWW-Authenticate`,
+/// and each key's requests pass its rate limit (429 with `Retry-After`). A request that only reads (`GET`,
+/// `HEAD`) may instead carry a dashboard session's cookie, so that the dashboard's pages can stream events and
+/// fetch contents; a cookie never authorizes a change, so no other site can make a browser change anything.
 package struct AuthenticationMiddleware: RouterMiddleware {
     package static let openPaths: Set<String> = ["/healthz", "/readyz"]
 
     package let keys: APIKeyService
+    package let dashboard: DashboardSessionService
     /// `--no-auth` (loopback only): every request acts for the default tenant.
     package let disabled: Bool
     package let limiter: RequestRateLimiter
@@ -20,7 +24,8 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         context: AppRequestContext,
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard !Self.openPaths.contains(request.uri.path) else { return try await next(request, context) }
+        let path = request.uri.path
+        guard !Self.openPaths.contains(path), path != "/ui", !path.hasPrefix("/ui/") else { return try await next(request, context) }
         var context = context
         context.principal = disabled ? .unauthenticated : try await authenticate(request)
         if let wait = limiter.take(for: context.rateLimitKey) {
@@ -39,6 +44,9 @@ package struct AuthenticationMiddleware: RouterMiddleware {
 
     private func authenticate(_ request: Request) async throws -> Principal {
         guard let header = request.headers[.authorization] else {
+            if [.get, .head].contains(request.method), let signedIn = try await DashboardSignIn.of(request, dashboard) {
+                return signedIn.principal
+            }
             throw Self.unauthorized("This route needs `Authorization: Bearer <API key>`.", error: nil)
         }
         let scheme = "bearer "
@@ -68,10 +76,12 @@ package struct AuthenticationMiddleware: RouterMiddleware {
 
     package init(
         keys: APIKeyService,
+        dashboard: DashboardSessionService,
         disabled: Bool,
         limiter: RequestRateLimiter
     ) {
         self.keys = keys
+        self.dashboard = dashboard
         self.disabled = disabled
         self.limiter = limiter
     }

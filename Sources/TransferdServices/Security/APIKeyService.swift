@@ -63,15 +63,24 @@ package struct APIKeyService: Sendable {
     /// The principal a bearer token stands for, or why there is none (a malformed, unknown or revoked key).
     package func authenticate(_ text: String) async throws -> Result<Principal, AuthenticationFailure> {
         guard let token = APIKey.Token(text) else { return .failure(.invalid) }
-        let now = clock.now
-        var key = cache.key(id: token.id, now: now)
-        if key == nil {
-            key = try await store.read { try $0.apiKeys.find(id: token.id) }
-            if let key { cache.remember(key, readAt: now) }
-        }
-        guard let key, key.matches(token) else { return .failure(.invalid) }
+        guard let key = try await key(id: token.id), key.matches(token) else { return .failure(.invalid) }
         guard key.revokedAt == nil else { return .failure(.revoked) }
         return .success(Principal(tenantID: key.tenantId, keyID: key.id, admin: key.admin))
+    }
+
+    /// The principal of the key `id` while it lives (a dashboard session signed in with it); nil once it is revoked.
+    package func principal(keyID id: String) async throws -> Principal? {
+        guard let key = try await key(id: id), key.revokedAt == nil else { return nil }
+        return Principal(tenantID: key.tenantId, keyID: key.id, admin: key.admin)
+    }
+
+    /// The key `id`, as read within the cache's lifetime.
+    private func key(id: String) async throws -> APIKey? {
+        let now = clock.now
+        if let key = cache.key(id: id, now: now) { return key }
+        let key = try await store.read { try $0.apiKeys.find(id: id) }
+        if let key { cache.remember(key, readAt: now) }
+        return key
     }
 }
 

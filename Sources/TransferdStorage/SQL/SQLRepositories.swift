@@ -30,6 +30,7 @@ struct SQLRepositories: Repositories {
     var backgroundTasks: any BackgroundTaskRepository { SQLBackgroundTaskRepository(db: db) }
     var apiKeys: any APIKeyRepository { SQLAPIKeyRepository(db: db) }
     var idempotencyKeys: any IdempotencyRepository { SQLIdempotencyRepository(db: db) }
+    var dashboardSessions: any DashboardSessionRepository { SQLDashboardSessionRepository(db: db) }
     var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db) }
 
     func isolated<T>(_ body: () throws -> T) throws -> T {

@@ -15,7 +15,7 @@ enum RoutedOperations {
             configuration: Configuration(dataDirectory: TestService.temporaryDataDirectory()),
             logger: Logger(label: "routes")
         )
-        let routed = Set(buildRouter(components.api).routes.map { "\($0.method) \($0.path)" })
+        let routed = Set(try buildRouter(components.api).routes.map { "\($0.method) \($0.path)" })
         try await components.httpClient.destinations.shutdown()
         return routed
     }

@@ -1,0 +1,10 @@
+import Foundation
+
+/// The dashboard's signed-in sessions.
+package protocol DashboardSessionRepository {
+    func insert(_ session: DashboardSession) throws
+    func find(tokenHash: String) throws -> DashboardSession?
+    func delete(tokenHash: String) throws
+    /// Forgets the sessions that expired before `date`.
+    func deleteExpired(before date: Date) throws
+}

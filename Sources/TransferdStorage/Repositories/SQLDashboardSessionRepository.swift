@@ -1,0 +1,40 @@
+import Foundation
+import TransferdDomain
+
+/// The dashboard's signed-in sessions.
+struct SQLDashboardSessionRepository: DashboardSessionRepository {
+    let db: any SQLConnection
+
+    func insert(_ session: DashboardSession) throws {
+        try db.execute(
+            "INSERT INTO dashboard_sessions (token_hash, api_key_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+            [
+                session.tokenHash, session.apiKeyID, session.csrfToken, StoredDate.text(session.createdAt),
+                StoredDate.text(session.expiresAt),
+            ]
+        )
+    }
+
+    func find(tokenHash: String) throws -> DashboardSession? {
+        try db.fetchOne(
+            "SELECT token_hash, api_key_id, csrf_token, created_at, expires_at FROM dashboard_sessions WHERE token_hash = ?",
+            [tokenHash]
+        ) { row in
+            DashboardSession(
+                tokenHash: row["token_hash"],
+                apiKeyID: row["api_key_id"],
+                csrfToken: row["csrf_token"],
+                createdAt: row["created_at"],
+                expiresAt: row["expires_at"]
+            )
+        }
+    }
+
+    func delete(tokenHash: String) throws {
+        try db.execute("DELETE FROM dashboard_sessions WHERE token_hash = ?", [tokenHash])
+    }
+
+    func deleteExpired(before date: Date) throws {
+        try db.execute("DELETE FROM dashboard_sessions WHERE expires_at < ?", [StoredDate.text(date)])
+    }
+}
