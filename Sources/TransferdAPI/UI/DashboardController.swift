@@ -28,8 +28,8 @@ struct DashboardController: Sendable {
     }
 
     @Sendable func signIn(request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await Self.form(request, context)
-        guard let key = form["key"], !key.isEmpty else {
+        let form = try await Self.form(SignInForm.self, request)
+        guard let key = form?.key, !key.isEmpty else {
             return pages.render("signin", .init(title: "Sign in", problem: "Enter an API key."), status: .badRequest)
         }
         switch try await dashboard.signIn(apiKey: key) {
@@ -44,9 +44,9 @@ struct DashboardController: Sendable {
     }
 
     @Sendable func signOut(request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await Self.form(request, context)
+        let form = try await Self.form(SignOutForm.self, request)
         if let signedIn = try await DashboardSignIn.of(request, dashboard) {
-            guard Self.constantTimeEquals(form["csrf"] ?? "", signedIn.session.csrfToken) else {
+            guard Self.constantTimeEquals(form?.csrf ?? "", signedIn.session.csrfToken) else {
                 return pages.render(
                     "signin",
                     .init(
@@ -95,17 +95,20 @@ struct DashboardController: Sendable {
         )
     }
 
-    /// A form's fields (`application/x-www-form-urlencoded`).
-    private static func form(_ request: Request, _ context: AppRequestContext) async throws -> [String: String] {
+    /// The sign-in form.
+    struct SignInForm: Decodable {
+        var key: String?
+    }
+
+    /// The sign-out form, with the session's CSRF token.
+    struct SignOutForm: Decodable {
+        var csrf: String?
+    }
+
+    /// A form's fields (`application/x-www-form-urlencoded`, at most 64 KiB); nil when the body is not such a form.
+    private static func form<Form: Decodable>(_ type: Form.Type, _ request: Request) async throws -> Form? {
         let body = try await request.body.collect(upTo: 64 << 10)
-        var fields: [String: String] = [:]
-        for pair in String(buffer: body).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            if let name = parts.first { fields[name] = parts.count > 1 ? parts[1] : "" }
-        }
-        return fields
+        return try? URLEncodedFormDecoder().decode(type, from: String(buffer: body))
     }
 
     private static func redirect(to location: String) -> Response {
