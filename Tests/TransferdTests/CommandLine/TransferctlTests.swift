@@ -10,6 +10,25 @@ import Testing
         return directory
     }
 
+    /// Runs transferctl against `api` through `Tests/Interop/cutting_proxy.py`, which breaks the first connection
+    /// that carries `marker` after `after` bytes going `direction` (`up`: of the request, `down`: of the answer).
+    static func runBreaking(
+        _ cut: (marker: String, after: Int, direction: String),
+        _ arguments: [String],
+        api: APIClient
+    ) async throws -> TransferctlProcess.Result {
+        let port = try #require(api.baseURL.split(separator: ":").last.flatMap { Int($0) })
+        return try await InteropScript.serving(
+            "cutting_proxy.py",
+            arguments: [String(port), cut.marker, String(cut.after), cut.direction],
+            hint: "python3 is needed"
+        ) { proxy in
+            var environment = TransferctlProcess.environment(api)
+            environment["TRANSFERD_URL"] = "http://127.0.0.1:\(proxy)"
+            return try await TransferctlProcess.run(arguments, environment: environment)
+        }
+    }
+
     @Test func getSavesEachDownloadAndExitsZeroOnlyWhenAllSucceeded() async throws {
         try await OriginServer.with { origin in
             try await TestService.with { api in
@@ -68,22 +87,14 @@ import Testing
             try await TestService.with { api in
                 let size = 3_000_000
                 let directory = try Self.outputDirectory()
-                let port = try #require(api.baseURL.split(separator: ":").last.flatMap { Int($0) })
                 let marker = "GET /v1/sessions/transferctl/tasks/1/content"
 
                 // act: through a proxy that breaks the first content answer after 1 MB
-                let broken = try await InteropScript.serving(
-                    "cutting_proxy.py",
-                    arguments: [String(port), marker, "1000000", "down"],
-                    hint: "python3 is needed"
-                ) { proxy in
-                    var environment = TransferctlProcess.environment(api)
-                    environment["TRANSFERD_URL"] = "http://127.0.0.1:\(proxy)"
-                    return try await TransferctlProcess.run(
-                        ["get", origin.url("/files/\(size)"), "-o", directory + "/whole"],
-                        environment: environment
-                    )
-                }
+                let broken = try await Self.runBreaking(
+                    (marker, after: 1_000_000, "down"),
+                    ["get", origin.url("/files/\(size)"), "-o", directory + "/whole"],
+                    api: api
+                )
                 // act: over a partial file whose first bytes are not the content's (an earlier save gone wrong)
                 #expect(FileManager.default.createFile(atPath: directory + "/again.part", contents: Data(count: 1000)))
                 let corrupted = try await TransferctlProcess.run("get", origin.url("/files/\(size)"), "-o", directory + "/again", api: api)
@@ -108,21 +119,13 @@ import Testing
                 let size = 2_000_000
                 let file = try Self.outputDirectory() + "/payload.bin"
                 #expect(FileManager.default.createFile(atPath: file, contents: Data(OriginContent.bytes(0..<size))))
-                let port = try #require(api.baseURL.split(separator: ":").last.flatMap { Int($0) })
 
                 // act: through a proxy that breaks the first PATCH after 500 kB of it, then a refused upload
-                let put = try await InteropScript.serving(
-                    "cutting_proxy.py",
-                    arguments: [String(port), "PATCH /v1/files/", "500000", "up"],
-                    hint: "python3 is needed"
-                ) { proxy in
-                    var environment = TransferctlProcess.environment(api)
-                    environment["TRANSFERD_URL"] = "http://127.0.0.1:\(proxy)"
-                    return try await TransferctlProcess.run(
-                        ["put", file, receiver.url("sent"), "--method", "POST", "--multipart", "document"],
-                        environment: environment
-                    )
-                }
+                let put = try await Self.runBreaking(
+                    ("PATCH /v1/files/", after: 500_000, "up"),
+                    ["put", file, receiver.url("sent"), "--method", "POST", "--multipart", "document"],
+                    api: api
+                )
                 let refused = try await TransferctlProcess.run("put", file, receiver.url("refused", "status=400"), api: api)
 
                 // verify: the receiver got the whole file once, as a multipart part; the refusal's status is named
@@ -221,19 +224,14 @@ import Testing
     @Test func followingSurvivesABrokenEventStreamAndLsShowsTheRate() async throws {
         try await OriginServer.with { origin in
             try await TestService.with { api in
-                let port = try #require(api.baseURL.split(separator: ":").last.flatMap { Int($0) })
                 let urls = (1...3).map { origin.url("/files/2000000?name=f\($0)&bytesPerSecond=400000") }
 
                 // act: get follows through a proxy that breaks its event stream after 2 kB; meanwhile ls
-                async let followed = InteropScript.serving(
-                    "cutting_proxy.py",
-                    arguments: [String(port), "GET /v1/sessions/transferctl/events", "2000", "down"],
-                    hint: "python3 is needed"
-                ) { proxy in
-                    var environment = TransferctlProcess.environment(api)
-                    environment["TRANSFERD_URL"] = "http://127.0.0.1:\(proxy)"
-                    return try await TransferctlProcess.run(["get"] + urls, environment: environment)
-                }
+                async let followed = Self.runBreaking(
+                    ("GET /v1/sessions/transferctl/events", after: 2000, "down"),
+                    ["get"] + urls,
+                    api: api
+                )
                 try await waitUntil {
                     let events = (try? await api.allEvents("transferctl")) ?? []
                     return events.filter { $0.type == "task.progress" && $0.taskIdentifier == 1 }.count >= 2
