@@ -59,11 +59,11 @@ import Testing
 
             let now = try await api.send(.GET, "/v1/events?after=now").decode(TenantBatchView.self)
             _ = try await api.createTask("earlier", url: "http://127.0.0.1:9/y", extra: #", "start": false"#)
-            // On PostgreSQL an event reaches the tenant's events once older transactions (another test's) have ended,
-            // and the present may still let through one that committed while such a transaction ran; on SQLite both
-            // are exact.
+            // On PostgreSQL an event reaches the tenant's events once older transactions (another test's, anywhere in
+            // the cluster: CI saw one last over 30 s) have ended, and the present may still let through one that
+            // committed while such a transaction ran; on SQLite both are exact.
             var (next, cursor): ([TenantBatchView.Item], String) = ([], now.nextAfter)
-            try await waitUntil {
+            try await waitUntil(timeout: .seconds(120)) {
                 let batch = try await api.send(.GET, "/v1/events?after=\(cursor)&wait=5").decode(TenantBatchView.self)
                 (next, cursor) = (next + batch.items, batch.nextAfter)
                 return next.contains { $0.taskIdentifier == 2 }
