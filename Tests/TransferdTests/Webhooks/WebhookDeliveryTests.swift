@@ -225,7 +225,8 @@ import TransferdStorage
                     // setup: the subscriber refuses while a download reports progress often
                     receiver.refuse(with: 503)
                     try await createSession(api, "coalesce", webhook: receiver.url)
-                    _ = try await api.createTask("coalesce", url: origin.url("/files/20000000"))
+                    // about two seconds of download, so that it reports progress many times on a loaded machine too
+                    _ = try await api.createTask("coalesce", url: origin.url("/files/4000000?bytesPerSecond=2000000"))
                     try await api.waitForCompletion("coalesce", 1)
 
                     // act
