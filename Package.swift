@@ -121,6 +121,8 @@ let package = Package(
                 .embedInCode("UI/Templates/layout.mustache"),
                 .embedInCode("UI/Templates/signin.mustache"),
                 .embedInCode("UI/Templates/sessions.mustache"),
+                .embedInCode("UI/Templates/session.mustache"),
+                .embedInCode("UI/Templates/message.mustache"),
                 .embedInCode("UI/Assets/dashboard.css"),
                 .embedInCode("UI/Assets/dashboard.js"),
             ],

@@ -100,6 +100,7 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
             to: router.group("v1/files"),
             idempotency: IdempotencyMiddleware(keys: api.idempotency, fingerprint: .headers(FilesController.describingHeaders))
         )
-    try DashboardController(dashboard: api.dashboard, sessions: api.sessions, pages: DashboardPages()).addRoutes(to: router)
+    try DashboardController(dashboard: api.dashboard, sessions: api.sessions, tasks: api.tasks, pages: DashboardPages())
+        .addRoutes(to: router)
     return router
 }

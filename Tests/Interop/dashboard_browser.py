@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Drives transferd's dashboard in a real browser: headless Chromium (Debian's chromium and chromium-driver) through
-Selenium (pip). Signs in with API_KEY, reads the sessions page, signs out, and checks that the data pages then
+Selenium (pip). Signs in with API_KEY, reads the sessions page and the first session's page, signs out, and checks that the data pages then
 refuse; saves a screenshot of each page to SCREENSHOTS (phone- and desktop-sized), and prints one JSON object of
 what it saw.
 
@@ -53,6 +53,11 @@ try:
     )
     seen["cookieVisibleToScripts"] = "transferd_dashboard" in driver.execute_script("return document.cookie")
     shoot("sessions")
+    driver.find_element(By.LINK_TEXT, seen["sessions"][0]).click()
+    wait.until(expected_conditions.url_contains("/ui/sessions/"))
+    seen["sessionTitle"] = driver.find_element(By.TAG_NAME, "h1").text
+    seen["tasks"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    shoot("session")
 
     # 2. sign out, then the data pages refuse
     driver.find_element(By.CSS_SELECTOR, "form.sign-out button").click()

@@ -10,6 +10,7 @@ import TransferdServices
 struct DashboardController: Sendable {
     let dashboard: DashboardSessionService
     let sessions: SessionService
+    let tasks: TaskService
     let pages: DashboardPages
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -19,6 +20,7 @@ struct DashboardController: Sendable {
         ui.post("sign-in", use: signIn)
         ui.post("sign-out", use: signOut)
         ui.get("sessions", use: sessionsPage)
+        ui.get("sessions/:identifier", use: sessionPage)
         DashboardAssets.addRoutes(to: ui.group("assets"))
     }
 
@@ -48,7 +50,7 @@ struct DashboardController: Sendable {
         if let signedIn = try await DashboardSignIn.of(request, dashboard) {
             guard Self.constantTimeEquals(form?.csrf ?? "", signedIn.session.csrfToken) else {
                 return pages.render(
-                    "signin",
+                    "message",
                     .init(
                         title: "Sign out",
                         signedIn: signedIn,
@@ -74,11 +76,68 @@ struct DashboardController: Sendable {
                 "identifier": session.identifier, "state": session.state.rawValue,
                 "running": (detail.taskCounts[.running] ?? 0) + (detail.taskCounts[.canceling] ?? 0),
                 "suspended": detail.taskCounts[.suspended] ?? 0, "completed": detail.taskCounts[.completed] ?? 0,
-                "stored": detail.storedBytes.formatted(.byteCount(style: .binary, spellsOutZero: false)),
+                "stored": Self.size(detail.storedBytes),
                 "webhook": detail.webhook?.state.rawValue ?? "none", "backlog": detail.pendingDeliveries,
             ]
         }
         return pages.render("sessions", .init(title: "Sessions", signedIn: signedIn), ["sessions": rows, "hasSessions": !rows.isEmpty])
+    }
+
+    /// A session's tasks (in one state with `?state=`), with their progress.
+    @Sendable func sessionPage(request: Request, context: AppRequestContext) async throws -> Response {
+        guard let signedIn = try await DashboardSignIn.of(request, dashboard) else { return Self.redirect(to: "/ui/sign-in") }
+        let identifier = context.parameters.get("identifier") ?? ""
+        let session: Session
+        do {
+            session = try await sessions.session(identifier: identifier, tenantID: signedIn.principal.tenantID)
+        } catch let error as DomainError {
+            // Another tenant's session does not exist for this key, as on the API.
+            return pages.render("message", .init(title: "Not found", signedIn: signedIn, problem: error.detail), status: .notFound)
+        }
+        let state = request.uri.queryParameters.get("state").flatMap(TaskState.init(rawValue:))
+        let list = try await tasks.tasks(in: session.rowID, after: 0, state: state, limit: 1000)
+        let filters: [[String: Any]] = ([nil] + TaskState.allCases).map { filter in
+            [
+                "label": filter?.rawValue ?? "all", "current": filter == state,
+                "link": "/ui/sessions/\(identifier)" + (filter.map { "?state=\($0.rawValue)" } ?? ""),
+            ]
+        }
+        return pages.render(
+            "session",
+            .init(title: identifier, signedIn: signedIn),
+            [
+                "identifier": identifier, "tasks": list.map(Self.row), "hasTasks": !list.isEmpty, "filters": filters,
+                "stateFilter": state != nil,
+            ]
+        )
+    }
+
+    /// A task as a row of the session page.
+    private static func row(_ task: TransferTask) -> [String: Any] {
+        let (done, total) =
+            task.kind == .upload
+            ? (task.countOfBytesSent, task.countOfBytesExpectedToSend) : (task.countOfBytesReceived, task.countOfBytesExpected)
+        let status: String
+        let tone: String
+        switch (task.state, task.error, task.waitingReason) {
+        case (.completed, .some(let error), _): (status, tone) = ("failed: \(error.code.rawValue)", "failed")
+        case (.running, _, .some(let reason)): (status, tone) = ("waiting: \(reason.rawValue)", "suspended")
+        default: (status, tone) = (task.state.rawValue, task.state.rawValue)
+        }
+        var row: [String: Any] = [
+            "identifier": task.taskIdentifier, "status": status, "tone": tone, "url": task.originalRequest.url,
+            "bytes": total >= 0 ? "\(Self.size(done)) of \(Self.size(total))" : Self.size(done),
+        ]
+        if total > 0 || task.state == .completed && task.error == nil {
+            let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
+            row["fraction"] = fraction
+            row["percent"] = "\(Int(fraction * 100)) %"
+        }
+        return row
+    }
+
+    private static func size(_ bytes: Int64) -> String {
+        bytes.formatted(.byteCount(style: .binary, spellsOutZero: false))
     }
 
     /// The session cookie: `HttpOnly`, `SameSite=Strict`, for the whole site (the dashboard's live updates read

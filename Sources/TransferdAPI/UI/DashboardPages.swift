@@ -12,7 +12,8 @@ struct DashboardPages: Sendable {
         var library = MustacheLibrary()
         let templates = [
             ("layout", PackageResources.layout_mustache), ("signin", PackageResources.signin_mustache),
-            ("sessions", PackageResources.sessions_mustache),
+            ("sessions", PackageResources.sessions_mustache), ("session", PackageResources.session_mustache),
+            ("message", PackageResources.message_mustache),
         ]
         for (name, bytes) in templates {
             try library.register(String(decoding: bytes, as: UTF8.self), named: name)

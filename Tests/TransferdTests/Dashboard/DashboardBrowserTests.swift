@@ -13,6 +13,8 @@ import Testing
         var redirectedToSignIn: Bool
         var keyFieldFocused: Bool
         var sessions: [String]
+        var sessionTitle: String
+        var tasks: [String]
         var keyInPage: Bool
         var keyInStorage: Bool
         var cookieVisibleToScripts: Bool
@@ -23,6 +25,7 @@ import Testing
     @Test func signInSeeTheSessionsSignOutAndTheDataPagesRefuse() async throws {
         try await TestService.with { api in
             for name in ["nightly", "uploads"] { try await api.createSession(name) }
+            _ = try await api.createTask("nightly", url: "http://127.0.0.1:9/image.iso", extra: #", "start": false"#)
 
             let script = try InteropScript("dashboard_browser.py", arguments: [api.baseURL, TestService.apiKey, Self.screenshots])
             let output = try await script.result()
@@ -30,6 +33,8 @@ import Testing
 
             #expect(seen.redirectedToSignIn && seen.keyFieldFocused)
             #expect(seen.sessions == ["nightly", "uploads"])
+            #expect(seen.sessionTitle == "nightly")
+            #expect(seen.tasks.count == 1 && seen.tasks.first?.contains("suspended") == true, "\(seen.tasks)")
             #expect(!seen.keyInPage && !seen.keyInStorage && !seen.cookieVisibleToScripts)
             #expect(seen.afterSignOut == api.baseURL + "/ui/sign-in", "signed out, a data page sends back to sign in")
             #expect(seen.apiAfterSignOut == 401)

@@ -28,7 +28,7 @@ import Testing
 
             // verify: the page, its CSRF token, and what the cookie opens on /v1
             let page = try await browser.get("/ui/sessions")
-            #expect(page.status == 200 && page.text.contains("<th scope=\"row\">mine</th>"))
+            #expect(page.status == 200 && page.text.contains(#"<a href="/ui/sessions/mine">mine</a>"#))
             let csrf = try #require(page.csrf)
             #expect(try await browser.get("/v1/sessions").status == 200, "a read, as the dashboard's streams are")
             let write = try await browser.send(
@@ -79,12 +79,14 @@ import Testing
             _ = try await browser.post("/ui/sign-in", form: ["key": other])
             let page = try await browser.get("/ui/sessions")
             let crossTenant = try await browser.get("/v1/sessions/defaults")
+            let crossTenantPage = try await browser.get("/ui/sessions/defaults")
             #expect(try await KeyManagement.revoke(dataDirectory: dataDirectory, id: String(other.split(separator: "_")[1])))
 
             // verify
             #expect(refused.status == 401 && refused.text.contains("The API key is not valid."))
             #expect(page.text.contains("theirs") && !page.text.contains("defaults"))
             #expect(crossTenant.status == 404, "another tenant's session does not exist for this cookie")
+            #expect(crossTenantPage.status == 404 && crossTenantPage.text.contains("No session has the identifier `defaults`."))
             try await waitUntil { try await browser.get("/ui/sessions").location == "/ui/sign-in" }
         }
     }
