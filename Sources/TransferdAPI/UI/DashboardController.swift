@@ -92,7 +92,8 @@ struct DashboardController: Sendable {
             session = try await sessions.session(identifier: identifier, tenantID: signedIn.principal.tenantID)
         } catch let error as DomainError {
             // Another tenant's session does not exist for this key, as on the API.
-            return pages.render("message", .init(title: "Not found", signedIn: signedIn, problem: error.detail), status: .notFound)
+            let problem = Problem(error)
+            return pages.render("message", .init(title: problem.title, signedIn: signedIn, problem: problem.detail), status: problem.status)
         }
         let state = request.uri.queryParameters.get("state").flatMap(TaskState.init(rawValue:))
         let list = try await tasks.tasks(in: session.rowID, after: 0, state: state, limit: 1000)
