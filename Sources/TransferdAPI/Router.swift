@@ -86,7 +86,8 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     sessionsController.addRoutes(to: sessions)
     let session = sessions.group(":identifier").add(middleware: SessionMiddleware(sessions: api.sessions))
     sessionsController.addSessionRoutes(to: session, idempotency: idempotentByBody)
-    let tasks = TasksController(tasks: api.tasks, destinations: api.destinations, disk: api.disk)
+    let intake = TaskIntake(tasks: api.tasks, destinations: api.destinations, disk: api.disk)
+    let tasks = TasksController(intake: intake)
     tasks.addRoutes(to: session.group("tasks"), idempotency: idempotentByBody)
     TaskContentController(tasks: tasks, files: api.files).addRoutes(to: session.group("tasks"))
     EventsController(eventLog: api.eventLog, streams: api.streams).addRoutes(to: session.group("events"))
@@ -100,7 +101,6 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
             to: router.group("v1/files"),
             idempotency: IdempotencyMiddleware(keys: api.idempotency, fingerprint: .headers(FilesController.describingHeaders))
         )
-    try DashboardController(dashboard: api.dashboard, sessions: api.sessions, tasks: api.tasks, pages: DashboardPages())
-        .addRoutes(to: router)
+    try Dashboard(api: api, intake: intake).addRoutes(to: router)
     return router
 }

@@ -25,6 +25,7 @@ struct FilesController: Sendable {
         group.add(middleware: TusResumableMiddleware())
         group.on("", method: .options, use: options)
         group.group().add(middleware: idempotency).post(use: create)
+        group.get(use: list)
         group.head(":fileID", use: offset)
         group.patch(":fileID", use: append)
         group.delete(":fileID", use: remove)
@@ -115,6 +116,14 @@ struct FilesController: Sendable {
     @Sendable func remove(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         try await store.remove(try await file(context))
         return .noContent
+    }
+
+    /// The tenant's staged files, oldest first, a page at a time.
+    @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<FileResponse> {
+        let limit = try request.pageLimit()
+        let cursor = try request.integerQuery("cursor", in: 0...Int.max) ?? 0
+        let files = try await store.list(tenantID: context.tenantID, after: Int64(cursor), limit: limit)
+        return Page(items: files.map(FileResponse.init), nextCursor: files.count == limit ? files.last.map { String($0.rowID) } : nil)
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> FileResponse {

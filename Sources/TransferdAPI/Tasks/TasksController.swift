@@ -7,9 +7,8 @@ import TransferdStorage
 
 /// `/v1/sessions/{identifier}/tasks`: create, list, read and change tasks, and resume, suspend or cancel them.
 struct TasksController: Sendable {
-    let tasks: TaskService
-    let destinations: DestinationGuard
-    let disk: DiskSpace
+    let intake: TaskIntake
+    var tasks: TaskService { intake.tasks }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>, idempotency: IdempotencyMiddleware) {
         group.group().add(middleware: idempotency).post(use: create)
@@ -25,37 +24,13 @@ struct TasksController: Sendable {
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
         let session = context.session
         let body = try await request.decode(as: CreateTasksBody.self, context: context)
-        let field = body.itemField
-        var newTasks: [NewTask] = []
-        for (index, item) in body.items.enumerated() {
-            newTasks.append(try await named(index, in: field) { try validate(item) })
-        }
-        try disk.refuseNewWorkWhenLow()
-        for (index, newTask) in newTasks.enumerated() {
-            try await named(index, in: field) { try await destinations.vet(newTask.request.url, field: "url") }
-        }
-        let created = try await tasks.create(newTasks, inSession: session.rowID, itemsIn: field).map {
+        let created = try await intake.create(body.items, itemsIn: body.itemField, session: session).map {
             tasks.representation(of: $0, in: session)
         }
-        guard field != nil else {
+        guard body.itemField != nil else {
             return try EditedResponse(status: .created, response: created[0]).response(from: request, context: context)
         }
         return try EditedResponse(status: .created, response: TaskBatch(tasks: created)).response(from: request, context: context)
-    }
-
-    /// The task a request body describes, checked.
-    private func validate(_ body: CreateTaskRequest) throws -> NewTask {
-        let resumeData = try body.resumeData.map { token throws(DomainError) in try tasks.resumeDataSigner.decode(token) }
-        return try body.validate(resumeData: resumeData)
-    }
-
-    /// Runs `check` for item `index` of the batch in `field`; its refusal names the item. Without a batch, as is.
-    private func named<T>(_ index: Int, in field: String?, _ check: () async throws -> T) async throws -> T {
-        do {
-            return try await check()
-        } catch let refusal as DomainError where field != nil {
-            throw refusal.item(index, of: field ?? "")
-        }
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<TaskRepresentation> {

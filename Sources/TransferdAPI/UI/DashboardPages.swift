@@ -13,7 +13,10 @@ struct DashboardPages: Sendable {
         let templates = [
             ("layout", PackageResources.layout_mustache), ("signin", PackageResources.signin_mustache),
             ("sessions", PackageResources.sessions_mustache), ("session", PackageResources.session_mustache),
-            ("message", PackageResources.message_mustache),
+            ("sessiontabs", PackageResources.sessiontabs_mustache), ("taskrow", PackageResources.taskrow_mustache),
+            ("task", PackageResources.task_mustache), ("deliveries", PackageResources.deliveries_mustache),
+            ("backgroundtasks", PackageResources.backgroundtasks_mustache), ("files", PackageResources.files_mustache),
+            ("keys", PackageResources.keys_mustache), ("message", PackageResources.message_mustache),
         ]
         for (name, bytes) in templates {
             try library.register(String(decoding: bytes, as: UTF8.self), named: name)

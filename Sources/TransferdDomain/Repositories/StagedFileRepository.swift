@@ -4,6 +4,8 @@ import Foundation
 package protocol StagedFileRepository {
     func find(id: Int64) throws -> StagedFile?
     func find(publicID: String, tenantID: Int64) throws -> StagedFile?
+    /// The tenant's files after row id `cursor`, oldest first, but unfinished uploads past their expiry at `now`.
+    func list(tenantID: Int64, after cursor: Int64, limit: Int, now: Date) throws -> [StagedFile]
     /// Inserts a new file and returns it with its row id.
     func insert(_ file: StagedFile) throws -> StagedFile
     func update(_ file: StagedFile) throws

@@ -90,6 +90,12 @@ package struct StagedFileService: Sendable {
         return file
     }
 
+    /// The tenant's files after row id `cursor`, oldest first; unfinished uploads past their expiry count as gone.
+    package func list(tenantID: Int64, after cursor: Int64, limit: Int) async throws -> [StagedFile] {
+        let now = clock.now
+        return try await store.read { try $0.stagedFiles.list(tenantID: tenantID, after: cursor, limit: limit, now: now) }
+    }
+
     /// Appends `body` at `offset`, which must be where the upload stands (409 otherwise). With `checksum`, the
     /// bytes must have its digest (460 otherwise, and nothing is kept). Completes the file when it is full.
     package func append<Body: AsyncSequence>(

@@ -55,10 +55,9 @@ package struct DashboardSessionService: Sendable {
         return (principal, session)
     }
 
-    /// Ends the session the token names.
-    package func signOut(token: String) async throws {
-        let hash = Self.hash(token)
-        try await store.write { try $0.dashboardSessions.delete(tokenHash: hash) }
+    /// Ends `session`: its cookie signs in no more.
+    package func signOut(_ session: DashboardSession) async throws {
+        try await store.write { try $0.dashboardSessions.delete(tokenHash: session.tokenHash) }
     }
 
     private static func hash(_ token: String) -> String {

@@ -14,6 +14,17 @@ struct SQLStagedFileRepository: StagedFileRepository {
         try db.fetchOne("SELECT * FROM files WHERE tenant_id = ? AND public_id = ?", [tenantID, publicID], StagedFile.init(row:))
     }
 
+    func list(tenantID: Int64, after cursor: Int64, limit: Int, now: Date) throws -> [StagedFile] {
+        try db.fetchAll(
+            """
+            SELECT * FROM files WHERE tenant_id = ? AND id > ? AND (completed_at IS NOT NULL OR expires_at > ?)
+            ORDER BY id LIMIT ?
+            """,
+            [tenantID, cursor, StoredDate.text(now), limit],
+            StagedFile.init(row:)
+        )
+    }
+
     func insert(_ file: StagedFile) throws -> StagedFile {
         var file = file
         file.id = try RowStatements.insert(into: StagedFile.table, try file.storedColumns(), db)

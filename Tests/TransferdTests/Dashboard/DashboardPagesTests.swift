@@ -32,4 +32,85 @@ import Testing
             }
         }
     }
+
+    @Test func aTaskPageShowsItsRequestResponseTimelineEventsAndContent() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("detail")
+                _ = try await api.createTask(
+                    "detail",
+                    url: origin.url("/files/3000?name=plain"),
+                    extra: #", "headers": {"Authorization": "Bearer secret-value"}"#
+                )
+                try await api.waitForCompletion("detail", 1)
+                _ = try await api.createTask(
+                    "detail",
+                    url: "http://127.0.0.1:9/later",
+                    extra: #", "earliestBeginDate": "2999-01-01T00:00:00Z""#
+                )
+                _ = try await api.createTask("detail", url: origin.url("/status/404"))
+                try await api.waitForCompletion("detail", 3)
+                let browser = DashboardClient(api)
+                try await browser.signIn()
+
+                // act
+                let page = try await browser.get("/ui/sessions/detail/tasks/1")
+                let waiting = try await browser.get("/ui/sessions/detail/tasks/2")
+                let failed = try await browser.get("/ui/sessions/detail/tasks/3")
+                let content = try await browser.get("/v1/sessions/detail/tasks/1/content")
+
+                // verify: request (header names, never values), response, attempts in words, events, content
+                #expect(page.status == 200)
+                #expect(page.text.contains("<dd>GET</dd>") && page.text.contains(origin.url("/files/3000?name=plain")))
+                #expect(page.text.contains("Authorization") && !page.text.contains("secret-value"))
+                #expect(page.text.contains("<dt>Status</dt><dd>200</dd>"))
+                #expect(page.text.contains("Attempt 1 succeeded: 3 kB"), "\(page.text)")
+                #expect(
+                    failed.text.contains("Attempt 1 failed: the server answered with an error (HTTP 404), after 0 bytes"),
+                    "\(failed.text)"
+                )
+                #expect(failed.problem == nil && failed.text.contains("the server answered with an error (HTTP 404): "))
+                for type in ["task.created", "task.progress", "task.finished_downloading", "task.completed"] {
+                    #expect(page.text.contains("<code>\(type)</code>"), "\(type)")
+                }
+                #expect(page.text.contains(#"href="/v1/sessions/detail/tasks/1/content""#))
+                #expect(
+                    content.status == 200 && content.headers.first(name: "Content-Length") == "3000",
+                    "the content, read with the cookie"
+                )
+                #expect(waiting.text.contains("Waits for its earliest begin date, 2999-01-01 00:00:00 UTC."), "\(waiting.text)")
+                #expect(try await browser.get("/ui/sessions/detail/tasks/7").status == 404)
+                #expect(try await browser.get("/ui/sessions/detail/tasks/x").status == 400)
+            }
+        }
+    }
+
+    @Test func backgroundTasksCountDownAndStagedFilesAreListed() async throws {
+        try await TestService.with { api in
+            try await api.createSession("clock")
+            _ = try await api.send(.POST, "/v1/sessions/clock/background-tasks", json: #"{"name": "nightly sync", "duration": 120}"#)
+            _ = try await api.stageFile("report.csv", size: 1000)
+            let browser = DashboardClient(api)
+            try await browser.signIn()
+
+            // act
+            let background = try await browser.get("/ui/sessions/clock/background-tasks")
+            let files = try await browser.get("/ui/files")
+            let listed = try await api.send(.GET, "/v1/files").decode(PageView<StagedFileView>.self)
+
+            // verify: the time remaining, for the script to count down; the file and its content link
+            #expect(background.text.contains("nightly sync"))
+            let remaining = try #require(
+                background.text.range(of: #"data-remaining="[0-9]+""#, options: .regularExpression).map {
+                    background.text[$0].filter(\.isNumber)
+                }
+            )
+            #expect((110...120).contains(Int(remaining) ?? 0), "\(remaining)")
+            #expect(
+                files.text.contains(#"href="/v1/files/report.csv/content""#) && files.text.contains(#"<progress max="1" value="1.0">"#),
+                "\(files.text)"
+            )
+            #expect(listed.items.map(\.id) == ["report.csv"], "the API lists the tenant's files too")
+        }
+    }
 }

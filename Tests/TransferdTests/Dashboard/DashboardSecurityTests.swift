@@ -90,4 +90,52 @@ import Testing
             try await waitUntil { try await browser.get("/ui/sessions").location == "/ui/sign-in" }
         }
     }
+
+    /// Every dashboard route of a session, signed in with another tenant's key: 404, as on the API, for pages and
+    /// for forms (with a valid CSRF token), and nothing changes.
+    @Test func anotherTenantsSessionIsNotFoundOnEveryDashboardRoute() async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        try await TestService.with(dataDirectory: dataDirectory) { api in
+            try await api.createSession("private")
+            _ = try await api.createTask("private", url: "http://127.0.0.1:9/x", extra: #", "start": false"#)
+            let other = try await KeyManagement.create(dataDirectory: dataDirectory, name: "other", tenant: "other", admin: true)
+            let browser = DashboardClient(api)
+            let csrf = try await browser.signIn(other)
+
+            let routes = try await RoutedOperations.all().filter { $0.contains(" /ui/sessions/{identifier}") }.sorted()
+            #expect(routes.count >= 9, "\(routes)")
+            for route in routes {
+                let parts = route.split(separator: " ")
+                let path = parts[1].replacingOccurrences(of: "{identifier}", with: "private")
+                    .replacingOccurrences(of: "{taskIdentifier}", with: "1").replacingOccurrences(of: "{deliveryID}", with: "1")
+                let page =
+                    parts[0] == "GET"
+                    ? try await browser.get(path) : try await browser.post(path, form: ["csrf": csrf, "url": "http://127.0.0.1:9/y"])
+                #expect(page.status == 404, "\(route) answered \(page.status)")
+                #expect(page.problem == "No session has the identifier `private`.", "\(route)")
+            }
+            #expect(try await api.tasks("private").map(\.state) == ["suspended"], "nothing changed")
+        }
+    }
+
+    /// Every form that changes state refuses a request without the session's CSRF token, before it acts.
+    @Test func everyFormRefusesAMissingCSRFToken() async throws {
+        try await TestService.with { api in
+            try await api.createSession("mine")
+            _ = try await api.createTask("mine", url: "http://127.0.0.1:9/x", extra: #", "start": false"#)
+            let browser = DashboardClient(api)
+            try await browser.signIn()
+            let forms = try await RoutedOperations.all().filter { $0.hasPrefix("POST /ui/") && $0 != "POST /ui/sign-in" }.sorted()
+            for form in forms {
+                let path = String(form.dropFirst("POST ".count)).replacingOccurrences(of: "{identifier}", with: "mine")
+                    .replacingOccurrences(of: "{taskIdentifier}", with: "1").replacingOccurrences(of: "{deliveryID}", with: "1")
+                    .replacingOccurrences(of: "{keyID}", with: "x")
+                let refused = try await browser.post(path, form: ["url": "http://127.0.0.1:9/y", "name": "n", "tenant": "t"])
+                #expect(refused.status == 403, "\(form) answered \(refused.status)")
+                #expect(refused.problem == "The form was not sent by this dashboard (its CSRF token is missing or wrong).", "\(form)")
+            }
+            #expect(try await api.tasks("mine").map(\.state) == ["suspended"], "nothing changed")
+            #expect(try await browser.get("/ui/sessions").status == 200, "still signed in")
+        }
+    }
 }

@@ -27,11 +27,37 @@ final class DashboardClient: @unchecked Sendable {
         var text: String
         var location: String? { headers.first(name: "Location") }
         var setCookie: String? { headers.first(name: "Set-Cookie") }
+        /// The problem's detail the page shows (`<p class="problem">`), its HTML unescaped.
+        var problem: String? {
+            guard let start = text.range(of: #"<p class="problem" role="alert">"#),
+                let end = text.range(of: "</p>", range: start.upperBound..<text.endIndex)
+            else { return nil }
+            return String(text[start.upperBound..<end.lowerBound])
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&")
+        }
         /// The sign-out form's CSRF token on the page.
         var csrf: String? {
             guard let range = text.range(of: #"name="csrf" value="[0-9a-f]+""#, options: .regularExpression) else { return nil }
             return String(text[range].dropFirst(#"name="csrf" value=""#.count).dropLast())
         }
+    }
+
+    /// Signs in with `key`; returns the session's CSRF token, as the pages' forms carry it.
+    @discardableResult
+    func signIn(_ key: String = TestService.apiKey) async throws -> String {
+        let signedIn = try await post("/ui/sign-in", form: ["key": key])
+        guard signedIn.status == 303, let csrf = try await get("/ui/sessions").csrf else {
+            throw DashboardFailure("signing in answered \(signedIn.status): \(signedIn.text)")
+        }
+        return csrf
+    }
+
+    /// What went wrong in a dashboard exchange a test relied on.
+    struct DashboardFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
     }
 
     func get(_ path: String, headers: [(String, String)] = []) async throws -> Page {

@@ -43,6 +43,7 @@ import TransferdStorage
                 // Routes that create (or list, or describe the protocol) do not name another tenant's resource.
                 let creating: Set<String> = [
                     "PUT /v1/sessions/{identifier}", "GET /v1/sessions", "POST /v1/files", "PUT /v1/files/{fileID}", "OPTIONS /v1/files",
+                    "GET /v1/files",
                     "GET /v1/events",
                 ]
                 let open: Set<String> = ["GET /healthz", "GET /readyz"]
@@ -67,6 +68,8 @@ import TransferdStorage
                     #expect(reply.status == 404, "\(operation) answered \(reply.status) to another tenant")
                 }
                 #expect(try await api.send(.GET, "/v1/sessions/private").status == 200, "the owner still sees it")
+                let theirFiles = try await other.send(.GET, "/v1/files").decode(PageView<StagedFileView>.self)
+                #expect(theirFiles.items.isEmpty, "another tenant's file list does not hold it")
             }
         }
     }

@@ -1,0 +1,41 @@
+import Foundation
+import TransferdDomain
+import TransferdEngine
+import TransferdServices
+import TransferdStorage
+
+/// How new tasks get in, from the API or from the dashboard's form: each one checked, the free-space floor
+/// respected, every URL vetted against the destination policy, then all created in one transaction.
+struct TaskIntake: Sendable {
+    let tasks: TaskService
+    let destinations: DestinationGuard
+    let disk: DiskSpace
+
+    /// Creates the tasks `items` describe in `session`; a refusal of a batch's item (in the body's `field`) names it.
+    func create(_ items: [CreateTaskRequest], itemsIn field: String?, session: Session) async throws -> [TransferTask] {
+        var newTasks: [NewTask] = []
+        for (index, item) in items.enumerated() {
+            newTasks.append(try await named(index, in: field) { try validate(item) })
+        }
+        try disk.refuseNewWorkWhenLow()
+        for (index, newTask) in newTasks.enumerated() {
+            try await named(index, in: field) { try await destinations.vet(newTask.request.url, field: "url") }
+        }
+        return try await tasks.create(newTasks, inSession: session.rowID, itemsIn: field)
+    }
+
+    /// The task a request body describes, checked.
+    private func validate(_ body: CreateTaskRequest) throws -> NewTask {
+        let resumeData = try body.resumeData.map { token throws(DomainError) in try tasks.resumeDataSigner.decode(token) }
+        return try body.validate(resumeData: resumeData)
+    }
+
+    /// Runs `check` for item `index` of the batch in `field`; its refusal names the item. Without a batch, as is.
+    private func named<T>(_ index: Int, in field: String?, _ check: () async throws -> T) async throws -> T {
+        do {
+            return try await check()
+        } catch let refusal as DomainError where field != nil {
+            throw refusal.item(index, of: field ?? "")
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import TransferdDomain
+import TransferdServices
+
+/// `/ui/sessions/{identifier}/deliveries`: the session's webhook, its deliveries with their attempts (filtered by
+/// status), and the replay of one delivery or of every failed one.
+struct DeliveriesPage: Sendable {
+    let gate: DashboardGate
+    let sessions: SessionService
+    let webhooks: WebhookService
+
+    /// How many deliveries the page lists; the API pages through them all.
+    static let limit = 500
+
+    func addRoutes(to ui: RouterGroup<AppRequestContext>) {
+        ui.get("sessions/:identifier/deliveries", use: gate.sessionPage(page))
+        ui.post("sessions/:identifier/deliveries/:deliveryID/replay", use: gate.sessionAction(ReplayForm.self, replayOne))
+        ui.post("sessions/:identifier/deliveries/replay-failed", use: gate.sessionAction(ReplayForm.self, replayFailed))
+    }
+
+    /// A replay's form; `back` is the page to return to.
+    struct ReplayForm: Decodable, Sendable {
+        var back: String?
+    }
+
+    @Sendable func page(request: Request, context: AppRequestContext, signedIn: DashboardSignIn, session: Session) async throws -> Response
+    {
+        let status = request.uri.queryParameters.get("status").flatMap(Delivery.Status.init(rawValue:))
+        let deliveries = try await webhooks.deliveries(sessionID: session.rowID, after: 0, status: status, limit: Self.limit)
+        let webhook = try await sessions.details(sessionIDs: [session.rowID])[session.rowID]?.webhook
+        let base = "/ui/sessions/\(session.identifier)"
+        let back = "\(base)/deliveries" + (status.map { "?status=\($0.rawValue)" } ?? "")
+        let filters: [[String: Any]] = ([nil] + Delivery.Status.allCases).map { filter in
+            [
+                "label": filter?.rawValue ?? "all", "current": filter == status,
+                "link": "\(base)/deliveries" + (filter.map { "?status=\($0.rawValue)" } ?? ""),
+            ]
+        }
+        let rows: [[String: Any]] = deliveries.map { delivery, attempts in
+            var row: [String: Any] = [
+                "id": delivery.rowID, "sequence": delivery.sequence, "type": delivery.eventType.rawValue,
+                "status": delivery.status.rawValue, "attemptCount": delivery.attemptCount,
+                "replay": "\(base)/deliveries/\(delivery.rowID)/replay", "canReplay": delivery.status == .failed,
+                "attempts": attempts.map { attempt in
+                    [
+                        "time": DisplayFormat.timeValues(attempt.attemptedAt),
+                        "outcome": attempt.statusCode.map { "HTTP \($0)" } ?? attempt.error ?? "no answer",
+                        "latency": "\(attempt.latencyMs) ms",
+                    ] as [String: Any]
+                },
+            ]
+            if let task = delivery.taskIdentifier { row["task"] = ["identifier": task, "link": "\(base)/tasks/\(task)"] }
+            if delivery.status == .pending { row["next"] = DisplayFormat.timeValues(delivery.nextAttemptAt) }
+            row["lastError"] = delivery.lastError
+            return row
+        }
+        var values: [String: Any] = [
+            "identifier": session.identifier, "base": base, "back": back, "tabDeliveries": true, "filters": filters,
+            "deliveries": rows, "hasDeliveries": !rows.isEmpty,
+        ]
+        values["webhook"] = webhook.map { ["url": Redaction.url($0.url), "state": $0.state.rawValue] }
+        return gate.pages.render("deliveries", .init(title: "Deliveries · \(session.identifier)", signedIn: signedIn), values)
+    }
+
+    @Sendable func replayOne(
+        form: ReplayForm,
+        context: AppRequestContext,
+        signedIn: DashboardSignIn,
+        session: Session
+    ) async throws
+        -> Response
+    {
+        guard let text = context.parameters.get("deliveryID"), let deliveryID = Int64(text), deliveryID > 0 else {
+            throw Problem.invalidField("deliveryID", "must be a positive integer")
+        }
+        _ = try await webhooks.retry(sessionID: session.rowID, deliveryID: deliveryID)
+        return .seeOther(DashboardPath.back(form.back, otherwise: "/ui/sessions/\(session.identifier)/deliveries"))
+    }
+
+    @Sendable func replayFailed(
+        form: ReplayForm,
+        context: AppRequestContext,
+        signedIn: DashboardSignIn,
+        session: Session
+    ) async throws
+        -> Response
+    {
+        _ = try await webhooks.retry(sessionID: session.rowID, deliveryID: nil)
+        return .seeOther(DashboardPath.back(form.back, otherwise: "/ui/sessions/\(session.identifier)/deliveries"))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TransferdServices
+
+/// `/ui/sign-in` and `/ui/sign-out`: an API key exchanged for a session cookie, and the session ended.
+struct SignInPages: Sendable {
+    let gate: DashboardGate
+    private var dashboard: DashboardSessionService { gate.dashboard }
+
+    func addRoutes(to ui: RouterGroup<AppRequestContext>) {
+        ui.get("sign-in", use: signInPage)
+        ui.post("sign-in", use: signIn)
+        ui.post("sign-out", use: gate.action(SignOutForm.self, signOut))
+    }
+
+    /// The sign-in form.
+    struct SignInForm: Decodable {
+        var key: String?
+    }
+
+    /// The sign-out form: nothing but its CSRF token.
+    struct SignOutForm: Decodable, Sendable {}
+
+    @Sendable func signInPage(request: Request, context: AppRequestContext) async throws -> Response {
+        if try await DashboardSignIn.of(request, dashboard) != nil { return .seeOther("/ui/sessions") }
+        return gate.pages.render("signin", .init(title: "Sign in"))
+    }
+
+    @Sendable func signIn(request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try? await DashboardForm.read(SignInForm.self, from: request)
+        guard let key = form?.key, !key.isEmpty else {
+            return gate.pages.render("signin", .init(title: "Sign in", problem: "Enter an API key."), status: .badRequest)
+        }
+        switch try await dashboard.signIn(apiKey: key) {
+        case .failure(let failure):
+            let detail = failure == .revoked ? "The API key has been revoked." : "The API key is not valid."
+            return gate.pages.render("signin", .init(title: "Sign in", problem: detail), status: .unauthorized)
+        case .success(let (token, _)):
+            var response = Response.seeOther("/ui/sessions")
+            response.setCookie(Self.cookie(token, maxAge: Int(dashboard.lifetime), request: request))
+            return response
+        }
+    }
+
+    @Sendable func signOut(form: SignOutForm, context: AppRequestContext, signedIn: DashboardSignIn) async throws -> Response {
+        try await dashboard.signOut(signedIn.session)
+        var response = Response.seeOther("/ui/sign-in")
+        response.setCookie(Cookie(name: DashboardSignIn.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
+        return response
+    }
+
+    /// The session cookie: `HttpOnly`, `SameSite=Strict`, for the whole site (the dashboard's live updates read
+    /// `/v1/…` streams with it), `Secure` when the request came over TLS (as a proxy in front says).
+    private static func cookie(_ value: String, maxAge: Int, request: Request) -> Cookie {
+        Cookie(
+            name: DashboardSignIn.cookieName,
+            value: value,
+            maxAge: maxAge,
+            path: "/",
+            secure: request.headers[HTTPField.Name("X-Forwarded-Proto")!] == "https" || request.uri.scheme == .https,
+            httpOnly: true,
+            sameSite: .strict
+        )
+    }
+}
