@@ -1,31 +1,42 @@
 #!/usr/bin/env python3
 """Drives transferd's dashboard in a real browser: headless Chromium (Debian's chromium and chromium-driver) through
-Selenium (pip). Signs in with API_KEY, reads the sessions page and the first session's page, signs out, and checks that the data pages then
-refuse; saves a screenshot of each page to SCREENSHOTS (phone- and desktop-sized), and prints one JSON object of
-what it saw.
+Selenium (pip), as an operator would, mostly with the keyboard:
 
-    dashboard_browser.py http://127.0.0.1:PORT API_KEY SCREENSHOTS
+ 1. signs in with API_KEY;
+ 2. enqueues a download of ENQUEUE through the session page's form;
+ 3. watches its progress bar move and reach completed without a reload (the page's EventSource);
+ 4. cancels the running task 1;
+ 5. replays the dead-lettered delivery of the session HOOKED;
+ 6. visits the task, background tasks, staged files and API keys pages, and a refused form's page;
+ 7. signs out, and checks that the data pages then refuse.
+
+It saves a screenshot of each page to SCREENSHOTS (phone- and desktop-sized) and prints one JSON object of what it
+saw, for the Swift test to judge.
+
+    dashboard_browser.py http://127.0.0.1:PORT API_KEY SCREENSHOTS '{"session": …, "enqueue": …, "hooked": …}'
 """
 import json
 import os
 import sys
+import time
 
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     sys.exit("selenium is needed: pip install selenium (and apt-get install chromium chromium-driver)")
 
-base, key, screenshots = sys.argv[1], sys.argv[2], sys.argv[3]
+base, key, screenshots, scenario = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 os.makedirs(screenshots, exist_ok=True)
 options = webdriver.ChromeOptions()
 for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"]:
     options.add_argument(argument)
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-wait = WebDriverWait(driver, 20)
+wait = WebDriverWait(driver, 60, poll_frequency=0.05)
 seen = {}
 
 
@@ -37,7 +48,24 @@ def shoot(name):
     driver.set_window_size(1280, 900)
 
 
+def row(task):
+    return driver.find_element(By.CSS_SELECTOR, f'tr[data-task="{task}"]')
+
+
+def status(task):
+    return row(task).find_element(By.CSS_SELECTOR, '[data-field="status"]').text
+
+
+def submit_and_wait(element):
+    """Sends a form with the keyboard (Enter on a field, Space on a button) and waits for the next page."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    element.send_keys(Keys.ENTER if element.tag_name == "input" else Keys.SPACE)
+    wait.until(expected_conditions.staleness_of(page))
+
+
 try:
+    session_page = f"{base}/ui/sessions/{scenario['session']}"
+
     # 1. sign in, with the keyboard as a person would
     driver.get(base + "/ui/sessions")
     seen["redirectedToSignIn"] = driver.current_url.endswith("/ui/sign-in")
@@ -53,13 +81,89 @@ try:
     )
     seen["cookieVisibleToScripts"] = "transferd_dashboard" in driver.execute_script("return document.cookie")
     shoot("sessions")
-    driver.find_element(By.LINK_TEXT, seen["sessions"][0]).click()
-    wait.until(expected_conditions.url_contains("/ui/sessions/"))
+    driver.find_element(By.LINK_TEXT, scenario["session"]).click()
+    wait.until(expected_conditions.url_to_be(session_page))
     seen["sessionTitle"] = driver.find_element(By.TAG_NAME, "h1").text
-    seen["tasks"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "tbody tr")]
+
+    # 2. enqueue a download through the form
+    url_field = driver.find_element(By.ID, "url")
+    url_field.send_keys(scenario["enqueue"])
+    submit_and_wait(url_field)
+    seen["afterEnqueue"] = driver.current_url
+    wait.until(lambda _: row(2))
+    driver.execute_script("window.stillThePage = true")
+
+    # 3. its bar moves and reaches completed, live: the page is never loaded again
+    fractions, rates, etas, shot = set(), set(), set(), False
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and status(2) != "completed":
+        cells = row(2)
+        fractions.add(round(float(cells.find_element(By.TAG_NAME, "progress").get_attribute("value") or 0), 3))
+        rates.add(cells.find_element(By.CSS_SELECTOR, '[data-field="rate"]').text)
+        etas.add(cells.find_element(By.CSS_SELECTOR, '[data-field="eta"]').text)
+        if not shot and 0.3 < max(fractions) < 0.8:
+            shoot("session-live")
+            shot = True
+        time.sleep(0.1)
+    seen["progressSeen"] = sorted(fractions)
+    seen["ratesSeen"] = sorted(rate for rate in rates if rate)
+    seen["etasSeen"] = sorted(eta for eta in etas if eta)
+    seen["finalStatus"] = status(2)
+    seen["finalProgress"] = float(row(2).find_element(By.TAG_NAME, "progress").get_attribute("value"))
+    seen["reloaded"] = not driver.execute_script("return window.stillThePage === true")
+    seen["liveStatus"] = driver.find_element(By.CSS_SELECTOR, "[data-live-status]").text
+
+    # 4. cancel the running task 1
+    seen["task1Before"] = status(1)
+    submit_and_wait(row(1).find_element(By.CSS_SELECTOR, "form.cancel button"))
+    wait.until(lambda _: "cancel" in status(1))
+    seen["task1After"] = status(1)
     shoot("session")
 
-    # 2. sign out, then the data pages refuse
+    # a refused form shows the API problem's detail
+    url_field = driver.find_element(By.ID, "url")
+    url_field.send_keys("ftp://example.com/file")
+    submit_and_wait(url_field)
+    seen["refusedProblem"] = driver.find_element(By.CSS_SELECTOR, ".problem[role=alert]").text
+    shoot("refused")
+
+    # the task page
+    driver.get(session_page)
+    row(2).find_element(By.CSS_SELECTOR, "th a").click()
+    wait.until(expected_conditions.url_to_be(session_page + "/tasks/2"))
+    seen["taskTitle"] = driver.find_element(By.TAG_NAME, "h1").text
+    seen["taskTimeline"] = [item.text for item in driver.find_elements(By.CSS_SELECTOR, ".timeline li")]
+    seen["contentLink"] = driver.find_element(By.PARTIAL_LINK_TEXT, "Download the content").get_attribute("href")
+    shoot("task")
+
+    # background tasks: backgroundTimeRemaining counts down
+    driver.find_element(By.LINK_TEXT, "Background tasks").click()
+    wait.until(expected_conditions.url_to_be(session_page + "/background-tasks"))
+    timer = driver.find_element(By.CSS_SELECTOR, "[role=timer]")
+    first = timer.text
+    time.sleep(2.2)
+    seen["countdown"] = [first, timer.text]
+    shoot("background-tasks")
+
+    # 5. replay the dead-lettered delivery
+    driver.get(f"{base}/ui/sessions/{scenario['hooked']}/deliveries?status=failed")
+    seen["failedDeliveries"] = len(driver.find_elements(By.CSS_SELECTOR, "tr[data-delivery]"))
+    shoot("deliveries")
+    submit_and_wait(driver.find_element(By.CSS_SELECTOR, "tr[data-delivery] form button"))
+    seen["afterReplay"] = driver.current_url
+    seen["failedAfterReplay"] = len(driver.find_elements(By.CSS_SELECTOR, "tr[data-delivery]"))
+
+    # staged files and API keys
+    driver.find_element(By.LINK_TEXT, "Staged files").click()
+    wait.until(expected_conditions.url_to_be(base + "/ui/files"))
+    seen["files"] = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "tbody th[scope=row]")]
+    shoot("files")
+    driver.find_element(By.LINK_TEXT, "API keys").click()
+    wait.until(expected_conditions.url_to_be(base + "/ui/keys"))
+    seen["keys"] = len(driver.find_elements(By.CSS_SELECTOR, "tr[data-key]"))
+    shoot("keys")
+
+    # 6. sign out, then the data pages refuse
     driver.find_element(By.CSS_SELECTOR, "form.sign-out button").click()
     wait.until(expected_conditions.url_to_be(base + "/ui/sign-in"))
     driver.get(base + "/ui/sessions")

@@ -23,12 +23,12 @@ struct InteropScript {
         String(decoding: process.output.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Everything the script prints, once it has exited; throws when it failed. It waits without holding a thread:
+    /// Everything the script prints, once it has exited (within `timeout`); throws when it failed. It waits without holding a thread:
     /// a blocking read would take one of the few threads that also run the service the script talks to.
-    func result() async throws -> String {
+    func result(timeout: Duration = .seconds(60)) async throws -> String {
         let output = ServiceProcess.OutputBuffer()
         process.output.readabilityHandler = { handle in output.append(handle.availableData) }
-        try await waitUntil(timeout: .seconds(60)) { !process.isRunning }
+        try await waitUntil(timeout: timeout) { !process.isRunning }
         process.output.readabilityHandler = nil
         output.append(process.output.readDataToEndOfFile())
         let text = output.contents

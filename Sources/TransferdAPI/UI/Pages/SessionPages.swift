@@ -82,7 +82,7 @@ struct SessionPages: Sendable {
             "session",
             .init(title: session.identifier, signedIn: signedIn),
             [
-                "identifier": session.identifier, "base": base, "lastEventSequence": session.lastSequence,
+                "identifier": session.identifier, "base": base, "tabTasks": true, "lastEventSequence": session.lastSequence,
                 "back": base + (state.map { "?state=\($0.rawValue)" } ?? ""), "filter": state?.rawValue ?? "",
                 "tasks": list.map { TaskRow.values(tasks.representation(of: $0, in: session), session: session.identifier) },
                 "hasTasks": !list.isEmpty, "filters": filters, "stateFilter": state != nil,

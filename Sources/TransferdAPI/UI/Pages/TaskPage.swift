@@ -33,6 +33,7 @@ struct TaskPage: Sendable {
         values["title"] = "Task \(task.taskIdentifier)"
         values["session"] = session.identifier
         values["base"] = base
+        values["tabTasks"] = true
         values["back"] = "\(base)/tasks/\(task.taskIdentifier)"
         values["description"] = task.taskDescription
         values["request"] = Self.request(task)
