@@ -89,7 +89,11 @@ import Testing
                     #expect(seen.task1After.contains("cancel"), "\(seen.task1After)")
                     #expect(try await api.task("nightly", 1).error?.code == "cancelled")
                     // a refusal shows the API problem's detail
-                    let direct = try await api.send(.POST, "/v1/sessions/nightly/tasks", json: #"{"kind": "download", "url": "ftp://example.com/file"}"#)
+                    let direct = try await api.send(
+                        .POST,
+                        "/v1/sessions/nightly/tasks",
+                        json: #"{"kind": "download", "url": "ftp://example.com/file"}"#
+                    )
                     #expect(seen.refusedProblem == direct.problem?.detail)
                     // the task page, the background task's countdown, the files and the keys
                     #expect(seen.taskTitle == "Task 2")

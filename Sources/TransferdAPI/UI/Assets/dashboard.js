@@ -111,10 +111,32 @@ function liveTasks(table) {
   });
 }
 
+/**
+ * A table whose rows the server renders from state that events change (a session's task counts, a background
+ * task's state): on such an event, the same page is fetched again and the table's rows replaced.
+ */
+function liveRefresh(table) {
+  let pending = null;
+  const refresh = async () => {
+    pending = null;
+    const response = await fetch(location.href, { headers: { Accept: "text/html" } });
+    if (!response.ok) return;
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.querySelector(`table[data-live-refresh="${table.dataset.liveRefresh}"] tbody`);
+    if (fresh) table.tBodies[0].replaceWith(document.importNode(fresh, true));
+    for (const element of table.querySelectorAll("[data-remaining]")) countdown(element);
+  };
+  const source = new EventSource(table.dataset.liveRefresh);
+  for (const type of table.dataset.liveOn.split(" ")) {
+    source.addEventListener(type, () => { if (!pending) pending = setTimeout(refresh, 300); });
+  }
+}
+
 /** `backgroundTimeRemaining`, counted down every second from the deadline the page was rendered with. */
 function countdown(element) {
   const deadline = Date.now() + Number(element.dataset.remaining) * 1000;
   const tick = () => {
+    if (!element.isConnected) return;
     const left = Math.max(0, (deadline - Date.now()) / 1000);
     element.textContent = duration(left);
     if (left > 0) setTimeout(tick, 1000 - (Date.now() % 1000));
@@ -124,5 +146,8 @@ function countdown(element) {
 
 for (const table of document.querySelectorAll("table[data-live-session]")) {
   if (window.EventSource) liveTasks(table);
+}
+for (const table of document.querySelectorAll("table[data-live-refresh]")) {
+  if (window.EventSource) liveRefresh(table);
 }
 for (const element of document.querySelectorAll("[data-remaining]")) countdown(element);

@@ -34,7 +34,10 @@ struct BackgroundTasksPage: Sendable {
         return gate.pages.render(
             "backgroundtasks",
             .init(title: "Background tasks · \(session.identifier)", signedIn: signedIn),
-            ["identifier": session.identifier, "base": base, "tabBackgroundTasks": true, "tasks": rows, "hasTasks": !rows.isEmpty]
+            [
+                "identifier": session.identifier, "base": base, "tabBackgroundTasks": true, "tasks": rows, "hasTasks": !rows.isEmpty,
+                "lastEventSequence": session.lastSequence,
+            ]
         )
     }
 }
