@@ -7,7 +7,7 @@ Selenium (pip), as an operator would, mostly with the keyboard:
  3. watches its progress bar move and reach completed without a reload (the page's EventSource);
  4. cancels the running task 1;
  5. replays the dead-lettered delivery of the session HOOKED;
- 6. visits the task, background tasks, staged files and API keys pages, and a refused form's page;
+ 6. visits the task, background tasks, staged files and API keys pages (issuing a key), and a refused form's page;
  7. signs out, and checks that the data pages then refuse.
 
 It saves a screenshot of each page to SCREENSHOTS (phone- and desktop-sized) and prints one JSON object of what it
@@ -162,6 +162,12 @@ try:
     wait.until(expected_conditions.url_to_be(base + "/ui/keys"))
     seen["keys"] = len(driver.find_elements(By.CSS_SELECTOR, "tr[data-key]"))
     shoot("keys")
+    name = driver.find_element(By.ID, "name")
+    name.send_keys("dashboard test")
+    submit_and_wait(name)
+    seen["issuedKey"] = driver.find_element(By.ID, "token").get_attribute("value")
+    seen["keysAfterIssue"] = len(driver.find_elements(By.CSS_SELECTOR, "tr[data-key]"))
+    shoot("key-issued")
 
     # 6. sign out, then the data pages refuse
     driver.find_element(By.CSS_SELECTOR, "form.sign-out button").click()

@@ -22,8 +22,17 @@ extension Request {
 extension Parameters {
     /// A task identifier from the path: a positive integer, else 400.
     package func taskIdentifier() throws(Problem) -> Int64 {
-        guard let text = get("taskIdentifier"), let value = Int64(text), value > 0 else {
-            throw .invalidField("taskIdentifier", "must be a positive integer")
+        try positiveInteger("taskIdentifier")
+    }
+
+    /// A delivery's id from the path: a positive integer, else 400.
+    package func deliveryID() throws(Problem) -> Int64 {
+        try positiveInteger("deliveryID")
+    }
+
+    private func positiveInteger(_ name: String) throws(Problem) -> Int64 {
+        guard let text = get(name), let value = Int64(text), value > 0 else {
+            throw .invalidField(name, "must be a positive integer")
         }
         return value
     }

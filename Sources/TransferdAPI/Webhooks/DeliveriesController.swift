@@ -33,10 +33,7 @@ struct DeliveriesController: Sendable {
     }
 
     @Sendable func retry(request: Request, context: AppRequestContext) async throws -> DeliveryResponse {
-        guard let text = context.parameters.get("deliveryID"), let deliveryID = Int64(text), deliveryID > 0 else {
-            throw Problem.invalidField("deliveryID", "must be a positive integer")
-        }
-        let retried = try await webhooks.retry(sessionID: context.session.rowID, deliveryID: deliveryID)
+        let retried = try await webhooks.retry(sessionID: context.session.rowID, deliveryID: try context.parameters.deliveryID())
         return DeliveryResponse(retried[0], attempts: [])
     }
 

@@ -250,13 +250,8 @@ import Testing
 
     @Test func eventsAndDeliveries() async throws {
         try await WebhookReceiver.with { receiver in
-            var policy = TestService.fastDeliveries
-            policy.schedule = [.zero, .milliseconds(10)]
-            try await TestService.with(deliveryPolicy: policy) { api in
-                receiver.refuse(with: 500)
-                try await api.createSession("hooked", configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
-                _ = try await api.send(.POST, "/v1/sessions/hooked/webhook/test")
-                try await waitUntil { try await api.deliveries("hooked", status: "failed").count == 1 }
+            try await TestService.with(deliveryPolicy: TestService.twoQuickDeliveryAttempts) { api in
+                try await api.deadLetterTestEvents("hooked", to: receiver)
 
                 // act
                 let events = try await TransferctlProcess.run("events", "-s", "hooked", api: api)

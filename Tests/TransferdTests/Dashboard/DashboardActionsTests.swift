@@ -94,13 +94,8 @@ import Testing
 
     @Test func aDeadLetteredDeliveryIsReplayedOneAtATimeOrAllAtOnce() async throws {
         try await WebhookReceiver.with { receiver in
-            var policy = TestService.fastDeliveries
-            policy.schedule = [.zero, .milliseconds(10)]
-            try await TestService.with(deliveryPolicy: policy) { api in
-                receiver.refuse(with: 500)
-                try await api.createSession("hooked", configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
-                for _ in 1...2 { _ = try await api.send(.POST, "/v1/sessions/hooked/webhook/test") }
-                try await waitUntil { try await api.deliveries("hooked", status: "failed").count == 2 }
+            try await TestService.with(deliveryPolicy: TestService.twoQuickDeliveryAttempts) { api in
+                try await api.deadLetterTestEvents("hooked", to: receiver, count: 2)
                 let browser = DashboardClient(api)
                 let csrf = try await browser.signIn()
 

@@ -37,6 +37,8 @@ import Testing
         var failedAfterReplay: Int
         var files: [String]
         var keys: Int
+        var issuedKey: String
+        var keysAfterIssue: Int
         var afterSignOut: String
         var apiAfterSignOut: Int
     }
@@ -44,19 +46,14 @@ import Testing
     @Test func anOperatorEnqueuesWatchesCancelsReplaysAndSignsOut() async throws {
         try await OriginServer.with { origin in
             try await WebhookReceiver.with { receiver in
-                var policy = TestService.fastDeliveries
-                policy.schedule = [.zero, .milliseconds(10)]
-                try await TestService.with(deliveryPolicy: policy) { api in
+                try await TestService.with(deliveryPolicy: TestService.twoQuickDeliveryAttempts) { api in
                     // setup: a running download to cancel, a background task, a staged file, and a dead letter
                     try await api.createSession("nightly")
                     _ = try await api.createTask("nightly", url: origin.url("/gated/browser/5000000"))
                     try await waitUntil { try await api.task("nightly", 1).countOfBytesReceived > 0 }
                     _ = try await api.send(.POST, "/v1/sessions/nightly/background-tasks", json: #"{"name": "sync", "duration": 120}"#)
                     _ = try await api.stageFile("report.csv", size: 2048)
-                    receiver.refuse(with: 500)
-                    try await api.createSession("hooked", configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
-                    _ = try await api.send(.POST, "/v1/sessions/hooked/webhook/test")
-                    try await waitUntil { try await api.deliveries("hooked", status: "failed").count == 1 }
+                    try await api.deadLetterTestEvents("hooked", to: receiver)
                     receiver.refuse(with: nil)
                     let enqueue = origin.url("/files/3000000?name=watched&bytesPerSecond=500000")
                     let scenario = #"{"session": "nightly", "hooked": "hooked", "enqueue": "\#(enqueue)"}"#
@@ -101,6 +98,10 @@ import Testing
                     #expect(seen.contentLink == api.baseURL + "/v1/sessions/nightly/tasks/2/content")
                     #expect(seen.countdown.count == 2 && seen.countdown[0] != seen.countdown[1], "\(seen.countdown)")
                     #expect(seen.files.first?.hasPrefix("report.csv") == true && seen.keys >= 1)
+                    #expect(seen.keysAfterIssue == seen.keys + 1 && seen.issuedKey.hasPrefix("trd_"))
+                    var issued = api
+                    issued.key = seen.issuedKey
+                    #expect(try await issued.send(.GET, "/v1/sessions").status == 200, "the key shown once works")
                     // 5. the dead letter was replayed and delivered
                     #expect(seen.failedDeliveries == 1 && seen.failedAfterReplay == 0)
                     #expect(seen.afterReplay == api.baseURL + "/ui/sessions/hooked/deliveries?status=failed")

@@ -22,6 +22,13 @@ enum TestService {
         jitter: 0
     )
 
+    /// Two quick attempts per delivery, so that a refused delivery is dead-lettered at once.
+    static let twoQuickDeliveryAttempts = DeliveryPolicy(
+        schedule: [.zero, .milliseconds(10)],
+        timeout: fastDeliveries.timeout,
+        jitter: 0
+    )
+
     /// The PostgreSQL server the suite runs against as well as SQLite (`TRANSFERD_TEST_DATABASE_URL`), if any.
     static let postgresURL = ProcessInfo.processInfo.environment["TRANSFERD_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
 

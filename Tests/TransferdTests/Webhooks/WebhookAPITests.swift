@@ -68,14 +68,9 @@ import TransferdStorage
 
     @Test func deadLetteredDeliveriesCanBeReplayed() async throws {
         try await WebhookReceiver.with { receiver in
-            var policy = TestService.fastDeliveries
-            policy.schedule = [.zero, .milliseconds(10)]
-            try await TestService.with(deliveryPolicy: policy) { api in
+            try await TestService.with(deliveryPolicy: TestService.twoQuickDeliveryAttempts) { api in
                 // setup: two attempts, both refused, dead-letter the delivery
-                receiver.refuse(with: 500)
-                try await api.createSession("replay", configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
-                _ = try await api.send(.POST, "/v1/sessions/replay/webhook/test")
-                try await waitUntil { try await api.deliveries("replay", status: "failed").count == 1 }
+                try await api.deadLetterTestEvents("replay", to: receiver)
                 let failed = try #require(try await api.deliveries("replay").first)
                 #expect(failed.attemptCount == 2)
                 #expect(failed.attempts.map(\.statusCode) == [500, 500])

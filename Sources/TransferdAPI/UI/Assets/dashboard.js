@@ -87,7 +87,7 @@ function liveTasks(table) {
   const only = table.dataset.onlyTask ? `&task=${table.dataset.onlyTask}` : "";
   const source = new EventSource(`/v1/sessions/${encodeURIComponent(session)}/events?after=${table.dataset.after}${only}`);
   source.onopen = () => say("Live");
-  source.onerror = () => say("Reconnecting…");
+  source.onerror = () => say(source.readyState === EventSource.CLOSED ? "Live updates stopped: reload the page." : "Reconnecting…");
   const on = (type, handle) => source.addEventListener(type, (message) => {
     const event = JSON.parse(message.data);
     const tr = row(event.taskIdentifier);

@@ -71,11 +71,7 @@ struct DeliveriesPage: Sendable {
     ) async throws
         -> Response
     {
-        guard let text = context.parameters.get("deliveryID"), let deliveryID = Int64(text), deliveryID > 0 else {
-            throw Problem.invalidField("deliveryID", "must be a positive integer")
-        }
-        _ = try await webhooks.retry(sessionID: session.rowID, deliveryID: deliveryID)
-        return .seeOther(DashboardPath.back(form.back, otherwise: "/ui/sessions/\(session.identifier)/deliveries"))
+        try await replay(try context.parameters.deliveryID(), form, session)
     }
 
     @Sendable func replayFailed(
@@ -86,7 +82,12 @@ struct DeliveriesPage: Sendable {
     ) async throws
         -> Response
     {
-        _ = try await webhooks.retry(sessionID: session.rowID, deliveryID: nil)
+        try await replay(nil, form, session)
+    }
+
+    /// Queues delivery `deliveryID` again (every failed one when nil), then goes back.
+    private func replay(_ deliveryID: Int64?, _ form: ReplayForm, _ session: Session) async throws -> Response {
+        _ = try await webhooks.retry(sessionID: session.rowID, deliveryID: deliveryID)
         return .seeOther(DashboardPath.back(form.back, otherwise: "/ui/sessions/\(session.identifier)/deliveries"))
     }
 }
