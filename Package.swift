@@ -88,6 +88,7 @@ let package = Package(
                 .copy("0013_leases.sql"),
                 .copy("0014_event_traceparent.sql"),
                 .copy("0015_dashboard_sessions.sql"),
+                .copy("0016_redirect_policy.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

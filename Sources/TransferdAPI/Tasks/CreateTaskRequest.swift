@@ -82,6 +82,7 @@ struct CreateTaskRequest: Decodable {
     var connections: Int?
     var maxBytesPerSecond: Int64?
     var maxBytes: Int64?
+    var redirectPolicy: RedirectPolicy?
     var resumeData: String?
     var from: FromRequest?
     var multipart: MultipartRequest?
@@ -127,6 +128,7 @@ struct CreateTaskRequest: Decodable {
             connections: connections,
             maxBytesPerSecond: maxBytesPerSecond,
             maxBytes: maxBytes,
+            redirectPolicy: redirectPolicy,
             resumeData: resumeData,
             uploadFrom: source,
             multipart: try multipart?.validate(),
@@ -146,7 +148,7 @@ struct CreateTaskRequest: Decodable {
         case .upload:
             let downloadFields = [
                 ("checksum", checksum != nil), ("connections", connections != nil), ("resumeData", resumeData != nil),
-                ("maxBytes", maxBytes != nil),
+                ("maxBytes", maxBytes != nil), ("redirectPolicy", redirectPolicy != nil),
             ]
             for (field, given) in downloadFields where given {
                 throw .invalidField(field, requirement: "applies to downloads only")

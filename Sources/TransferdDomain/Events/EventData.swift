@@ -33,12 +33,20 @@ package struct EventData: Codable, Sendable, Equatable {
     /// `task.resumed_at_offset`: why it started again from 0 instead of continuing.
     package var restartReason: RestartReason?
 
+    /// `task.redirected`: the redirect's status, the URL that answered it and the URL it leads to.
+    package var statusCode: Int?
+    package var fromURL: String?
+    package var toURL: String?
+    /// `task.redirected`: whether the transfer went on to `toURL` (the redirect policy's answer).
+    package var followed: Bool?
+
     /// Distinguishes a `task.completed` with `error: null` from events that have no `error` member at all.
     package var includesError = false
 
     package enum CodingKeys: String, CodingKey {
         case bytesWritten, totalBytesWritten, totalBytesExpectedToWrite, bytesSent, totalBytesSent, totalBytesExpectedToSend
         case file, location, error, state, fileOffset, restartReason, backgroundTask, name, backgroundTimeRemaining
+        case statusCode, fromURL, toURL, followed
     }
 
     package init(
@@ -91,6 +99,10 @@ package struct EventData: Codable, Sendable, Equatable {
         backgroundTask = try container.decodeIfPresent(String.self, forKey: .backgroundTask)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         backgroundTimeRemaining = try container.decodeIfPresent(Double.self, forKey: .backgroundTimeRemaining)
+        statusCode = try container.decodeIfPresent(Int.self, forKey: .statusCode)
+        fromURL = try container.decodeIfPresent(String.self, forKey: .fromURL)
+        toURL = try container.decodeIfPresent(String.self, forKey: .toURL)
+        followed = try container.decodeIfPresent(Bool.self, forKey: .followed)
         includesError = container.contains(.error)
         error = try container.decodeIfPresent(TransferError.self, forKey: .error)
     }
@@ -111,6 +123,10 @@ package struct EventData: Codable, Sendable, Equatable {
         try container.encodeIfPresent(backgroundTask, forKey: .backgroundTask)
         try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(backgroundTimeRemaining, forKey: .backgroundTimeRemaining)
+        try container.encodeIfPresent(statusCode, forKey: .statusCode)
+        try container.encodeIfPresent(fromURL, forKey: .fromURL)
+        try container.encodeIfPresent(toURL, forKey: .toURL)
+        try container.encodeIfPresent(followed, forKey: .followed)
         if includesError {
             try container.encode(error, forKey: .error)
         }
@@ -118,6 +134,15 @@ package struct EventData: Codable, Sendable, Equatable {
 }
 
 extension EventData {
+    /// The data of a `task.redirected` event; the URLs as the API shows them (credentials left out).
+    package init(redirect statusCode: Int, from: String, to: String, followed: Bool) {
+        self.init()
+        self.statusCode = statusCode
+        fromURL = Redaction.url(from)
+        toURL = Redaction.url(to)
+        self.followed = followed
+    }
+
     /// The data of a `background_task.*` event.
     package init(backgroundTask: BackgroundTask, at now: Date) {
         self.init()

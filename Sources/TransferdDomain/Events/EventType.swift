@@ -11,6 +11,9 @@ package enum EventType: String, Codable, Sendable, CaseIterable {
     /// `urlSession(_:downloadTask:didResumeAtOffset:expectedTotalBytes:)`: an attempt continued the partial file,
     /// or had to start again from 0 (`restartReason` says why).
     case taskResumedAtOffset = "task.resumed_at_offset"
+    /// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`: a redirect, followed or not as
+    /// the redirect policy says.
+    case taskRedirected = "task.redirected"
     /// `urlSession(_:downloadTask:didWriteData:totalBytesWritten:totalBytesExpectedToWrite:)`.
     case taskProgress = "task.progress"
     /// `urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)`.

@@ -18,6 +18,8 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
     package var retryMaximumDelay: Double?
     /// Seconds a finished download's content (and an upload's reply body) is kept after the task completed.
     package var retentionPeriod: Double
+    /// What its transfers do with redirects (a task may choose otherwise).
+    package var redirectPolicy: RedirectPolicy = .follow
 
     package static let `default` = SessionConfiguration(
         maximumConnectionsPerHost: 6,
@@ -60,6 +62,7 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
         self.retryInitialDelay = try container.decodeIfPresent(Double.self, forKey: .retryInitialDelay)
         self.retryMaximumDelay = try container.decodeIfPresent(Double.self, forKey: .retryMaximumDelay)
         self.retentionPeriod = try container.decodeIfPresent(Double.self, forKey: .retentionPeriod) ?? defaults.retentionPeriod
+        self.redirectPolicy = try container.decodeIfPresent(RedirectPolicy.self, forKey: .redirectPolicy) ?? defaults.redirectPolicy
     }
 
     /// Checks every field's range; the problem names the offending field.

@@ -14,6 +14,8 @@ package struct NewTask: Sendable {
     package var connections: Int
     package var maxBytesPerSecond: Int64?
     package var maxBytes: Int64?
+    /// A download's own redirect policy; nil for its session's.
+    package var redirectPolicy: RedirectPolicy?
     /// The download this task continues, from a cancelled or failed task's resume data.
     package var resumeData: ResumeData?
     /// What an upload sends.
@@ -35,6 +37,7 @@ package struct NewTask: Sendable {
         connections: Int,
         maxBytesPerSecond: Int64? = nil,
         maxBytes: Int64? = nil,
+        redirectPolicy: RedirectPolicy? = nil,
         resumeData: ResumeData? = nil,
         uploadFrom: UploadSource? = nil,
         multipart: MultipartForm? = nil,
@@ -51,6 +54,7 @@ package struct NewTask: Sendable {
         self.connections = connections
         self.maxBytesPerSecond = maxBytesPerSecond
         self.maxBytes = maxBytes
+        self.redirectPolicy = redirectPolicy
         self.resumeData = resumeData
         self.uploadFrom = uploadFrom
         self.multipart = multipart

@@ -22,11 +22,14 @@ package struct ResumeValidator: Codable, Sendable, Equatable {
         case noAcceptRanges
         /// The body is decoded on the way to disk (`decodeContent`), so stored bytes do not map to ranges.
         case contentDecoded
+        /// The content is the body of a redirect that was not followed.
+        case redirectNotFollowed
     }
 
     /// The validator of a response whose bytes can be continued, or why they cannot.
     package static func of(headers: [String: String], statusCode: Int, decoded: Bool) -> Result<ResumeValidator, NotResumableReason> {
         if decoded { return .failure(.contentDecoded) }
+        if (300..<400).contains(statusCode) { return .failure(.redirectNotFollowed) }
         let acceptsRanges =
             statusCode == 206
             || headers["accept-ranges"]?.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "bytes" }

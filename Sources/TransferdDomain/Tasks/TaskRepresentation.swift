@@ -40,6 +40,8 @@ package struct TaskRepresentation: Encodable, Sendable {
     @ExplicitNull package var notResumableReason: ResumeValidator.NotResumableReason?
     package var connections: Int
     @ExplicitNull package var maxBytesPerSecond: Int64?
+    /// A download's own redirect policy; null when its session's applies.
+    @ExplicitNull package var redirectPolicy: RedirectPolicy?
     /// What an upload sends.
     @ExplicitNull package var from: UploadSource?
     @ExplicitNull package var multipart: MultipartForm?
@@ -103,6 +105,7 @@ package struct TaskRepresentation: Encodable, Sendable {
         notResumableReason = resumable ? nil : task.notResumableReason ?? .noResponseYet
         connections = task.connections
         maxBytesPerSecond = task.maxBytesPerSecond
+        redirectPolicy = task.redirectPolicy
         from = task.uploadFrom
         multipart = task.multipart
         responseBody = task.reply

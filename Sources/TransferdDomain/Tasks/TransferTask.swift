@@ -52,6 +52,8 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
     package var maxBytesPerSecond: Int64?
     /// A download's own size cap; nil for the service's.
     package var maxBytes: Int64?
+    /// A download's own redirect policy; nil for its session's.
+    package var redirectPolicy: RedirectPolicy?
     /// What an upload sends, as the client named it.
     package var uploadFrom: UploadSource?
     /// The staged file (row id) an upload sends.
@@ -125,6 +127,7 @@ extension TransferTask {
         connections = newTask.connections
         maxBytesPerSecond = newTask.maxBytesPerSecond
         maxBytes = newTask.maxBytes
+        redirectPolicy = newTask.redirectPolicy
         multipart = newTask.multipart
     }
 

@@ -41,15 +41,24 @@ package struct DownloadRunner: Sendable {
             if let point = resumePoint, try partialFile.size() < point.bytes {
                 (resumePoint, restartReason) = (nil, .partialFileMissing)
             }
-            var (response, url) = try await fetch(job, from: job.url, range: firstRange(job, resumePoint), deadline: deadline)
+            var (response, url) = try await fetch(
+                job,
+                from: job.url,
+                range: firstRange(job, resumePoint),
+                deadline: deadline,
+                transfer: transfer
+            )
             if resumePoint != nil, response.status == .rangeNotSatisfiable {
                 (resumePoint, restartReason) = (nil, RestartReason.rangeNotSatisfiable)
-                (response, url) = try await fetch(job, from: job.url, range: firstRange(job, nil), deadline: deadline)
+                (response, url) = try await fetch(job, from: job.url, range: firstRange(job, nil), deadline: deadline, transfer: transfer)
             }
+            // A redirect the policy did not follow is the task's response, and its body the content.
+            let redirectKept = Self.redirectStatuses.contains(response.status.code)
+            if redirectKept, resumePoint != nil { (resumePoint, restartReason) = (nil, .rangeIgnored) }
             let decoder = try ContentDecoder(job: job, headers: response.headers)
             let mimeType = response.headers.first(name: "content-type")
             let summary = TransferResponse(response)
-            guard (200..<300).contains(response.status.code) else {
+            guard (200..<300).contains(response.status.code) || redirectKept else {
                 try await recording { try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: nil) }
                 let retryAfter = RetryAfter.parse(response.headers, now: environment.clock.now)
                 return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
@@ -99,13 +108,18 @@ package struct DownloadRunner: Sendable {
         return job.connections > 1 ? RangeRequest(first: 0) : nil
     }
 
-    /// Sends the request, asking for `range` when given, and follows at most ten redirects; returns the final
-    /// response and the URL that gave it.
+    /// The statuses of a redirect that carries a `Location` to follow.
+    static let redirectStatuses: Set<UInt> = [301, 302, 303, 307, 308]
+
+    /// Sends the request, asking for `range` when given, and follows at most ten redirects as the job's policy
+    /// allows, reporting each one for `transfer` (segments of a download, sent to the final URL, report none);
+    /// returns the final response (a redirect the policy did not follow) and the URL that gave it.
     private func fetch(
         _ job: TransferJob,
         from url: String,
         range: RangeRequest?,
-        deadline: NIODeadline
+        deadline: NIODeadline,
+        transfer: ActiveTransfer?
     ) async throws -> (HTTPClientResponse, String) {
         var url = url
         for _ in 0...Self.maximumRedirects {
@@ -118,9 +132,7 @@ package struct DownloadRunner: Sendable {
                 if let validator = range.ifRange { request.headers.replaceOrAdd(name: "If-Range", value: validator.ifRange) }
             }
             let response = try await environment.destinations.client(for: url).execute(request, deadline: deadline)
-            guard [301, 302, 303, 307, 308].contains(response.status.code),
-                let location = response.headers.first(name: "location")
-            else {
+            guard Self.redirectStatuses.contains(response.status.code), let location = response.headers.first(name: "location") else {
                 return (response, url)
             }
             guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL.absoluteString,
@@ -128,6 +140,14 @@ package struct DownloadRunner: Sendable {
             else {
                 throw TransferError(code: .unsupportedURL, message: "The server redirected to an unsupported URL.")
             }
+            let follows = job.redirectPolicy.follows(from: url, to: next)
+            if let transfer {
+                let status = Int(response.status.code)
+                try await recording {
+                    try await environment.reporter.redirected(transfer, statusCode: status, from: url, to: next, followed: follows)
+                }
+            }
+            guard follows else { return (response, url) }
             url = next
         }
         throw TransferError(code: .httpTooManyRedirects, message: "The server redirected more than \(Self.maximumRedirects) times.")
@@ -214,7 +234,7 @@ package struct DownloadRunner: Sendable {
             for segment in segments.dropFirst() {
                 group.addTask {
                     let range = RangeRequest(first: segment.lowerBound, last: segment.upperBound - 1, ifRange: validator)
-                    let (response, _) = try await fetch(job, from: url, range: range, deadline: deadline)
+                    let (response, _) = try await fetch(job, from: url, range: range, deadline: deadline, transfer: nil)
                     let answered = ContentRange(response.headers.first(name: "content-range") ?? "")
                     guard response.status == .partialContent, answered?.first == segment.lowerBound else {
                         throw TransferError(

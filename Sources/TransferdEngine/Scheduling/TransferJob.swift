@@ -22,6 +22,8 @@ package struct TransferJob: Sendable {
     package let upload: UploadJob?
     /// The largest a download may be: its `maxBytes`, at most the service's limit.
     package let maxBytes: Int64
+    /// What a download does with redirects: its own policy, else its session's.
+    package let redirectPolicy: RedirectPolicy
 
     /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
     package struct ResumePoint: Sendable, Equatable {
@@ -44,5 +46,6 @@ package struct TransferJob: Sendable {
         connections = task.connections
         self.upload = upload
         maxBytes = min(task.maxBytes ?? maximumDownloadBytes, maximumDownloadBytes)
+        redirectPolicy = task.redirectPolicy ?? configuration.redirectPolicy
     }
 }

@@ -10,6 +10,8 @@ package protocol TransferReporter: Sendable {
     /// Takes back the tasks whose leases expired at `now` (their instance died or lost the database): a canceling one
     /// completes, a running one is queued again, to continue from its checkpoint. False when there was none.
     func takeBackExpiredLeases(at now: Date) async throws -> Bool
+    /// willPerformHTTPRedirection: a download's request was redirected from `from` to `to`, and followed or not.
+    func redirected(_ transfer: ActiveTransfer, statusCode: Int, from: String, to: String, followed: Bool) async throws
     /// didReceiveResponse: the final response head and the URL it came from; for a successful download, `start` says
     /// where its bytes go and whether they can be continued later.
     ///

@@ -40,6 +40,17 @@ extension TaskService: TransferReporter {
 
     /// An attempt that meant to continue the partial file writes `task.resumed_at_offset` (didResumeAtOffset) with
     /// where it did, or why it restarted.
+    package func redirected(_ transfer: ActiveTransfer, statusCode: Int, from: String, to: String, followed: Bool) async throws {
+        let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
+        try await writes.write { repositories in
+            guard transfers.runs(transfer), let task = try repositories.tasks.find(id: taskID), task.state == .running,
+                task.lease?.owner == owner
+            else { return }
+            let data = EventData(redirect: statusCode, from: from, to: to, followed: followed)
+            try eventLog.append(repositories, .taskRedirected, for: task, data: data)
+        }
+    }
+
     package func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         try await writes.write { repositories in

@@ -40,6 +40,7 @@ extension TransferTask {
         connections = row[TaskColumn.connections]
         maxBytesPerSecond = row[TaskColumn.maxBytesPerSecond]
         maxBytes = row[TaskColumn.maxBytes]
+        redirectPolicy = try row.optionalEnumeration(.redirectPolicy)
         uploadFrom = try row.json(.uploadFrom)
         sourceFileId = row[TaskColumn.sourceFileId]
         sourceTaskId = row[TaskColumn.sourceTaskId]
@@ -95,6 +96,7 @@ extension TransferTask {
             "connections": connections,
             "max_bytes_per_second": maxBytesPerSecond,
             "max_bytes": maxBytes,
+            "redirect_policy": redirectPolicy?.rawValue,
             "upload_from": try RowCoding.json(uploadFrom),
             "source_file_id": sourceFileId,
             "source_task_id": sourceTaskId,

@@ -15,6 +15,7 @@ import TransferdStorage
     struct AcceptingReporter: TransferReporter {
         func prepareQueue() async throws {}
         func takeBackExpiredLeases(at now: Date) async throws -> Bool { false }
+        func redirected(_ transfer: ActiveTransfer, statusCode: Int, from: String, to: String, followed: Bool) async throws {}
         func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws {}
         func checkpoint(
             _ transfer: ActiveTransfer,

@@ -110,6 +110,7 @@ struct TaskView: Decodable, Sendable {
     var notResumableReason: String?
     var connections: Int
     var maxBytesPerSecond: Int?
+    var redirectPolicy: String?
     var responseBody: ReplyView?
 
     struct ReplyView: Decodable, Sendable {
@@ -156,6 +157,10 @@ struct EventView: Decodable, Sendable {
         var totalBytesExpectedToSend: Int?
         var fileOffset: Int?
         var restartReason: String?
+        var statusCode: Int?
+        var fromURL: String?
+        var toURL: String?
+        var followed: Bool?
     }
 
     var sequence: Int

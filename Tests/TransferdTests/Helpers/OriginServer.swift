@@ -17,7 +17,8 @@ import Synchronization
 /// - `/gated/{gate}/{size}`: sends the first 64 KiB, then waits until the test opens `gate`.
 /// - `/status/{code}`: answers with that status.
 /// - `/truncated/{size}`: announces `size` bytes, sends half and drops the connection.
-/// - `/redirect/{count}/{size}?to=`: redirects `count` times, then to `/files/{size}` (or to `to`).
+/// - `/redirect/{count}/{size}?to=`: redirects (302, with a short body naming the target) `count` times, then to
+///   `/files/{size}` (or to `to`).
 /// - `/gzip/{size}`: the file gzip-compressed, with `Content-Encoding: gzip`.
 /// - `/flaky/{name}/{failures}/{size}?status=&retryAfter=`: the first `failures` requests for `name` get `status`
 ///   (503 by default, with `Retry-After` when asked), the next ones the file.
@@ -208,7 +209,11 @@ final class OriginServer: Sendable {
         let count = context.parameters.get("count", as: Int.self) ?? 0
         let last = request.uri.queryParameters.get("to") ?? "/files/\(size)"
         let location = count > 1 ? "/redirect/\(count - 1)/\(size)" + (request.uri.query.map { "?\($0)" } ?? "") : last
-        return Response(status: .found, headers: [.location: location])
+        return Response(
+            status: .found,
+            headers: [.location: location],
+            body: .init(byteBuffer: ByteBuffer(string: "Moved to \(location)\n"))
+        )
     }
 
     private func flaky(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

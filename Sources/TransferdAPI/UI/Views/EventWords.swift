@@ -13,6 +13,9 @@ enum EventWords {
             return data.error.map { TaskWords.outcome($0.code.rawValue, statusCode: $0.statusCode) + ": " + $0.message } ?? "succeeded"
         case .taskFinishedDownloading:
             return data.file.map { "\(DisplayFormat.size($0.size)), SHA-256 \($0.sha256.prefix(16))…" } ?? ""
+        case .taskRedirected:
+            let to = data.toURL ?? ""
+            return "\(data.statusCode.map(String.init) ?? "") to \(to)" + (data.followed == false ? " (not followed)" : "")
         case .taskResumedAtOffset:
             guard let offset = data.fileOffset, offset > 0 else {
                 return "started again from 0" + (data.restartReason.map { ": \($0.rawValue)" } ?? "")

@@ -1,0 +1,3 @@
+-- transferd schema on PostgreSQL, version 6: a download's own redirect policy (follow, sameOrigin, none); NULL takes
+-- its session's.
+ALTER TABLE tasks ADD COLUMN redirect_policy TEXT;
