@@ -89,6 +89,7 @@ let package = Package(
                 .copy("0014_event_traceparent.sql"),
                 .copy("0015_dashboard_sessions.sql"),
                 .copy("0016_redirect_policy.sql"),
+                .copy("0017_launch_events.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

@@ -19,6 +19,7 @@ struct SessionsController: Sendable {
     /// The routes of one session (`/v1/sessions/{identifier}`), behind the `SessionMiddleware`.
     func addSessionRoutes(to group: RouterGroup<AppRequestContext>, idempotency: IdempotencyMiddleware) {
         group.get(use: show)
+        group.patch(use: update)
         group.group("invalidate").add(middleware: idempotency).post(use: invalidate)
     }
 
@@ -59,6 +60,11 @@ struct SessionsController: Sendable {
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> SessionResponse {
         try await response(for: context.session)
+    }
+
+    @Sendable func update(request: Request, context: AppRequestContext) async throws -> SessionResponse {
+        let body = try await request.decode(as: UpdateSessionRequest.self, context: context)
+        return try await response(for: try await sessions.update(sessionID: context.session.rowID, body.change))
     }
 
     @Sendable func invalidate(request: Request, context: AppRequestContext) async throws -> SessionResponse {

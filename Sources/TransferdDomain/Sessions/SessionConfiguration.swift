@@ -20,6 +20,9 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
     package var retentionPeriod: Double
     /// What its transfers do with redirects (a task may choose otherwise).
     package var redirectPolicy: RedirectPolicy = .follow
+    /// Whether its events are pushed to its webhook (the app launched to handle them); false keeps them in the log,
+    /// readable, until it is turned on again.
+    package var sessionSendsLaunchEvents = true
 
     package static let `default` = SessionConfiguration(
         maximumConnectionsPerHost: 6,
@@ -63,6 +66,8 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
         self.retryMaximumDelay = try container.decodeIfPresent(Double.self, forKey: .retryMaximumDelay)
         self.retentionPeriod = try container.decodeIfPresent(Double.self, forKey: .retentionPeriod) ?? defaults.retentionPeriod
         self.redirectPolicy = try container.decodeIfPresent(RedirectPolicy.self, forKey: .redirectPolicy) ?? defaults.redirectPolicy
+        self.sessionSendsLaunchEvents =
+            try container.decodeIfPresent(Bool.self, forKey: .sessionSendsLaunchEvents) ?? defaults.sessionSendsLaunchEvents
     }
 
     /// Checks every field's range; the problem names the offending field.

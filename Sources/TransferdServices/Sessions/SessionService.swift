@@ -79,6 +79,22 @@ package struct SessionService: Sendable {
     /// finishTasksAndInvalidate (`cancelTasks: false`) or invalidateAndCancel (`cancelTasks: true`).
     ///
     /// The session stops accepting tasks at once; it becomes `invalidated` when its last task has completed.
+    /// Applies `change` to a live session; turning launch events on wakes the dispatcher for the events held back.
+    package func update(sessionID: Int64, _ change: SessionChange) async throws -> Session {
+        try await store.write { repositories in
+            guard var session = try repositories.sessions.find(id: sessionID) else {
+                throw DomainError.notFound("The session does not exist.")
+            }
+            guard session.state == .active else {
+                throw DomainError.conflict("Session \(session.identifier) is \(session.state.rawValue); only an active session changes.")
+            }
+            if let sends = change.sessionSendsLaunchEvents { session.configuration.sessionSendsLaunchEvents = sends }
+            try repositories.sessions.updateConfiguration(of: session)
+            if change.sessionSendsLaunchEvents == true { repositories.announce(.outbox) }
+            return session
+        }
+    }
+
     package func invalidate(sessionID: Int64, cancelTasks: Bool) async throws -> Session {
         try await store.write { repositories in
             guard var session = try repositories.sessions.find(id: sessionID) else {

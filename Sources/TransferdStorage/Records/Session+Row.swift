@@ -35,6 +35,7 @@ extension Session {
             "state": state.rawValue,
             "cancel_on_invalidate": cancelOnInvalidate,
             "configuration": try RowCoding.json(configuration),
+            "sends_launch_events": configuration.sessionSendsLaunchEvents,
             "created_at": StoredDate.text(createdAt),
             "invalidated_at": StoredDate.text(invalidatedAt),
         ]

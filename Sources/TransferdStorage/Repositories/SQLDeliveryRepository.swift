@@ -106,7 +106,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
             Delivery.init(row:)
         ) {
             session = head.sessionId
-            if !busy.contains(session), try subscriberIsEnabled(sessionID: session) { heads.append(head) }
+            if !busy.contains(session), try isSent(sessionID: session) { heads.append(head) }
         }
         return heads.sorted { $0.nextAttemptAt < $1.nextAttemptAt }
     }
@@ -121,12 +121,19 @@ struct SQLDeliveryRepository: DeliveryRepository {
             [sessionID],
             Delivery.init(row:)
         )
-        guard let head, try subscriberIsEnabled(sessionID: sessionID) else { return nil }
+        guard let head, try isSent(sessionID: sessionID) else { return nil }
         return head
     }
 
-    private func subscriberIsEnabled(sessionID: Int64) throws -> Bool {
-        let state: WebhookSubscription.State? = try db.value("SELECT state FROM webhooks WHERE session_id = ?", [sessionID])
+    /// Whether the session's deliveries go out now: its subscriber is not disabled, and the session sends launch events.
+    private func isSent(sessionID: Int64) throws -> Bool {
+        let state: WebhookSubscription.State? = try db.value(
+            """
+            SELECT w.state FROM webhooks w JOIN sessions s ON s.id = w.session_id
+            WHERE w.session_id = ? AND s.sends_launch_events = 1
+            """,
+            [sessionID]
+        )
         return state.map { $0 != .disabled } ?? false
     }
 

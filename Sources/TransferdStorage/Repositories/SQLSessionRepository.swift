@@ -44,6 +44,13 @@ struct SQLSessionRepository: SessionRepository {
         )
     }
 
+    func updateConfiguration(of session: Session) throws {
+        try db.execute(
+            "UPDATE sessions SET configuration = ?, sends_launch_events = ? WHERE id = ?",
+            [try RowCoding.json(session.configuration), session.configuration.sessionSendsLaunchEvents, session.rowID]
+        )
+    }
+
     func list(after cursor: Int64, limit: Int, tenantID: Int64?) throws -> [Session] {
         guard let tenantID else {
             return try db.fetchAll("SELECT * FROM sessions WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit], Session.init(row:))

@@ -23,6 +23,7 @@ struct SessionView: Decodable, Sendable {
         var timeoutIntervalForRequest: Double
         var timeoutIntervalForResource: Double
         var httpAdditionalHeaders: [String: String]
+        var sessionSendsLaunchEvents: Bool
         var webhook: WebhookView?
     }
 

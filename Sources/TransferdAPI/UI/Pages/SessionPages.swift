@@ -53,7 +53,8 @@ struct SessionPages: Sendable {
                 "running": (detail.taskCounts[.running] ?? 0) + (detail.taskCounts[.canceling] ?? 0),
                 "suspended": detail.taskCounts[.suspended] ?? 0, "completed": detail.taskCounts[.completed] ?? 0,
                 "stored": DisplayFormat.size(detail.storedBytes),
-                "webhook": detail.webhook?.state.rawValue ?? "none", "backlog": detail.pendingDeliveries,
+                "webhook": detail.webhook.map { session.configuration.sessionSendsLaunchEvents ? $0.state.rawValue : "held" } ?? "none",
+                "backlog": detail.pendingDeliveries,
             ]
         }
         return gate.pages.render(

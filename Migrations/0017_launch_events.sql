@@ -1,0 +1,3 @@
+-- transferd schema, version 17: whether a session's events are pushed to its webhook (sessionSendsLaunchEvents, in
+-- its configuration too), for the dispatcher to pass over those that hold them.
+ALTER TABLE sessions ADD COLUMN sends_launch_events INTEGER NOT NULL DEFAULT 1;

@@ -1,0 +1,10 @@
+/// What may change on a live session (`PATCH /v1/sessions/{identifier}`): when its work reaches the client, not what
+/// the work is. Fields left nil stay as they are.
+package struct SessionChange: Sendable, Equatable {
+    /// sessionSendsLaunchEvents: turned on, the events held back go out to the webhook in order.
+    package var sessionSendsLaunchEvents: Bool?
+
+    package init(sessionSendsLaunchEvents: Bool? = nil) {
+        self.sessionSendsLaunchEvents = sessionSendsLaunchEvents
+    }
+}
