@@ -63,6 +63,7 @@ struct Components: Sendable {
             transfers: transfers,
             retryPolicy: configuration.retryPolicy,
             limits: configuration.limits,
+            discretionaryWindow: configuration.discretionaryWindow,
             resumeDataSigner: transitions.resumeDataSigner,
             clock: clock,
             metrics: metrics,
@@ -92,6 +93,7 @@ struct Components: Sendable {
             loop: schedulerLoop,
             concurrency: configuration.workerConcurrency,
             maximumDownloadBytes: configuration.limits.maximumDownloadBytes,
+            discretionaryWindow: configuration.discretionaryWindow,
             logger: logger
         )
         let sending = SendingSessions()

@@ -58,6 +58,8 @@ struct Configuration: Sendable {
     var replyBodyLimit: Int
     /// The bandwidth all transfers share, in bytes per second; nil for no limit.
     var maxBytesPerSecond: Int64?
+    /// When discretionary sessions' transfers run; nil: only while nothing else waits.
+    var discretionaryWindow: DiscretionaryWindow?
     /// How often an idle event stream sends a heartbeat comment.
     var streamHeartbeat: Duration
     /// The event streams one API key may hold open on this instance at once.
@@ -83,6 +85,7 @@ struct Configuration: Sendable {
         deliveryPolicy: DeliveryPolicy = DeliveryPolicy(),
         retryPolicy: RetryPolicy = RetryPolicy(),
         maxBytesPerSecond: Int64? = nil,
+        discretionaryWindow: DiscretionaryWindow? = nil,
         stagedFileLimits: StagedFileLimits = StagedFileLimits(),
         replyBodyLimit: Int = 1 << 20,
         sweepInterval: Duration = .seconds(60),
@@ -114,6 +117,7 @@ struct Configuration: Sendable {
         self.deliveryPolicy = deliveryPolicy
         self.retryPolicy = retryPolicy
         self.maxBytesPerSecond = maxBytesPerSecond
+        self.discretionaryWindow = discretionaryWindow
         self.stagedFileLimits = stagedFileLimits
         self.replyBodyLimit = replyBodyLimit
         self.sweepInterval = sweepInterval

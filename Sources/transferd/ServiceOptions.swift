@@ -81,6 +81,12 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Bandwidth all downloads share, in bytes per second; 0 for no limit (env TRANSFERD_MAX_BYTES_PER_SECOND).")
     var maxBytesPerSecond: Int64 = environment["TRANSFERD_MAX_BYTES_PER_SECOND"].flatMap { Int64($0) } ?? 0
 
+    @Option(
+        help:
+            "When discretionary sessions' transfers run, HH:MM-HH:MM in local time (may wrap past midnight); outside it they run only while nothing else waits (env TRANSFERD_DISCRETIONARY_WINDOW)."
+    )
+    var discretionaryWindow: String = environment["TRANSFERD_DISCRETIONARY_WINDOW"] ?? ""
+
     @Option(help: "Largest file /v1/files accepts, in bytes (Tus-Max-Size) (env TRANSFERD_MAX_UPLOAD_SIZE).")
     var maxUploadSize: Int64 = environment["TRANSFERD_MAX_UPLOAD_SIZE"].flatMap { Int64($0) } ?? 100 << 30
 
@@ -158,6 +164,9 @@ struct ServiceOptions: ParsableArguments {
         guard maxBytesPerSecond == 0 || maxBytesPerSecond >= 1024 else {
             throw ValidationError("--max-bytes-per-second must be 0 (no limit) or at least 1024.")
         }
+        guard discretionaryWindow.isEmpty || DiscretionaryWindow(discretionaryWindow) != nil else {
+            throw ValidationError("--discretionary-window must be HH:MM-HH:MM (seconds allowed), opening and closing at different times.")
+        }
         guard rateLimit > 0 else { throw ValidationError("--rate-limit must be positive.") }
         guard maxStreamsPerKey > 0 else { throw ValidationError("--max-streams-per-key must be positive.") }
         guard maxBackgroundTaskDuration > 0 else { throw ValidationError("--max-background-task-duration must be positive.") }
@@ -216,6 +225,7 @@ struct ServiceOptions: ParsableArguments {
                 maximumDelay: .milliseconds(Int64(retryMaximumDelay * 1000))
             ),
             maxBytesPerSecond: maxBytesPerSecond > 0 ? maxBytesPerSecond : nil,
+            discretionaryWindow: DiscretionaryWindow(discretionaryWindow),
             stagedFileLimits: StagedFileLimits(
                 maximumSize: maxUploadSize,
                 uploadExpiration: .milliseconds(Int64(uploadExpiration * 1000)),

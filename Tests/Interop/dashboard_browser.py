@@ -139,10 +139,10 @@ try:
     # background tasks: backgroundTimeRemaining counts down
     driver.find_element(By.LINK_TEXT, "Background tasks").click()
     wait.until(expected_conditions.url_to_be(session_page + "/background-tasks"))
-    timer = driver.find_element(By.CSS_SELECTOR, "[role=timer]")
-    first = timer.text
+    # read anew each time: an event (task 1's completion) may have the page replace the table's rows meanwhile
+    first = driver.find_element(By.CSS_SELECTOR, "[role=timer]").text
     time.sleep(2.2)
-    seen["countdown"] = [first, timer.text]
+    seen["countdown"] = [first, driver.find_element(By.CSS_SELECTOR, "[role=timer]").text]
     shoot("background-tasks")
 
     # 5. replay the dead-lettered delivery

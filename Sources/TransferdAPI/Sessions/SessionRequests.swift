@@ -26,7 +26,7 @@ struct UpdateSessionRequest: Decodable {
     var change: SessionChange
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case sessionSendsLaunchEvents
+        case sessionSendsLaunchEvents, discretionary
     }
 
     init(from decoder: any Decoder) throws {
@@ -46,7 +46,10 @@ struct UpdateSessionRequest: Decodable {
             )
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        change = SessionChange(sessionSendsLaunchEvents: try container.decodeIfPresent(Bool.self, forKey: .sessionSendsLaunchEvents))
+        change = SessionChange(
+            sessionSendsLaunchEvents: try container.decodeIfPresent(Bool.self, forKey: .sessionSendsLaunchEvents),
+            discretionary: try container.decodeIfPresent(Bool.self, forKey: .discretionary)
+        )
     }
 }
 

@@ -3,8 +3,11 @@
 package struct SessionChange: Sendable, Equatable {
     /// sessionSendsLaunchEvents: turned on, the events held back go out to the webhook in order.
     package var sessionSendsLaunchEvents: Bool?
+    /// isDiscretionary: whether its transfers wait for the discretionary window.
+    package var discretionary: Bool?
 
-    package init(sessionSendsLaunchEvents: Bool? = nil) {
+    package init(sessionSendsLaunchEvents: Bool? = nil, discretionary: Bool? = nil) {
         self.sessionSendsLaunchEvents = sessionSendsLaunchEvents
+        self.discretionary = discretionary
     }
 }

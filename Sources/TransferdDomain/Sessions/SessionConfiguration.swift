@@ -23,6 +23,8 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
     /// Whether its events are pushed to its webhook (the app launched to handle them); false keeps them in the log,
     /// readable, until it is turned on again.
     package var sessionSendsLaunchEvents = true
+    /// isDiscretionary: its transfers run inside the service's discretionary window, or while nothing else waits.
+    package var discretionary = false
 
     package static let `default` = SessionConfiguration(
         maximumConnectionsPerHost: 6,
@@ -68,6 +70,7 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
         self.redirectPolicy = try container.decodeIfPresent(RedirectPolicy.self, forKey: .redirectPolicy) ?? defaults.redirectPolicy
         self.sessionSendsLaunchEvents =
             try container.decodeIfPresent(Bool.self, forKey: .sessionSendsLaunchEvents) ?? defaults.sessionSendsLaunchEvents
+        self.discretionary = try container.decodeIfPresent(Bool.self, forKey: .discretionary) ?? defaults.discretionary
     }
 
     /// Checks every field's range; the problem names the offending field.

@@ -54,8 +54,8 @@ package struct TaskRepresentation: Encodable, Sendable {
     @ExplicitNull package var completedAt: Date?
 
     /// `live` holds the counters of a transfer under way, fresher than the last checkpoint in the database;
-    /// `hostIsBusy` says whether the session's connections to the task's host are all in use.
-    package init(_ task: TransferTask, live: (received: Int64, expected: Int64)?, hostIsBusy: Bool, now: Date) {
+    /// `heldBack` says what keeps the task waiting once it is due (`hostLimit`, `discretionary`), if anything.
+    package init(_ task: TransferTask, live: (received: Int64, expected: Int64)?, heldBack: TransferTask.WaitingReason?, now: Date) {
         let headerNames = task.originalRequest.headers.keys.sorted()
         let isUpload = task.kind == .upload
         let (received, expected) = (!isUpload ? live : nil) ?? (task.countOfBytesReceived, task.countOfBytesExpected)
@@ -96,9 +96,7 @@ package struct TaskRepresentation: Encodable, Sendable {
         let queued = task.state == .running && task.lease == nil && live == nil
         let waiting = queued && (task.nextAttemptAt.map { $0 > now } ?? false)
         waitingReason =
-            if waiting { task.waitingReason ?? .notBefore } else if queued && hostIsBusy { .hostLimit } else {
-                nil
-            }
+            if waiting { task.waitingReason ?? .notBefore } else if queued { heldBack } else { nil }
         nextAttemptAt = waiting ? task.nextAttemptAt : nil
         attempts = task.attempts
         resumable = task.resumeValidator != nil

@@ -143,6 +143,8 @@ extension TransferTask {
         case hostLimit
         /// The data directory reached its free-space floor; it is tried again at `nextAttemptAt`.
         case outOfSpace
+        /// Its session is discretionary: it runs inside the discretionary window, or once nothing else waits.
+        case discretionary
     }
 
     /// How a canceling task completes, as its machine carries it (`cancellation` and `produceResumeData` persist it).

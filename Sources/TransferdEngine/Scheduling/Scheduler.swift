@@ -26,6 +26,8 @@ package struct Scheduler: Service {
     package let turns = SessionTurns()
     package let concurrency: Int
     package let maximumDownloadBytes: Int64
+    /// When discretionary sessions' transfers run; outside it (or without one) only while nothing else waits.
+    package let discretionaryWindow: DiscretionaryWindow?
     package let logger: Logger
 
     package init(
@@ -38,6 +40,7 @@ package struct Scheduler: Service {
         loop: WakeUpLoop,
         concurrency: Int,
         maximumDownloadBytes: Int64,
+        discretionaryWindow: DiscretionaryWindow?,
         logger: Logger
     ) {
         self.store = store
@@ -49,6 +52,7 @@ package struct Scheduler: Service {
         self.loop = loop
         self.concurrency = concurrency
         self.maximumDownloadBytes = maximumDownloadBytes
+        self.discretionaryWindow = discretionaryWindow
         self.logger = logger
     }
 
@@ -126,13 +130,15 @@ package struct Scheduler: Service {
     /// then age; candidates are taken rank by rank, and within a rank the session served longest ago goes first.
     /// Tasks not due yet (`nextAttemptAt`) wait; the second result is when the first of them is due, or when
     /// another instance's lease expires; the third whether some lease has expired, for the reporter to take back.
+    ///
+    /// Discretionary sessions' tasks wait while others are queued, until the discretionary window opens.
     private func claimJobs() async throws -> ([(TransferJob, ActiveTransfer)], Date?, Bool) {
         let (now, leaseNow, started) = (loop.clock.now, instance.clock.now, ContinuousClock.now)
-        let (transfers, turns, concurrency, files, maximumDownloadBytes, instance, clock) = (
-            transfers, turns, concurrency, uploader.environment.files, maximumDownloadBytes, instance, loop.clock
+        let (transfers, turns, concurrency, files, maximumDownloadBytes, instance, clock, window) = (
+            transfers, turns, concurrency, uploader.environment.files, maximumDownloadBytes, instance, loop.clock, discretionaryWindow
         )
         return try await store.claim { repositories in
-            let nextDue = [
+            var nextDue = [
                 try repositories.tasks.nextAttemptDate(after: now),
                 try repositories.tasks.nextLeaseExpiry(notOwnedBy: instance.id).map { instance.moment($0, on: clock) },
             ].compactMap { $0 }.min()
@@ -140,8 +146,13 @@ package struct Scheduler: Service {
             var free = concurrency - transfers.all.count
             guard free > 0 else { return ([], nextDue, leasesExpired) }
             var underway = try repositories.tasks.transfersUnderway(at: leaseNow)
-            let candidates = try repositories.tasks.queueHeads(dueAt: now, depth: free).sorted { lhs, rhs in
+            var candidates = try repositories.tasks.queueHeads(dueAt: now, depth: free).sorted { lhs, rhs in
                 lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
+            }
+            let othersWait = candidates.contains { !$0.configuration.discretionary }
+            if othersWait, !(window?.contains(now) ?? false), candidates.contains(where: \.configuration.discretionary) {
+                candidates.removeAll(where: \.configuration.discretionary)
+                if let opening = window?.nextOpening(after: now) { nextDue = min(nextDue ?? opening, opening) }
             }
             var claimed: [(TransferJob, ActiveTransfer)] = []
             for candidate in candidates where free > 0 {

@@ -79,7 +79,8 @@ package struct SessionService: Sendable {
     /// finishTasksAndInvalidate (`cancelTasks: false`) or invalidateAndCancel (`cancelTasks: true`).
     ///
     /// The session stops accepting tasks at once; it becomes `invalidated` when its last task has completed.
-    /// Applies `change` to a live session; turning launch events on wakes the dispatcher for the events held back.
+    /// Applies `change` to a live session; turning launch events on wakes the dispatcher for the events held back,
+    /// and making it no longer discretionary wakes the scheduler.
     package func update(sessionID: Int64, _ change: SessionChange) async throws -> Session {
         try await store.write { repositories in
             guard var session = try repositories.sessions.find(id: sessionID) else {
@@ -89,8 +90,10 @@ package struct SessionService: Sendable {
                 throw DomainError.conflict("Session \(session.identifier) is \(session.state.rawValue); only an active session changes.")
             }
             if let sends = change.sessionSendsLaunchEvents { session.configuration.sessionSendsLaunchEvents = sends }
+            if let discretionary = change.discretionary { session.configuration.discretionary = discretionary }
             try repositories.sessions.updateConfiguration(of: session)
             if change.sessionSendsLaunchEvents == true { repositories.announce(.outbox) }
+            if change.discretionary == false { repositories.announce(.work) }
             return session
         }
     }

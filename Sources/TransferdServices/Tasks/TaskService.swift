@@ -17,6 +17,8 @@ package struct TaskService: Sendable {
     package let transfers: ActiveTransfers
     let retryPolicy: RetryPolicy
     let limits: ResourceLimits
+    /// When discretionary sessions' transfers run (`--discretionary-window`); nil: only while nothing else waits.
+    let discretionaryWindow: DiscretionaryWindow?
     package let resumeDataSigner: ResumeData.Signer
     let clock: any WallClock
     /// Counts the ends of transfer attempts, and times them.
@@ -35,6 +37,7 @@ package struct TaskService: Sendable {
         transfers: ActiveTransfers,
         retryPolicy: RetryPolicy,
         limits: ResourceLimits,
+        discretionaryWindow: DiscretionaryWindow?,
         resumeDataSigner: ResumeData.Signer,
         clock: any WallClock,
         metrics: ServiceMetrics,
@@ -49,6 +52,7 @@ package struct TaskService: Sendable {
         self.transfers = transfers
         self.retryPolicy = retryPolicy
         self.limits = limits
+        self.discretionaryWindow = discretionaryWindow
         self.resumeDataSigner = resumeDataSigner
         self.clock = clock
         self.logger = logger
@@ -180,12 +184,20 @@ package struct TaskService: Sendable {
         return task
     }
 
-    /// The task as the API shows it, with the live counters of a transfer under way and whether it waits for a
-    /// connection to its host.
+    /// The task as the API shows it, with the live counters of a transfer under way and what keeps it waiting once
+    /// due: its session being discretionary outside the window, or a connection to its host.
     package func representation(of task: TransferTask, in session: Session) -> TaskRepresentation {
+        let now = clock.now
         let queue = HostQueue(sessionID: session.rowID, origin: task.origin)
-        let busy = transfers.count(queue) >= session.configuration.maximumConnectionsPerHost
-        return TaskRepresentation(task, live: transfers[task.rowID]?.liveCounters, hostIsBusy: busy, now: clock.now)
+        let heldBack: TransferTask.WaitingReason? =
+            if session.configuration.discretionary && !(discretionaryWindow?.contains(now) ?? false) {
+                .discretionary
+            } else if transfers.count(queue) >= session.configuration.maximumConnectionsPerHost {
+                .hostLimit
+            } else {
+                nil
+            }
+        return TaskRepresentation(task, live: transfers[task.rowID]?.liveCounters, heldBack: heldBack, now: now)
     }
 
     /// Refuses `count` new tasks when the session, or its tenant's unfinished work, would pass its limit.

@@ -41,7 +41,7 @@ package struct WebhookPayload: Encodable {
             sequence: event.sequence,
             taskIdentifier: event.taskIdentifier,
             fields: event.data,
-            task: includesTask ? task.map { TaskRepresentation($0, live: nil, hostIsBusy: false, now: now) } : nil
+            task: includesTask ? task.map { TaskRepresentation($0, live: nil, heldBack: nil, now: now) } : nil
         )
     }
 

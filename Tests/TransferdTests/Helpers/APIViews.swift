@@ -24,6 +24,7 @@ struct SessionView: Decodable, Sendable {
         var timeoutIntervalForResource: Double
         var httpAdditionalHeaders: [String: String]
         var sessionSendsLaunchEvents: Bool
+        var discretionary: Bool
         var webhook: WebhookView?
     }
 

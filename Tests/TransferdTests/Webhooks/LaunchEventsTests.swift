@@ -52,7 +52,7 @@ import Testing
             #expect(other.status == 400)
             #expect(
                 other.problem?.detail
-                    == "`maximumConnectionsPerHost` cannot change on a live session; only `sessionSendsLaunchEvents` can."
+                    == "`maximumConnectionsPerHost` cannot change on a live session; only `discretionary` and `sessionSendsLaunchEvents` can."
             )
             #expect(wrongType.status == 400 && wrongType.problem?.detail == "`sessionSendsLaunchEvents` must be a boolean.")
             #expect(invalidated.status == 409)

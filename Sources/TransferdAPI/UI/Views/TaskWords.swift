@@ -12,6 +12,7 @@ enum TaskWords {
         case .waitingForConnectivity: "Waits for its server to be reachable again" + until + "."
         case .hostLimit: "Waits for a free connection: the session's transfers to this host are all under way."
         case .outOfSpace: "Waits for free disk space: the data directory reached its floor" + until + "."
+        case .discretionary: "Waits for the discretionary window: its session is discretionary, and other transfers are queued."
         }
     }
 
