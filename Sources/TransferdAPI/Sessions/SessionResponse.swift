@@ -17,6 +17,7 @@ struct SessionResponse: ResponseEncodable, Sendable {
         func encode(to encoder: any Encoder) throws {
             var shown = settings
             shown.httpAdditionalHeaders = Redaction.headers(settings.httpAdditionalHeaders)
+            shown.proxy = settings.proxy?.redacted
             try shown.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(webhook, forKey: .webhook)

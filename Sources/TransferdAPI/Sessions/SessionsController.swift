@@ -30,6 +30,7 @@ struct SessionsController: Sendable {
         try configuration.validate()
         let webhook = try body.configuration?.webhook?.validate(field: "configuration.webhook")
         if let webhook { try await destinations.vet(webhook.url, field: "configuration.webhook.url") }
+        if let proxy = configuration.proxy { try await destinations.vet(proxy.location, field: "configuration.proxy") }
         let creation = try await sessions.createOrReconnect(
             identifier: identifier,
             tenantID: context.tenantID,

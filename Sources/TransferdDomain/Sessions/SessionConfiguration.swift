@@ -25,6 +25,8 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
     package var sessionSendsLaunchEvents = true
     /// isDiscretionary: its transfers run inside the service's discretionary window, or while nothing else waits.
     package var discretionary = false
+    /// connectionProxyDictionary: the proxy its transfers go through; nil to connect directly.
+    package var proxy: ProxySetting?
 
     package static let `default` = SessionConfiguration(
         maximumConnectionsPerHost: 6,
@@ -71,6 +73,7 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
         self.sessionSendsLaunchEvents =
             try container.decodeIfPresent(Bool.self, forKey: .sessionSendsLaunchEvents) ?? defaults.sessionSendsLaunchEvents
         self.discretionary = try container.decodeIfPresent(Bool.self, forKey: .discretionary) ?? defaults.discretionary
+        self.proxy = try container.decodeIfPresent(ProxySetting.self, forKey: .proxy)
     }
 
     /// Checks every field's range; the problem names the offending field.

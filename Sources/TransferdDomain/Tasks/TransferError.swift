@@ -25,6 +25,8 @@ package struct TransferError: Codable, Sendable, Equatable, Error {
         case checksumMismatch
         /// A gzip-encoded body that `decodeContent` asked to decode was not valid gzip.
         case cannotDecodeContentData
+        /// The credentials the transfer needed were refused or not given (a proxy's 407).
+        case userAuthenticationRequired
         case unknown
     }
 

@@ -131,7 +131,7 @@ package struct DownloadRunner: Sendable {
                 request.headers.replaceOrAdd(name: "Range", value: "bytes=\(range.first)-\(range.last.map(String.init) ?? "")")
                 if let validator = range.ifRange { request.headers.replaceOrAdd(name: "If-Range", value: validator.ifRange) }
             }
-            let response = try await environment.destinations.client(for: url).execute(request, deadline: deadline)
+            let response = try await environment.destinations.client(for: url, through: job.proxy).execute(request, deadline: deadline)
             guard Self.redirectStatuses.contains(response.status.code), let location = response.headers.first(name: "location") else {
                 return (response, url)
             }

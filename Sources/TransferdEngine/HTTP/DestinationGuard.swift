@@ -7,7 +7,9 @@ import TransferdDomain
 /// Lets transfers and webhooks connect only where the `DestinationPolicy` permits. It resolves a URL's host itself,
 /// refuses the URL when any of its addresses is not permitted, and hands back a client pinned to the vetted
 /// address (`dnsOverride`): the connection goes to exactly that address, so a second DNS answer (rebinding)
-/// cannot slip a private one in, while TLS still checks the certificate against the host name.
+/// cannot slip a private one in, while TLS still checks the certificate against the host name. Through a session's
+/// proxy, the proxy's address is pinned the same way and the target's addresses are checked before it is asked to
+/// reach them (the proxy resolves the name again itself).
 package final class DestinationGuard: Sendable {
     /// Pinned clients kept at most; the oldest is shut down to make room.
     package static let pinnedLimit = 64
@@ -33,22 +35,48 @@ package final class DestinationGuard: Sendable {
         retiring.finish()
     }
 
-    /// The client to send a request for `url` with; throws `destinationNotAllowed` (or the resolver's failure).
-    package func client(for url: String) async throws -> HTTPClient {
+    /// The client to send a request for `url` with, directly or `through` a proxy; throws `destinationNotAllowed`
+    /// (or the resolver's failure). Through a proxy, both the proxy's address and the target's, as the proxy is
+    /// asked to reach it, must be permitted.
+    package func client(for url: String, through proxy: ProxySetting? = nil) async throws -> HTTPClient {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             throw TransferError(code: .unsupportedURL, message: "The URL has no host.")
         }
+        let scheme = components.scheme?.lowercased() ?? "http"
+        let target = try await permittedAddress(of: host, port: components.port ?? (scheme == "https" ? 443 : 80))
+        if let proxy {
+            let address = try await permittedAddress(of: proxy.host, port: proxy.port)
+            let hostAddress = address?.description ?? proxy.host
+            return cachedClient(key: "proxy|\(proxy.url)|\(hostAddress)") { configuration in
+                configuration.proxy =
+                    switch proxy.kind {
+                    case .http:
+                        .server(
+                            host: hostAddress,
+                            port: proxy.port,
+                            authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") }
+                        )
+                    case .socks5: .socksServer(host: hostAddress, port: proxy.port)
+                    }
+            }
+        }
+        guard let target else { return base }
+        return cachedClient(key: "\(host.lowercased())|\(target)") { $0.dnsOverride = [host: target.description] }
+    }
+
+    /// The first of `host`'s addresses once every one is found permitted; nil when `host` is an address already
+    /// (checked).
+    private func permittedAddress(of host: String, port: Int) async throws -> IPAddress? {
         if let literal = IPAddress(host) {
             try check(literal, host: host)
-            return base
+            return nil
         }
-        let scheme = components.scheme?.lowercased() ?? "http"
-        let addresses = try await Self.resolve(host, port: components.port ?? (scheme == "https" ? 443 : 80))
+        let addresses = try await Self.resolve(host, port: port)
         guard let first = addresses.first else {
             throw TransferError(code: .cannotFindHost, message: "The host name could not be resolved.")
         }
         for address in addresses { try check(address, host: host) }
-        return pinnedClient(host: host, address: first)
+        return first
     }
 
     /// Throws `destinationNotAllowed` when the policy refuses `address`.
@@ -73,12 +101,12 @@ package final class DestinationGuard: Sendable {
         try await base.shutdown()
     }
 
-    private func pinnedClient(host: String, address: IPAddress) -> HTTPClient {
-        let key = "\(host.lowercased())|\(address)"
+    /// The client kept under `key`, made with the base configuration as `configure` changes it when there is none.
+    private func cachedClient(key: String, _ configure: (inout HTTPClient.Configuration) -> Void) -> HTTPClient {
         let (client, evicted) = pinned.withLock { pinned -> (HTTPClient, HTTPClient?) in
             if let found = pinned.first(where: { $0.key == key }) { return (found.client, nil) }
             var configuration = self.configuration
-            configuration.dnsOverride = [host: address.description]
+            configure(&configuration)
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             pinned.append((key, client))
             return (client, pinned.count > Self.pinnedLimit ? pinned.removeFirst().client : nil)

@@ -24,6 +24,10 @@ extension TransferError {
             self.init(code: .cannotConnectToHost, message: "The host refused the connection.")
         case let error as IOError where error.errnoCode == ECONNRESET || error.errnoCode == EPIPE:
             self.init(code: .networkConnectionLost, message: "The connection was reset.")
+        case let error as HTTPClientError where error == .proxyAuthenticationRequired:
+            self.init(code: .userAuthenticationRequired, message: "The proxy asked for credentials it was not given (HTTP 407).")
+        case let error as HTTPClientError where error == .invalidProxyResponse:
+            self.init(code: .cannotConnectToHost, message: "The proxy did not open a tunnel to the host.")
         case let error as TransferError:
             self = error
         default:

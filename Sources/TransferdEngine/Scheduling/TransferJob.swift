@@ -24,6 +24,8 @@ package struct TransferJob: Sendable {
     package let maxBytes: Int64
     /// What a download does with redirects: its own policy, else its session's.
     package let redirectPolicy: RedirectPolicy
+    /// The session's proxy; nil to connect directly.
+    package let proxy: ProxySetting?
 
     /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
     package struct ResumePoint: Sendable, Equatable {
@@ -47,5 +49,6 @@ package struct TransferJob: Sendable {
         self.upload = upload
         maxBytes = min(task.maxBytes ?? maximumDownloadBytes, maximumDownloadBytes)
         redirectPolicy = task.redirectPolicy ?? configuration.redirectPolicy
+        proxy = configuration.proxy
     }
 }

@@ -51,7 +51,7 @@ package struct UploadRunner: Sendable {
                 request.body = .stream(body, length: .known(length))
                 transfer.begin(received: 0, expected: length)
                 let response = try await reportingProgress(job, transfer: transfer) { [request] in
-                    try await environment.destinations.client(for: request.url).execute(request, deadline: deadline)
+                    try await environment.destinations.client(for: request.url, through: job.proxy).execute(request, deadline: deadline)
                 }
                 try await recording {
                     try await environment.reporter.responseReceived(

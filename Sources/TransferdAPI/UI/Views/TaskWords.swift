@@ -37,6 +37,7 @@ enum TaskWords {
             case .backgroundTaskExpired: "its background task expired"
             case .checksumMismatch: "the checksum did not match"
             case .cannotDecodeContentData: "the content could not be decoded"
+            case .userAuthenticationRequired: "credentials were needed"
             case .unknown, nil: code
             }
         return words + (statusCode.map { " (HTTP \($0))" } ?? "")

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// connectionProxyDictionary: a session's transfers, downloads and uploads, go through its proxy
+/// (`Tests/Interop/forward_proxy.py`, which opens CONNECT tunnels for the right credentials only); the destination
+/// policy applies to the proxy's address and to every target it is asked to reach.
+@Suite struct ProxyTests {
+    /// Runs `body` with a forward proxy that takes `alice:s3cret`, and its port.
+    private func withProxy<T: Sendable>(_ body: (Int) async throws -> T) async throws -> T {
+        try await InteropScript.serving("forward_proxy.py", arguments: ["alice:s3cret"], hint: "python3 is needed", body)
+    }
+
+    /// The `host:port` targets the proxy opened tunnels to.
+    private func tunnels(_ api: APIClient, proxyPort: Int) async throws -> [String] {
+        try await APIClient(baseURL: "http://127.0.0.1:\(proxyPort)", key: nil).send(.GET, "/tunnels").decode([String].self)
+    }
+
+    @Test func downloadsAndUploadsGoThroughTheSessionsProxy() async throws {
+        try await withProxy { proxyPort in
+            try await OriginServer.with { origin in
+                try await UploadReceiver.with { receiver in
+                    try await TestService.with { api in
+                        let session = try await api.send(
+                            .PUT,
+                            "/v1/sessions/egress",
+                            json: #"{"configuration": {"proxy": "http://alice:s3cret@127.0.0.1:\#(proxyPort)"}}"#
+                        )
+                        _ = try await api.createTask("egress", url: origin.url("/files/5000"))
+                        try await api.stageFile("data", size: 3000)
+                        _ = try await api.createTask(
+                            "egress",
+                            url: receiver.url("raw"),
+                            kind: "upload",
+                            extra: #", "from": {"file": "data"}"#
+                        )
+
+                        // act
+                        let download = try await api.waitForCompletion("egress", 1)
+                        let upload = try await api.waitForCompletion("egress", 2)
+
+                        // verify: both through tunnels of the proxy, and its password never shown
+                        #expect(download.error == nil && download.countOfBytesReceived == 5000)
+                        #expect(upload.error == nil && upload.response?.statusCode == 200)
+                        let opened = try await tunnels(api, proxyPort: proxyPort)
+                        let originPort = try #require(URLComponents(string: origin.url("/"))?.port)
+                        let receiverPort = try #require(URLComponents(string: receiver.url("raw"))?.port)
+                        #expect(opened.contains("127.0.0.1:\(originPort)") && opened.contains("127.0.0.1:\(receiverPort)"), "\(opened)")
+                        #expect(session.text.contains(#""proxy":"http://alice:***@127.0.0.1:\#(proxyPort)""#), "\(session.text)")
+                        #expect(!session.text.contains("s3cret"))
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aProxyThatRefusesItsCredentialsFailsTheTaskAtOnce() async throws {
+        try await withProxy { proxyPort in
+            try await OriginServer.with { origin in
+                try await TestService.with { api in
+                    try await api.createSession("refused", configuration: #"{"proxy": "http://alice:wrong@127.0.0.1:\#(proxyPort)"}"#)
+                    _ = try await api.createTask("refused", url: origin.url("/files/5000"))
+
+                    // act
+                    let task = try await api.waitForCompletion("refused", 1)
+
+                    // verify: not a transient failure, so no retries
+                    #expect(task.error?.code == "userAuthenticationRequired")
+                    #expect(task.attempts.count == 1)
+                    #expect(try await tunnels(api, proxyPort: proxyPort).isEmpty)
+                }
+            }
+        }
+    }
+
+    @Test func theDestinationPolicyAppliesToTheProxyAndToEveryTarget() async throws {
+        try await withProxy { proxyPort in
+            try await OriginServer.with { origin in
+                try await TestService.with { api in
+                    // act: a proxy at a private address; then a redirect, through an allowed proxy, to one
+                    let privateProxy = try await api.send(
+                        .PUT,
+                        "/v1/sessions/inside",
+                        json: #"{"configuration": {"proxy": "http://10.1.2.3:3128"}}"#
+                    )
+                    try await api.createSession("egress", configuration: #"{"proxy": "http://alice:s3cret@127.0.0.1:\#(proxyPort)"}"#)
+                    _ = try await api.createTask("egress", url: origin.url("/redirect/1/100?to=http://10.255.255.1/secret"))
+                    let task = try await api.waitForCompletion("egress", 1)
+
+                    // verify
+                    #expect(privateProxy.status == 422)
+                    #expect(privateProxy.problem?.detail.hasPrefix("`configuration.proxy`: 10.1.2.3") == true, "\(privateProxy.text)")
+                    #expect(task.error?.code == "destinationNotAllowed")
+                    #expect(try await tunnels(api, proxyPort: proxyPort).allSatisfy { !$0.hasPrefix("10.") }, "the proxy was never asked")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("ftp://proxy.example:21", "`configuration.proxy` must use http:// (a CONNECT proxy) or socks5://, not `ftp`."),
+        ("http://proxy.example:3128/path", "`configuration.proxy` must be a proxy's address only, without a path or query."),
+        ("socks5://user:pw@proxy.example:1080", "`configuration.proxy` may carry credentials only for an http:// proxy."),
+        ("proxy.example", "`configuration.proxy` must be a proxy URL such as http://proxy.example:3128."),
+    ])
+    func aBadProxyIsRefusedByName(proxy: String, detail: String) async throws {
+        try await TestService.with { api in
+            let reply = try await api.send(.PUT, "/v1/sessions/bad", json: #"{"configuration": {"proxy": "\#(proxy)"}}"#)
+            #expect(reply.status == 400)
+            #expect(reply.problem?.detail == detail)
+        }
+    }
+}
