@@ -90,6 +90,7 @@ let package = Package(
                 .copy("0015_dashboard_sessions.sql"),
                 .copy("0016_redirect_policy.sql"),
                 .copy("0017_launch_events.sql"),
+                .copy("0018_task_metrics.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

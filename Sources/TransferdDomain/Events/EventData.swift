@@ -39,6 +39,8 @@ package struct EventData: Codable, Sendable, Equatable {
     package var toURL: String?
     /// `task.redirected`: whether the transfer went on to `toURL` (the redirect policy's answer).
     package var followed: Bool?
+    /// `task.completed`: didFinishCollecting, the task's metrics.
+    package var metrics: TaskMetrics?
 
     /// Distinguishes a `task.completed` with `error: null` from events that have no `error` member at all.
     package var includesError = false
@@ -46,7 +48,7 @@ package struct EventData: Codable, Sendable, Equatable {
     package enum CodingKeys: String, CodingKey {
         case bytesWritten, totalBytesWritten, totalBytesExpectedToWrite, bytesSent, totalBytesSent, totalBytesExpectedToSend
         case file, location, error, state, fileOffset, restartReason, backgroundTask, name, backgroundTimeRemaining
-        case statusCode, fromURL, toURL, followed
+        case statusCode, fromURL, toURL, followed, metrics
     }
 
     package init(
@@ -75,10 +77,11 @@ package struct EventData: Codable, Sendable, Equatable {
         self.restartReason = restartReason
     }
 
-    /// The data of `task.completed`: `error` is always present, null on success.
-    package static func completion(error: TransferError?) -> EventData {
+    /// The data of `task.completed`: `error` is always present, null on success; `metrics` once a transfer ran.
+    package static func completion(error: TransferError?, metrics: TaskMetrics?) -> EventData {
         var data = EventData(state: .completed)
         data.error = error
+        data.metrics = metrics
         data.includesError = true
         return data
     }
@@ -103,6 +106,7 @@ package struct EventData: Codable, Sendable, Equatable {
         fromURL = try container.decodeIfPresent(String.self, forKey: .fromURL)
         toURL = try container.decodeIfPresent(String.self, forKey: .toURL)
         followed = try container.decodeIfPresent(Bool.self, forKey: .followed)
+        metrics = try container.decodeIfPresent(TaskMetrics.self, forKey: .metrics)
         includesError = container.contains(.error)
         error = try container.decodeIfPresent(TransferError.self, forKey: .error)
     }
@@ -127,6 +131,7 @@ package struct EventData: Codable, Sendable, Equatable {
         try container.encodeIfPresent(fromURL, forKey: .fromURL)
         try container.encodeIfPresent(toURL, forKey: .toURL)
         try container.encodeIfPresent(followed, forKey: .followed)
+        try container.encodeIfPresent(metrics, forKey: .metrics)
         if includesError {
             try container.encode(error, forKey: .error)
         }

@@ -49,6 +49,8 @@ package struct TaskRepresentation: Encodable, Sendable {
     @ExplicitNull package var responseBody: StoredReply?
     /// The background task the transfer belongs to.
     @ExplicitNull package var backgroundTask: String?
+    /// URLSessionTaskMetrics, once the task completed after a transfer ran.
+    @ExplicitNull package var metrics: TaskMetrics?
     package var createdAt: Date
     @ExplicitNull package var startedAt: Date?
     @ExplicitNull package var completedAt: Date?
@@ -108,6 +110,7 @@ package struct TaskRepresentation: Encodable, Sendable {
         multipart = task.multipart
         responseBody = task.reply
         backgroundTask = task.backgroundTask
+        metrics = task.state == .completed ? task.metrics : nil
         createdAt = task.createdAt
         startedAt = task.startedAt
         completedAt = task.completedAt

@@ -54,6 +54,8 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
     package var maxBytes: Int64?
     /// A download's own redirect policy; nil for its session's.
     package var redirectPolicy: RedirectPolicy?
+    /// What its attempts' requests cost; nil until one ended.
+    package var metrics: TaskMetrics?
     /// What an upload sends, as the client named it.
     package var uploadFrom: UploadSource?
     /// The staged file (row id) an upload sends.

@@ -41,7 +41,7 @@ package struct DownloadRunner: Sendable {
             if let point = resumePoint, try partialFile.size() < point.bytes {
                 (resumePoint, restartReason) = (nil, .partialFileMissing)
             }
-            var (response, url) = try await fetch(
+            var (response, url, timeline) = try await fetch(
                 job,
                 from: job.url,
                 range: firstRange(job, resumePoint),
@@ -50,7 +50,13 @@ package struct DownloadRunner: Sendable {
             )
             if resumePoint != nil, response.status == .rangeNotSatisfiable {
                 (resumePoint, restartReason) = (nil, RestartReason.rangeNotSatisfiable)
-                (response, url) = try await fetch(job, from: job.url, range: firstRange(job, nil), deadline: deadline, transfer: transfer)
+                (response, url, timeline) = try await fetch(
+                    job,
+                    from: job.url,
+                    range: firstRange(job, nil),
+                    deadline: deadline,
+                    transfer: transfer
+                )
             }
             // A redirect the policy did not follow is the task's response, and its body the content.
             let redirectKept = Self.redirectStatuses.contains(response.status.code)
@@ -67,7 +73,7 @@ package struct DownloadRunner: Sendable {
             try await recording { try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: start) }
             if start.expectedBytes > job.maxBytes { throw TransferError.tooLarge(limit: job.maxBytes) }
             transfer.begin(received: start.offset, expected: start.expectedBytes)
-            let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline)
+            let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline, timeline: timeline)
             return .succeeded(try await store(body, of: job, transfer: transfer, contentType: mimeType))
         } catch {
             if Task.isCancelled || error is UnrecordedReport { return .interrupted }
@@ -92,6 +98,8 @@ package struct DownloadRunner: Sendable {
         package let start: AttemptStart
         package let decoder: ContentDecoder?
         package let deadline: NIODeadline
+        /// The metrics of the request that brought it.
+        package let timeline: RequestTimeline
     }
 
     /// A byte range to ask for: `Range: bytes=first-[last]`, with `If-Range` when continuing known bytes.
@@ -111,16 +119,22 @@ package struct DownloadRunner: Sendable {
     /// The statuses of a redirect that carries a `Location` to follow.
     static let redirectStatuses: Set<UInt> = [301, 302, 303, 307, 308]
 
+    /// The most of a followed redirect's body read, so that its connection can carry the next request; a longer
+    /// body closes the connection instead.
+    static let redirectBodyLimit = 64 << 10
+
     /// Sends the request, asking for `range` when given, and follows at most ten redirects as the job's policy
-    /// allows, reporting each one for `transfer` (segments of a download, sent to the final URL, report none);
-    /// returns the final response (a redirect the policy did not follow) and the URL that gave it.
+    /// allows, reporting each one (segments of a download, sent to the final URL, report none), timing every
+    /// request; returns the final response (a redirect the policy did not follow), the URL that gave it and its
+    /// timeline.
     private func fetch(
         _ job: TransferJob,
         from url: String,
         range: RangeRequest?,
         deadline: NIODeadline,
-        transfer: ActiveTransfer?
-    ) async throws -> (HTTPClientResponse, String) {
+        transfer: ActiveTransfer,
+        reportingRedirects: Bool = true
+    ) async throws -> (HTTPClientResponse, String, RequestTimeline) {
         var url = url
         for _ in 0...Self.maximumRedirects {
             var request = HTTPClientRequest.transfer(to: url)
@@ -131,9 +145,13 @@ package struct DownloadRunner: Sendable {
                 request.headers.replaceOrAdd(name: "Range", value: "bytes=\(range.first)-\(range.last.map(String.init) ?? "")")
                 if let validator = range.ifRange { request.headers.replaceOrAdd(name: "If-Range", value: validator.ifRange) }
             }
-            let response = try await environment.destinations.client(for: url, through: job.proxy).execute(request, deadline: deadline)
+            let timeline = transfer.timeline(url: url, method: "GET")
+            let route = try await environment.destinations.route(for: url, through: job.proxy)
+            timeline.routed(route)
+            let response = try await route.client.execute(request, deadline: deadline, logger: timeline.logger())
+            timeline.responded(response)
             guard Self.redirectStatuses.contains(response.status.code), let location = response.headers.first(name: "location") else {
-                return (response, url)
+                return (response, url, timeline)
             }
             guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL.absoluteString,
                 let scheme = URLComponents(string: next)?.scheme?.lowercased(), scheme == "http" || scheme == "https"
@@ -141,16 +159,29 @@ package struct DownloadRunner: Sendable {
                 throw TransferError(code: .unsupportedURL, message: "The server redirected to an unsupported URL.")
             }
             let follows = job.redirectPolicy.follows(from: url, to: next)
-            if let transfer {
+            if reportingRedirects {
                 let status = Int(response.status.code)
                 try await recording {
                     try await environment.reporter.redirected(transfer, statusCode: status, from: url, to: next, followed: follows)
                 }
             }
-            guard follows else { return (response, url) }
+            guard follows else { return (response, url, timeline) }
+            timeline.redirected()
+            timeline.finished(bodyBytes: try await Self.drain(response.body))
             url = next
         }
         throw TransferError(code: .httpTooManyRedirects, message: "The server redirected more than \(Self.maximumRedirects) times.")
+    }
+
+    /// Reads a followed redirect's body up to `redirectBodyLimit` bytes (so that its connection is free for the next
+    /// request); returns how many bytes were read.
+    private static func drain(_ body: HTTPClientResponse.Body) async throws -> Int64 {
+        var read: Int64 = 0
+        for try await chunk in body {
+            read += Int64(chunk.readableBytes)
+            if read > redirectBodyLimit { break }
+        }
+        return read
     }
 
     /// Writes the body into the partial file after the kept bytes, as one stream hashed on the way, or, when the
@@ -175,12 +206,13 @@ package struct DownloadRunner: Sendable {
             let size = try await checkpointing(handle, job: job, transfer: transfer, prefix: prefix) {
                 let size: Int64
                 if segments.count > 1 {
-                    size = try await writeSegments(segments, first: first, of: job, writer: writer, prefix: prefix)
+                    size = try await writeSegments(segments, first: first, of: job, transfer: transfer, writer: writer, prefix: prefix)
                 } else {
                     for try await chunk in handle.readChunks(in: 0..<start.offset, chunkLength: .mebibytes(1)) { digest.update(chunk) }
                     size = try await writer.write(first.body, from: start.offset, decoder: first.decoder, mark: prefix) {
                         digest.update($0)
                     }
+                    first.timeline.finished(bodyBytes: size - start.offset)
                 }
                 if start.expectedBytes >= 0, size != start.expectedBytes {
                     throw TransferError(
@@ -222,19 +254,28 @@ package struct DownloadRunner: Sendable {
         _ segments: [Range<Int64>],
         first: FirstBody,
         of job: TransferJob,
+        transfer: ActiveTransfer,
         writer: BodyWriter,
         prefix: BodyWriter.Mark
     ) async throws -> Int64 {
         let validator = try first.start.resumability.get()
-        let (body, url, deadline) = (first.body, first.url, first.deadline)
+        let (body, url, deadline, firstTimeline) = (first.body, first.url, first.deadline, first.timeline)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 _ = try await writer.write(body, from: segments[0].lowerBound, upTo: segments[0].upperBound, mark: prefix)
+                firstTimeline.finished(bodyBytes: Int64(segments[0].count))
             }
             for segment in segments.dropFirst() {
                 group.addTask {
                     let range = RangeRequest(first: segment.lowerBound, last: segment.upperBound - 1, ifRange: validator)
-                    let (response, _) = try await fetch(job, from: url, range: range, deadline: deadline, transfer: nil)
+                    let (response, _, timeline) = try await fetch(
+                        job,
+                        from: url,
+                        range: range,
+                        deadline: deadline,
+                        transfer: transfer,
+                        reportingRedirects: false
+                    )
                     let answered = ContentRange(response.headers.first(name: "content-range") ?? "")
                     guard response.status == .partialContent, answered?.first == segment.lowerBound else {
                         throw TransferError(
@@ -245,6 +286,7 @@ package struct DownloadRunner: Sendable {
                     }
                     let mark = BodyWriter.Mark(segment.lowerBound)
                     _ = try await writer.write(response.body, from: segment.lowerBound, upTo: segment.upperBound, mark: mark)
+                    timeline.finished(bodyBytes: Int64(segment.count))
                 }
             }
             try await group.waitForAll()

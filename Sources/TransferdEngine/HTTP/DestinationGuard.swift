@@ -18,7 +18,11 @@ package final class DestinationGuard: Sendable {
     /// The client for URLs whose host is an address already.
     package let base: HTTPClient
     private let configuration: HTTPClient.Configuration
-    private let pinned = Mutex<[(key: String, client: HTTPClient)]>([])
+    private let pinned = Mutex<[(key: String, client: HTTPClient, serial: Int)]>([])
+    /// The serial of `base`.
+    private let baseSerial = DestinationGuard.nextSerial()
+    /// Numbers every client of the process, for request metrics to tell their connections apart.
+    private static let serials = Atomic<Int>(0)
     /// Evicted pinned clients, for the `HTTPClientService` to shut down once the transfers using them are done.
     package let retired: AsyncStream<HTTPClient>
     private let retiring: AsyncStream<HTTPClient>.Continuation
@@ -35,19 +39,40 @@ package final class DestinationGuard: Sendable {
         retiring.finish()
     }
 
+    /// How a request reaches its URL: the client to send it with, the address and port it connects to (the
+    /// proxy's, through one), and how long resolving the host took (nil for an address, or through a proxy).
+    package struct Route: Sendable {
+        package let client: HTTPClient
+        /// Names `client` for as long as the service runs (its connections' ids are its own).
+        package let clientSerial: Int
+        package let address: String?
+        package let port: Int
+        package let isProxy: Bool
+        package let lookup: (start: Date, end: Date)?
+    }
+
     /// The client to send a request for `url` with, directly or `through` a proxy; throws `destinationNotAllowed`
-    /// (or the resolver's failure). Through a proxy, both the proxy's address and the target's, as the proxy is
-    /// asked to reach it, must be permitted.
+    /// (or the resolver's failure).
     package func client(for url: String, through proxy: ProxySetting? = nil) async throws -> HTTPClient {
+        try await route(for: url, through: proxy).client
+    }
+
+    /// How a request for `url` goes, directly or `through` a proxy; throws `destinationNotAllowed` (or the
+    /// resolver's failure). Through a proxy, both the proxy's address and the target's, as the proxy is asked to
+    /// reach it, must be permitted.
+    package func route(for url: String, through proxy: ProxySetting? = nil) async throws -> Route {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             throw TransferError(code: .unsupportedURL, message: "The URL has no host.")
         }
         let scheme = components.scheme?.lowercased() ?? "http"
-        let target = try await permittedAddress(of: host, port: components.port ?? (scheme == "https" ? 443 : 80))
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        let lookupStart = Date()
+        let target = try await permittedAddress(of: host, port: port)
+        let lookup = target.map { _ in (start: lookupStart, end: Date()) }
         if let proxy {
             let address = try await permittedAddress(of: proxy.host, port: proxy.port)
             let hostAddress = address?.description ?? proxy.host
-            return cachedClient(key: "proxy|\(proxy.url)|\(hostAddress)") { configuration in
+            let (client, serial) = cachedClient(key: "proxy|\(proxy.url)|\(hostAddress)") { configuration in
                 configuration.proxy =
                     switch proxy.kind {
                     case .http:
@@ -59,9 +84,13 @@ package final class DestinationGuard: Sendable {
                     case .socks5: .socksServer(host: hostAddress, port: proxy.port)
                     }
             }
+            return Route(client: client, clientSerial: serial, address: hostAddress, port: proxy.port, isProxy: true, lookup: nil)
         }
-        guard let target else { return base }
-        return cachedClient(key: "\(host.lowercased())|\(target)") { $0.dnsOverride = [host: target.description] }
+        guard let target else {
+            return Route(client: base, clientSerial: baseSerial, address: host, port: port, isProxy: false, lookup: nil)
+        }
+        let (client, serial) = cachedClient(key: "\(host.lowercased())|\(target)") { $0.dnsOverride = [host: target.description] }
+        return Route(client: client, clientSerial: serial, address: target.description, port: port, isProxy: false, lookup: lookup)
     }
 
     /// The first of `host`'s addresses once every one is found permitted; nil when `host` is an address already
@@ -102,20 +131,25 @@ package final class DestinationGuard: Sendable {
     }
 
     /// The client kept under `key`, made with the base configuration as `configure` changes it when there is none.
-    private func cachedClient(key: String, _ configure: (inout HTTPClient.Configuration) -> Void) -> HTTPClient {
-        let (client, evicted) = pinned.withLock { pinned -> (HTTPClient, HTTPClient?) in
-            if let found = pinned.first(where: { $0.key == key }) { return (found.client, nil) }
+    private func cachedClient(key: String, _ configure: (inout HTTPClient.Configuration) -> Void) -> (HTTPClient, serial: Int) {
+        let (client, serial, evicted) = pinned.withLock { pinned -> (HTTPClient, Int, HTTPClient?) in
+            if let found = pinned.first(where: { $0.key == key }) { return (found.client, found.serial, nil) }
             var configuration = self.configuration
             configure(&configuration)
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            pinned.append((key, client))
-            return (client, pinned.count > Self.pinnedLimit ? pinned.removeFirst().client : nil)
+            let serial = Self.nextSerial()
+            pinned.append((key, client, serial))
+            return (client, serial, pinned.count > Self.pinnedLimit ? pinned.removeFirst().client : nil)
         }
         if let evicted, case .terminated = retiring.yield(evicted) {
             // The service is stopping: `shutdown()` takes it with the others.
-            pinned.withLock { $0.append(("retired", evicted)) }
+            pinned.withLock { $0.append(("retired", evicted, 0)) }
         }
-        return client
+        return (client, serial)
+    }
+
+    private static func nextSerial() -> Int {
+        serials.add(1, ordering: .relaxed).newValue
     }
 
     /// The host's addresses, from the system resolver (getaddrinfo), off the event loops.

@@ -30,6 +30,8 @@ package final class ActiveTransfer: Sendable {
 
     package let taskID: Int64
     package let kind: TransferTask.Kind
+    /// The attempt this transfer is, from 1: its requests' metrics say so.
+    package let attempt: Int
     /// When the attempt began (its claim).
     package let startedAt = ContinuousClock.now
     /// The session's queue for the origin, for the per-host connection limit.
@@ -38,20 +40,35 @@ package final class ActiveTransfer: Sendable {
     package let limit: BandwidthLimit
     private let state: Mutex<State>
     private let interrupted = Doorbell()
+    private let timelines = Mutex<[RequestTimeline]>([])
 
     /// A transfer whose lease this instance can count on until `leaseHeldUntil`.
     package init(
         taskID: Int64,
         kind: TransferTask.Kind,
+        attempt: Int = 1,
         queue: HostQueue,
         maxBytesPerSecond: Int64?,
         leaseHeldUntil: ContinuousClock.Instant
     ) {
         self.taskID = taskID
         self.kind = kind
+        self.attempt = attempt
         self.queue = queue
         limit = BandwidthLimit(bytesPerSecond: maxBytesPerSecond)
         state = Mutex(State(leaseHeldUntil: leaseHeldUntil))
+    }
+
+    /// Starts timing a request of this attempt.
+    package func timeline(url: String, method: String) -> RequestTimeline {
+        let timeline = RequestTimeline(attempt: attempt, url: url, method: method)
+        timelines.withLock { $0.append(timeline) }
+        return timeline
+    }
+
+    /// The metrics of every request this attempt made, in the order they began.
+    package var transactions: [TransactionMetrics] {
+        timelines.withLock { $0 }.map(\.transaction)
     }
 
     package var counters: (received: Int64, expected: Int64) {

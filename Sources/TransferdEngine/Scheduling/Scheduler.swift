@@ -167,6 +167,7 @@ package struct Scheduler: Service {
                 let transfer = ActiveTransfer(
                     taskID: task.rowID,
                     kind: task.kind,
+                    attempt: task.attempts.count + 1,
                     queue: queue,
                     maxBytesPerSecond: task.maxBytesPerSecond,
                     leaseHeldUntil: started + instance.safeLeaseDuration

@@ -50,9 +50,14 @@ package struct UploadRunner: Sendable {
                 }
                 request.body = .stream(body, length: .known(length))
                 transfer.begin(received: 0, expected: length)
+                let timeline = transfer.timeline(url: job.url, method: upload.method)
                 let response = try await reportingProgress(job, transfer: transfer) { [request] in
-                    try await environment.destinations.client(for: request.url, through: job.proxy).execute(request, deadline: deadline)
+                    let route = try await environment.destinations.route(for: request.url, through: job.proxy)
+                    timeline.routed(route)
+                    return try await route.client.execute(request, deadline: deadline, logger: timeline.logger())
                 }
+                timeline.responded(response)
+                timeline.sent(bodyBytes: length)
                 try await recording {
                     try await environment.reporter.responseReceived(
                         transfer,
@@ -61,7 +66,8 @@ package struct UploadRunner: Sendable {
                         start: nil
                     )
                 }
-                let reply = try await keepReply(response, taskID: job.taskID)
+                let (reply, received) = try await keepReply(response, taskID: job.taskID)
+                timeline.finished(bodyBytes: received)
                 try await recording { try await environment.reporter.replyKept(transfer, reply: reply) }
                 guard (200..<300).contains(response.status.code) else {
                     let retryAfter = RetryAfter.parse(response.headers, now: environment.clock.now)
@@ -110,13 +116,15 @@ package struct UploadRunner: Sendable {
         }
     }
 
-    /// Writes the reply body to `tasks/<id>.reply`, up to `replyLimit` bytes; the rest is read and dropped.
-    private func keepReply(_ response: HTTPClientResponse, taskID: Int64) async throws -> StoredReply {
+    /// Writes the reply body to `tasks/<id>.reply`, up to `replyLimit` bytes; the rest is read and dropped. Returns
+    /// what was kept and how many bytes arrived.
+    private func keepReply(_ response: HTTPClientResponse, taskID: Int64) async throws -> (StoredReply, received: Int64) {
         let path = FilePath(environment.files.replyPath(taskID: taskID))
         return try await FileSystem.shared.withFileHandle(forWritingAt: path, options: .newFile(replaceExisting: true)) { handle in
-            var kept: Int64 = 0
+            var (kept, received): (Int64, Int64) = (0, 0)
             var truncated = false
             for try await var chunk in response.body {
+                received += Int64(chunk.readableBytes)
                 let room = replyLimit - Int(kept)
                 if chunk.readableBytes > room {
                     truncated = true
@@ -126,7 +134,7 @@ package struct UploadRunner: Sendable {
                 try await handle.write(contentsOf: chunk, toAbsoluteOffset: kept)
                 kept += Int64(chunk.readableBytes)
             }
-            return StoredReply(size: kept, truncated: truncated, contentType: response.headers.first(name: "content-type"))
+            return (StoredReply(size: kept, truncated: truncated, contentType: response.headers.first(name: "content-type")), received)
         }
     }
 

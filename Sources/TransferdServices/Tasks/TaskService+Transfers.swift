@@ -153,6 +153,12 @@ extension TaskService: TransferReporter {
             try repositories.tasks.releaseLease(id: taskID)
             task.lease = nil
             repositories.announce(.work)
+            let transactions = transfer.transactions
+            if !transactions.isEmpty {
+                var metrics = task.metrics ?? TaskMetrics()
+                metrics.append(transactions)
+                task.metrics = metrics
+            }
             var input = TaskStateMachine.Input.transferEnded(outcome)
             if let attempt = TransferAttempt(outcome: outcome, bytes: bytes, endedAt: clock.now) {
                 task.attempts.append(attempt)

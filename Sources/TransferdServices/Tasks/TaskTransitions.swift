@@ -112,7 +112,9 @@ package struct TaskTransitions: Sendable {
 
     private func complete(_ task: inout TransferTask, _ completion: TaskStateMachine.Completion, _ repositories: any Repositories) throws {
         task.error = completion.error
-        task.completedAt = clock.now
+        let completedAt = clock.now
+        task.completedAt = completedAt
+        if task.metrics != nil { task.metrics?.complete(startedAt: task.startedAt ?? task.createdAt, completedAt: completedAt) }
         if let file = completion.file {
             // The file is durable in its final place before the events that announce it are committed (one sync of
             // the directory for every file finalized in the transaction).
@@ -149,7 +151,7 @@ package struct TaskTransitions: Sendable {
             }
             try repositories.tasks.update(task)
         }
-        try eventLog.append(repositories, .taskCompleted, for: task, data: .completion(error: task.error))
+        try eventLog.append(repositories, .taskCompleted, for: task, data: .completion(error: task.error, metrics: task.metrics))
         if let backgroundTask = task.backgroundTask { try settleBackgroundTask(backgroundTask, repositories) }
     }
 

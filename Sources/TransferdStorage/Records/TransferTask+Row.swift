@@ -41,6 +41,7 @@ extension TransferTask {
         maxBytesPerSecond = row[TaskColumn.maxBytesPerSecond]
         maxBytes = row[TaskColumn.maxBytes]
         redirectPolicy = try row.optionalEnumeration(.redirectPolicy)
+        metrics = try row.json(.metrics)
         uploadFrom = try row.json(.uploadFrom)
         sourceFileId = row[TaskColumn.sourceFileId]
         sourceTaskId = row[TaskColumn.sourceTaskId]
@@ -97,6 +98,7 @@ extension TransferTask {
             "max_bytes_per_second": maxBytesPerSecond,
             "max_bytes": maxBytes,
             "redirect_policy": redirectPolicy?.rawValue,
+            "metrics": try RowCoding.json(metrics),
             "upload_from": try RowCoding.json(uploadFrom),
             "source_file_id": sourceFileId,
             "source_task_id": sourceTaskId,
