@@ -40,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
@@ -91,6 +92,7 @@ let package = Package(
                 .copy("0016_redirect_policy.sql"),
                 .copy("0017_launch_events.sql"),
                 .copy("0018_task_metrics.sql"),
+                .copy("0019_challenges.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings
@@ -98,7 +100,10 @@ let package = Package(
         // The scheduler, the runners and everything a transfer needs on its way; the owner of the active transfers.
         .target(
             name: "TransferdEngine",
-            dependencies: ["TransferdDomain", "TransferdStorage", asyncHTTPClient, compressNIO, crypto, logging, serviceLifecycle] + nio,
+            dependencies: [
+                "TransferdDomain", "TransferdStorage", asyncHTTPClient, compressNIO, crypto, logging, serviceLifecycle,
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ] + nio,
             swiftSettings: swiftSettings
         ),
         // Task, session, background-task, file and webhook services, the dispatcher and the sweeper.
@@ -142,7 +147,7 @@ let package = Package(
             name: "transferd",
             dependencies: [
                 "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI", hummingbird, logging,
-                serviceLifecycle, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                serviceLifecycle, crypto, .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio,
             swiftSettings: swiftSettings
         ),
@@ -162,7 +167,8 @@ let package = Package(
             dependencies: [
                 "transferd", "transferctl", "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices",
                 "TransferdAPI",
-                hummingbird,
+                hummingbird, .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 asyncHTTPClient, compressNIO, crypto, grdb, postgres, logging, serviceLifecycle, .product(name: "Yams", package: "Yams"),
             ] + nio,
             exclude: ["Fixtures"],

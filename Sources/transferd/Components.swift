@@ -33,8 +33,13 @@ struct Components: Sendable {
         self.store = opened
         let store = opened.store
         let files = try FileStore(dataDirectory: configuration.dataDirectory)
+        let vault = try CredentialsKey.vault(dataDirectory: configuration.dataDirectory, configured: configuration.credentialsKey)
         let disk = DiskSpace(directory: configuration.dataDirectory, minimumFreeBytes: configuration.limits.minimumFreeDiskBytes)
-        httpClient = HTTPClientService(connectTimeout: configuration.connectTimeout, policy: configuration.destinationPolicy)
+        httpClient = HTTPClientService(
+            connectTimeout: configuration.connectTimeout,
+            policy: configuration.destinationPolicy,
+            trustedCertificates: configuration.trustedCertificates
+        )
         let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger) }
         let (schedulerLoop, dispatcherLoop, deadlineLoop) = (loop(), loop(), loop())
 
@@ -64,6 +69,7 @@ struct Components: Sendable {
             retryPolicy: configuration.retryPolicy,
             limits: configuration.limits,
             discretionaryWindow: configuration.discretionaryWindow,
+            vault: vault,
             resumeDataSigner: transitions.resumeDataSigner,
             clock: clock,
             metrics: metrics,
@@ -81,7 +87,8 @@ struct Components: Sendable {
             reporter: tasks,
             progressInterval: configuration.progressInterval,
             clock: clock,
-            serviceLimit: BandwidthLimit(bytesPerSecond: configuration.maxBytesPerSecond)
+            serviceLimit: BandwidthLimit(bytesPerSecond: configuration.maxBytesPerSecond),
+            vault: vault
         )
         scheduler = Scheduler(
             store: store,
@@ -113,7 +120,8 @@ struct Components: Sendable {
             policy: configuration.deliveryPolicy,
             loop: dispatcherLoop,
             concurrency: configuration.webhookConcurrency,
-            metrics: metrics
+            metrics: metrics,
+            challenges: tasks
         )
         sweeper = RetentionSweeper(store: store, eventLog: eventLog, files: files, interval: configuration.sweepInterval, loop: loop())
         apiKeys = APIKeyService(store: store, clock: clock)

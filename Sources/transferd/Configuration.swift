@@ -60,6 +60,11 @@ struct Configuration: Sendable {
     var maxBytesPerSecond: Int64?
     /// When discretionary sessions' transfers run; nil: only while nothing else waits.
     var discretionaryWindow: DiscretionaryWindow?
+    /// The key sealing stored credentials (`TRANSFERD_CREDENTIALS_KEY`, base64); nil: `credentials.key` in the data
+    /// directory.
+    var credentialsKey: String?
+    /// A PEM file of CA certificates that transfers and webhooks trust besides the system's.
+    var trustedCertificates: String?
     /// How often an idle event stream sends a heartbeat comment.
     var streamHeartbeat: Duration
     /// The event streams one API key may hold open on this instance at once.
@@ -86,6 +91,8 @@ struct Configuration: Sendable {
         retryPolicy: RetryPolicy = RetryPolicy(),
         maxBytesPerSecond: Int64? = nil,
         discretionaryWindow: DiscretionaryWindow? = nil,
+        credentialsKey: String? = nil,
+        trustedCertificates: String? = nil,
         stagedFileLimits: StagedFileLimits = StagedFileLimits(),
         replyBodyLimit: Int = 1 << 20,
         sweepInterval: Duration = .seconds(60),
@@ -118,6 +125,8 @@ struct Configuration: Sendable {
         self.retryPolicy = retryPolicy
         self.maxBytesPerSecond = maxBytesPerSecond
         self.discretionaryWindow = discretionaryWindow
+        self.credentialsKey = credentialsKey
+        self.trustedCertificates = trustedCertificates
         self.stagedFileLimits = stagedFileLimits
         self.replyBodyLimit = replyBodyLimit
         self.sweepInterval = sweepInterval

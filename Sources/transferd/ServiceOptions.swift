@@ -87,6 +87,9 @@ struct ServiceOptions: ParsableArguments {
     )
     var discretionaryWindow: String = environment["TRANSFERD_DISCRETIONARY_WINDOW"] ?? ""
 
+    @Option(help: "A PEM file of CA certificates trusted besides the system's, for origins behind a private CA (env TRANSFERD_CA_FILE).")
+    var caFile: String = environment["TRANSFERD_CA_FILE"] ?? ""
+
     @Option(help: "Largest file /v1/files accepts, in bytes (Tus-Max-Size) (env TRANSFERD_MAX_UPLOAD_SIZE).")
     var maxUploadSize: Int64 = environment["TRANSFERD_MAX_UPLOAD_SIZE"].flatMap { Int64($0) } ?? 100 << 30
 
@@ -167,6 +170,9 @@ struct ServiceOptions: ParsableArguments {
         guard discretionaryWindow.isEmpty || DiscretionaryWindow(discretionaryWindow) != nil else {
             throw ValidationError("--discretionary-window must be HH:MM-HH:MM (seconds allowed), opening and closing at different times.")
         }
+        guard caFile.isEmpty || FileManager.default.isReadableFile(atPath: caFile) else {
+            throw ValidationError("--ca-file \(caFile) cannot be read.")
+        }
         guard rateLimit > 0 else { throw ValidationError("--rate-limit must be positive.") }
         guard maxStreamsPerKey > 0 else { throw ValidationError("--max-streams-per-key must be positive.") }
         guard maxBackgroundTaskDuration > 0 else { throw ValidationError("--max-background-task-duration must be positive.") }
@@ -226,6 +232,8 @@ struct ServiceOptions: ParsableArguments {
             ),
             maxBytesPerSecond: maxBytesPerSecond > 0 ? maxBytesPerSecond : nil,
             discretionaryWindow: DiscretionaryWindow(discretionaryWindow),
+            credentialsKey: Self.environment["TRANSFERD_CREDENTIALS_KEY"],
+            trustedCertificates: caFile.isEmpty ? nil : caFile,
             stagedFileLimits: StagedFileLimits(
                 maximumSize: maxUploadSize,
                 uploadExpiration: .milliseconds(Int64(uploadExpiration * 1000)),

@@ -18,6 +18,7 @@ struct TasksController: Sendable {
         group.post(":taskIdentifier/resume") { try await apply(.resume, $0, $1) }
         group.post(":taskIdentifier/suspend") { try await apply(.suspend, $0, $1) }
         group.post(":taskIdentifier/cancel", use: cancel)
+        group.post(":taskIdentifier/challenge", use: answerChallenge)
     }
 
     /// Creates one task, or a batch of them in one transaction.
@@ -71,6 +72,17 @@ struct TasksController: Sendable {
             taskIdentifier: try context.parameters.taskIdentifier()
         )
         if produceResumeData { task = try await tasks.settled(task, timeout: .seconds(30)) }
+        return tasks.representation(of: task, in: context.session)
+    }
+
+    /// didReceiveChallenge's completion handler: the answer to the challenge the task waits on.
+    @Sendable func answerChallenge(request: Request, context: AppRequestContext) async throws -> TaskRepresentation {
+        let answer = try await request.decode(as: ChallengeAnswerBody.self, context: context).validate()
+        let task = try await tasks.answerChallenge(
+            answer,
+            sessionID: context.session.rowID,
+            taskIdentifier: try context.parameters.taskIdentifier()
+        )
         return tasks.representation(of: task, in: context.session)
     }
 

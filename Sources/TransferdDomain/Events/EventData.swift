@@ -41,6 +41,11 @@ package struct EventData: Codable, Sendable, Equatable {
     package var followed: Bool?
     /// `task.completed`: didFinishCollecting, the task's metrics.
     package var metrics: TaskMetrics?
+    /// `task.authentication_challenge`: where credentials are asked for, how many failed before, and until when
+    /// an answer is awaited.
+    package var protectionSpace: ProtectionSpace?
+    package var previousFailureCount: Int?
+    package var answerBefore: Date?
 
     /// Distinguishes a `task.completed` with `error: null` from events that have no `error` member at all.
     package var includesError = false
@@ -48,7 +53,7 @@ package struct EventData: Codable, Sendable, Equatable {
     package enum CodingKeys: String, CodingKey {
         case bytesWritten, totalBytesWritten, totalBytesExpectedToWrite, bytesSent, totalBytesSent, totalBytesExpectedToSend
         case file, location, error, state, fileOffset, restartReason, backgroundTask, name, backgroundTimeRemaining
-        case statusCode, fromURL, toURL, followed, metrics
+        case statusCode, fromURL, toURL, followed, metrics, protectionSpace, previousFailureCount, answerBefore
     }
 
     package init(
@@ -107,6 +112,9 @@ package struct EventData: Codable, Sendable, Equatable {
         toURL = try container.decodeIfPresent(String.self, forKey: .toURL)
         followed = try container.decodeIfPresent(Bool.self, forKey: .followed)
         metrics = try container.decodeIfPresent(TaskMetrics.self, forKey: .metrics)
+        protectionSpace = try container.decodeIfPresent(ProtectionSpace.self, forKey: .protectionSpace)
+        previousFailureCount = try container.decodeIfPresent(Int.self, forKey: .previousFailureCount)
+        answerBefore = try container.decodeIfPresent(Date.self, forKey: .answerBefore)
         includesError = container.contains(.error)
         error = try container.decodeIfPresent(TransferError.self, forKey: .error)
     }
@@ -132,6 +140,9 @@ package struct EventData: Codable, Sendable, Equatable {
         try container.encodeIfPresent(toURL, forKey: .toURL)
         try container.encodeIfPresent(followed, forKey: .followed)
         try container.encodeIfPresent(metrics, forKey: .metrics)
+        try container.encodeIfPresent(protectionSpace, forKey: .protectionSpace)
+        try container.encodeIfPresent(previousFailureCount, forKey: .previousFailureCount)
+        try container.encodeIfPresent(answerBefore, forKey: .answerBefore)
         if includesError {
             try container.encode(error, forKey: .error)
         }
@@ -139,6 +150,14 @@ package struct EventData: Codable, Sendable, Equatable {
 }
 
 extension EventData {
+    /// The data of a `task.authentication_challenge` event.
+    package init(challenge: AuthenticationChallenge) {
+        self.init()
+        protectionSpace = challenge.protectionSpace
+        previousFailureCount = challenge.previousFailureCount
+        answerBefore = challenge.expiresAt
+    }
+
     /// The data of a `task.redirected` event; the URLs as the API shows them (credentials left out).
     package init(redirect statusCode: Int, from: String, to: String, followed: Bool) {
         self.init()

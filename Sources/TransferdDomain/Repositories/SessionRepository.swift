@@ -15,6 +15,8 @@ package protocol SessionRepository {
     func updateState(of session: Session) throws
     /// Writes the session's configuration, as a change of a live session left it.
     func updateConfiguration(of session: Session) throws
+    /// Writes the credentials kept for the session's protection spaces.
+    func updateCredentials(of session: Session) throws
     /// Sessions in creation order after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.
     func list(after cursor: Int64, limit: Int, tenantID: Int64?) throws -> [Session]
     func details(sessionIDs: [Int64]) throws -> [Int64: Session.Details]

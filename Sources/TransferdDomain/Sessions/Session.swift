@@ -22,6 +22,8 @@ package struct Session: Codable, Sendable, Persisted {
     package var lastTaskIdentifier: Int64
     /// Sequence of the newest event the webhook subscriber acknowledged.
     package var lastAcknowledgedSequence: Int64
+    /// Credentials kept for the session's protection spaces (`persistence: forSession`), sealed.
+    package var credentials: [SealedCredential] = []
     package var createdAt: Date
     package var invalidatedAt: Date?
 

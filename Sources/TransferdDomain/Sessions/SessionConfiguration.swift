@@ -27,6 +27,8 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
     package var discretionary = false
     /// connectionProxyDictionary: the proxy its transfers go through; nil to connect directly.
     package var proxy: ProxySetting?
+    /// Seconds an authentication challenge waits for its answer before the task fails (`userAuthenticationRequired`).
+    package var challengeTimeout: Double = 300
 
     package static let `default` = SessionConfiguration(
         maximumConnectionsPerHost: 6,
@@ -74,6 +76,7 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
             try container.decodeIfPresent(Bool.self, forKey: .sessionSendsLaunchEvents) ?? defaults.sessionSendsLaunchEvents
         self.discretionary = try container.decodeIfPresent(Bool.self, forKey: .discretionary) ?? defaults.discretionary
         self.proxy = try container.decodeIfPresent(ProxySetting.self, forKey: .proxy)
+        self.challengeTimeout = try container.decodeIfPresent(Double.self, forKey: .challengeTimeout) ?? defaults.challengeTimeout
     }
 
     /// Checks every field's range; the problem names the offending field.
@@ -109,6 +112,9 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
         }
         if let initial = retryInitialDelay, let maximum = retryMaximumDelay, initial > maximum {
             throw .invalidField("configuration.retryInitialDelay", requirement: "must not exceed configuration.retryMaximumDelay")
+        }
+        guard challengeTimeout >= 1, challengeTimeout <= 86_400 else {
+            throw .invalidField("configuration.challengeTimeout", requirement: "must be a number of seconds from 1 to 86400")
         }
         try HeaderValidation.validate(httpAdditionalHeaders, field: "configuration.httpAdditionalHeaders")
     }

@@ -51,6 +51,8 @@ package struct TaskRepresentation: Encodable, Sendable {
     @ExplicitNull package var backgroundTask: String?
     /// URLSessionTaskMetrics, once the task completed after a transfer ran.
     @ExplicitNull package var metrics: TaskMetrics?
+    /// The authentication challenge the task waits on for an answer.
+    @ExplicitNull package var challenge: AuthenticationChallenge?
     package var createdAt: Date
     @ExplicitNull package var startedAt: Date?
     @ExplicitNull package var completedAt: Date?
@@ -111,6 +113,7 @@ package struct TaskRepresentation: Encodable, Sendable {
         responseBody = task.reply
         backgroundTask = task.backgroundTask
         metrics = task.state == .completed ? task.metrics : nil
+        challenge = task.challenge
         createdAt = task.createdAt
         startedAt = task.startedAt
         completedAt = task.completedAt

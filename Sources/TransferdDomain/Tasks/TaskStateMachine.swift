@@ -11,6 +11,8 @@ package struct TaskStateMachine: Sendable {
         /// The transfer finished: a download with its stored file, an upload with none.
         case succeeded(StoredFile?)
         case failed(TransferError)
+        /// The origin asked for credentials (didReceiveChallenge): the task waits for an answer.
+        case challenged(ProtectionSpace, previousFailureCount: Int)
         /// The attempt was cut short (suspend, cancel or shutdown) before it finished.
         case interrupted
     }
@@ -81,6 +83,9 @@ package struct TaskStateMachine: Sendable {
         case complete(Completion)
         /// Keep the task running, waiting until `at`; `after` says why the last attempt failed.
         case scheduleRetry(at: Date, after: TransferError)
+        /// Keep the task running, waiting for the answer to a challenge for `space`; write
+        /// `task.authentication_challenge`.
+        case awaitChallengeAnswer(ProtectionSpace, previousFailureCount: Int)
         /// The transfer ended after its task had completed without it (a deadline completed it at once): nothing
         /// changes, but its partial file goes unless the task's resume data points to it.
         case discardLateTransfer
@@ -171,6 +176,9 @@ package struct TaskStateMachine: Sendable {
         case (.transferring, .transferEnded(.interrupted)):
             current = .queued
             return .requeue
+        case (.transferring, .transferEnded(.challenged(let space, let failures))):
+            current = .queued
+            return .awaitChallengeAnswer(space, previousFailureCount: failures)
         case (.transferring, .transferFailedRetryable(let error, let at)):
             current = .queued
             return .scheduleRetry(at: at, after: error)

@@ -18,6 +18,8 @@ extension TransferAttempt {
             self.init(endedAt: endedAt, outcome: "succeeded", statusCode: nil, bytes: bytes)
         case .failed(let error):
             self.init(endedAt: endedAt, outcome: error.code.rawValue, statusCode: error.statusCode, bytes: bytes)
+        case .challenged(let space, _):
+            self.init(endedAt: endedAt, outcome: "authenticationChallenge", statusCode: space.isProxy ? 407 : 401, bytes: bytes)
         case .interrupted:
             return nil
         }

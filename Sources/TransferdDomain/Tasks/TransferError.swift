@@ -25,8 +25,10 @@ package struct TransferError: Codable, Sendable, Equatable, Error {
         case checksumMismatch
         /// A gzip-encoded body that `decodeContent` asked to decode was not valid gzip.
         case cannotDecodeContentData
-        /// The credentials the transfer needed were refused or not given (a proxy's 407).
+        /// The credentials the transfer needed were not given in time (a challenge left unanswered).
         case userAuthenticationRequired
+        /// The TLS handshake failed: the server's certificate is not trusted, or they agreed on nothing.
+        case secureConnectionFailed
         case unknown
     }
 

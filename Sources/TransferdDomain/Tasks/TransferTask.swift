@@ -56,6 +56,10 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
     package var redirectPolicy: RedirectPolicy?
     /// What its attempts' requests cost; nil until one ended.
     package var metrics: TaskMetrics?
+    /// The authentication challenge it waits on for an answer.
+    package var challenge: AuthenticationChallenge?
+    /// The credentials given for its protection spaces (an origin's, a proxy's), sealed.
+    package var credentials: [SealedCredential] = []
     /// What an upload sends, as the client named it.
     package var uploadFrom: UploadSource?
     /// The staged file (row id) an upload sends.
@@ -147,6 +151,8 @@ extension TransferTask {
         case outOfSpace
         /// Its session is discretionary: it runs inside the discretionary window, or once nothing else waits.
         case discretionary
+        /// Its origin asked for credentials: it waits for the challenge's answer until `nextAttemptAt`.
+        case authenticationChallenge
     }
 
     /// How a canceling task completes, as its machine carries it (`cancellation` and `produceResumeData` persist it).

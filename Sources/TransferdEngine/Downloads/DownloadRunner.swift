@@ -32,6 +32,7 @@ package struct DownloadRunner: Sendable {
 
     private func download(_ job: TransferJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
         do {
+            if job.challengeUnanswered { return .failed(TransferJob.unansweredChallenge) }
             let deadline = try environment.deadline(of: job)
             try disk.checkForTransfer()
             let partialFile = try await lockPartialFile(of: job)
@@ -58,6 +59,12 @@ package struct DownloadRunner: Sendable {
                     transfer: transfer
                 )
             }
+            let sentCredential = job.originCredential(for: url) != nil
+            if let challenge = TransferJob.challenge(in: response, from: url, sentCredential: sentCredential) {
+                let summary = TransferResponse(response)
+                try await recording { try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: nil) }
+                return challenge
+            }
             // A redirect the policy did not follow is the task's response, and its body the content.
             let redirectKept = Self.redirectStatuses.contains(response.status.code)
             if redirectKept, resumePoint != nil { (resumePoint, restartReason) = (nil, .rangeIgnored) }
@@ -77,6 +84,7 @@ package struct DownloadRunner: Sendable {
             return .succeeded(try await store(body, of: job, transfer: transfer, contentType: mimeType))
         } catch {
             if Task.isCancelled || error is UnrecordedReport { return .interrupted }
+            if let challenge = job.proxyChallenge(for: error) { return challenge }
             return .failed(TransferError(transportError: error))
         }
     }
@@ -141,12 +149,13 @@ package struct DownloadRunner: Sendable {
             request.method = .GET
             for header in job.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
             if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
+            _ = try job.authorize(&request, for: url, with: environment.vault)
             if let range {
                 request.headers.replaceOrAdd(name: "Range", value: "bytes=\(range.first)-\(range.last.map(String.init) ?? "")")
                 if let validator = range.ifRange { request.headers.replaceOrAdd(name: "If-Range", value: validator.ifRange) }
             }
             let timeline = transfer.timeline(url: url, method: "GET")
-            let route = try await environment.destinations.route(for: url, through: job.proxy)
+            let route = try await environment.destinations.route(for: url, through: try job.effectiveProxy(with: environment.vault))
             timeline.routed(route)
             let response = try await route.client.execute(request, deadline: deadline, logger: timeline.logger())
             timeline.responded(response)

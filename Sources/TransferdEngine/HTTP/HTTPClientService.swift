@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import TransferdDomain
 
@@ -11,13 +12,21 @@ import TransferdDomain
 package struct HTTPClientService: Service {
     package let destinations: DestinationGuard
 
-    package init(connectTimeout: Duration, policy: DestinationPolicy) {
+    /// `trustedCertificates`: a PEM file of CA certificates trusted besides the system's (`--ca-file`), for origins
+    /// and subscribers behind a private CA. HTTP/2 is used with origins that offer it over TLS (ALPN).
+    package init(connectTimeout: Duration, policy: DestinationPolicy, trustedCertificates: String? = nil) {
         let nanoseconds = connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .nanoseconds(nanoseconds)),
             decompression: .disabled
         )
+        if let trustedCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.file(trustedCertificates)]
+            configuration.tlsConfiguration = tls
+        }
+        configuration.httpVersion = .automatic
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         destinations = DestinationGuard(policy: policy, configuration: configuration)
     }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import TransferdDomain
 
 extension TransferError {
@@ -28,6 +29,10 @@ extension TransferError {
             self.init(code: .userAuthenticationRequired, message: "The proxy asked for credentials it was not given (HTTP 407).")
         case let error as HTTPClientError where error == .invalidProxyResponse:
             self.init(code: .cannotConnectToHost, message: "The proxy did not open a tunnel to the host.")
+        case let error as NIOSSLError:
+            self.init(code: .secureConnectionFailed, message: "The TLS handshake with the server failed (\(error)).")
+        case let error as BoringSSLError:
+            self.init(code: .secureConnectionFailed, message: "The TLS handshake with the server failed (\(error)).")
         case let error as TransferError:
             self = error
         default:

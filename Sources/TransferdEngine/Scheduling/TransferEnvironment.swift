@@ -14,6 +14,8 @@ package struct TransferEnvironment: Sendable {
     package let clock: any WallClock
     /// The service's bandwidth limit, shared by every transfer.
     package let serviceLimit: BandwidthLimit
+    /// Opens the credentials that answer authentication challenges.
+    package let vault: CredentialVault
 
     package init(
         destinations: DestinationGuard,
@@ -21,7 +23,8 @@ package struct TransferEnvironment: Sendable {
         reporter: any TransferReporter,
         progressInterval: Duration,
         clock: any WallClock,
-        serviceLimit: BandwidthLimit
+        serviceLimit: BandwidthLimit,
+        vault: CredentialVault
     ) {
         self.destinations = destinations
         self.files = files
@@ -29,6 +32,7 @@ package struct TransferEnvironment: Sendable {
         self.progressInterval = progressInterval
         self.clock = clock
         self.serviceLimit = serviceLimit
+        self.vault = vault
     }
 
     /// When the job's attempt must end: the task's `timeoutIntervalForResource`; throws when that has passed.

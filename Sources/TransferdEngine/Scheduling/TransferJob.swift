@@ -26,6 +26,11 @@ package struct TransferJob: Sendable {
     package let redirectPolicy: RedirectPolicy
     /// The session's proxy; nil to connect directly.
     package let proxy: ProxySetting?
+    /// The credentials given for the task's protection spaces: an origin's goes with requests to its host and port,
+    /// a proxy's with the requests through it.
+    package let credentials: [SealedCredential]
+    /// The task was claimed while a challenge still waited for its answer: the answer did not come in time.
+    package let challengeUnanswered: Bool
 
     /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
     package struct ResumePoint: Sendable, Equatable {
@@ -50,5 +55,7 @@ package struct TransferJob: Sendable {
         maxBytes = min(task.maxBytes ?? maximumDownloadBytes, maximumDownloadBytes)
         redirectPolicy = task.redirectPolicy ?? configuration.redirectPolicy
         proxy = configuration.proxy
+        credentials = task.credentials
+        challengeUnanswered = task.challenge != nil
     }
 }

@@ -27,6 +27,7 @@ package struct UploadRunner: Sendable {
 
     private func send(_ job: TransferJob, upload: UploadJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
         do {
+            if job.challengeUnanswered { return .failed(TransferJob.unansweredChallenge) }
             let deadline = try environment.deadline(of: job)
             let path = FilePath(upload.sourcePath)
             guard let size = try await FileSystem.shared.info(forFileAt: path)?.size else {
@@ -48,11 +49,15 @@ package struct UploadRunner: Sendable {
                 if !request.headers.contains(name: "content-type") {
                     request.headers.add(name: "Content-Type", value: multipart?.contentType ?? upload.contentType)
                 }
+                let sentCredential = try job.authorize(&request, for: job.url, with: environment.vault)
                 request.body = .stream(body, length: .known(length))
                 transfer.begin(received: 0, expected: length)
                 let timeline = transfer.timeline(url: job.url, method: upload.method)
                 let response = try await reportingProgress(job, transfer: transfer) { [request] in
-                    let route = try await environment.destinations.route(for: request.url, through: job.proxy)
+                    let route = try await environment.destinations.route(
+                        for: request.url,
+                        through: try job.effectiveProxy(with: environment.vault)
+                    )
                     timeline.routed(route)
                     return try await route.client.execute(request, deadline: deadline, logger: timeline.logger())
                 }
@@ -66,6 +71,7 @@ package struct UploadRunner: Sendable {
                         start: nil
                     )
                 }
+                if let challenge = TransferJob.challenge(in: response, from: job.url, sentCredential: sentCredential) { return challenge }
                 let (reply, received) = try await keepReply(response, taskID: job.taskID)
                 timeline.finished(bodyBytes: received)
                 try await recording { try await environment.reporter.replyKept(transfer, reply: reply) }
@@ -77,6 +83,7 @@ package struct UploadRunner: Sendable {
             }
         } catch {
             if Task.isCancelled || error is UnrecordedReport { return .interrupted }
+            if let challenge = job.proxyChallenge(for: error) { return challenge }
             return .failed(TransferError(transportError: error))
         }
     }

@@ -62,6 +62,7 @@ package final class ServiceMetrics: Sendable {
             switch outcome {
             case .succeeded: "succeeded"
             case .interrupted: "interrupted"
+            case .challenged: "challenged"
             case .failed(let error): error.code.rawValue
             }
         counter("transferd_transfer_attempts_total", [("outcome", label)]).increment()

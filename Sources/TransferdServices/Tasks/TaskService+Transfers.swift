@@ -159,6 +159,15 @@ extension TaskService: TransferReporter {
                 metrics.append(transactions)
                 task.metrics = metrics
             }
+            // URLCredentialStorage: a credential the session keeps for the space is tried before the client is asked.
+            if case .challenged(let space, 0) = outcome,
+                let kept = try repositories.sessions.find(id: task.sessionId)?.credentials.first(where: { $0.protectionSpace == space })
+            {
+                task.credentials.keep(kept)
+                try repositories.tasks.update(task)
+                repositories.announce(.work)
+                return
+            }
             var input = TaskStateMachine.Input.transferEnded(outcome)
             if let attempt = TransferAttempt(outcome: outcome, bytes: bytes, endedAt: clock.now) {
                 task.attempts.append(attempt)

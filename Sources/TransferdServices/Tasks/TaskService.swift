@@ -19,6 +19,8 @@ package struct TaskService: Sendable {
     let limits: ResourceLimits
     /// When discretionary sessions' transfers run (`--discretionary-window`); nil: only while nothing else waits.
     let discretionaryWindow: DiscretionaryWindow?
+    /// Seals the credentials that answer challenges.
+    let vault: CredentialVault
     package let resumeDataSigner: ResumeData.Signer
     let clock: any WallClock
     /// Counts the ends of transfer attempts, and times them.
@@ -38,6 +40,7 @@ package struct TaskService: Sendable {
         retryPolicy: RetryPolicy,
         limits: ResourceLimits,
         discretionaryWindow: DiscretionaryWindow?,
+        vault: CredentialVault,
         resumeDataSigner: ResumeData.Signer,
         clock: any WallClock,
         metrics: ServiceMetrics,
@@ -53,6 +56,7 @@ package struct TaskService: Sendable {
         self.retryPolicy = retryPolicy
         self.limits = limits
         self.discretionaryWindow = discretionaryWindow
+        self.vault = vault
         self.resumeDataSigner = resumeDataSigner
         self.clock = clock
         self.logger = logger

@@ -80,6 +80,8 @@ package struct TaskTransitions: Sendable {
             // A resumed task runs now (a retry's backoff is over), but not before its earliest begin date.
             task.nextAttemptAt = task.earliestBeginDate
             task.waitingReason = nil
+            // A challenge that waited is asked again by the next request.
+            task.challenge = nil
             try repositories.tasks.update(task)
             try eventLog.append(repositories, .taskResumed, for: task, data: EventData(state: .running))
             wakeScheduler(repositories)
@@ -99,6 +101,9 @@ package struct TaskTransitions: Sendable {
             if completion.stopTransfer { interrupt(taskID, repositories) }
         case .scheduleRetry(let at, let error):
             try scheduleRetry(&task, at: at, after: error, repositories)
+            wakeScheduler(repositories)
+        case .awaitChallengeAnswer(let space, let failures):
+            try awaitAnswer(&task, space: space, previousFailureCount: failures, repositories)
             wakeScheduler(repositories)
         case .discardLateTransfer:
             // Its partial file stays only when the task's resume data points to it.
@@ -153,6 +158,33 @@ package struct TaskTransitions: Sendable {
         }
         try eventLog.append(repositories, .taskCompleted, for: task, data: .completion(error: task.error, metrics: task.metrics))
         if let backgroundTask = task.backgroundTask { try settleBackgroundTask(backgroundTask, repositories) }
+    }
+
+    /// didReceiveChallenge: the task waits for the answer until its session's `challengeTimeout` has passed (then
+    /// the scheduler runs it once more, which fails it with `userAuthenticationRequired`).
+    private func awaitAnswer(
+        _ task: inout TransferTask,
+        space: ProtectionSpace,
+        previousFailureCount: Int,
+        _ repositories: any Repositories
+    ) throws {
+        let timeout = try repositories.sessions.find(id: task.sessionId)?.configuration.challengeTimeout ?? 300
+        let now = clock.now
+        let challenge = AuthenticationChallenge(
+            protectionSpace: space,
+            previousFailureCount: previousFailureCount,
+            issuedAt: now,
+            expiresAt: now.addingTimeInterval(timeout)
+        )
+        task.challenge = challenge
+        // The credential that was sent for the space failed.
+        task.credentials.removeAll { $0.protectionSpace == space }
+        task.nextAttemptAt = challenge.expiresAt
+        task.waitingReason = .authenticationChallenge
+        if task.resumeValidator == nil { discardPartial(of: &task) }
+        task.countOfBytesReceived = task.partialBytes
+        try repositories.tasks.update(task)
+        try eventLog.append(repositories, .taskAuthenticationChallenge, for: task, data: EventData(challenge: challenge))
     }
 
     private func scheduleRetry(_ task: inout TransferTask, at: Date, after error: TransferError, _ repositories: any Repositories) throws {

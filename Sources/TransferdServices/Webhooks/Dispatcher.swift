@@ -34,7 +34,12 @@ package struct Dispatcher: Service {
     let sending: SendingSessions
     /// Counts the answers, and times the deliveries from their event's commit to their 2xx.
     let metrics: ServiceMetrics
+    /// Where a subscriber's answer to `task.authentication_challenge` (its 2xx reply's body) goes.
+    let challenges: TaskService
     private let recorder: GroupCommit
+
+    /// The most of a subscriber's reply read for a challenge's answer.
+    static let answerLimit = 64 << 10
 
     package init(
         store: any Store,
@@ -45,6 +50,7 @@ package struct Dispatcher: Service {
         loop: WakeUpLoop,
         concurrency: Int,
         metrics: ServiceMetrics,
+        challenges: TaskService,
         turn: Int = 64
     ) {
         self.store = store
@@ -56,6 +62,7 @@ package struct Dispatcher: Service {
         self.concurrency = concurrency
         self.turn = turn
         self.metrics = metrics
+        self.challenges = challenges
         recorder = GroupCommit(store: store)
     }
 
@@ -188,9 +195,19 @@ package struct Dispatcher: Service {
             do {
                 let client = try await destinations.client(for: request.url)
                 let response = try await client.execute(request, timeout: .nanoseconds(Int64(policy.timeout.timeInterval * 1e9)))
-                // Read (and drop) the body so that the connection can be reused; a subscriber's reply is not kept.
-                for try await _ in response.body {}
+                // The whole body is read so that the connection can be reused, but a reply is not kept: only a 2xx reply
+                // to a challenge, up to `answerLimit`, may hold the answer (the completion handler, in the same round
+                // trip). A longer one answers nothing, and the delivery still counts.
+                var reply = ByteBuffer()
+                var keeping = event.type == .taskAuthenticationChallenge && (200..<300).contains(response.status.code)
+                for try await chunk in response.body where keeping {
+                    keeping = reply.readableBytes + chunk.readableBytes <= Self.answerLimit
+                    if keeping { reply.writeImmutableBuffer(chunk) } else { reply.clear() }
+                }
                 answer = .answered(status: Int(response.status.code), retryAfter: RetryAfter.parse(response.headers, now: clock.now))
+                if let task = event.taskIdentifier, reply.readableBytes > 0 {
+                    await answerChallenge(reply, sessionID: delivery.sessionId, taskIdentifier: task)
+                }
             } catch {
                 if Task.isCancelled { return nil }
                 answer = .failed(TransferError(transportError: error).message)
@@ -208,6 +225,17 @@ package struct Dispatcher: Service {
         } catch {
             logger.error("webhook delivery failed", metadata: ["delivery": "\(delivery.messageId)", "error": "\(error)"])
             return nil
+        }
+    }
+
+    /// Applies the answer a subscriber's reply to `task.authentication_challenge` holds, if it holds one (an empty
+    /// or non-JSON body answers nothing); a refused answer is logged, the delivery still counts.
+    private func answerChallenge(_ reply: ByteBuffer, sessionID: Int64, taskIdentifier: Int64) async {
+        guard let body = try? JSONDecoder().decode(ChallengeAnswerBody.self, from: Data(reply.readableBytesView)) else { return }
+        do {
+            _ = try await challenges.answerChallenge(try body.validate(), sessionID: sessionID, taskIdentifier: taskIdentifier)
+        } catch {
+            logger.notice("a webhook's answer to a challenge was refused", metadata: ["task": "\(taskIdentifier)", "error": "\(error)"])
         }
     }
 

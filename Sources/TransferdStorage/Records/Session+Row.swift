@@ -22,6 +22,7 @@ extension Session {
         lastTaskIdentifier = row["last_task_identifier"]
         lastAcknowledgedSequence = row["last_acknowledged_sequence"]
         invalidatedAt = row["invalidated_at"]
+        credentials = try (row["credentials"] as String?).map { try RowCoding.decode([SealedCredential].self, json: $0) } ?? []
     }
 
     /// Sessions share few configurations.

@@ -42,6 +42,8 @@ extension TransferTask {
         maxBytes = row[TaskColumn.maxBytes]
         redirectPolicy = try row.optionalEnumeration(.redirectPolicy)
         metrics = try row.json(.metrics)
+        challenge = try row.json(.challenge)
+        credentials = try row.json(.credentials) ?? []
         uploadFrom = try row.json(.uploadFrom)
         sourceFileId = row[TaskColumn.sourceFileId]
         sourceTaskId = row[TaskColumn.sourceTaskId]
@@ -99,6 +101,8 @@ extension TransferTask {
             "max_bytes": maxBytes,
             "redirect_policy": redirectPolicy?.rawValue,
             "metrics": try RowCoding.json(metrics),
+            "challenge": try RowCoding.json(challenge),
+            "credentials": try RowCoding.json(credentials.isEmpty ? nil : credentials),
             "upload_from": try RowCoding.json(uploadFrom),
             "source_file_id": sourceFileId,
             "source_task_id": sourceTaskId,

@@ -51,6 +51,10 @@ struct SQLSessionRepository: SessionRepository {
         )
     }
 
+    func updateCredentials(of session: Session) throws {
+        try db.execute("UPDATE sessions SET credentials = ? WHERE id = ?", [try RowCoding.json(session.credentials), session.rowID])
+    }
+
     func list(after cursor: Int64, limit: Int, tenantID: Int64?) throws -> [Session] {
         guard let tenantID else {
             return try db.fetchAll("SELECT * FROM sessions WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit], Session.init(row:))

@@ -47,7 +47,8 @@ import TransferdStorage
             reporter: AcceptingReporter(),
             progressInterval: .milliseconds(100),
             clock: SystemClock(),
-            serviceLimit: BandwidthLimit(bytesPerSecond: nil)
+            serviceLimit: BandwidthLimit(bytesPerSecond: nil),
+            vault: CredentialVault(key: CredentialVault.generateKey())
         )
         let runner = DownloadRunner(environment: environment, disk: DiskSpace(directory: dataDirectory, minimumFreeBytes: 0))
         try await OriginServer.with { origin in

@@ -53,20 +53,79 @@ import Testing
         }
     }
 
-    @Test func aProxyThatRefusesItsCredentialsFailsTheTaskAtOnce() async throws {
+    @Test func aProxysDemandForCredentialsIsAChallengeTheClientAnswers() async throws {
         try await withProxy { proxyPort in
             try await OriginServer.with { origin in
                 try await TestService.with { api in
-                    try await api.createSession("refused", configuration: #"{"proxy": "http://alice:wrong@127.0.0.1:\#(proxyPort)"}"#)
-                    _ = try await api.createTask("refused", url: origin.url("/files/5000"))
+                    try await api.createSession("asked", configuration: #"{"proxy": "http://127.0.0.1:\#(proxyPort)"}"#)
+                    try await api.createSession("wrong", configuration: #"{"proxy": "http://alice:wrong@127.0.0.1:\#(proxyPort)"}"#)
+                    _ = try await api.createTask("asked", url: origin.url("/files/5000"))
+                    _ = try await api.createTask("wrong", url: origin.url("/files/5000"))
 
-                    // act
-                    let task = try await api.waitForCompletion("refused", 1)
+                    // verify: each proxy's 407 is a challenge for the proxy's protection space
+                    let asked = try await api.waitForEvent("asked") { $0.type == "task.authentication_challenge" }
+                    let wrong = try await api.waitForEvent("wrong") { $0.type == "task.authentication_challenge" }
+                    let space = EventView.ProtectionSpaceView(
+                        authenticationMethod: "basic",
+                        host: "127.0.0.1",
+                        port: proxyPort,
+                        isProxy: true
+                    )
+                    #expect(asked.data.protectionSpace == space && asked.data.previousFailureCount == 0)
+                    #expect(wrong.data.protectionSpace == space && wrong.data.previousFailureCount == 1)
 
-                    // verify: not a transient failure, so no retries
-                    #expect(task.error?.code == "userAuthenticationRequired")
-                    #expect(task.attempts.count == 1)
-                    #expect(try await tunnels(api, proxyPort: proxyPort).isEmpty)
+                    // act: credentials for the first, default handling for the second
+                    let answer = #"{"disposition": "useCredential", "credential": {"user": "alice", "password": "s3cret"}}"#
+                    _ = try await api.send(.POST, "/v1/sessions/asked/tasks/1/challenge", json: answer)
+                    _ = try await api.send(
+                        .POST,
+                        "/v1/sessions/wrong/tasks/1/challenge",
+                        json: #"{"disposition": "performDefaultHandling"}"#
+                    )
+
+                    // verify
+                    let done = try await api.waitForCompletion("asked", 1)
+                    #expect(done.error == nil && done.countOfBytesReceived == 5000)
+                    let originPort = try #require(URLComponents(string: origin.url("/"))?.port)
+                    #expect(try await tunnels(api, proxyPort: proxyPort) == ["127.0.0.1:\(originPort)"])
+                    let refused = try await api.waitForCompletion("wrong", 1)
+                    #expect(refused.error?.code == "badServerResponse" && refused.error?.statusCode == 407)
+                }
+            }
+        }
+    }
+
+    /// Like URLCredentialStorage, a session keeps one credential for each protection space: the proxy's and the
+    /// origin's are both sent, and a later task needs neither challenge answered again.
+    @Test func theProxysAndTheOriginsCredentialsAreKeptSideBySide() async throws {
+        try await withProxy { proxyPort in
+            try await OriginServer.with { origin in
+                try await TestService.with { api in
+                    try await api.createSession("both", configuration: #"{"proxy": "http://127.0.0.1:\#(proxyPort)"}"#)
+                    let url = origin.url("/basic/frank/4000")
+                    _ = try await api.createTask("both", url: url)
+
+                    // act: the proxy asks first, then the origin; each answer is kept for the session
+                    let asked = try await api.waitForEvent("both") { $0.type == "task.authentication_challenge" }
+                    let proxyAnswer =
+                        #"{"disposition": "useCredential", "credential": {"user": "alice", "password": "s3cret"}, "persistence": "forSession"}"#
+                    _ = try await api.send(.POST, "/v1/sessions/both/tasks/1/challenge", json: proxyAnswer)
+                    let askedAgain = try await api.waitForEvent("both") {
+                        $0.type == "task.authentication_challenge" && $0.sequence > asked.sequence
+                    }
+                    let password = OriginServer.password(of: "frank")
+                    let originAnswer =
+                        #"{"disposition": "useCredential", "credential": {"user": "frank", "password": "\#(password)"}, "persistence": "forSession"}"#
+                    _ = try await api.send(.POST, "/v1/sessions/both/tasks/1/challenge", json: originAnswer)
+                    let first = try await api.waitForCompletion("both", 1)
+                    _ = try await api.createTask("both", url: url)
+                    let second = try await api.waitForCompletion("both", 2)
+
+                    // verify
+                    #expect(asked.data.protectionSpace?.isProxy == true && askedAgain.data.protectionSpace?.isProxy == false)
+                    #expect(first.error == nil && second.error == nil && second.countOfBytesReceived == 4000)
+                    let challenges = try await api.allEvents("both").filter { $0.type == "task.authentication_challenge" }
+                    #expect(challenges.map(\.taskIdentifier) == [1, 1], "task 2 used both kept credentials")
                 }
             }
         }

@@ -163,6 +163,16 @@ struct EventView: Decodable, Sendable {
         var fromURL: String?
         var toURL: String?
         var followed: Bool?
+        var protectionSpace: ProtectionSpaceView?
+        var previousFailureCount: Int?
+    }
+
+    struct ProtectionSpaceView: Decodable, Sendable, Equatable {
+        var authenticationMethod: String
+        var realm: String?
+        var host: String
+        var port: Int
+        var isProxy: Bool
     }
 
     var sequence: Int

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 
 /// Runs one of the tests' own servers (origins, webhook receivers) on 127.0.0.1 for the duration of `body`:
@@ -7,6 +8,7 @@ enum LoopbackServer {
     static func run<Server: Sendable, T: Sendable>(
         _ router: Router<BasicRequestContext>,
         port: Int,
+        server: HTTPServerBuilder = .http1(),
         make: (Int) -> Server,
         _ body: (Server) async throws -> T
     ) async throws -> T {
@@ -15,6 +17,7 @@ enum LoopbackServer {
         logger.logLevel = .critical
         let app = Application(
             router: router,
+            server: server,
             configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
             logger: logger

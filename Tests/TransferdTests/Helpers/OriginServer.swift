@@ -20,6 +20,10 @@ import Synchronization
 /// - `/redirect/{count}/{size}?to=`: redirects (302, with a short body naming the target) `count` times, then to
 ///   `/files/{size}` (or to `to`).
 /// - `/gzip/{size}`: the file gzip-compressed, with `Content-Encoding: gzip`.
+/// - `/basic/{user}/{size}`: the file for `user` and `password(of: user)` as Basic credentials; 401 with a
+///   `Basic realm="files"` challenge otherwise.
+/// - `/bearer/{user}/{size}`: the file for `password(of: user)` as a Bearer token; 401 with a `Bearer realm="api"`
+///   challenge otherwise.
 /// - `/flaky/{name}/{failures}/{size}?status=&retryAfter=`: the first `failures` requests for `name` get `status`
 ///   (503 by default, with `Retry-After` when asked), the next ones the file.
 ///
@@ -108,6 +112,8 @@ final class OriginServer: Sendable {
         router.get("truncated/:size") { request, context in try origin().truncated(request, context) }
         router.get("redirect/:count/:size") { request, context in try origin().redirect(request, context) }
         router.get("gzip/:size") { request, context in try origin().gzip(request, context) }
+        router.get("basic/:user/:size") { request, context in try origin().authorized(.basic, request, context) }
+        router.get("bearer/:user/:size") { request, context in try origin().authorized(.bearer, request, context) }
         router.get("flaky/:name/:failures/:size") { request, context in try await origin().flaky(request, context) }
         return try await LoopbackServer.run(
             router,
@@ -231,6 +237,32 @@ final class OriginServer: Sendable {
             return Response(status: .init(code: status), headers: headers)
         }
         return try await file(request, context)
+    }
+
+    /// The password (or token) `/basic/{user}/…` and `/bearer/{user}/…` take: not in any URL, so that a test can look
+    /// for it where it must not be.
+    static func password(of user: String) -> String {
+        String(user.reversed()) + "-Pa55"
+    }
+
+    /// The authentication schemes the origin asks for.
+    enum Scheme {
+        case basic, bearer
+    }
+
+    private func authorized(_ scheme: Scheme, _ request: Request, _ context: BasicRequestContext) throws -> Response {
+        let user = context.parameters.get("user") ?? ""
+        let password = Self.password(of: user)
+        let (expected, challenge) =
+            switch scheme {
+            case .basic: ("Basic " + Data("\(user):\(password)".utf8).base64EncodedString(), #"Basic realm="files", charset="UTF-8""#)
+            case .bearer: ("Bearer " + password, #"Bearer realm="api""#)
+            }
+        guard request.headers[.authorization] == expected else {
+            return Response(status: .unauthorized, headers: [.wwwAuthenticate: challenge])
+        }
+        let size = try size(context)
+        return Response(status: .ok, headers: [.contentLength: String(size)], body: .init(byteBuffer: OriginContent.buffer(0..<size)))
     }
 
     private func gzip(_ request: Request, _ context: BasicRequestContext) throws -> Response {

@@ -66,6 +66,9 @@ final class ServiceProcess: Sendable {
     func terminate() async throws -> Int32 {
         process.send(SIGTERM)
         try await waitUntil(timeout: .seconds(30)) { !self.process.isRunning }
+        // The last lines may still sit in the pipe: the log is read to its end, not to the handler's last call.
+        process.output.readabilityHandler = nil
+        output.append(process.output.readDataToEndOfFile())
         return process.terminationStatus ?? -1
     }
 

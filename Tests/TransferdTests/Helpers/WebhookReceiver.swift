@@ -36,6 +36,8 @@ final class WebhookReceiver: Sendable {
         var script: [Answer] = []
         /// Answer every request with this status while set.
         var refuseWith: Int?
+        /// A JSON body for the 2xx answer to events of a type.
+        var replies: [String: String] = [:]
     }
 
     private let state = Mutex(State())
@@ -52,6 +54,8 @@ final class WebhookReceiver: Sendable {
 
     func script(_ answers: [Answer]) { state.withLock { $0.script = answers } }
     func refuse(with status: Int?) { state.withLock { $0.refuseWith = status } }
+    /// Answers events of `type` with 200 and `json`, like a subscriber that answers in the same round trip.
+    func reply(to type: String, with json: String) { state.withLock { $0.replies[type] = json } }
 
     private func answer(for request: Request, body: ByteBuffer) async throws -> Response {
         let payload = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] ?? [:]
@@ -82,8 +86,12 @@ final class WebhookReceiver: Sendable {
             receivedAt: .now,
             status: status
         )
-        state.withLock { $0.received.append(received) }
-        return Response(status: .init(code: status), headers: headers)
+        let reply = state.withLock { state in
+            state.received.append(received)
+            return (200..<300).contains(status) ? state.replies[received.type] : nil
+        }
+        guard let reply else { return Response(status: .init(code: status), headers: headers) }
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: reply)))
     }
 
     /// Runs a receiver for the duration of `body`; `port` 0 picks a free one, another reuses a known port.

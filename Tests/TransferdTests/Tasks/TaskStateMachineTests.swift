@@ -33,7 +33,9 @@ import TransferdDomain
     static let inputs: [TaskStateMachine.Input] = [
         .resume, .suspend, .cancel(plainCancel), .cancel(resumeDataCancel), .expire(expiry), .transferEnded(.succeeded(file)),
         .transferEnded(.failed(failure)), .transferEnded(.interrupted), .transferFailedRetryable(failure, at: later),
+        .transferEnded(.challenged(space, previousFailureCount: 0)),
     ]
+    static let space = ProtectionSpace(authenticationMethod: "basic", realm: "files", host: "127.0.0.1", port: 80, isProxy: false)
 
     /// What each pair must give: the persisted state and the action, or nil where the input is refused (409).
     static func expected(_ start: Start, _ input: TaskStateMachine.Input) -> (TaskState, TaskStateMachine.Action)? {
@@ -60,6 +62,8 @@ import TransferdDomain
         case (.transferring, .transferEnded(.succeeded(let file))): return (.completed, .complete(.init(file: file)))
         case (.transferring, .transferEnded(.failed(let error))): return (.completed, .complete(.init(error: error)))
         case (.transferring, .transferEnded(.interrupted)): return (.running, .requeue)
+        case (.transferring, .transferEnded(.challenged(let space, let failures))):
+            return (.running, .awaitChallengeAnswer(space, previousFailureCount: failures))
         case (.transferring, .transferFailedRetryable(let error, let at)): return (.running, .scheduleRetry(at: at, after: error))
 
         case (.canceling, .resume), (.canceling, .suspend), (.cancelingForResumeData, .resume), (.cancelingForResumeData, .suspend):

@@ -13,6 +13,10 @@ enum EventWords {
             return data.error.map { TaskWords.outcome($0.code.rawValue, statusCode: $0.statusCode) + ": " + $0.message } ?? "succeeded"
         case .taskFinishedDownloading:
             return data.file.map { "\(DisplayFormat.size($0.size)), SHA-256 \($0.sha256.prefix(16))…" } ?? ""
+        case .taskAuthenticationChallenge:
+            guard let space = data.protectionSpace else { return "" }
+            return "\(space.authenticationMethod) credentials for \(space.host):\(space.port)"
+                + (space.realm.map { " (realm \($0))" } ?? "")
         case .taskRedirected:
             let to = data.toURL ?? ""
             return "\(data.statusCode.map(String.init) ?? "") to \(to)" + (data.followed == false ? " (not followed)" : "")

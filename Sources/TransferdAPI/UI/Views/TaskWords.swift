@@ -12,6 +12,8 @@ enum TaskWords {
         case .waitingForConnectivity: "Waits for its server to be reachable again" + until + "."
         case .hostLimit: "Waits for a free connection: the session's transfers to this host are all under way."
         case .outOfSpace: "Waits for free disk space: the data directory reached its floor" + until + "."
+        case .authenticationChallenge:
+            "Waits for credentials: its server asked for them" + until.replacingOccurrences(of: "next try", with: "answer before") + "."
         case .discretionary: "Waits for the discretionary window: its session is discretionary, and other transfers are queued."
         }
     }
@@ -19,6 +21,7 @@ enum TaskWords {
     /// An attempt's or a task's outcome: `succeeded`, or what went wrong.
     static func outcome(_ code: String, statusCode: Int?) -> String {
         guard code != "succeeded" else { return "succeeded" }
+        if code == "authenticationChallenge" { return "the server asked for credentials" + (statusCode.map { " (HTTP \($0))" } ?? "") }
         let words =
             switch TransferError.Code(rawValue: code) {
             case .cancelled: "cancelled"
@@ -38,6 +41,7 @@ enum TaskWords {
             case .checksumMismatch: "the checksum did not match"
             case .cannotDecodeContentData: "the content could not be decoded"
             case .userAuthenticationRequired: "credentials were needed"
+            case .secureConnectionFailed: "the secure connection failed"
             case .unknown, nil: code
             }
         return words + (statusCode.map { " (HTTP \($0))" } ?? "")
