@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Times are what transferd observes of its HTTP client: `domainLookup…` are its own resolution of the host (absent
 /// for an address, or through a proxy that resolves it); `connect…` span a new connection from the moment the
-/// request waited for one until it was sent on it, TLS included (`secureConnectionEndDate` ends with it; its start
-/// is not observable); a reused connection has neither.
+/// request waited for one until it was sent on it, TLS included (`secureConnectionEndDate` ends with it; its start,
+/// inside AsyncHTTPClient, is not observable, so there is no `secureConnectionStartDate`); a reused connection has
+/// neither.
 package struct TransactionMetrics: Codable, Sendable, Equatable {
     /// The attempt the request belongs to, from 1.
     package var attempt: Int
@@ -18,7 +19,6 @@ package struct TransactionMetrics: Codable, Sendable, Equatable {
     package var domainLookupEndDate: Date?
     package var connectStartDate: Date?
     package var connectEndDate: Date?
-    package var secureConnectionStartDate: Date?
     package var secureConnectionEndDate: Date?
     package var requestStartDate: Date?
     package var responseStartDate: Date?
@@ -29,7 +29,9 @@ package struct TransactionMetrics: Codable, Sendable, Equatable {
     package var remotePort: Int?
     /// ALPN's name for the protocol: `http/1.1` or `h2`.
     package var networkProtocolName: String?
-    package var isReusedConnection: Bool
+    /// Whether the request went out on a connection an earlier request had used; nil where the HTTP client does
+    /// not tell (HTTP/2).
+    package var isReusedConnection: Bool?
     package var isProxyConnection: Bool
     /// Whether the response was a redirect that the transfer followed.
     package var redirected: Bool
@@ -41,7 +43,6 @@ package struct TransactionMetrics: Codable, Sendable, Equatable {
         self.fetchStartDate = fetchStartDate
         countOfRequestBodyBytesSent = 0
         countOfResponseBodyBytesReceived = 0
-        isReusedConnection = false
         isProxyConnection = false
         redirected = false
     }

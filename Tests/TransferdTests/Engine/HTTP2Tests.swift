@@ -11,6 +11,7 @@ import Testing
             struct Transaction: Decodable {
                 var networkProtocolName: String?
                 var countOfResponseBodyBytesReceived: Int
+                var isReusedConnection: Bool?
             }
 
             var transactionMetrics: [Transaction]
@@ -34,6 +35,7 @@ import Testing
                 #expect(task.file?.sha256 == OriginContent.sha256(size: 300_000))
                 let request = try #require(shown.metrics?.transactionMetrics.last)
                 #expect(request.networkProtocolName == "h2" && request.countOfResponseBodyBytesReceived == 300_000)
+                #expect(request.isReusedConnection == nil, "AsyncHTTPClient does not say which HTTP/2 connection carried it")
             }
         }
     }
