@@ -7,11 +7,19 @@ package struct ChallengeAnswerBody: Decodable, Sendable {
         var user: String?
         var password: String?
         var token: String?
+
+        package init(user: String?, password: String?, token: String?) {
+            (self.user, self.password, self.token) = (user, password, token)
+        }
     }
 
     var disposition: String?
     var credential: CredentialBody?
     var persistence: String?
+
+    package init(disposition: String?, credential: CredentialBody?, persistence: String?) {
+        (self.disposition, self.credential, self.persistence) = (disposition, credential, persistence)
+    }
 
     /// The answer, checked; the refusal names the field.
     package func validate() throws(DomainError) -> ChallengeAnswer {

@@ -125,6 +125,58 @@ import Testing
         }
     }
 
+    @Test func aChallengeIsAnsweredOnTheTaskPage() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("asked")
+                _ = try await api.createTask("asked", url: origin.url("/basic/gina/2000"))
+                _ = try await api.createTask("asked", url: origin.url("/bearer/hal/2000"))
+                for task in [1, 2] {
+                    _ = try await api.waitForEvent("asked") { $0.type == "task.authentication_challenge" && $0.taskIdentifier == task }
+                }
+                let browser = DashboardClient(api)
+                let csrf = try await browser.signIn()
+
+                // verify: each page asks for what its server asked for
+                let basic = try await browser.get("/ui/sessions/asked/tasks/1")
+                let bearer = try await browser.get("/ui/sessions/asked/tasks/2")
+                #expect(basic.text.contains("Credentials asked for") && basic.text.contains(#"realm “files”"#))
+                #expect(basic.text.contains(#"name="user""#) && !basic.text.contains(#"name="token""#))
+                #expect(bearer.text.contains(#"name="token""#) && !bearer.text.contains(#"name="user""#))
+
+                // act: a form without a user, then the credentials; default handling for the other
+                let incomplete = try await browser.post(
+                    "/ui/sessions/asked/tasks/1/challenge",
+                    form: ["csrf": csrf, "disposition": "useCredential", "user": "", "password": "x"]
+                )
+                let answered = try await browser.post(
+                    "/ui/sessions/asked/tasks/1/challenge",
+                    form: [
+                        "csrf": csrf, "disposition": "useCredential", "user": "gina", "password": OriginServer.password(of: "gina"),
+                        "persistence": "forSession",
+                    ]
+                )
+                let declined = try await browser.post(
+                    "/ui/sessions/asked/tasks/2/challenge",
+                    form: ["csrf": csrf, "disposition": "performDefaultHandling", "token": ""]
+                )
+
+                // verify
+                #expect(incomplete.status == 400 && incomplete.problem?.hasPrefix("`credential` must hold either") == true)
+                #expect(answered.status == 303 && answered.location == "/ui/sessions/asked/tasks/1", "\(answered.problem ?? "")")
+                #expect(try await api.waitForCompletion("asked", 1).countOfBytesReceived == 2000)
+                let failed = try await api.waitForCompletion("asked", 2)
+                #expect(declined.status == 303 && failed.error?.code == "badServerResponse" && failed.error?.statusCode == 401)
+                let late = try await browser.post(
+                    "/ui/sessions/asked/tasks/2/challenge",
+                    form: ["csrf": csrf, "disposition": "cancelAuthenticationChallenge"]
+                )
+                #expect(late.status == 409 && late.problem == "Task 2 has no authentication challenge waiting for an answer.")
+                #expect(!(try await browser.get("/ui/sessions/asked/tasks/1").text.contains("Credentials asked for")))
+            }
+        }
+    }
+
     @Test func anAdminIssuesAKeyShownOnceAndRevokesIt() async throws {
         let dataDirectory = TestService.temporaryDataDirectory()
         try await TestService.with(dataDirectory: dataDirectory) { api in

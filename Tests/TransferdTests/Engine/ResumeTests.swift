@@ -146,14 +146,16 @@ import TransferdStorage
     }
 
     /// The request timeout counts from the start of the attempt too, so it is long enough that a loaded machine
-    /// cannot make the first attempt time out before its first byte (it did with 1 s on CI).
+    /// cannot make the first attempt time out before its first byte (it did with 1 s on CI); the bytes before the
+    /// stall take 3 s, so that checkpoints record some however loaded the machine (0.6 s was not enough in a
+    /// local run of the whole suite).
     @Test func aStalledTransferIsRetriedFromItsCheckpoint() async throws {
         try await OriginServer.with { origin in
             try await TestService.with(progressInterval: .milliseconds(50)) { api in
                 try await api.createSession("stall", configuration: #"{"timeoutIntervalForRequest": 3}"#)
                 _ = try await api.createTask(
                     "stall",
-                    url: origin.url("/files/\(Self.size)?name=stall&stallAfter=1200000&bytesPerSecond=2000000")
+                    url: origin.url("/files/\(Self.size)?name=stall&stallAfter=1200000&bytesPerSecond=400000")
                 )
                 let task = try await api.waitForCompletion("stall", 1)
 

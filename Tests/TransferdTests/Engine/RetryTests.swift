@@ -90,9 +90,10 @@ import TransferdStorage
     @Test func aTaskThatOutlivesItsResourceTimeoutFailsWithTimedOutAndResumeData() async throws {
         try await OriginServer.with { origin in
             try await TestService.with(progressInterval: .milliseconds(50)) { api in
-                // 4 MB at 200 kB/s needs 20 s; the task may live 8 s, long enough for a loaded machine to checkpoint bytes.
-                try await api.createSession("lifetime", configuration: #"{"timeoutIntervalForResource": 8}"#)
-                _ = try await api.createTask("lifetime", url: origin.url("/files/4000000?name=lifetime&faults=0&bytesPerSecond=200000"))
+                // 4 MB at 100 kB/s needs 40 s; the task may live 20 s, long enough for a machine loaded by the whole
+                // suite to start it and checkpoint bytes (8 s was not, in a local run).
+                try await api.createSession("lifetime", configuration: #"{"timeoutIntervalForResource": 20}"#)
+                _ = try await api.createTask("lifetime", url: origin.url("/files/4000000?name=lifetime&faults=0&bytesPerSecond=100000"))
                 let task = try await api.waitForCompletion("lifetime", 1)
 
                 #expect(task.error?.code == "timedOut")

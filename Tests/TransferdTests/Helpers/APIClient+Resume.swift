@@ -2,11 +2,13 @@ import Testing
 
 extension APIClient {
     /// Creates `session` with one download of `size` bytes that the origin sends at 500 kB/s (its ranges recorded
-    /// under the session's name), and returns once more than 400 kB of it have arrived.
+    /// under the session's name), and returns once a checkpoint recorded more than 400 kB of it.
     func startThrottledDownload(_ session: String, size: Int, origin: OriginServer) async throws {
         try await createSession(session)
         _ = try await createTask(session, url: origin.url("/files/\(size)?name=\(session)&faults=0&bytesPerSecond=500000"))
-        try await waitUntil { try await task(session, 1).countOfBytesReceived > 400_000 }
+        // A progress event is written with a checkpoint: the bytes it counts are recorded, not just received (a
+        // task read on its own instance shows them live, before any checkpoint on a loaded machine).
+        _ = try await waitForEvent(session) { $0.type == "task.progress" && ($0.data.totalBytesWritten ?? 0) > 400_000 }
     }
 
     /// The data of the task's last `task.resumed_at_offset` event; fails the test when there is none.

@@ -4,7 +4,8 @@ import TransferdDomain
 import TransferdServices
 
 /// `/ui/sessions/{identifier}/tasks/{taskIdentifier}`: one task, its request and response, its attempts as a
-/// timeline with why it waits in plain words, its events, and a link to its content.
+/// timeline with why it waits in plain words, its events, a link to its content, and the form that answers the
+/// authentication challenge it waits on.
 struct TaskPage: Sendable {
     let gate: DashboardGate
     let tasks: TaskService
@@ -15,6 +16,43 @@ struct TaskPage: Sendable {
 
     func addRoutes(to ui: RouterGroup<AppRequestContext>) {
         ui.get("sessions/:identifier/tasks/:taskIdentifier", use: gate.sessionPage(page))
+        ui.post("sessions/:identifier/tasks/:taskIdentifier/challenge", use: gate.sessionAction(ChallengeForm.self, answer))
+    }
+
+    /// The challenge form: a user and password (Basic) or a token (Bearer), whether to keep it for the session, and
+    /// the button pressed (`disposition`).
+    struct ChallengeForm: Decodable, Sendable {
+        var back: String?
+        var disposition: String?
+        var user: String?
+        var password: String?
+        var token: String?
+        var persistence: String?
+
+        /// The answer as the API takes it; empty fields count as absent.
+        var body: ChallengeAnswerBody {
+            func given(_ field: String?) -> String? { field.flatMap { $0.isEmpty ? nil : $0 } }
+            let credential = ChallengeAnswerBody.CredentialBody(user: given(user), password: given(password), token: given(token))
+            return ChallengeAnswerBody(
+                disposition: disposition,
+                credential: disposition == "useCredential" ? credential : nil,
+                persistence: given(persistence)
+            )
+        }
+    }
+
+    /// Answers the task's challenge as `POST /v1/…/tasks/{n}/challenge` would, then shows the task.
+    @Sendable func answer(
+        form: ChallengeForm,
+        context: AppRequestContext,
+        signedIn: DashboardSignIn,
+        session: Session
+    ) async throws
+        -> Response
+    {
+        let identifier = try context.parameters.taskIdentifier()
+        _ = try await tasks.answerChallenge(try form.body.validate(), sessionID: session.rowID, taskIdentifier: identifier)
+        return .seeOther(DashboardPath.back(form.back, otherwise: "/ui/sessions/\(session.identifier)/tasks/\(identifier)"))
     }
 
     @Sendable func page(request: Request, context: AppRequestContext, signedIn: DashboardSignIn, session: Session) async throws -> Response
@@ -39,6 +77,7 @@ struct TaskPage: Sendable {
         values["request"] = Self.request(task)
         values["response"] = task.response.map(Self.response)
         values["timeline"] = Self.timeline(task)
+        values["challenge"] = task.challenge.map(Self.challenge)
         values["events"] = events.prefix(Self.eventLimit).map { event in
             [
                 "sequence": event.sequence, "type": event.type.rawValue, "summary": EventWords.summary(event.type, event.data),
@@ -68,6 +107,18 @@ struct TaskPage: Sendable {
         if let current = task.currentRequest, current.url != task.originalRequest.url { request["currentURL"] = current.url }
         if let limit = task.maxBytesPerSecond { request["limit"] = "\(DisplayFormat.size(limit))/s" }
         return request
+    }
+
+    private static func challenge(_ challenge: AuthenticationChallenge) -> [String: Any] {
+        let space = challenge.protectionSpace
+        var values: [String: Any] = [
+            "server": (space.isProxy ? "The proxy " : "The server ") + "\(space.host):\(space.port)",
+            "scheme": space.authenticationMethod, "bearer": space.authenticationMethod == "bearer",
+            "expires": DisplayFormat.timeValues(challenge.expiresAt),
+        ]
+        values["realm"] = space.realm
+        if challenge.previousFailureCount > 0 { values["refused"] = true }
+        return values
     }
 
     private static func response(_ response: TransferResponse) -> [String: Any] {
