@@ -63,12 +63,14 @@ import TransferdStorage
                     for _ in 0..<100 {
                         _ = try await api.createTask("order", url: origin.url("/gated/all/70000"))
                     }
-                    try await waitUntil { origin.requests.count == 64 }
+                    // On PostgreSQL alone this takes 8 s (each write its own serializable transaction), and several times
+                    // that beside the rest of the suite: the waits are about order, not speed.
+                    try await waitUntil(timeout: .seconds(120)) { origin.requests.count == 64 }
 
                     // act: let them all finish at once
                     origin.open(gate: "all")
-                    try await waitUntil(timeout: .seconds(60)) { try await api.session("order").taskCounts["completed"] == 100 }
-                    try await api.waitUntilAllAcknowledged("order")
+                    try await waitUntil(timeout: .seconds(120)) { try await api.session("order").taskCounts["completed"] == 100 }
+                    try await api.waitUntilAllAcknowledged("order", timeout: .seconds(120))
 
                     // verify
                     let acknowledged = receiver.acknowledged.map(\.sequence)
