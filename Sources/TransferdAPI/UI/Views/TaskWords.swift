@@ -13,7 +13,7 @@ enum TaskWords {
         case .hostLimit: "Waits for a free connection: the session's transfers to this host are all under way."
         case .outOfSpace: "Waits for free disk space: the data directory reached its floor" + until + "."
         case .authenticationChallenge:
-            "Waits for credentials: its server asked for them" + until.replacingOccurrences(of: "next try", with: "answer before") + "."
+            "Waits for credentials: its server asked for them" + (date.map { " (answer before \(DisplayFormat.time($0)))" } ?? "") + "."
         case .discretionary: "Waits for the discretionary window: its session is discretionary, and other transfers are queued."
         }
     }
