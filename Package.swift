@@ -102,7 +102,7 @@ let package = Package(
             name: "TransferdEngine",
             dependencies: [
                 "TransferdDomain", "TransferdStorage", asyncHTTPClient, compressNIO, crypto, logging, serviceLifecycle,
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOTLS", package: "swift-nio"),
             ] + nio,
             swiftSettings: swiftSettings
         ),

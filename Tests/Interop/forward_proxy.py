@@ -2,13 +2,15 @@
 """A small forward proxy on 127.0.0.1, as a company's egress proxy would be: it opens CONNECT tunnels (the way
 AsyncHTTPClient sends every request through an HTTP proxy) to the host and port asked, after checking
 `Proxy-Authorization: Basic` against USER:PASSWORD (407 otherwise). `GET /tunnels` answers the targets it opened
-tunnels to, as JSON. Prints its port.
+tunnels to, as JSON. Given a certificate and its key, it is an HTTPS proxy: clients reach it over TLS. Prints its
+port.
 
-    forward_proxy.py USER:PASSWORD
+    forward_proxy.py USER:PASSWORD [CERTIFICATE.pem KEY.pem]
 """
 import asyncio
 import base64
 import json
+import ssl
 import sys
 
 expected = "Basic " + base64.b64encode(sys.argv[1].encode()).decode()
@@ -57,7 +59,11 @@ async def handle(reader, writer):
 
 
 async def main():
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    tls = None
+    if len(sys.argv) > 3:
+        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        tls.load_cert_chain(sys.argv[2], sys.argv[3])
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=tls)
     print(server.sockets[0].getsockname()[1], flush=True)
     async with server:
         await server.serve_forever()

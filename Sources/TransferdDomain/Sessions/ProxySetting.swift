@@ -1,13 +1,23 @@
 import Foundation
 
 /// A session's proxy (connectionProxyDictionary): `http://[user:password@]host:port`, an HTTP proxy that every
-/// transfer reaches over plain HTTP and asks with `CONNECT` for a tunnel to its origin (TLS to an `https` origin runs
-/// end to end through it), or `socks5://host:port`. Credentials become `Proxy-Authorization: Basic`.
+/// transfer asks with `CONNECT` for a tunnel to its origin (TLS to an `https` origin runs end to end through it);
+/// `https://…`, the same reached over TLS; or `socks5://host:port`. Credentials become
+/// `Proxy-Authorization: Basic`.
 ///
 /// It is coded as its URL; the API shows it with its password masked (`redacted`).
 package struct ProxySetting: Codable, Sendable, Equatable {
     package enum Kind: String, Codable, Sendable {
-        case http, socks5
+        case http, https, socks5
+
+        /// The port of a proxy URL that names none.
+        var defaultPort: Int {
+            switch self {
+            case .http: 8080
+            case .https: 443
+            case .socks5: 1080
+            }
+        }
     }
 
     package var kind: Kind
@@ -22,17 +32,20 @@ package struct ProxySetting: Codable, Sendable, Equatable {
             throw .invalidField(field, requirement: "must be a proxy URL such as http://proxy.example:3128")
         }
         guard let scheme = components.scheme?.lowercased(), let kind = Kind(rawValue: scheme) else {
-            throw .invalidField(field, requirement: "must use http:// (a CONNECT proxy) or socks5://, not `\(components.scheme ?? "")`")
+            throw .invalidField(
+                field,
+                requirement: "must use http:// or https:// (a CONNECT proxy) or socks5://, not `\(components.scheme ?? "")`"
+            )
         }
         guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil else {
             throw .invalidField(field, requirement: "must be a proxy's address only, without a path or query")
         }
         if kind == .socks5, components.user != nil {
-            throw .invalidField(field, requirement: "may carry credentials only for an http:// proxy")
+            throw .invalidField(field, requirement: "may carry credentials only for an http:// or https:// proxy")
         }
         self.kind = kind
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        port = components.port ?? (kind == .http ? 8080 : 1080)
+        port = components.port ?? kind.defaultPort
         username = components.user.map { $0.removingPercentEncoding ?? $0 }
         password = components.password.map { $0.removingPercentEncoding ?? $0 }
     }

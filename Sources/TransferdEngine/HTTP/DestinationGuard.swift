@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOPosix
+import NIOSSL
 import Synchronization
 import TransferdDomain
 
@@ -19,6 +20,8 @@ package final class DestinationGuard: Sendable {
     package let base: HTTPClient
     private let configuration: HTTPClient.Configuration
     private let pinned = Mutex<[(key: String, client: HTTPClient, serial: Int)]>([])
+    /// The relays to https:// proxies, under their pinned client's key.
+    private let relays = Mutex<[String: HTTPSProxyRelay]>([:])
     /// The serial of `base`.
     private let baseSerial = DestinationGuard.nextSerial()
     /// Numbers every client of the process, for request metrics to tell their connections apart.
@@ -72,13 +75,19 @@ package final class DestinationGuard: Sendable {
         if let proxy {
             let address = try await permittedAddress(of: proxy.host, port: proxy.port)
             let hostAddress = address?.description ?? proxy.host
-            let (client, serial) = cachedClient(key: "proxy|\(proxy.url)|\(hostAddress)") { configuration in
+            let key = "proxy|\(proxy.url)|\(hostAddress)"
+            // AsyncHTTPClient reaches an http:// proxy itself, and an https:// one through a relay that adds the TLS.
+            let reached =
+                proxy.kind == .https
+                ? (host: "127.0.0.1", port: try await relay(key: key, to: proxy, at: hostAddress).port)
+                : (host: hostAddress, port: proxy.port)
+            let (client, serial) = cachedClient(key: key) { configuration in
                 configuration.proxy =
                     switch proxy.kind {
-                    case .http:
+                    case .http, .https:
                         .server(
-                            host: hostAddress,
-                            port: proxy.port,
+                            host: reached.host,
+                            port: reached.port,
                             authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") }
                         )
                     case .socks5: .socksServer(host: hostAddress, port: proxy.port)
@@ -119,9 +128,25 @@ package final class DestinationGuard: Sendable {
         }
     }
 
+    /// The relay to the https:// `proxy` at `address`, kept under `key`; started when there is none.
+    private func relay(key: String, to proxy: ProxySetting, at address: String) async throws -> HTTPSProxyRelay {
+        if let relay = relays.withLock({ $0[key] }) { return relay }
+        let tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
+        let started = try await HTTPSProxyRelay.start(host: proxy.host, address: address, port: proxy.port, tls: tls)
+        // Two transfers may have started one at once: the first kept serves both.
+        let kept = relays.withLock { relays in
+            if let first = relays[key] { return first }
+            relays[key] = started
+            return started
+        }
+        if kept !== started { started.close() }
+        return kept
+    }
+
     /// Shuts every client down (service stop).
     package func shutdown() async throws {
         stopRetiring()
+        for relay in relays.withLock({ $0.values }) { relay.close() }
         let clients = pinned.withLock { pinned in
             defer { pinned.removeAll() }
             return pinned.map(\.client)
@@ -139,7 +164,11 @@ package final class DestinationGuard: Sendable {
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             let serial = Self.nextSerial()
             pinned.append((key, client, serial))
-            return (client, serial, pinned.count > Self.pinnedLimit ? pinned.removeFirst().client : nil)
+            guard pinned.count > Self.pinnedLimit else { return (client, serial, nil) }
+            let evicted = pinned.removeFirst()
+            // Its relay takes no new connection; those under way go on until its transfers end.
+            relays.withLock { $0.removeValue(forKey: evicted.key) }?.close()
+            return (client, serial, evicted.client)
         }
         if let evicted, case .terminated = retiring.yield(evicted) {
             // The service is stopping: `shutdown()` takes it with the others.

@@ -1,5 +1,9 @@
+import AsyncHTTPClient
 import Foundation
+import NIOSSL
 import Testing
+
+@testable import transferd
 
 /// connectionProxyDictionary: a session's transfers, downloads and uploads, go through its proxy
 /// (`Tests/Interop/forward_proxy.py`, which opens CONNECT tunnels for the right credentials only); the destination
@@ -131,6 +135,45 @@ import Testing
         }
     }
 
+    /// An https:// proxy is reached over TLS (its certificate from a private CA, trusted with `--ca-file`): the
+    /// CONNECT, its credentials and the tunnel run inside that TLS. Without the CA, its certificate is refused.
+    @Test func anHTTPSProxyIsReachedOverTLS() async throws {
+        let certificates = try TestCertificates.make()
+        let arguments = ["alice:s3cret", certificates + "/server.pem", certificates + "/server.key"]
+        try await InteropScript.serving("forward_proxy.py", arguments: arguments, hint: "python3 is needed") { proxyPort in
+            try await OriginServer.with { origin in
+                let proxy = #"{"proxy": "https://alice:s3cret@127.0.0.1:\#(proxyPort)"}"#
+                let untrusted = try await TestService.with { api in
+                    try await api.createSession("untrusted", configuration: proxy)
+                    _ = try await api.createTask("untrusted", url: origin.url("/files/5000"))
+                    return try await api.waitForCompletion("untrusted", 1)
+                }
+                try await TestService.with(configure: { $0.trustedCertificates = certificates + "/ca.pem" }) { api in
+                    try await api.createSession("secure", configuration: proxy)
+                    _ = try await api.createTask("secure", url: origin.url("/files/5000"))
+
+                    // act
+                    let task = try await api.waitForCompletion("secure", 1)
+
+                    // verify: through a tunnel of the proxy, reached over TLS
+                    #expect(task.error == nil && task.countOfBytesReceived == 5000, "\(String(describing: task.error))")
+                    let client = HTTPClient(
+                        configuration: .init(tlsConfiguration: TLSConfiguration.makeClientConfiguration(trusting: certificates + "/ca.pem"))
+                    )
+                    defer { _ = client.shutdown() }
+                    let tunnels = try await client.execute(.init(url: "https://127.0.0.1:\(proxyPort)/tunnels"), timeout: .seconds(10))
+                    let opened = try JSONDecoder().decode([String].self, from: try await tunnels.body.collect(upTo: 1 << 16))
+                    let originPort = try #require(URLComponents(string: origin.url("/"))?.port)
+                    #expect(opened == ["127.0.0.1:\(originPort)"])
+                }
+                #expect(
+                    untrusted.error?.code == "secureConnectionFailed" && untrusted.attempts.count == 1,
+                    "\(String(describing: untrusted.error))"
+                )
+            }
+        }
+    }
+
     @Test func theDestinationPolicyAppliesToTheProxyAndToEveryTarget() async throws {
         try await withProxy { proxyPort in
             try await OriginServer.with { origin in
@@ -156,9 +199,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("ftp://proxy.example:21", "`configuration.proxy` must use http:// (a CONNECT proxy) or socks5://, not `ftp`."),
+        ("ftp://proxy.example:21", "`configuration.proxy` must use http:// or https:// (a CONNECT proxy) or socks5://, not `ftp`."),
         ("http://proxy.example:3128/path", "`configuration.proxy` must be a proxy's address only, without a path or query."),
-        ("socks5://user:pw@proxy.example:1080", "`configuration.proxy` may carry credentials only for an http:// proxy."),
+        ("socks5://user:pw@proxy.example:1080", "`configuration.proxy` may carry credentials only for an http:// or https:// proxy."),
         ("proxy.example", "`configuration.proxy` must be a proxy URL such as http://proxy.example:3128."),
     ])
     func aBadProxyIsRefusedByName(proxy: String, detail: String) async throws {
