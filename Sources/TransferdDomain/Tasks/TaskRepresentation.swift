@@ -99,8 +99,9 @@ package struct TaskRepresentation: Encodable, Sendable {
         // Queued: waiting to be claimed; a leased task's transfer is under way here or on another instance.
         let queued = task.state == .running && task.lease == nil && live == nil
         let waiting = queued && (task.nextAttemptAt.map { $0 > now } ?? false)
-        waitingReason =
+        let waitingReason: TransferTask.WaitingReason? =
             if waiting { task.waitingReason ?? .notBefore } else if queued { heldBack } else { nil }
+        self.waitingReason = waitingReason
         nextAttemptAt = waiting ? task.nextAttemptAt : nil
         attempts = task.attempts
         resumable = task.resumeValidator != nil
@@ -113,7 +114,8 @@ package struct TaskRepresentation: Encodable, Sendable {
         responseBody = task.reply
         backgroundTask = task.backgroundTask
         metrics = task.state == .completed ? task.metrics : nil
-        challenge = task.challenge
+        // Only while the task waits for its answer: not once it completed (cancelled, timed out) or was suspended.
+        challenge = waitingReason == .authenticationChallenge ? task.challenge : nil
         createdAt = task.createdAt
         startedAt = task.startedAt
         completedAt = task.completedAt

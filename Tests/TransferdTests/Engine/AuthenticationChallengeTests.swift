@@ -128,8 +128,9 @@ import Testing
                 clock.advance(by: 61)
                 let task = try await api.waitForCompletion("silent", 1)
 
-                // verify
+                // verify: failed, and no challenge shown any more
                 #expect(task.error?.code == "userAuthenticationRequired")
+                #expect(try await api.send(.GET, "/v1/sessions/silent/tasks/1").text.contains(#""challenge":null"#))
             }
         }
     }
