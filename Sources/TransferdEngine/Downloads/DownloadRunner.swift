@@ -59,8 +59,7 @@ package struct DownloadRunner: Sendable {
                     transfer: transfer
                 )
             }
-            let sentCredential = job.originCredential(for: url) != nil
-            if let challenge = TransferJob.challenge(in: response, from: url, sentCredential: sentCredential) {
+            if let challenge = job.challenge(in: response, from: url) {
                 let summary = TransferResponse(response)
                 try await recording { try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: nil) }
                 return challenge
@@ -149,7 +148,7 @@ package struct DownloadRunner: Sendable {
             request.method = .GET
             for header in job.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
             if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
-            _ = try job.authorize(&request, for: url, with: environment.vault)
+            try job.authorize(&request, for: url, with: environment.vault)
             if let range {
                 request.headers.replaceOrAdd(name: "Range", value: "bytes=\(range.first)-\(range.last.map(String.init) ?? "")")
                 if let validator = range.ifRange { request.headers.replaceOrAdd(name: "If-Range", value: validator.ifRange) }

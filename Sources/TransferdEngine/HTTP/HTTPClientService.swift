@@ -26,7 +26,6 @@ package struct HTTPClientService: Service {
             tls.additionalTrustRoots = [.file(trustedCertificates)]
             configuration.tlsConfiguration = tls
         }
-        configuration.httpVersion = .automatic
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         destinations = DestinationGuard(policy: policy, configuration: configuration)
     }

@@ -19,7 +19,7 @@ extension TransferJob {
     }
 
     /// The credential given for the origin's protection space that covers `url`.
-    func originCredential(for url: String) -> SealedCredential? {
+    private func originCredential(for url: String) -> SealedCredential? {
         credentials.first { !$0.protectionSpace.isProxy && $0.protectionSpace.covers(url) }
     }
 
@@ -46,20 +46,25 @@ extension TransferJob {
         return .challenged(space, previousFailureCount: tried ? 1 : 0)
     }
 
+    /// The credential a request to `url` carries: the one given for its protection space, unless the task sets its
+    /// own `Authorization`.
+    private func credentialSent(to url: String) -> SealedCredential? {
+        headers.contains { $0.name.lowercased() == "authorization" } ? nil : originCredential(for: url)
+    }
+
     /// Adds the credential given for `url`'s protection space to a request for it, unless the task sets its own
-    /// `Authorization`; true when it did.
-    func authorize(_ request: inout HTTPClientRequest, for url: String, with vault: CredentialVault) throws -> Bool {
-        guard let credential = originCredential(for: url), !request.headers.contains(name: "authorization") else { return false }
+    /// `Authorization`.
+    func authorize(_ request: inout HTTPClientRequest, for url: String, with vault: CredentialVault) throws {
+        guard let credential = credentialSent(to: url) else { return }
         request.headers.replaceOrAdd(name: "Authorization", value: try vault.open(credential.sealed).authorization)
-        return true
     }
 
     /// didReceiveChallenge: the outcome of a 401 from `url` that names how to authenticate; nil for any other
-    /// response. `sentCredential` says whether the request already carried one (it failed then).
-    static func challenge(in response: HTTPClientResponse, from url: String, sentCredential: Bool) -> TaskStateMachine.TransferOutcome? {
+    /// response. A credential the request carried failed: the challenge counts it.
+    func challenge(in response: HTTPClientResponse, from url: String) -> TaskStateMachine.TransferOutcome? {
         guard response.status == .unauthorized, let header = response.headers.first(name: "www-authenticate"),
             let space = ProtectionSpace(challenge: header, url: url)
         else { return nil }
-        return .challenged(space, previousFailureCount: sentCredential ? 1 : 0)
+        return .challenged(space, previousFailureCount: credentialSent(to: url) == nil ? 0 : 1)
     }
 }

@@ -49,7 +49,7 @@ package struct UploadRunner: Sendable {
                 if !request.headers.contains(name: "content-type") {
                     request.headers.add(name: "Content-Type", value: multipart?.contentType ?? upload.contentType)
                 }
-                let sentCredential = try job.authorize(&request, for: job.url, with: environment.vault)
+                try job.authorize(&request, for: job.url, with: environment.vault)
                 request.body = .stream(body, length: .known(length))
                 transfer.begin(received: 0, expected: length)
                 let timeline = transfer.timeline(url: job.url, method: upload.method)
@@ -71,7 +71,7 @@ package struct UploadRunner: Sendable {
                         start: nil
                     )
                 }
-                if let challenge = TransferJob.challenge(in: response, from: job.url, sentCredential: sentCredential) { return challenge }
+                if let challenge = job.challenge(in: response, from: job.url) { return challenge }
                 let (reply, received) = try await keepReply(response, taskID: job.taskID)
                 timeline.finished(bodyBytes: received)
                 try await recording { try await environment.reporter.replyKept(transfer, reply: reply) }
