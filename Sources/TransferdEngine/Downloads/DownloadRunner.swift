@@ -302,8 +302,9 @@ package struct DownloadRunner: Sendable {
         return segments.last?.upperBound ?? first.start.offset
     }
 
-    /// Runs `write` while checkpointing every `progressInterval`, and once more when `write` fails, so that the
-    /// bytes on disk can be continued by a later attempt.
+    /// Runs `write` while checkpointing every `progressInterval`, and once more when `write` fails or is stopped (it
+    /// stalled, outlived its resource timeout, ran out of space), so that every byte on disk can be continued by a
+    /// later attempt.
     private func checkpointing(
         _ handle: ReadWriteFileHandle,
         job: TransferJob,
@@ -331,7 +332,8 @@ package struct DownloadRunner: Sendable {
             } catch {
                 group.cancelAll()
                 try? await group.waitForAll()
-                if !Task.isCancelled { try? await checkpoints.take() }
+                // A stopped attempt is cancelled; its last checkpoint runs apart so that it is not cancelled with it.
+                await Task { try? await checkpoints.take() }.value
                 throw error
             }
         }
