@@ -51,4 +51,10 @@ package final class Checkpoints: Sendable {
         guard wanted else { return transfer.interrupt(.byClient) }
         reported.withLock { $0 = (received, flushed) }
     }
+
+    /// Takes the attempt's last checkpoint once its writing ended, even when the attempt was cancelled (it is when
+    /// it stalled, outlived its resource timeout or ran out of space): the checkpoint runs apart from it.
+    package func takeLast() async {
+        await Task { try? await take() }.value
+    }
 }

@@ -332,8 +332,7 @@ package struct DownloadRunner: Sendable {
             } catch {
                 group.cancelAll()
                 try? await group.waitForAll()
-                // A stopped attempt is cancelled; its last checkpoint runs apart so that it is not cancelled with it.
-                await Task { try? await checkpoints.take() }.value
+                await checkpoints.takeLast()
                 throw error
             }
         }
