@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 
 /// A child process started with `posix_spawn`: stdin from /dev/null, stdout and stderr into one pipe (or stderr
 /// into a second one, `errors`, when asked), an empty
@@ -95,6 +96,24 @@ final class ChildProcess: Sendable {
             guard count > 0 else { return data }
             data.append(contentsOf: buffer[0..<count])
         }
+    }
+
+    /// Runs `executable` to its end (at most `timeout`), reading its output meanwhile so that a full pipe never
+    /// stops it; returns its exit status (nil if it still ran) and its output.
+    static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        timeout: Duration = .seconds(30)
+    ) async throws -> (status: Int32?, output: String) {
+        let process = try ChildProcess(executable: executable, arguments: arguments, environment: environment)
+        var output = Data()
+        try await waitUntil(timeout: timeout) {
+            output.append(readAvailable(process.output))
+            return !process.isRunning
+        }
+        output.append(readAvailable(process.output))
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
     /// Whether the child still runs; reaps it once it has exited.

@@ -19,7 +19,7 @@ final class TLSOriginServer: Sendable {
     func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
 
     static func with<T: Sendable>(_ body: (TLSOriginServer) async throws -> T) async throws -> T {
-        let directory = try TestCertificates.make()
+        let directory = try await TestCertificates.make()
         let tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(directory + "/server.pem").map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: directory + "/server.key", format: .pem))

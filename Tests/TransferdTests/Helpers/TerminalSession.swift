@@ -74,14 +74,7 @@ struct TerminalSession {
 
     @discardableResult
     private func tmux(_ arguments: [String]) async throws -> String {
-        let process = try ChildProcess(executable: "/usr/bin/tmux", arguments: ["-L", socket] + arguments, environment: Self.environment)
-        var output = Data()
-        try await waitUntil(timeout: .seconds(30)) {
-            output.append(ChildProcess.readAvailable(process.output))
-            return !process.isRunning
-        }
-        output.append(ChildProcess.readAvailable(process.output))
-        return String(decoding: output, as: UTF8.self)
+        try await ChildProcess.run("/usr/bin/tmux", ["-L", socket] + arguments, environment: Self.environment).output
     }
 
     /// Runs `body` with a terminal running `command`, closed after.
