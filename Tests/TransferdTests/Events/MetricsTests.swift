@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 
 @testable import transferd
@@ -102,30 +103,42 @@ import Testing
     }
 
     @Test func aMetricsPortServesTheMetricsAloneWithoutAKey() async throws {
-        // A port reserved and released for the service can be taken by another test's listener before the service
-        // binds it (a parallel run starts many): then the test tries again on another.
+        // A port reserved and released for the service can be taken by another test's listener (or connection)
+        // before the service binds it (a parallel run starts many): then the service does not start, or its metrics
+        // listener does not answer, and the test tries again on another.
         for _ in 1...3 {
             let reserved = try ReservedPort()
             reserved.release()
-            let served = try await TestService.with(configure: { $0.metricsPort = reserved.port }) { api in
-                var monitoring = APIClient(baseURL: "http://127.0.0.1:\(reserved.port)")
-                monitoring.key = nil
-                // the listener starts beside the API's, not before it
-                let deadline = ContinuousClock.now + .seconds(10)
-                while (try? await monitoring.send(.GET, "/metrics"))?.status != 200 {
-                    guard ContinuousClock.now < deadline else { return false }
-                    try await Task.sleep(for: .milliseconds(20))
+            let served = try await Self.unlessPortTaken {
+                try await TestService.with(configure: { $0.metricsPort = reserved.port }) { api in
+                    var monitoring = APIClient(baseURL: "http://127.0.0.1:\(reserved.port)")
+                    monitoring.key = nil
+                    // the listener starts beside the API's, not before it
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while (try? await monitoring.send(.GET, "/metrics"))?.status != 200 {
+                        guard ContinuousClock.now < deadline else { return false }
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+
+                    let scrape = try await Scrape(monitoring)
+
+                    #expect(scrape["process_resident_memory_bytes{}"] > 0)
+                    #expect(try await monitoring.send(.GET, "/v1/sessions").status == 404, "the metrics alone")
+                    #expect(try await api.send(.GET, "/metrics").status == 200, "and still on the API's port for admin keys")
+                    return true
                 }
-
-                let scrape = try await Scrape(monitoring)
-
-                #expect(scrape["process_resident_memory_bytes{}"] > 0)
-                #expect(try await monitoring.send(.GET, "/v1/sessions").status == 404, "the metrics alone")
-                #expect(try await api.send(.GET, "/metrics").status == 200, "and still on the API's port for admin keys")
-                return true
             }
             if served { return }
         }
         Issue.record("the metrics listener never answered, on three ports")
+    }
+
+    /// `body`'s result, or false when it failed because a port it binds was taken.
+    private static func unlessPortTaken(_ body: () async throws -> Bool) async throws -> Bool {
+        do {
+            return try await body()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            return false
+        }
     }
 }
