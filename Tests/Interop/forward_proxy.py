@@ -2,14 +2,15 @@
 """A small forward proxy on 127.0.0.1, as a company's egress proxy would be: it opens CONNECT tunnels (the way
 AsyncHTTPClient sends every request through an HTTP proxy) to the host and port asked, after checking
 `Proxy-Authorization: Basic` against USER:PASSWORD (407 otherwise). `GET /tunnels` answers the targets it opened
-tunnels to, as JSON. Given a certificate and its key, it is an HTTPS proxy: clients reach it over TLS. Prints its
-port.
+tunnels to, as JSON. Given a certificate and its key, it is an HTTPS proxy: clients reach it over TLS. Listens on
+$FORWARD_PROXY_ADDRESS (127.0.0.1 unless set). Prints its port.
 
     forward_proxy.py USER:PASSWORD [CERTIFICATE.pem KEY.pem]
 """
 import asyncio
 import base64
 import json
+import os
 import ssl
 import sys
 
@@ -63,7 +64,7 @@ async def main():
     if len(sys.argv) > 3:
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         tls.load_cert_chain(sys.argv[2], sys.argv[3])
-    server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=tls)
+    server = await asyncio.start_server(handle, os.environ.get("FORWARD_PROXY_ADDRESS", "127.0.0.1"), 0, ssl=tls)
     print(server.sockets[0].getsockname()[1], flush=True)
     async with server:
         await server.serve_forever()

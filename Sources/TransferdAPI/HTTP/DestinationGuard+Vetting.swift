@@ -6,7 +6,7 @@ extension DestinationGuard {
     /// connect to. A host that does not resolve now passes: the transfer fails then, or succeeds later.
     func vet(_ url: String, field: String) async throws {
         do {
-            _ = try await client(for: url)
+            _ = try await route(for: url)
         } catch let error as TransferError where error.code == .destinationNotAllowed {
             throw DomainError.destinationNotAllowed("`\(field)`: \(error.message)")
         } catch {

@@ -107,6 +107,7 @@ struct CreateTaskRequest: Decodable {
         guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .invalidField("url", requirement: "must use the http or https scheme, not `\(components.scheme ?? "")`")
         }
+        do { _ = try Destination(url) } catch { throw .invalidField("url", requirement: "must name a valid host (\(error.message))") }
         let priority = priority ?? 0.5
         try TaskFieldValidation.validatePriority(priority)
         if let taskDescription { try TaskFieldValidation.validateDescription(taskDescription) }

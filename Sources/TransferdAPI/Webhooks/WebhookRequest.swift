@@ -14,6 +14,9 @@ struct WebhookRequest: Decodable, Sendable {
         else {
             throw .invalidField("\(field).url", requirement: "must be an absolute http or https URL with a host")
         }
+        do { _ = try Destination(url) } catch {
+            throw .invalidField("\(field).url", requirement: "must name a valid host (\(error.message))")
+        }
         var eventTypes: [EventType]?
         if let events {
             eventTypes = try events.map { name throws(DomainError) in

@@ -20,19 +20,18 @@ package struct ProtectionSpace: Codable, Sendable, Equatable {
 
     /// The space a 401 from `url` describes in `header` (its first challenge); nil without one.
     package init?(challenge header: String, url: String) {
-        guard let components = URLComponents(string: url), let host = components.host?.lowercased() else { return nil }
+        guard let destination = try? Destination(url) else { return nil }
         let scheme = header.prefix { !$0.isWhitespace && $0 != "," }.lowercased()
         guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { return nil }
         let realm = header.range(of: #"realm="([^"]*)""#, options: [.regularExpression, .caseInsensitive]).map {
             String(header[$0].dropFirst(7).dropLast())
         }
-        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
-        self.init(authenticationMethod: scheme, realm: realm, host: host, port: port, isProxy: false)
+        self.init(authenticationMethod: scheme, realm: realm, host: destination.host, port: destination.port, isProxy: false)
     }
 
-    /// Whether a request to `url` goes to this space's host and port.
+    /// Whether a request to `url` goes to this space's host and port (its host spelled as `Destination` spells it).
     package func covers(_ url: String) -> Bool {
-        guard let components = URLComponents(string: url), components.host?.lowercased() == host else { return false }
-        return (components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)) == port
+        guard let destination = try? Destination(url) else { return false }
+        return destination.host == host && destination.port == port
     }
 }

@@ -27,6 +27,23 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return IPAddress(bytes: Array(bytes[12...]))
     }
 
+    /// The IPv4 addresses an IPv6 address carries, which a packet to it may reach: SIIT's translated form
+    /// (`::ffff:0:a.b.c.d`), the deprecated compatible form (`::a.b.c.d`), NAT64's well-known prefix
+    /// (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::`) and Teredo (its server, and its client stored inverted).
+    /// Empty for an IPv4 address and for the mapped form, which `unmapped` turns into its IPv4 address.
+    package var embeddedIPv4: [IPAddress] {
+        guard bytes.count == 16 else { return [] }
+        let last = IPAddress(bytes: Array(bytes[12...]))
+        if bytes[0..<8].allSatisfy({ $0 == 0 }), bytes[8] == 0xff, bytes[9] == 0xff, bytes[10] == 0, bytes[11] == 0 { return [last] }
+        if bytes[0..<12].allSatisfy({ $0 == 0 }) { return [last] }
+        if bytes[0..<12] == [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0] { return [last] }
+        if bytes[0] == 0x20, bytes[1] == 0x02 { return [IPAddress(bytes: Array(bytes[2..<6]))] }
+        if bytes[0..<4] == [0x20, 0x01, 0x00, 0x00] {
+            return [IPAddress(bytes: Array(bytes[4..<8])), IPAddress(bytes: bytes[12...].map { ~$0 })]
+        }
+        return []
+    }
+
     package var description: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         var copy = bytes

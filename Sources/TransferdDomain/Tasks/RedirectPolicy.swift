@@ -14,7 +14,7 @@ package enum RedirectPolicy: String, Codable, Sendable, CaseIterable {
         switch self {
         case .follow: true
         case .none: false
-        case .sameOrigin: Self.origin(of: from) == Self.origin(of: to)
+        case .sameOrigin: (try? Destination(from))?.isSameOrigin(as: to) == true
         }
     }
 
@@ -28,12 +28,5 @@ package enum RedirectPolicy: String, Codable, Sendable, CaseIterable {
             )
         }
         self = policy
-    }
-
-    private static func origin(of url: String) -> String? {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-            let host = components.host?.lowercased()
-        else { return nil }
-        return "\(scheme)://\(host):\(components.port ?? (scheme == "https" ? 443 : 80))"
     }
 }

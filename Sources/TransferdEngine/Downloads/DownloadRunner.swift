@@ -146,7 +146,7 @@ package struct DownloadRunner: Sendable {
         for _ in 0...Self.maximumRedirects {
             var request = HTTPClientRequest.transfer(to: url)
             request.method = .GET
-            for header in job.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
+            for header in job.headers(for: url) { request.headers.replaceOrAdd(name: header.name, value: header.value) }
             if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
             try job.authorize(&request, for: url, with: environment.vault)
             if let range {
@@ -156,7 +156,7 @@ package struct DownloadRunner: Sendable {
             let timeline = transfer.timeline(url: url, method: "GET")
             let route = try await environment.destinations.route(for: url, through: try job.effectiveProxy(with: environment.vault))
             timeline.routed(route)
-            let response = try await route.client.execute(request, deadline: deadline, logger: timeline.logger())
+            let response = try await route.execute(request, deadline: deadline, logger: timeline.logger())
             timeline.responded(response)
             guard Self.redirectStatuses.contains(response.status.code), let location = response.headers.first(name: "location") else {
                 return (response, url, timeline)

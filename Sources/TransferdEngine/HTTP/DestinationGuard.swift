@@ -1,16 +1,19 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
+import NIOCore
 import NIOPosix
 import NIOSSL
 import Synchronization
 import TransferdDomain
 
-/// Lets transfers and webhooks connect only where the `DestinationPolicy` permits. It resolves a URL's host itself,
-/// refuses the URL when any of its addresses is not permitted, and hands back a client pinned to the vetted
-/// address (`dnsOverride`): the connection goes to exactly that address, so a second DNS answer (rebinding)
-/// cannot slip a private one in, while TLS still checks the certificate against the host name. Through a session's
-/// proxy, the proxy's address is pinned the same way and the target's addresses are checked before it is asked to
-/// reach them (the proxy resolves the name again itself).
+/// Lets transfers and webhooks connect only where the `DestinationPolicy` permits; the one check every request
+/// passes (a task's first request and each redirect hop, uploads, webhooks, proxies). It spells the host one way
+/// (`Destination`), resolves it itself, refuses it when any of its addresses is not permitted, and sends the request
+/// through a client pinned to the vetted address (`dnsOverride`, keyed by that same spelling): the connection goes to
+/// exactly that address and nothing resolves the name again, so a second DNS answer (rebinding) cannot slip a private
+/// one in, while the Host header, SNI and the certificate check keep the name. Through a session's proxy, the proxy's
+/// address is pinned the same way, and the proxy is asked to reach the target's vetted address.
 package final class DestinationGuard: Sendable {
     /// Pinned clients kept at most; the oldest is shut down to make room.
     package static let pinnedLimit = 64
@@ -42,46 +45,72 @@ package final class DestinationGuard: Sendable {
         retiring.finish()
     }
 
-    /// How a request reaches its URL: the client to send it with, the address and port it connects to (the
-    /// proxy's, through one), and how long resolving the host took (nil for an address, or through a proxy).
+    /// How a request reaches its destination: the address and port it connects to (the proxy's, through one), and
+    /// how long resolving the host took (nil for an address, or through a proxy). A request goes out only through
+    /// `execute`, to the canonical URL whose host the route's client was pinned for.
     package struct Route: Sendable {
-        package let client: HTTPClient
+        private let client: HTTPClient
         /// Names `client` for as long as the service runs (its connections' ids are its own).
         package let clientSerial: Int
+        /// The URL requested, its host spelled as the client was pinned for.
+        package let destination: Destination
         package let address: String?
         package let port: Int
         package let isProxy: Bool
         package let lookup: (start: Date, end: Date)?
-    }
 
-    /// The client to send a request for `url` with, directly or `through` a proxy; throws `destinationNotAllowed`
-    /// (or the resolver's failure).
-    package func client(for url: String, through proxy: ProxySetting? = nil) async throws -> HTTPClient {
-        try await route(for: url, through: proxy).client
-    }
-
-    /// How a request for `url` goes, directly or `through` a proxy; throws `destinationNotAllowed` (or the
-    /// resolver's failure). Through a proxy, both the proxy's address and the target's, as the proxy is asked to
-    /// reach it, must be permitted.
-    package func route(for url: String, through proxy: ProxySetting? = nil) async throws -> Route {
-        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
-            throw TransferError(code: .unsupportedURL, message: "The URL has no host.")
+        fileprivate init(
+            client: HTTPClient,
+            clientSerial: Int,
+            destination: Destination,
+            address: String?,
+            port: Int,
+            isProxy: Bool,
+            lookup: (start: Date, end: Date)?
+        ) {
+            self.client = client
+            self.clientSerial = clientSerial
+            self.destination = destination
+            self.address = address
+            self.port = port
+            self.isProxy = isProxy
+            self.lookup = lookup
         }
-        let scheme = components.scheme?.lowercased() ?? "http"
-        let port = components.port ?? (scheme == "https" ? 443 : 80)
+
+        /// Sends `request` to the route's destination, whatever URL it was built with: the client then connects to
+        /// the vetted address and never resolves the name again.
+        package func execute(_ request: HTTPClientRequest, deadline: NIODeadline, logger: Logger? = nil) async throws -> HTTPClientResponse
+        {
+            var request = request
+            request.url = destination.url
+            return try await client.execute(request, deadline: deadline, logger: logger)
+        }
+    }
+
+    /// How a request for `url` goes, directly or `through` a proxy; throws `unsupportedURL`, `destinationNotAllowed`
+    /// or the resolver's failure. Through a proxy, both the proxy's address and the target's must be permitted, and
+    /// the proxy is asked to reach the target's vetted address, so that it does not resolve the name again either.
+    package func route(for url: String, through proxy: ProxySetting? = nil) async throws -> Route {
+        let destination = try Destination(url)
         let lookupStart = Date()
-        let target = try await permittedAddress(of: host, port: port)
-        let lookup = target.map { _ in (start: lookupStart, end: Date()) }
+        let target = try await permittedAddress(of: destination)
+        let lookup = destination.address == nil ? (start: lookupStart, end: Date()) : nil
+        // The client's only override is the canonical host's vetted address, and `Route.execute` requests only it.
+        let pin: (inout HTTPClient.Configuration) -> Void = { configuration in
+            configuration.dnsOverride = destination.address == nil ? [destination.host: target.description] : [:]
+        }
+        let targetKey = "\(destination.host)|\(target)"
         if let proxy {
-            let address = try await permittedAddress(of: proxy.host, port: proxy.port)
-            let hostAddress = address?.description ?? proxy.host
-            let key = "proxy|\(proxy.url)|\(hostAddress)"
+            let proxyDestination = try Destination("http://\(proxy.host.contains(":") ? "[\(proxy.host)]" : proxy.host):\(proxy.port)/")
+            let proxyAddress = try await permittedAddress(of: proxyDestination).description
+            let proxyKey = "proxy|\(proxy.url)|\(proxyAddress)"
             // AsyncHTTPClient reaches an http:// proxy itself, and an https:// one through a relay that adds the TLS.
             let reached =
                 proxy.kind == .https
-                ? (host: "127.0.0.1", port: try await relay(key: key, to: proxy, at: hostAddress).port)
-                : (host: hostAddress, port: proxy.port)
-            let (client, serial) = cachedClient(key: key) { configuration in
+                ? (host: "127.0.0.1", port: try await relay(key: proxyKey, to: proxy, at: proxyAddress).port)
+                : (host: proxyAddress, port: proxy.port)
+            let (client, serial) = cachedClient(key: "\(proxyKey)|\(targetKey)") { configuration in
+                pin(&configuration)
                 configuration.proxy =
                     switch proxy.kind {
                     case .http, .https:
@@ -90,30 +119,54 @@ package final class DestinationGuard: Sendable {
                             port: reached.port,
                             authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") }
                         )
-                    case .socks5: .socksServer(host: hostAddress, port: proxy.port)
+                    case .socks5: .socksServer(host: proxyAddress, port: proxy.port)
                     }
             }
-            return Route(client: client, clientSerial: serial, address: hostAddress, port: proxy.port, isProxy: true, lookup: nil)
+            return Route(
+                client: client,
+                clientSerial: serial,
+                destination: destination,
+                address: proxyAddress,
+                port: proxy.port,
+                isProxy: true,
+                lookup: nil
+            )
         }
-        guard let target else {
-            return Route(client: base, clientSerial: baseSerial, address: host, port: port, isProxy: false, lookup: nil)
+        if destination.address != nil {
+            return Route(
+                client: base,
+                clientSerial: baseSerial,
+                destination: destination,
+                address: destination.host,
+                port: destination.port,
+                isProxy: false,
+                lookup: nil
+            )
         }
-        let (client, serial) = cachedClient(key: "\(host.lowercased())|\(target)") { $0.dnsOverride = [host: target.description] }
-        return Route(client: client, clientSerial: serial, address: target.description, port: port, isProxy: false, lookup: lookup)
+        let (client, serial) = cachedClient(key: targetKey, pin)
+        return Route(
+            client: client,
+            clientSerial: serial,
+            destination: destination,
+            address: target.description,
+            port: destination.port,
+            isProxy: false,
+            lookup: lookup
+        )
     }
 
-    /// The first of `host`'s addresses once every one is found permitted; nil when `host` is an address already
-    /// (checked).
-    private func permittedAddress(of host: String, port: Int) async throws -> IPAddress? {
-        if let literal = IPAddress(host) {
-            try check(literal, host: host)
-            return nil
+    /// The address to connect to for `destination`: its own, or the first its host resolves to once every one is
+    /// found permitted.
+    private func permittedAddress(of destination: Destination) async throws -> IPAddress {
+        if let literal = destination.address {
+            try check(literal, host: destination.host)
+            return literal
         }
-        let addresses = try await Self.resolve(host, port: port)
+        let addresses = try await Self.resolve(destination.host, port: destination.port)
         guard let first = addresses.first else {
             throw TransferError(code: .cannotFindHost, message: "The host name could not be resolved.")
         }
-        for address in addresses { try check(address, host: host) }
+        for address in addresses { try check(address, host: destination.host) }
         return first
     }
 

@@ -49,7 +49,7 @@ extension TransferJob {
     /// The credential a request to `url` carries: the one given for its protection space, unless the task sets its
     /// own `Authorization`.
     private func credentialSent(to url: String) -> SealedCredential? {
-        headers.contains { $0.name.lowercased() == "authorization" } ? nil : originCredential(for: url)
+        headers(for: url).contains { $0.name.lowercased() == "authorization" } ? nil : originCredential(for: url)
     }
 
     /// Adds the credential given for `url`'s protection space to a request for it, unless the task sets its own

@@ -32,6 +32,13 @@ package struct TransferJob: Sendable {
     /// The task was claimed while a challenge still waited for its answer: the answer did not come in time.
     package let challengeUnanswered: Bool
 
+    /// The headers a request to `url` carries: every one to the task's own origin, only the safe ones
+    /// (`CrossOriginHeaders`) to another, where a redirect led.
+    package func headers(for url: String) -> [(name: String, value: String)] {
+        if (try? Destination(self.url))?.isSameOrigin(as: url) == true { return headers }
+        return headers.filter { CrossOriginHeaders.forwards($0.name) }
+    }
+
     /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
     package struct ResumePoint: Sendable, Equatable {
         package let bytes: Int64

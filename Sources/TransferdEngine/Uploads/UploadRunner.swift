@@ -59,7 +59,7 @@ package struct UploadRunner: Sendable {
                         through: try job.effectiveProxy(with: environment.vault)
                     )
                     timeline.routed(route)
-                    return try await route.client.execute(request, deadline: deadline, logger: timeline.logger())
+                    return try await route.execute(request, deadline: deadline, logger: timeline.logger())
                 }
                 timeline.responded(response)
                 timeline.sent(bodyBytes: length)

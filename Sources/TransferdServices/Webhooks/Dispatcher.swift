@@ -193,8 +193,8 @@ package struct Dispatcher: Service {
             let started = ContinuousClock.now
             let answer: DeliveryAnswer
             do {
-                let client = try await destinations.client(for: request.url)
-                let response = try await client.execute(request, timeout: .nanoseconds(Int64(policy.timeout.timeInterval * 1e9)))
+                let route = try await destinations.route(for: request.url)
+                let response = try await route.execute(request, deadline: .now() + .nanoseconds(Int64(policy.timeout.timeInterval * 1e9)))
                 // The whole body is read so that the connection can be reused, but a reply is not kept: only a 2xx reply
                 // to a challenge, up to `answerLimit`, may hold the answer (the completion handler, in the same round
                 // trip). A longer one answers nothing, and the delivery still counts.

@@ -10,11 +10,12 @@ struct InteropScript {
 
     let process: ChildProcess
 
-    /// Starts `Tests/Interop/<name>` with `arguments`.
-    init(_ name: String, arguments: [String] = []) throws {
+    /// Starts `Tests/Interop/<name>` with `arguments`, and `environment` besides the test's own.
+    init(_ name: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
         process = try ChildProcess(
             executable: "/usr/bin/env",
-            arguments: ["python3", Self.directory.appendingPathComponent(name).path] + arguments
+            arguments: environment.map { "\($0.key)=\($0.value)" } + ["python3", Self.directory.appendingPathComponent(name).path]
+                + arguments
         )
     }
 

@@ -16,6 +16,8 @@ import TransferdDomain
     static let instanceVariable = "TRANSFERD_TEST_SERVICE_HOST_INSTANCE"
     /// `format level`: how to log (`text info` when unset).
     static let logVariable = "TRANSFERD_TEST_SERVICE_HOST_LOG"
+    /// Space-separated CIDR blocks the service may reach, instead of loopback.
+    static let allowedDestinationsVariable = "TRANSFERD_TEST_SERVICE_HOST_ALLOW"
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment[dataDirectoryVariable] != nil, "runs only inside a ServiceProcess"))
     func serve() async throws {
@@ -34,7 +36,9 @@ import TransferdDomain
                 apiKey: TestService.apiKey,
                 requestsPerSecond: 10_000,
                 requestBurst: 10_000,
-                destinationPolicy: TestService.loopback,
+                destinationPolicy: ProcessInfo.processInfo.environment[Self.allowedDestinationsVariable].map {
+                    DestinationPolicy(allowed: $0.split(separator: " ").map(String.init))
+                } ?? TestService.loopback,
                 limits: ResourceLimits(minimumFreeDiskBytes: 0)
             )
         )

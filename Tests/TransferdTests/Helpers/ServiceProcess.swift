@@ -26,18 +26,32 @@ final class ServiceProcess: Sendable {
     }
 
     /// Starts transferd on `dataDirectory` and returns once it listens; `instance` names it among others sharing its
-    /// database, with its lease timeout in seconds.
+    /// database, with its lease timeout in seconds. `allowedDestinations` replaces the loopback ranges the service
+    /// may reach; `nameserver` is the only DNS server it asks (the process gets a mount namespace of its own, whose
+    /// `/etc/resolv.conf` names it: this needs root, as CI and the developers' machines have).
     static func start(
         dataDirectory: String,
         instance: (id: String, leaseTimeout: Int)? = nil,
-        log: (format: String, level: String)? = nil
+        log: (format: String, level: String)? = nil,
+        allowedDestinations: [String]? = nil,
+        nameserver: String? = nil
     ) async throws -> ServiceProcess {
         var variables = [ServiceHost.dataDirectoryVariable: dataDirectory]
         if let instance { variables[ServiceHost.instanceVariable] = "\(instance.id) \(instance.leaseTimeout)" }
         if let log { variables[ServiceHost.logVariable] = "\(log.format) \(log.level)" }
+        if let allowedDestinations { variables[ServiceHost.allowedDestinationsVariable] = allowedDestinations.joined(separator: " ") }
+        var command = [
+            try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), "--testing-library", "swift-testing", "--filter",
+            "ServiceHost",
+        ]
+        if let nameserver {
+            let resolvConf = dataDirectory + "/resolv.conf"
+            try "nameserver \(nameserver)\noptions timeout:2 attempts:2\n".write(toFile: resolvConf, atomically: true, encoding: .utf8)
+            command = ["/usr/bin/unshare", "-m", "sh", "-c", #"mount --bind "$0" /etc/resolv.conf && exec "$@""#, resolvConf] + command
+        }
         let process = try ChildProcess(
-            executable: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-            arguments: ["--testing-library", "swift-testing", "--filter", "ServiceHost"],
+            executable: command[0],
+            arguments: Array(command.dropFirst()),
             environment: ProcessInfo.processInfo.environment.merging(variables) { $1 }
         )
         let output = OutputBuffer()

@@ -15,7 +15,65 @@ import TransferdStorage
         "http://127.0.0.1/", "http://10.1.2.3/", "http://172.16.0.1/", "http://192.168.1.1/", "http://169.254.169.254/latest/meta-data/",
         "http://100.64.0.1/", "http://224.0.0.1/", "http://0.0.0.0/", "http://[::1]/", "http://[fc00::1]/", "http://[fe80::1]/",
         "http://[ff02::1]/", "http://[::ffff:127.0.0.1]/", "http://[::ffff:10.0.0.1]/",
+        // IPv6 forms that carry an IPv4 address, and deprecated or discard ranges
+        "http://[64:ff9b::a9fe:a9fe]/", "http://[64:ff9b:1::a9fe:a9fe]/", "http://[2002:a9fe:a9fe::]/", "http://[::127.0.0.1]/",
+        "http://[::ffff:0:7f00:1]/", "http://[fec0::1]/", "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "http://[100::1]/",
+        // IPv4 in the forms inet_aton takes
+        "http://0x7f.1/", "http://2130706433/", "http://0177.0.0.1/", "http://127.1/",
     ]
+
+    /// Every IPv6 form that embeds an IPv4 address is judged on that address; deprecated and discard ranges are
+    /// refused outright; public addresses in the same forms pass.
+    @Test(
+        arguments: [
+            ("64:ff9b::a9fe:a9fe", "64:ff9b::a9fe:a9fe carries 169.254.169.254, a link-local address (cloud metadata lives here)"),
+            ("64:ff9b::7f00:1", "64:ff9b::7f00:1 carries 127.0.0.1, a loopback address"),
+            ("64:ff9b:1::a9fe:a9fe", "64:ff9b:1::a9fe:a9fe is a local-use NAT64 address"),
+            ("2002:a9fe:a9fe::", "2002:a9fe:a9fe:: carries 169.254.169.254, a link-local address (cloud metadata lives here)"),
+            ("2002:7f00:1::1", "2002:7f00:1::1 carries 127.0.0.1, a loopback address"),
+            ("::127.0.0.1", "::127.0.0.1 is a deprecated IPv4-compatible address"),
+            ("::ffff:0:7f00:1", "::ffff:0:7f00:1 carries 127.0.0.1, a loopback address"),
+            ("::ffff:127.0.0.1", "127.0.0.1 is a loopback address"),
+            ("fec0::1", "fec0::1 is a deprecated site-local address"),
+            ("2001:0:4136:e378:8000:63bf:80ff:fffe", "2001:0:4136:e378:8000:63bf:80ff:fffe carries 127.0.0.1, a loopback address"),
+            ("2001:0:a00:1::", "2001:0:a00:1:: carries 10.0.0.1, a private address (RFC 1918)"),
+            ("100::1", "100::1 is a discard-only address"),
+            ("2001:db8::1", "2001:db8::1 is a documentation address"),
+            ("192.0.2.1", "192.0.2.1 is a documentation address"),
+            ("64:ff9b::5db8:d70e", nil), ("2002:5db8:d70e::1", nil), ("2606:4700::1111", nil),
+        ] as [(String, String?)]
+    )
+    func embeddedAddressesAreJudged(address: String, refusal: String?) throws {
+        #expect(DestinationPolicy().refusal(for: try #require(IPAddress(address))) == refusal)
+    }
+
+    /// A host is spelled one way for every step: the client's parse (IDNA), lower case, no trailing dot, numeric IPv4
+    /// forms as a dotted quad.
+    @Test(arguments: [
+        ("http://Rebind.TEST./x?y", "http://rebind.test/x?y", "rebind.test"),
+        ("http://Bücher.test:81/", "http://xn--bcher-kva.test:81/", "xn--bcher-kva.test"),
+        ("HTTPS://[::FFFF:7F00:1]/", "https://[::ffff:127.0.0.1]/", "::ffff:127.0.0.1"),
+        ("http://0x7f.1/", "http://127.0.0.1/", "127.0.0.1"),
+        ("http://[2001:DB8::1]:8080/", "http://[2001:db8::1]:8080/", "2001:db8::1"),
+    ])
+    func aHostIsSpelledOneWay(given: String, url: String, host: String) throws {
+        let destination = try Destination(given)
+        #expect(destination.url == url && destination.host == host)
+    }
+
+    @Test func aHostThatCannotBeSpelledOneWayIsRefusedAtCreation() async throws {
+        try await TestService.with { api in
+            try await api.createSession("spelling")
+            let reply = try await api.send(.POST, "/v1/sessions/spelling/tasks", json: #"{"kind": "download", "url": "http://a..b/"}"#)
+            #expect(reply.status == 400)
+            #expect(reply.problem?.detail == "`url` must name a valid host (The URL's host `a..b` is not a valid host name.).")
+        }
+    }
+
+    @Test(arguments: ["ftp://example.com/", "http:///x", "http://a..b./", "http://[fe80::1%25eth0]/", "http://example.com../"])
+    func aURLWithoutAUsableHostIsRefused(url: String) {
+        #expect(throws: TransferError.self) { try Destination(url) }
+    }
 
     @Test(arguments: blocked)
     func aTaskToABlockedAddressIsRefusedAtCreation(url: String) async throws {
