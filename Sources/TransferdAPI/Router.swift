@@ -18,6 +18,8 @@ package struct APIDependencies: Sendable {
     package var authentication: AuthenticationMiddleware
     /// Signing in to the dashboard.
     package var dashboard: DashboardSessionService
+    /// The signed links the dashboard hands out to content.
+    package var contentLinks: ContentLinks
     package var destinations: DestinationGuard
     package var disk: DiskSpace
     package var files: FileStore
@@ -40,6 +42,7 @@ package struct APIDependencies: Sendable {
         eventLog: EventLog,
         authentication: AuthenticationMiddleware,
         dashboard: DashboardSessionService,
+        contentLinks: ContentLinks,
         destinations: DestinationGuard,
         disk: DiskSpace,
         files: FileStore,
@@ -58,6 +61,7 @@ package struct APIDependencies: Sendable {
         self.eventLog = eventLog
         self.authentication = authentication
         self.dashboard = dashboard
+        self.contentLinks = contentLinks
         self.destinations = destinations
         self.disk = disk
         self.streams = streams

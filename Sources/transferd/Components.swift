@@ -33,7 +33,9 @@ struct Components: Sendable {
         self.store = opened
         let store = opened.store
         let files = try FileStore(dataDirectory: configuration.dataDirectory)
-        let vault = try CredentialsKey.vault(dataDirectory: configuration.dataDirectory, configured: configuration.credentialsKey)
+        let credentialsKey = try CredentialsKey.key(dataDirectory: configuration.dataDirectory, configured: configuration.credentialsKey)
+        let vault = CredentialVault(key: credentialsKey)
+        let contentLinks = ContentLinks(credentialsKey: credentialsKey)
         let disk = DiskSpace(directory: configuration.dataDirectory, minimumFreeBytes: configuration.limits.minimumFreeDiskBytes)
         httpClient = HTTPClientService(
             connectTimeout: configuration.connectTimeout,
@@ -156,9 +158,12 @@ struct Components: Sendable {
                 keys: apiKeys,
                 dashboard: dashboard,
                 disabled: configuration.authenticationDisabled,
-                limiter: RequestRateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst)
+                limiter: RequestRateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst),
+                contentLinks: contentLinks,
+                clock: clock
             ),
             dashboard: dashboard,
+            contentLinks: contentLinks,
             destinations: httpClient.destinations,
             disk: disk,
             files: files,

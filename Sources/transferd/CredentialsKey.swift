@@ -3,19 +3,19 @@ import Foundation
 import TransferdDomain
 import TransferdServices
 
-/// The key that seals stored credentials: `TRANSFERD_CREDENTIALS_KEY` (32 bytes, base64); else `credentials.key` in
+/// The key that seals stored credentials (and from which the content links' signing key is derived): `TRANSFERD_CREDENTIALS_KEY` (32 bytes, base64); else `credentials.key` in
 /// the data directory (which instances scaled out share), made at first start, readable by the service's user only.
 /// Instances starting together agree on one: each writes a candidate and links it into place, and the first link
 /// wins.
 enum CredentialsKey {
     static let fileName = "credentials.key"
 
-    static func vault(dataDirectory: String, configured: String?) throws -> CredentialVault {
+    static func key(dataDirectory: String, configured: String?) throws -> SymmetricKey {
         if let configured {
             guard let bytes = Data(base64Encoded: configured), bytes.count == 32 else {
                 throw ValidationFailure("TRANSFERD_CREDENTIALS_KEY must be 32 bytes in base64 (openssl rand -base64 32)")
             }
-            return CredentialVault(key: SymmetricKey(data: bytes))
+            return SymmetricKey(data: bytes)
         }
         let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent(fileName).path
         if FileManager.default.fileExists(atPath: path) == false {
@@ -31,6 +31,6 @@ enum CredentialsKey {
         guard let stored = FileManager.default.contents(atPath: path), stored.count == 32 else {
             throw ValidationFailure("\(path) must hold the 32 bytes of the credentials key")
         }
-        return CredentialVault(key: SymmetricKey(data: stored))
+        return SymmetricKey(data: stored)
     }
 }

@@ -139,7 +139,8 @@ struct FilesController: Sendable {
             path: store.files.stagedPath(fileID: file.rowID),
             size: file.uploadLength,
             sha256: file.sha256,
-            contentType: file.contentType
+            contentType: file.contentType,
+            filename: file.metadata?["filename"] ?? file.publicId
         )
         return try await responder.respond(content, to: request, context: context, includeBody: includeBody)
     }

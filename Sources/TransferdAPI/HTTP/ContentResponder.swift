@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import NIOPosix
 import TransferdDomain
@@ -6,6 +7,9 @@ import TransferdServices
 
 /// Serves bytes stored on disk as a representation: whole, or one range of it, with `ETag` (the SHA-256, when
 /// known) and `If-Range`. Bodies stream from the file.
+///
+/// Content is whatever an origin, a subscriber or a tenant wrote, served on the dashboard's origin: it is always an
+/// attachment, never sniffed, and sandboxed without scripts, so that a page among it cannot run as transferd.
 package struct ContentResponder: Sendable {
     /// What is served: where it is on disk and what it is.
     package struct Content {
@@ -13,13 +17,38 @@ package struct ContentResponder: Sendable {
         package var size: Int64
         package var sha256: String? = nil
         package var contentType: String?
+        /// The name a browser saves it under (made safe here).
+        package var filename: String
+    }
+
+    /// What every content response says so that no browser runs it: a download, of the type given, in a sandbox.
+    static func isolationHeaders(filename: String) -> HTTPFields {
+        [
+            .contentDisposition: "attachment; filename=\"\(safeFilename(filename))\"",
+            .contentTypeOptions: "nosniff",
+            .contentSecurityPolicy: "sandbox; default-src 'none'",
+        ]
+    }
+
+    /// `name` in the characters a quoted `filename` holds without escaping in any browser: letters, digits, `.`, `_`
+    /// and `-`, at most 128 of them, not starting with a dot; `content` when nothing is left.
+    static func safeFilename(_ name: String) -> String {
+        let kept = String(
+            name.unicodeScalars.filter {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+            }.prefix(128)
+        )
+        let trimmed = String(kept.drop { $0 == "." })
+        return trimmed.isEmpty ? "content" : trimmed
     }
 
     package let fileIO = FileIO(threadPool: .singleton)
 
     package func respond(_ content: Content, to request: Request, context: AppRequestContext, includeBody: Bool) async throws -> Response {
         let etag = content.sha256.map { "\"\($0)\"" }
-        var headers: HTTPFields = [.contentType: content.contentType ?? "application/octet-stream", .acceptRanges: "bytes"]
+        var headers = Self.isolationHeaders(filename: content.filename)
+        headers[.contentType] = content.contentType ?? "application/octet-stream"
+        headers[.acceptRanges] = "bytes"
         headers[.eTag] = etag
         // A range applies only while the client's validator (If-Range) still matches the content.
         let rangeHeader = request.headers[.ifRange].map { $0 == etag } ?? true ? request.headers[.range] : nil
@@ -41,4 +70,9 @@ package struct ContentResponder: Sendable {
             return Response(status: .partialContent, headers: headers, body: body)
         }
     }
+}
+
+extension HTTPField.Name {
+    /// `nosniff`: the browser takes the `Content-Type` as given.
+    static let contentTypeOptions = Self("X-Content-Type-Options")!
 }

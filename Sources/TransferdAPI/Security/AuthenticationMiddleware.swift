@@ -8,8 +8,10 @@ import TransferdServices
 /// Every route but the health checks and the dashboard's own (`/ui/`, which signs people in) needs
 /// `Authorization: Bearer <API key>`: a missing, unknown or revoked key is answered 401 with `WWW-Authenticate`,
 /// and each key's requests pass its rate limit (429 with `Retry-After`). A request that only reads (`GET`,
-/// `HEAD`) may instead carry a dashboard session's cookie, so that the dashboard's pages can stream events and
-/// fetch contents; a cookie never authorizes a change, so no other site can make a browser change anything.
+/// `HEAD`) may instead carry a dashboard session's cookie, so that the dashboard's pages can stream events; a cookie
+/// never authorizes a change, so no other site can make a browser change anything. Content (what tenants and origins
+/// wrote) is never opened by the cookie, so that a page among it cannot act with a signed-in operator's rights: the
+/// dashboard links to it with `ContentLinks`, signed for the operator's key and a few minutes.
 package struct AuthenticationMiddleware: RouterMiddleware {
     package static let openPaths: Set<String> = ["/healthz", "/readyz"]
 
@@ -18,6 +20,8 @@ package struct AuthenticationMiddleware: RouterMiddleware {
     /// `--no-auth` (loopback only): every request acts for the default tenant.
     package let disabled: Bool
     package let limiter: RequestRateLimiter
+    package let contentLinks: ContentLinks
+    package let clock: any WallClock
 
     package func handle(
         _ request: Request,
@@ -44,9 +48,11 @@ package struct AuthenticationMiddleware: RouterMiddleware {
 
     private func authenticate(_ request: Request) async throws -> Principal {
         guard let header = request.headers[.authorization] else {
-            if [.get, .head].contains(request.method), let signedIn = try await DashboardSignIn.of(request, dashboard) {
-                return signedIn.principal
+            guard [.get, .head].contains(request.method) else {
+                throw Self.unauthorized("This route needs `Authorization: Bearer <API key>`.", error: nil)
             }
+            if Self.servesContent(request.uri.path) { return try await linked(request) }
+            if let signedIn = try await DashboardSignIn.of(request, dashboard) { return signedIn.principal }
             throw Self.unauthorized("This route needs `Authorization: Bearer <API key>`.", error: nil)
         }
         let scheme = "bearer "
@@ -60,6 +66,43 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         case .success(let principal): return principal
         case .failure(.invalid): throw Self.unauthorized("The API key is not valid.", error: "invalid_token")
         case .failure(.revoked): throw Self.unauthorized("The API key has been revoked.", error: "invalid_token")
+        }
+    }
+
+    /// Whether `path` serves stored content: a task's content or reply, or a staged file.
+    package static func servesContent(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 5: return parts[1] == "v1" && parts[2] == "files" && parts[4] == "content"
+        case 7: return parts[1] == "v1" && parts[2] == "sessions" && parts[4] == "tasks" && ["content", "response-body"].contains(parts[6])
+        default: return false
+        }
+    }
+
+    /// The principal of a signed content link, while its key lives.
+    private func linked(_ request: Request) async throws -> Principal {
+        let query = request.uri.queryParameters
+        guard let signature = query[Substring(ContentLinks.signatureParameter)] else {
+            throw Self.unauthorized(
+                "Content needs `Authorization: Bearer <API key>` or a signed link from the dashboard; the dashboard's cookie does not open it.",
+                error: nil
+            )
+        }
+        let checked = contentLinks.keyID(
+            path: request.uri.path,
+            expires: query[Substring(ContentLinks.expiresParameter)].map(String.init),
+            keyID: query[Substring(ContentLinks.keyParameter)].map(String.init),
+            signature: String(signature),
+            now: clock.now
+        )
+        switch checked {
+        case .success(let keyID):
+            guard let principal = try await keys.principal(keyID: keyID) else {
+                throw Self.unauthorized("The link's API key has been revoked.", error: "invalid_token")
+            }
+            return principal
+        case .failure(.expired): throw Self.unauthorized("The link has expired: open the dashboard's page again for a new one.", error: nil)
+        case .failure(.malformed), .failure(.forged): throw Self.unauthorized("The link's signature is not valid.", error: nil)
         }
     }
 
@@ -78,12 +121,16 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         keys: APIKeyService,
         dashboard: DashboardSessionService,
         disabled: Bool,
-        limiter: RequestRateLimiter
+        limiter: RequestRateLimiter,
+        contentLinks: ContentLinks,
+        clock: any WallClock
     ) {
         self.keys = keys
         self.dashboard = dashboard
         self.disabled = disabled
         self.limiter = limiter
+        self.contentLinks = contentLinks
+        self.clock = clock
     }
 }
 

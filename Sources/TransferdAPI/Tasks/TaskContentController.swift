@@ -27,7 +27,8 @@ struct TaskContentController: Sendable {
             path: files.contentPath(taskID: task.rowID),
             size: file.size,
             sha256: file.sha256,
-            contentType: file.contentType
+            contentType: file.contentType,
+            filename: URL(string: task.originalRequest.url)?.lastPathComponent ?? ""
         )
         return try await responder.respond(content, to: request, context: context, includeBody: includeBody)
     }
@@ -37,7 +38,12 @@ struct TaskContentController: Sendable {
         guard let reply = task.reply else {
             throw Problem.notFound("Task \(task.taskIdentifier) has no response body: only uploads keep one, once the server has answered.")
         }
-        let content = ContentResponder.Content(path: files.replyPath(taskID: task.rowID), size: reply.size, contentType: reply.contentType)
+        let content = ContentResponder.Content(
+            path: files.replyPath(taskID: task.rowID),
+            size: reply.size,
+            contentType: reply.contentType,
+            filename: "task-\(task.taskIdentifier)-response-body"
+        )
         var response = try await responder.respond(content, to: request, context: context, includeBody: true)
         response.headers[.replyTruncated] = String(reply.truncated)
         return response

@@ -9,7 +9,13 @@ struct Dashboard: Sendable {
     let intake: TaskIntake
 
     func addRoutes(to router: Router<AppRequestContext>) throws {
-        let gate = DashboardGate(dashboard: api.dashboard, sessions: api.sessions, pages: try DashboardPages())
+        let gate = DashboardGate(
+            dashboard: api.dashboard,
+            sessions: api.sessions,
+            pages: try DashboardPages(),
+            contentLinks: api.contentLinks,
+            clock: api.clock
+        )
         router.get("ui") { _, _ in Response.seeOther("/ui/sessions") }
         let ui = router.group("ui")
         SignInPages(gate: gate).addRoutes(to: ui)

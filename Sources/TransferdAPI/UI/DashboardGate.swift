@@ -10,8 +10,16 @@ struct DashboardGate: Sendable {
     let dashboard: DashboardSessionService
     let sessions: SessionService
     let pages: DashboardPages
+    let contentLinks: ContentLinks
+    let clock: any WallClock
 
     typealias Handler = @Sendable (Request, AppRequestContext) async throws -> Response
+
+    /// A link to the content at `path` that the signed-in person's browser may follow for a few minutes: content is
+    /// never opened by the cookie.
+    func contentLink(_ path: String, for signedIn: DashboardSignIn) -> String {
+        contentLinks.link(to: path, keyID: signedIn.principal.keyID, now: clock.now)
+    }
 
     /// A page for whoever is signed in.
     func page(_ body: @escaping @Sendable (Request, AppRequestContext, DashboardSignIn) async throws -> Response) -> Handler {

@@ -48,7 +48,7 @@ struct DashboardPages: Sendable {
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                 .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
-                HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+                .contentTypeOptions: "nosniff",
             ],
             body: .init(byteBuffer: ByteBuffer(string: html))
         )

@@ -75,11 +75,10 @@ import Testing
                 for type in ["task.created", "task.progress", "task.finished_downloading", "task.completed"] {
                     #expect(page.text.contains("<code>\(type)</code>"), "\(type)")
                 }
-                #expect(page.text.contains(#"href="/v1/sessions/detail/tasks/1/content""#))
-                #expect(
-                    content.status == 200 && content.headers.first(name: "Content-Length") == "3000",
-                    "the content, read with the cookie"
-                )
+                let link = try #require(page.contentLink(to: "/v1/sessions/detail/tasks/1/content"), "\(page.text)")
+                let linked = try await APIClient(baseURL: api.baseURL, key: nil).send(.GET, link)
+                #expect(linked.status == 200 && linked.body.count == 3000, "the content, through the page's signed link")
+                #expect(content.status == 401, "the cookie does not open content")
                 #expect(waiting.text.contains("Waits for its earliest begin date, 2999-01-01 00:00:00 UTC."), "\(waiting.text)")
                 #expect(try await browser.get("/ui/sessions/detail/tasks/7").status == 404)
                 #expect(try await browser.get("/ui/sessions/detail/tasks/x").status == 400)
@@ -110,7 +109,7 @@ import Testing
             )
             #expect(remaining == "120")
             #expect(
-                files.text.contains(#"href="/v1/files/report.csv/content""#) && files.text.contains(#"<progress max="1" value="1.0">"#),
+                files.contentLink(to: "/v1/files/report.csv/content") != nil && files.text.contains(#"<progress max="1" value="1.0">"#),
                 "\(files.text)"
             )
             #expect(listed.items.map(\.id) == ["report.csv"], "the API lists the tenant's files too")

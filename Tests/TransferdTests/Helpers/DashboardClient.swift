@@ -37,6 +37,12 @@ final class DashboardClient: @unchecked Sendable {
                 .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
                 .replacingOccurrences(of: "&amp;", with: "&")
         }
+        /// The signed link on the page to the content at `path`, as a browser follows it (its `&amp;`s read).
+        func contentLink(to path: String) -> String? {
+            guard let range = text.range(of: #"href="\#(path)\?[^"]+""#, options: .regularExpression) else { return nil }
+            return String(text[range].dropFirst(#"href=""#.count).dropLast()).replacingOccurrences(of: "&amp;", with: "&")
+        }
+
         /// The sign-out form's CSRF token on the page.
         var csrf: String? {
             guard let range = text.range(of: #"name="csrf" value="[0-9a-f]+""#, options: .regularExpression) else { return nil }

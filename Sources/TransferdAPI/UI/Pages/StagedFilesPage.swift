@@ -25,7 +25,7 @@ struct StagedFilesPage: Sendable {
                 "name": file.metadata?["filename"] ?? "", "created": DisplayFormat.timeValues(file.createdAt),
                 "expires": DisplayFormat.timeValues(file.expiresAt),
             ]
-            if file.isComplete { row["content"] = "/v1/files/\(file.publicId)/content" }
+            if file.isComplete { row["content"] = gate.contentLink("/v1/files/\(file.publicId)/content", for: signedIn) }
             row["sha256"] = file.sha256
             return row
         }

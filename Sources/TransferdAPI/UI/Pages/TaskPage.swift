@@ -90,10 +90,14 @@ struct TaskPage: Sendable {
         values["lastEventSequence"] = session.lastSequence
         if let file = task.file {
             values["content"] = [
-                "link": "\(api)/content", "label": "Download the content (\(DisplayFormat.size(file.size)))", "sha256": file.sha256,
+                "link": gate.contentLink("\(api)/content", for: signedIn),
+                "label": "Download the content (\(DisplayFormat.size(file.size)))", "sha256": file.sha256,
             ]
         } else if let reply = task.responseBody {
-            values["content"] = ["link": "\(api)/response-body", "label": "The server's reply (\(DisplayFormat.size(reply.size)))"]
+            values["content"] = [
+                "link": gate.contentLink("\(api)/response-body", for: signedIn),
+                "label": "The server's reply (\(DisplayFormat.size(reply.size)))",
+            ]
         }
         return gate.pages.render("task", .init(title: "Task \(task.taskIdentifier) · \(session.identifier)", signedIn: signedIn), values)
     }
