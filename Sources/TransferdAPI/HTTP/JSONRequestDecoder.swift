@@ -2,10 +2,12 @@ import Foundation
 import Hummingbird
 import NIOCore
 import TransferdDomain
+import TransferdJSON
 import TransferdEngine
 import TransferdServices
 
-/// Decodes JSON request bodies and turns every failure into a 4xx problem naming the offending field.
+/// Decodes JSON request bodies and turns every failure into a 4xx problem naming the offending field. A body must be
+/// strict JSON (`StrictJSON`): a text that is not is refused with the position where it stops being JSON.
 ///
 /// An empty body decodes as `{}`, so that bodies whose fields all have defaults may be left out.
 package struct JSONRequestDecoder: RequestDecoder {
@@ -26,6 +28,11 @@ package struct JSONRequestDecoder: RequestDecoder {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        do {
+            try StrictJSON.validate(data)
+        } catch {
+            throw DomainError.badRequest("The request body is not valid JSON: \(error).")
+        }
         do {
             return try JSONCoding.decoder.decode(type, from: data)
         } catch let error as DecodingError {

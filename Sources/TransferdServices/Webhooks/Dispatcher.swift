@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 import TransferdDomain
+import TransferdJSON
 import TransferdEngine
 
 /// Sends the outbox to subscribers: per session one delivery at a time, in sequence order, so that a later
@@ -231,7 +232,9 @@ package struct Dispatcher: Service {
     /// Applies the answer a subscriber's reply to `task.authentication_challenge` holds, if it holds one (an empty
     /// or non-JSON body answers nothing); a refused answer is logged, the delivery still counts.
     private func answerChallenge(_ reply: ByteBuffer, sessionID: Int64, taskIdentifier: Int64) async {
-        guard let body = try? JSONDecoder().decode(ChallengeAnswerBody.self, from: Data(reply.readableBytesView)) else { return }
+        guard (try? StrictJSON.validate(reply.readableBytesView)) != nil,
+            let body = try? JSONDecoder().decode(ChallengeAnswerBody.self, from: Data(reply.readableBytesView))
+        else { return }
         do {
             _ = try await challenges.answerChallenge(try body.validate(), sessionID: sessionID, taskIdentifier: taskIdentifier)
         } catch {

@@ -17,7 +17,49 @@ import Testing
     static let tasks = "/v1/sessions/known/tasks"
 
     static let cases: [Case] = [
-        Case(method: .POST, path: tasks, json: #"{"kind": "down"#, status: 400, detail: "The request body is not valid JSON."),
+        Case(
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "down"#,
+            status: 400,
+            detail: "The request body is not valid JSON: the text ends inside a string at line 1, column 15 (byte 14)."
+        ),
+        // strict JSON: what a lenient parser would take is refused, with where
+        Case(
+            method: .POST,
+            path: tasks,
+            json: #"{"kind":"download",}"#,
+            status: 400,
+            detail: "The request body is not valid JSON: unexpected `}` where a member's quoted name should be at line 1, column 20 (byte 19)."
+        ),
+        Case(
+            method: .POST,
+            path: tasks,
+            json: "{\n  \"kind\": 'download'\n}",
+            status: 400,
+            detail: "The request body is not valid JSON: unexpected `'` where a value should begin at line 2, column 11 (byte 12)."
+        ),
+        Case(
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "download", "priority": 01}"#,
+            status: 400,
+            detail: "The request body is not valid JSON: a number may not have a leading zero at line 1, column 35 (byte 34)."
+        ),
+        Case(
+            method: .POST,
+            path: tasks,
+            json: #"{"kind": "download"} {}"#,
+            status: 400,
+            detail: "The request body is not valid JSON: unexpected `{` after the JSON value at line 1, column 22 (byte 21)."
+        ),
+        Case(
+            method: .POST,
+            path: tasks,
+            json: String(repeating: "[", count: 65) + String(repeating: "]", count: 65),
+            status: 400,
+            detail: "The request body is not valid JSON: nesting deeper than 64 levels at line 1, column 65 (byte 64)."
+        ),
         Case(method: .POST, path: tasks, json: #"{"url": "http://a/"}"#, status: 400, detail: "`kind` is required."),
         Case(
             method: .POST,
