@@ -68,7 +68,9 @@ package enum StrictJSON {
                 return
             }
             while true {
-                guard current == UInt8(ascii: "\"") else { throw violation("unexpected \(describeCurrent()) where a member's quoted name should be") }
+                guard current == UInt8(ascii: "\"") else {
+                    throw violation("unexpected \(describeCurrent()) where a member's quoted name should be")
+                }
                 try string()
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else { throw violation("unexpected \(describeCurrent()) where `:` should be") }
@@ -125,7 +127,9 @@ package enum StrictJSON {
                     if escaped == UInt8(ascii: "u") {
                         for _ in 0..<4 {
                             position += 1
-                            guard let digit = current, digit.isHexDigit else { throw violation("a `\\u` escape needs four hexadecimal digits") }
+                            guard let digit = current, digit.isHexDigit else {
+                                throw violation("a `\\u` escape needs four hexadecimal digits")
+                            }
                         }
                     } else if !"\"\\/bfnrt".utf8.contains(escaped) {
                         throw violation("`\\\(Character(Unicode.Scalar(escaped)))` is not a JSON escape")

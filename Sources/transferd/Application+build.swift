@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -58,9 +59,20 @@ func buildApplication(
             )
         )
     }
+    let limits = configuration.connections
     return Application(
         router: try buildRouter(components.api),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "transferd"),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [RequestHeadTimeout(timeout: .nanoseconds(Int64(limits.headerTimeout.timeInterval * 1e9)))],
+                idleTimeout: .nanoseconds(Int64(limits.idleTimeout.timeInterval * 1e9))
+            )
+        ),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port),
+            serverName: "transferd",
+            availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections)
+        ),
         services: services,
         onServerRunning: onServerRunning,
         logger: logger

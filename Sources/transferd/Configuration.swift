@@ -69,6 +69,8 @@ struct Configuration: Sendable {
     var streamHeartbeat: Duration
     /// The event streams one API key may hold open on this instance at once.
     var maximumStreamsPerKey: Int
+    /// The HTTP server's header and idle timeouts and its connection cap.
+    var connections: ConnectionLimits
     /// What time it is, for every rule about time (tests move it by hand).
     var clock: any WallClock
 
@@ -105,6 +107,7 @@ struct Configuration: Sendable {
         maximumBackgroundTaskDuration: Double = 180,
         streamHeartbeat: Duration = .seconds(15),
         maximumStreamsPerKey: Int = 16,
+        connections: ConnectionLimits = ConnectionLimits(),
         clock: any WallClock = SystemClock()
     ) {
         self.host = host
@@ -138,6 +141,7 @@ struct Configuration: Sendable {
         self.limits = limits
         self.maximumBackgroundTaskDuration = maximumBackgroundTaskDuration
         self.streamHeartbeat = streamHeartbeat
+        self.connections = connections
         self.maximumStreamsPerKey = maximumStreamsPerKey
         self.clock = clock
     }

@@ -128,6 +128,22 @@ struct ServiceOptions: ParsableArguments {
     )
     var metricsPort: Int?
 
+    @Option(
+        help: "Seconds a request's headers may take to arrive in full after their first byte (env TRANSFERD_HEADER_TIMEOUT)."
+    )
+    var headerTimeout: Double = environment["TRANSFERD_HEADER_TIMEOUT"].flatMap { Double($0) } ?? 10
+
+    @Option(
+        help: """
+            Seconds a connection stays open without a byte, between requests or while a body stalls \
+            (env TRANSFERD_IDLE_TIMEOUT).
+            """
+    )
+    var idleTimeout: Double = environment["TRANSFERD_IDLE_TIMEOUT"].flatMap { Double($0) } ?? 60
+
+    @Option(help: "Connections the API serves at once; more wait to be accepted (env TRANSFERD_MAX_CONNECTIONS).")
+    var maxConnections: Int = environment["TRANSFERD_MAX_CONNECTIONS"].flatMap { Int($0) } ?? 4096
+
     @Option(help: "Event streams one API key may hold open on this instance at once (env TRANSFERD_MAX_STREAMS_PER_KEY).")
     var maxStreamsPerKey: Int = environment["TRANSFERD_MAX_STREAMS_PER_KEY"].flatMap { Int($0) } ?? 16
 
@@ -175,6 +191,9 @@ struct ServiceOptions: ParsableArguments {
         }
         guard rateLimit > 0 else { throw ValidationError("--rate-limit must be positive.") }
         guard maxStreamsPerKey > 0 else { throw ValidationError("--max-streams-per-key must be positive.") }
+        guard headerTimeout > 0, idleTimeout > 0, maxConnections > 0 else {
+            throw ValidationError("--header-timeout, --idle-timeout and --max-connections must be positive.")
+        }
         guard maxBackgroundTaskDuration > 0 else { throw ValidationError("--max-background-task-duration must be positive.") }
         guard min(maxSessionsPerTenant, maxTasksPerSession, maxQueuedTasksPerTenant) > 0, maxDownloadSize > 0, minFreeDisk >= 0 else {
             throw ValidationError("The --max-… limits must be positive and --min-free-disk not negative.")
@@ -253,7 +272,12 @@ struct ServiceOptions: ParsableArguments {
                 minimumFreeDiskBytes: minFreeDisk
             ),
             maximumBackgroundTaskDuration: maxBackgroundTaskDuration,
-            maximumStreamsPerKey: maxStreamsPerKey
+            maximumStreamsPerKey: maxStreamsPerKey,
+            connections: ConnectionLimits(
+                headerTimeout: .milliseconds(Int64(headerTimeout * 1000)),
+                idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+                maximumConnections: maxConnections
+            )
         )
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import NIOCore
 import TransferdDomain
-import TransferdJSON
 import TransferdEngine
+import TransferdJSON
 import TransferdServices
 
 /// Decodes JSON request bodies and turns every failure into a 4xx problem naming the offending field. A body must be

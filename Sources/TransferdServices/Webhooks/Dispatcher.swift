@@ -5,8 +5,8 @@ import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 import TransferdDomain
-import TransferdJSON
 import TransferdEngine
+import TransferdJSON
 
 /// Sends the outbox to subscribers: per session one delivery at a time, in sequence order, so that a later
 /// event waits while an earlier one is unacknowledged; sessions are served concurrently. At-least-once: a

@@ -30,7 +30,8 @@ import Testing
             path: tasks,
             json: #"{"kind":"download",}"#,
             status: 400,
-            detail: "The request body is not valid JSON: unexpected `}` where a member's quoted name should be at line 1, column 20 (byte 19)."
+            detail:
+                "The request body is not valid JSON: unexpected `}` where a member's quoted name should be at line 1, column 20 (byte 19)."
         ),
         Case(
             method: .POST,

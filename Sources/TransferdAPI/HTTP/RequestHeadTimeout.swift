@@ -1,0 +1,73 @@
+import HummingbirdCore
+import NIOCore
+import NIOHTTPTypes
+
+/// Closes a connection whose request head has not arrived in full `timeout` after its first byte: a client that
+/// trickles its headers (slowloris) holds a connection for no longer than that. Waiting between requests and reading
+/// bodies are the idle timeout's.
+///
+/// It sits after the HTTP decoder, which reports a head only once it is complete, and puts a second handler first in
+/// the pipeline to hear the first raw byte.
+package final class RequestHeadTimeout: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPRequestPart
+    package typealias InboundOut = HTTPRequestPart
+    package typealias OutboundIn = HTTPResponsePart
+    package typealias OutboundOut = HTTPResponsePart
+
+    private let timeout: TimeAmount
+    /// Between requests: bytes that arrive now begin a head.
+    private var awaitingHead = true
+    private var deadline: Scheduled<Void>?
+
+    package init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    package func handlerAdded(context: ChannelHandlerContext) {
+        try? context.pipeline.syncOperations.addHandler(FirstBytes(owner: self), position: .first)
+    }
+
+    package func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head = unwrapInboundIn(data) {
+            awaitingHead = false
+            deadline?.cancel()
+            deadline = nil
+        }
+        context.fireChannelRead(data)
+    }
+
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { awaitingHead = true }
+        context.write(data, promise: promise)
+    }
+
+    /// Bytes arrived: the first of a head starts its clock.
+    fileprivate func bytesArrived(on channel: any Channel) {
+        guard awaitingHead, deadline == nil else { return }
+        deadline = channel.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [weak self] in
+            guard let self, self.awaitingHead else { return }
+            channel.close(promise: nil)
+        }
+    }
+
+    /// Hears the connection's raw bytes, before the decoder.
+    private final class FirstBytes: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = ByteBuffer
+        typealias InboundOut = ByteBuffer
+        private weak var owner: RequestHeadTimeout?
+
+        init(owner: RequestHeadTimeout) {
+            self.owner = owner
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            owner?.bytesArrived(on: context.channel)
+            context.fireChannelRead(data)
+        }
+    }
+}
