@@ -40,14 +40,16 @@ package final class EventStreams: Sendable {
         var next: Cursor
     }
 
-    /// A stream for `keyID`, from `start`: each read returns the messages that came within the heartbeat (none: the
-    /// heartbeat goes out instead). It ends when the service shuts down gracefully or the reading fails; a client
-    /// that left is noticed at the next write.
+    /// A stream for the request of `context`, from `start`: each read returns the messages that came within the
+    /// heartbeat (none: the heartbeat goes out instead). It ends when the service shuts down gracefully, the reading
+    /// fails, or the request's credential no longer holds (its key revoked, its dashboard session ended: checked
+    /// before a write once a heartbeat); a client that left is noticed at the next write.
     func response<Cursor: Sendable>(
-        keyID: String,
+        for context: AppRequestContext,
         from start: Cursor,
         read: @escaping @Sendable (Cursor, Duration) async throws -> [Message<Cursor>]
     ) throws(Problem) -> Response {
+        let (keyID, credentialHolds) = (context.principal?.keyID ?? "", context.credentialHolds)
         try admit(keyID: keyID)
         let heartbeat = heartbeat
         return Response(
@@ -56,6 +58,7 @@ package final class EventStreams: Sendable {
             body: ResponseBody { [self] writer in
                 defer { release(keyID: keyID) }
                 var cursor = start
+                var lastChecked = ContinuousClock.now
                 while !Task.isShuttingDownGracefully, !Task.isCancelled {
                     let messages: [Message<Cursor>]
                     do {
@@ -63,6 +66,11 @@ package final class EventStreams: Sendable {
                         messages = try await cancelWhenGracefulShutdown { [cursor] in try await read(cursor, heartbeat) }
                     } catch {
                         break  // the store failed: the stream ends, and the client reconnects after the last id it has
+                    }
+                    // Once a heartbeat at most: a busy stream does not look its credential up for every batch.
+                    if ContinuousClock.now - lastChecked >= heartbeat {
+                        guard await credentialHolds() else { break }
+                        lastChecked = .now
                     }
                     guard let last = messages.last else {
                         if !Task.isShuttingDownGracefully { try await writer.write(ServerSentEvents.heartbeat) }

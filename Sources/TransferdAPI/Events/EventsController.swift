@@ -65,7 +65,7 @@ struct EventsController: Sendable {
     private func stream(_ request: Request, _ context: AppRequestContext) throws -> Response {
         let start = try Self.lastEventID(of: request) ?? Int64(request.integerQuery("after", in: 0...Int.max) ?? 0)
         let (eventLog, sessionID, task) = (eventLog, context.session.rowID, try Self.task(of: request))
-        return try streams.response(keyID: context.principal?.keyID ?? "", from: start) { cursor, wait in
+        return try streams.response(for: context, from: start) { cursor, wait in
             try await eventLog.events(sessionID: sessionID, after: cursor, taskIdentifier: task, limit: Self.streamBatch, wait: wait).map {
                 EventStreams.Message(id: String($0.sequence), event: EventResponse($0), next: $0.sequence)
             }

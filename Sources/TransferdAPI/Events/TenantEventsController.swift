@@ -38,7 +38,7 @@ struct TenantEventsController: Sendable {
 
     private func stream(from start: TenantEventCursor, _ context: AppRequestContext) throws -> Response {
         let (eventLog, tenantID) = (eventLog, context.tenantID)
-        return try streams.response(keyID: context.principal?.keyID ?? "", from: start) { cursor, wait in
+        return try streams.response(for: context, from: start) { cursor, wait in
             try await eventLog.events(tenantID: tenantID, after: cursor, limit: EventsController.streamBatch, wait: wait).map {
                 EventStreams.Message(
                     id: $0.cursor.description,

@@ -17,6 +17,11 @@ package struct AppRequestContext: RequestContext {
         didSet { RequestLogScope.current?.set("session", resolvedSession?.identifier) }
     }
 
+    /// Whether the credential the request came with still holds (its key not revoked, its dashboard session not
+    /// ended), for a response that outlasts a moment: an event stream asks at every heartbeat. Set by
+    /// `AuthenticationMiddleware`.
+    package var credentialHolds: @Sendable () async -> Bool = { true }
+
     package init(source: Source) {
         self.coreContext = .init(source: source)
     }

@@ -31,7 +31,11 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         let path = request.uri.path
         guard !Self.openPaths.contains(path), path != "/ui", !path.hasPrefix("/ui/") else { return try await next(request, context) }
         var context = context
-        context.principal = disabled ? .unauthenticated : try await authenticate(request)
+        if disabled {
+            context.principal = .unauthenticated
+        } else {
+            (context.principal, context.credentialHolds) = try await authenticate(request)
+        }
         if let wait = limiter.take(for: context.rateLimitKey) {
             let seconds = max(1, Int(wait.timeInterval.rounded(.up)))
             throw Problem(
@@ -46,13 +50,17 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    private func authenticate(_ request: Request) async throws -> Principal {
+    /// Who `request` acts for, and how to tell later whether its credential still holds.
+    private func authenticate(_ request: Request) async throws -> (Principal, @Sendable () async -> Bool) {
         guard let header = request.headers[.authorization] else {
             guard [.get, .head].contains(request.method) else {
                 throw Self.unauthorized("This route needs `Authorization: Bearer <API key>`.", error: nil)
             }
             if Self.servesContent(request.uri.path) { return try await linked(request) }
-            if let signedIn = try await DashboardSignIn.of(request, dashboard) { return signedIn.principal }
+            if let signedIn = try await DashboardSignIn.of(request, dashboard) {
+                let (dashboard, token) = (dashboard, signedIn.token)
+                return (signedIn.principal, { (try? await dashboard.resolve(token: token)) != nil })
+            }
             throw Self.unauthorized("This route needs `Authorization: Bearer <API key>`.", error: nil)
         }
         let scheme = "bearer "
@@ -63,10 +71,15 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         while token.first?.isWhitespace == true { token.removeFirst() }
         while token.last?.isWhitespace == true { token.removeLast() }
         switch try await keys.authenticate(String(token)) {
-        case .success(let principal): return principal
+        case .success(let principal): return (principal, keyHolds(principal.keyID))
         case .failure(.invalid): throw Self.unauthorized("The API key is not valid.", error: "invalid_token")
         case .failure(.revoked): throw Self.unauthorized("The API key has been revoked.", error: "invalid_token")
         }
+    }
+
+    /// Whether the key `id` is still not revoked.
+    private func keyHolds(_ id: String) -> @Sendable () async -> Bool {
+        { [keys] in (try? await keys.principal(keyID: id)) != nil }
     }
 
     /// Whether `path` serves stored content: a task's content or reply, or a staged file.
@@ -80,7 +93,7 @@ package struct AuthenticationMiddleware: RouterMiddleware {
     }
 
     /// The principal of a signed content link, while its key lives.
-    private func linked(_ request: Request) async throws -> Principal {
+    private func linked(_ request: Request) async throws -> (Principal, @Sendable () async -> Bool) {
         let query = request.uri.queryParameters
         guard let signature = query[Substring(ContentLinks.signatureParameter)] else {
             throw Self.unauthorized(
@@ -100,7 +113,7 @@ package struct AuthenticationMiddleware: RouterMiddleware {
             guard let principal = try await keys.principal(keyID: keyID) else {
                 throw Self.unauthorized("The link's API key has been revoked.", error: "invalid_token")
             }
-            return principal
+            return (principal, keyHolds(keyID))
         case .failure(.expired): throw Self.unauthorized("The link has expired: open the dashboard's page again for a new one.", error: nil)
         case .failure(.malformed), .failure(.forged): throw Self.unauthorized("The link's signature is not valid.", error: nil)
         }

@@ -7,6 +7,8 @@ import TransferdServices
 struct DashboardSignIn: Sendable {
     var principal: Principal
     var session: DashboardSession
+    /// The cookie's token, by which the session is looked up again.
+    var token: String
 
     /// The cookie that carries a dashboard session's token.
     static let cookieName = "transferd_dashboard"
@@ -16,6 +18,6 @@ struct DashboardSignIn: Sendable {
         guard let token = request.cookies[cookieName]?.value, !token.isEmpty,
             let (principal, session) = try await service.resolve(token: token)
         else { return nil }
-        return DashboardSignIn(principal: principal, session: session)
+        return DashboardSignIn(principal: principal, session: session, token: token)
     }
 }
