@@ -22,8 +22,13 @@ package struct AppRequestContext: RequestContext {
     /// `AuthenticationMiddleware`.
     package var credentialHolds: @Sendable () async -> Bool = { true }
 
+    /// The client's address as the connection shows it (a proxy's, behind one): what the dashboard's requests are
+    /// rate-limited by before anyone is signed in.
+    package let clientAddress: String
+
     package init(source: Source) {
         self.coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// JSON request bodies larger than this are refused with 413.

@@ -29,25 +29,33 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
-        guard !Self.openPaths.contains(path), path != "/ui", !path.hasPrefix("/ui/") else { return try await next(request, context) }
+        if Self.openPaths.contains(path) { return try await next(request, context) }
+        // The dashboard signs people in itself; its pages and sign-in attempts count against the client's address.
+        if path == "/ui" || path.hasPrefix("/ui/") {
+            try limit("ui|\(context.clientAddress)", "This address may send")
+            return try await next(request, context)
+        }
         var context = context
         if disabled {
             context.principal = .unauthenticated
         } else {
             (context.principal, context.credentialHolds) = try await authenticate(request)
         }
-        if let wait = limiter.take(for: context.rateLimitKey) {
-            let seconds = max(1, Int(wait.timeInterval.rounded(.up)))
-            throw Problem(
-                status: .tooManyRequests,
-                slug: "rate-limited",
-                title: "Too many requests",
-                detail:
-                    "This API key may send \(Int(limiter.rate)) requests a second (bursts of \(Int(limiter.burst))); retry in \(seconds) s.",
-                headers: [.retryAfter: String(seconds)]
-            )
-        }
+        try limit(context.principal?.keyID ?? "", "This API key may send")
         return try await next(request, context)
+    }
+
+    /// Takes a request from `key`'s allowance; throws 429 with `Retry-After` when it is spent. `who` begins the detail.
+    private func limit(_ key: String, _ who: String) throws(Problem) {
+        guard let wait = limiter.take(for: key) else { return }
+        let seconds = max(1, Int(wait.timeInterval.rounded(.up)))
+        throw Problem(
+            status: .tooManyRequests,
+            slug: "rate-limited",
+            title: "Too many requests",
+            detail: "\(who) \(Int(limiter.rate)) requests a second (bursts of \(Int(limiter.burst))); retry in \(seconds) s.",
+            headers: [.retryAfter: String(seconds)]
+        )
     }
 
     /// Who `request` acts for, and how to tell later whether its credential still holds.
@@ -145,9 +153,4 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         self.contentLinks = contentLinks
         self.clock = clock
     }
-}
-
-extension AppRequestContext {
-    /// What rate limits count by: the key.
-    fileprivate var rateLimitKey: String { principal?.keyID ?? "" }
 }

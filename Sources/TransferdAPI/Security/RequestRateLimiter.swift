@@ -3,8 +3,9 @@ import TransferdDomain
 import TransferdEngine
 import TransferdServices
 
-/// A token bucket per API key: `rate` requests a second on average, bursts up to `burst`. A request that finds the
-/// bucket empty is refused, with how long until a token is back.
+/// A token bucket per API key (or, for the dashboard, per client address): `rate` requests a second on average, bursts
+/// up to `burst`. A request that finds the bucket empty is refused, with how long until a token is back. Buckets that
+/// have filled up again are forgotten once there are many, so that many clients cannot grow the table without bound.
 package final class RequestRateLimiter: Sendable {
     private struct Bucket {
         package var tokens: Double
@@ -13,7 +14,15 @@ package final class RequestRateLimiter: Sendable {
 
     package let rate: Double
     package let burst: Double
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private struct Buckets {
+        var byKey: [String: Bucket] = [:]
+        /// The count at which full buckets are next forgotten.
+        var pruneAt = RequestRateLimiter.pruneThreshold
+    }
+
+    /// Buckets kept before full ones are forgotten.
+    static let pruneThreshold = 4096
+    private let buckets = Mutex(Buckets())
 
     package init(rate: Double, burst: Double) {
         self.rate = rate
@@ -24,10 +33,15 @@ package final class RequestRateLimiter: Sendable {
     package func take(for key: String) -> Duration? {
         let now = ContinuousClock.now
         return buckets.withLock { buckets in
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updatedAt: now)
+            if buckets.byKey.count >= buckets.pruneAt {
+                // A bucket untouched for `burst / rate` seconds is full: forgetting it changes nothing.
+                buckets.byKey = buckets.byKey.filter { (now - $0.value.updatedAt).timeInterval < burst / rate }
+                buckets.pruneAt = max(Self.pruneThreshold, buckets.byKey.count * 2)
+            }
+            var bucket = buckets.byKey[key] ?? Bucket(tokens: burst, updatedAt: now)
             bucket.tokens = min(burst, bucket.tokens + (now - bucket.updatedAt).timeInterval * rate)
             bucket.updatedAt = now
-            defer { buckets[key] = bucket }
+            defer { buckets.byKey[key] = bucket }
             guard bucket.tokens >= 1 else { return .milliseconds(Int64((1 - bucket.tokens) / rate * 1000) + 1) }
             bucket.tokens -= 1
             return nil

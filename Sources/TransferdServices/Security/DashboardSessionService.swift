@@ -12,6 +12,8 @@ package struct DashboardSessionService: Sendable {
     let keys: APIKeyService
     /// How long a session lasts from sign-in.
     package let lifetime: TimeInterval
+    /// Sessions one key keeps at once: signing in again ends the oldest beyond them.
+    package static let maximumPerKey = 10
 
     package init(store: any Store, clock: any WallClock, keys: APIKeyService, lifetime: TimeInterval = 8 * 3600) {
         self.store = store
@@ -41,6 +43,7 @@ package struct DashboardSessionService: Sendable {
         try await store.write { repositories in
             try repositories.dashboardSessions.deleteExpired(before: now)
             try repositories.dashboardSessions.insert(session)
+            try repositories.dashboardSessions.deleteAllButNewest(Self.maximumPerKey, apiKeyID: session.apiKeyID)
         }
         return .success((token, session))
     }

@@ -34,6 +34,16 @@ struct SQLDashboardSessionRepository: DashboardSessionRepository {
         try db.execute("DELETE FROM dashboard_sessions WHERE token_hash = ?", [tokenHash])
     }
 
+    func deleteAllButNewest(_ count: Int, apiKeyID: String) throws {
+        try db.execute(
+            """
+            DELETE FROM dashboard_sessions WHERE api_key_id = ? AND token_hash NOT IN
+                (SELECT token_hash FROM dashboard_sessions WHERE api_key_id = ? ORDER BY created_at DESC, token_hash LIMIT ?)
+            """,
+            [apiKeyID, apiKeyID, count]
+        )
+    }
+
     func deleteExpired(before date: Date) throws {
         try db.execute("DELETE FROM dashboard_sessions WHERE expires_at < ?", [StoredDate.text(date)])
     }

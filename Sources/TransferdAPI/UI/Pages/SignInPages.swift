@@ -28,6 +28,10 @@ struct SignInPages: Sendable {
     }
 
     @Sendable func signIn(request: Request, context: AppRequestContext) async throws -> Response {
+        guard Self.isSameSite(request) else {
+            let detail = "Sign in on transferd's own sign-in page: this form was sent from another site."
+            return gate.pages.render("signin", .init(title: "Sign in", problem: detail), status: .forbidden)
+        }
         let form = try? await DashboardForm.read(SignInForm.self, from: request)
         guard let key = form?.key, !key.isEmpty else {
             return gate.pages.render("signin", .init(title: "Sign in", problem: "Enter an API key."), status: .badRequest)
@@ -48,6 +52,17 @@ struct SignInPages: Sendable {
         var response = Response.seeOther("/ui/sign-in")
         response.setCookie(Cookie(name: DashboardSignIn.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
         return response
+    }
+
+    /// Whether a sign-in comes from the dashboard's own page, as the browser says (`Sec-Fetch-Site`, else
+    /// `Origin` against `Host`), so that no other site signs a visitor in with the attacker's key (login CSRF). A
+    /// client that sends neither header is no browser, and may sign in.
+    static func isSameSite(_ request: Request) -> Bool {
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!] { return site == "same-origin" || site == "none" }
+        guard let origin = request.headers[HTTPField.Name("Origin")!] else { return true }
+        guard let host = request.head.authority, let components = URLComponents(string: origin), let originHost = components.host
+        else { return false }
+        return (components.port.map { "\(originHost):\($0)" } ?? originHost).lowercased() == host.lowercased()
     }
 
     /// The session cookie: `HttpOnly`, `SameSite=Strict`, for the whole site (the dashboard's live updates read
