@@ -64,11 +64,18 @@ package struct BodyWriter {
                 lastWrite = .now
             }
 
-            func take(_ bytes: ByteBuffer) {
+            func take(_ bytes: ByteBuffer) throws {
+                if offset + Int64(bytes.readableBytes) > maximumSize { throw TransferError.tooLarge(limit: maximumSize) }
                 onBytes(bytes)
                 batch.writeImmutableBuffer(bytes)
                 offset += Int64(bytes.readableBytes)
                 transfer.add(bytes.readableBytes)
+            }
+
+            func flushWhenDue() async throws {
+                if batch.readableBytes >= Self.batchSize || (batch.readableBytes > 0 && .now - lastWrite >= flushInterval) {
+                    try await writeBatch()
+                }
             }
 
             func finishWrites() async throws {
@@ -80,12 +87,21 @@ package struct BodyWriter {
                 for try await var chunk in body {
                     let reachesEnd = end.map { offset + Int64(chunk.readableBytes) >= $0 } ?? false
                     if let end, reachesEnd { chunk = chunk.getSlice(at: chunk.readerIndex, length: Int(end - offset)) ?? chunk }
-                    if let decoder { try decoder.decode(chunk, into: take) } else { take(chunk) }
-                    if offset > maximumSize { throw TransferError.tooLarge(limit: maximumSize) }
-                    if batch.readableBytes >= Self.batchSize || (batch.readableBytes > 0 && .now - lastWrite >= flushInterval) {
-                        try await writeBatch()
+                    let received = chunk.readableBytes
+                    if let decoder {
+                        // A slice at a time, flushing between them: what one network chunk decodes to never sits
+                        // in memory whole.
+                        while let slice = chunk.readSlice(length: min(chunk.readableBytes, ContentDecoder.sliceSize)),
+                            slice.readableBytes > 0
+                        {
+                            try decoder.decode(slice, into: take)
+                            try await flushWhenDue()
+                        }
+                    } else {
+                        try take(chunk)
+                        try await flushWhenDue()
                     }
-                    for limit in limits { try await limit.consume(chunk.readableBytes, whileWaiting: transfer.touch) }
+                    for limit in limits { try await limit.consume(received, whileWaiting: transfer.touch) }
                     if reachesEnd { break }
                 }
             } catch {

@@ -5,9 +5,24 @@ import TransferdDomain
 
 /// Decodes a `Content-Encoding: gzip` body on its way to disk, a window at a time, for sessions that ask for it
 /// (`decodeContent`). Other responses are stored as the origin sent them.
+///
+/// A body that expands more than `maximumRatio`-fold (past its first `ratioAllowance` bytes) is refused as a
+/// decompression bomb while it decodes, and the writer checks the task's size limit on every window, so that neither
+/// the disk nor memory holds more than a window past a limit.
 package final class ContentDecoder {
+    /// Decoded bytes an encoded byte may become: text and JSON compress 3–20-fold and rarely past 200; deflate's
+    /// ceiling, where a bomb of zeros sits, is about 1,030-fold.
+    package static let maximumRatio: Int64 = 500
+    /// Decoded bytes always allowed, whatever the ratio: small bodies compress well.
+    package static let ratioAllowance: Int64 = 1 << 20
+    /// Encoded bytes decoded in one go: one go yields at most this times the ratio (or the allowance) before the
+    /// writer may flush.
+    package static let sliceSize = 4096
+
     private let decompressor: ZlibDecompressor
     private var window = ByteBuffer()
+    private var encodedBytes: Int64 = 0
+    private var decodedBytes: Int64 = 0
 
     /// A decoder when the job wants decoded content and the response is gzip-encoded; nil otherwise.
     package init?(job: TransferJob, headers: HTTPHeaders) throws {
@@ -16,11 +31,24 @@ package final class ContentDecoder {
         window.reserveCapacity(BodyWriter.batchSize)
     }
 
-    /// Decodes one chunk, handing each decoded window to `consume`.
-    package func decode(_ chunk: ByteBuffer, into consume: (ByteBuffer) -> Void) throws {
-        var input = chunk
+    /// Decodes one slice of encoded bytes (at most `sliceSize`), handing each decoded window to `consume`, which may
+    /// refuse it by throwing.
+    package func decode(_ slice: ByteBuffer, into consume: (ByteBuffer) throws -> Void) throws {
+        var input = slice
+        encodedBytes += Int64(slice.readableBytes)
         do {
-            try input.decompressStream(with: decompressor, window: &window) { consume($0) }
+            try input.decompressStream(with: decompressor, window: &window) { decoded in
+                decodedBytes += Int64(decoded.readableBytes)
+                guard decodedBytes <= max(Self.ratioAllowance, encodedBytes * Self.maximumRatio) else {
+                    throw TransferError(
+                        code: .cannotDecodeContentData,
+                        message: "The gzip-encoded body expands more than \(Self.maximumRatio)-fold: refused as a decompression bomb."
+                    )
+                }
+                try consume(decoded)
+            }
+        } catch let error as TransferError {
+            throw error
         } catch {
             throw TransferError(code: .cannotDecodeContentData, message: "The gzip-encoded body could not be decoded.")
         }

@@ -37,4 +37,34 @@ import Testing
             }
         }
     }
+
+    /// A decompression bomb (50 MiB of zeros in 50 kB) is refused while it decodes, not once it is on disk.
+    @Test func aDecompressionBombIsRefusedAsItDecodes() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("bomb", configuration: #"{"decodeContent": true}"#)
+                _ = try await api.createTask("bomb", url: origin.url("/gzip-zeros/\(50 << 20)"))
+                let task = try await api.waitForCompletion("bomb", 1)
+
+                #expect(task.error?.code == "cannotDecodeContentData")
+                #expect(task.error?.message == "The gzip-encoded body expands more than 500-fold: refused as a decompression bomb.")
+                #expect(task.countOfBytesReceived <= 2 << 20, "stopped at the first window past the allowance")
+                #expect(task.attempts.count == 1, "not retried")
+            }
+        }
+    }
+
+    /// A task's size limit holds on the decoded bytes, checked on every window: nothing past it is written.
+    @Test func maxBytesHoldsOnDecodedBytes() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("capped", configuration: #"{"decodeContent": true}"#)
+                _ = try await api.createTask("capped", url: origin.url("/gzip/\(Self.size)"), extra: #", "maxBytes": 100000"#)
+                let task = try await api.waitForCompletion("capped", 1)
+
+                #expect(task.error?.code == "fileTooLarge", "\(String(describing: task.error))")
+                #expect(task.countOfBytesReceived <= 100_000)
+            }
+        }
+    }
 }

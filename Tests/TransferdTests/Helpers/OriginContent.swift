@@ -28,6 +28,12 @@ enum OriginContent {
     }
 
     /// The first `size` bytes, gzip-compressed.
+    /// `size` zero bytes gzip-compressed (about a thousandth of it): a decompression bomb.
+    static func gzipZeros(size: Int) throws -> ByteBuffer {
+        var zeros = ByteBuffer(repeating: 0, count: size)
+        return try zeros.compress(with: .gzip)
+    }
+
     static func gzip(size: Int) throws -> ByteBuffer {
         var plain = buffer(0..<size)
         return try plain.compress(with: .gzip)

@@ -20,6 +20,7 @@ import Synchronization
 /// - `/redirect/{count}/{size}?to=`: redirects (302, with a short body naming the target) `count` times, then to
 ///   `/files/{size}` (or to `to`).
 /// - `/gzip/{size}`: the file gzip-compressed, with `Content-Encoding: gzip`.
+/// - `/gzip-zeros/{size}`: `size` zero bytes gzip-compressed, with `Content-Encoding: gzip` (a decompression bomb).
 /// - `/basic/{user}/{size}`: the file for `user` and `password(of: user)` as Basic credentials; 401 with a
 ///   `Basic realm="files"` challenge otherwise.
 /// - `/bearer/{user}/{size}`: the file for `password(of: user)` as a Bearer token; 401 with a `Bearer realm="api"`
@@ -111,7 +112,8 @@ final class OriginServer: Sendable {
         router.get("status/:code") { request, context in try origin().status(request, context) }
         router.get("truncated/:size") { request, context in try origin().truncated(request, context) }
         router.get("redirect/:count/:size") { request, context in try origin().redirect(request, context) }
-        router.get("gzip/:size") { request, context in try origin().gzip(request, context) }
+        router.get("gzip/:size") { request, context in try origin().gzip(try OriginContent.gzip(size: origin().size(context))) }
+        router.get("gzip-zeros/:size") { request, context in try origin().gzip(try OriginContent.gzipZeros(size: origin().size(context))) }
         router.get("basic/:user/:size") { request, context in try origin().authorized(.basic, request, context) }
         router.get("bearer/:user/:size") { request, context in try origin().authorized(.bearer, request, context) }
         router.get("flaky/:name/:failures/:size") { request, context in try await origin().flaky(request, context) }
@@ -265,9 +267,8 @@ final class OriginServer: Sendable {
         return Response(status: .ok, headers: [.contentLength: String(size)], body: .init(byteBuffer: OriginContent.buffer(0..<size)))
     }
 
-    private func gzip(_ request: Request, _ context: BasicRequestContext) throws -> Response {
-        let compressed = try OriginContent.gzip(size: size(context))
-        return Response(
+    private func gzip(_ compressed: ByteBuffer) -> Response {
+        Response(
             status: .ok,
             headers: [.contentEncoding: "gzip", .contentType: "text/plain", .contentLength: String(compressed.readableBytes)],
             body: .init(byteBuffer: compressed)
