@@ -23,6 +23,7 @@ struct Components: Sendable {
     init(configuration: Configuration, logger: Logger) async throws {
         let (clock, instance) = (configuration.clock, configuration.instance)
         let signals = SignalBus()
+        try DataDirectoryPermissions.restrict(configuration.dataDirectory)
         let opened = try await OpenedStore.waitingForDatabase(
             dataDirectory: configuration.dataDirectory,
             databaseURL: configuration.databaseURL,
