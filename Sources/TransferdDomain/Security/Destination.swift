@@ -30,6 +30,7 @@ package struct Destination: Sendable, Hashable {
         let address = IPAddress(host)
         components.scheme = scheme
         components.percentEncodedHost = address?.bytes.count == 16 ? "[\(host)]" : host
+        components.port = components.port  // an empty port (`host:/`) is no port
         // The canonical URL must parse back to the same host, or the client would look up a name the guard never vetted.
         guard let url = components.string, URL(string: url)?.host(percentEncoded: false).map(Self.unbracketed) == host else {
             throw TransferError(code: .unsupportedURL, message: "The URL's host cannot be spelled unambiguously.")
@@ -39,6 +40,9 @@ package struct Destination: Sendable, Hashable {
         self.address = address
         self.scheme = scheme
         port = components.port ?? (scheme == "https" ? 443 : 80)
+        guard (1...65535).contains(port) else {
+            throw TransferError(code: .unsupportedURL, message: "The URL's port \(port) is not from 1 to 65535.")
+        }
     }
 
     /// Scheme, canonical host and port: what two URLs share when they are the same origin.
@@ -57,8 +61,10 @@ package struct Destination: Sendable, Hashable {
         if host.hasSuffix(".") { host.removeLast() }
         if let address = IPAddress(host) { return address.description }
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard host.utf8.count <= 253, labels.allSatisfy({ (1...63).contains($0.utf8.count) }), !host.contains("%"),
-            host.unicodeScalars.allSatisfy(\.isASCII)
+        // Letters, digits, '-' and '_' in labels of 1 to 63: anything else (a colon of a broken IPv6 literal, a
+        // space, a percent sign) is no host name, and could not be set as one.
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        guard host.utf8.count <= 253, labels.allSatisfy({ (1...63).contains($0.utf8.count) && $0.utf8.allSatisfy(allowed.contains) })
         else {
             throw TransferError(code: .unsupportedURL, message: "The URL's host `\(host)` is not a valid host name.")
         }

@@ -35,8 +35,10 @@ package struct ResumeValidator: Codable, Sendable, Equatable {
             || headers["accept-ranges"]?.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "bytes" }
                 == true
         guard acceptsRanges else { return .failure(.noAcceptRanges) }
-        let etag = headers["etag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
-        let validator = ResumeValidator(etag: etag, lastModified: headers["last-modified"])
+        // An empty or weak ETag, or an empty date, validates nothing: it would go out as an empty `If-Range`.
+        func given(_ name: String) -> String? { headers[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
+        let etag = given("etag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
+        let validator = ResumeValidator(etag: etag, lastModified: given("last-modified"))
         guard validator.etag != nil || validator.lastModified != nil else { return .failure(.noValidator) }
         return .success(validator)
     }

@@ -72,7 +72,7 @@ package struct DownloadRunner: Sendable {
             let summary = TransferResponse(response)
             guard (200..<300).contains(response.status.code) || redirectKept else {
                 try await recording { try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: nil) }
-                let retryAfter = RetryAfter.parse(response.headers, now: environment.clock.now)
+                let retryAfter = RetryAfter.parse(response.headers.first(name: "retry-after"), now: environment.clock.now)
                 return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
             }
             let start = try AttemptStart(summary, resumePoint: resumePoint, restartReason: restartReason, decoded: decoder != nil)

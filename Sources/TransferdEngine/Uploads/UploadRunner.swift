@@ -76,7 +76,7 @@ package struct UploadRunner: Sendable {
                 timeline.finished(bodyBytes: received)
                 try await recording { try await environment.reporter.replyKept(transfer, reply: reply) }
                 guard (200..<300).contains(response.status.code) else {
-                    let retryAfter = RetryAfter.parse(response.headers, now: environment.clock.now)
+                    let retryAfter = RetryAfter.parse(response.headers.first(name: "retry-after"), now: environment.clock.now)
                     return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
                 }
                 return .succeeded(nil)

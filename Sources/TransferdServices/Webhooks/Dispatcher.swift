@@ -205,7 +205,10 @@ package struct Dispatcher: Service {
                     keeping = reply.readableBytes + chunk.readableBytes <= Self.answerLimit
                     if keeping { reply.writeImmutableBuffer(chunk) } else { reply.clear() }
                 }
-                answer = .answered(status: Int(response.status.code), retryAfter: RetryAfter.parse(response.headers, now: clock.now))
+                answer = .answered(
+                    status: Int(response.status.code),
+                    retryAfter: RetryAfter.parse(response.headers.first(name: "retry-after"), now: clock.now)
+                )
                 if let task = event.taskIdentifier, reply.readableBytes > 0 {
                     await answerChallenge(reply, sessionID: delivery.sessionId, taskIdentifier: task)
                 }

@@ -70,7 +70,24 @@ import TransferdStorage
         }
     }
 
-    @Test(arguments: ["ftp://example.com/", "http:///x", "http://a..b./", "http://[fe80::1%25eth0]/", "http://example.com../"])
+    /// The last two were found by fuzzing: a broken IPv6 literal is no host name, and an empty port is no port.
+    @Test func aHostThatIsNoNameIsRefusedAndTheServiceStaysUp() async throws {
+        try await TestService.with { api in
+            try await api.createSession("broken")
+            for url in ["http://[64:ff9b::a9fe:a9fu]/", "http://exa mple.com/", "http://a_b!.example/"] {
+                let reply = try await api.send(.POST, "/v1/sessions/broken/tasks", json: #"{"kind": "download", "url": "\#(url)"}"#)
+                #expect(reply.status == 400, "\(url): \(reply.text)")
+            }
+            #expect(try await api.send(.GET, "/healthz").status == 200)
+            #expect(try Destination("https://[8.1]:/").url == "https://8.0.0.1/")
+        }
+    }
+
+    @Test(arguments: [
+        "ftp://example.com/", "http:///x", "http://a..b./", "http://[fe80::1%25eth0]/", "http://example.com../",
+        "http://[64:ff9b::a9fe:a9fu]/",
+        "http://example.com:99999/",
+    ])
     func aURLWithoutAUsableHostIsRefused(url: String) {
         #expect(throws: TransferError.self) { try Destination(url) }
     }

@@ -28,6 +28,16 @@ import TransferdStorage
         #expect((try? partial.get()) != nil, "a 206 proves ranges without Accept-Ranges")
     }
 
+    /// Found by fuzzing: an empty validator would have gone out as an empty `If-Range`.
+    @Test func anEmptyETagOrDateValidatesNothing() {
+        let empty = ResumeValidator.of(
+            headers: ["etag": "", "last-modified": " ", "accept-ranges": "bytes"],
+            statusCode: 206,
+            decoded: false
+        )
+        #expect(empty == .failure(.noValidator))
+    }
+
     @Test func otherResponsesSayWhyTheyCannotBeContinued() {
         let reason = { (headers: [String: String], decoded: Bool) -> ResumeValidator.NotResumableReason? in
             if case .failure(let reason) = ResumeValidator.of(headers: headers, statusCode: 200, decoded: decoded) { return reason }

@@ -1,12 +1,9 @@
 import Foundation
-import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// tus's `Upload-Metadata`: comma-separated `key base64value` pairs (a key may stand alone).
-enum TusMetadata {
+package enum TusMetadata {
     /// The decoded pairs, or a 400 problem for a malformed header.
-    static func parse(_ header: String) throws(DomainError) -> [String: String] {
+    package static func parse(_ header: String) throws(DomainError) -> [String: String] {
         var metadata: [String: String] = [:]
         for pair in header.split(separator: ",") {
             let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: true)

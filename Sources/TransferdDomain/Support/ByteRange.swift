@@ -1,7 +1,4 @@
 import Foundation
-import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// A single byte range of an HTTP `Range` request (RFC 9110 §14.1.2), resolved against a representation's size.
 package enum ByteRange: Equatable {
