@@ -48,8 +48,8 @@ package enum StrictJSON {
         mutating func value(depth: Int) throws(Violation) {
             guard let byte = current else { throw violation("the text ends where a value should begin") }
             switch byte {
-            case UInt8(ascii: "{"): try object(depth: depth + 1)
-            case UInt8(ascii: "["): try array(depth: depth + 1)
+            case UInt8(ascii: "{"): try container(depth: depth + 1, closing: UInt8(ascii: "}"))
+            case UInt8(ascii: "["): try container(depth: depth + 1, closing: UInt8(ascii: "]"))
             case UInt8(ascii: "\""): try string()
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
             case UInt8(ascii: "t"): try literal("true")
@@ -59,58 +59,41 @@ package enum StrictJSON {
             }
         }
 
-        mutating func object(depth: Int) throws(Violation) {
+        /// An object or an array (`closing` tells which): members or values separated by commas, none trailing.
+        mutating func container(depth: Int, closing: UInt8) throws(Violation) {
             if depth > StrictJSON.maximumDepth { throw violation("nesting deeper than \(StrictJSON.maximumDepth) levels") }
             position += 1
             skipWhitespace()
-            if current == UInt8(ascii: "}") {
+            if current == closing {
                 position += 1
                 return
             }
             while true {
-                guard current == UInt8(ascii: "\"") else {
-                    throw violation("unexpected \(describeCurrent()) where a member's quoted name should be")
-                }
-                try string()
-                skipWhitespace()
-                guard current == UInt8(ascii: ":") else { throw violation("unexpected \(describeCurrent()) where `:` should be") }
-                position += 1
-                skipWhitespace()
-                try value(depth: depth)
+                if closing == UInt8(ascii: "}") { try member(depth: depth) } else { try value(depth: depth) }
                 skipWhitespace()
                 switch current {
                 case UInt8(ascii: ","):
                     position += 1
                     skipWhitespace()
-                case UInt8(ascii: "}"):
+                case closing:
                     position += 1
                     return
-                default: throw violation("unexpected \(describeCurrent()) where `,` or `}` should be")
+                default: throw violation("unexpected \(describeCurrent()) where `,` or `\(Character(Unicode.Scalar(closing)))` should be")
                 }
             }
         }
 
-        mutating func array(depth: Int) throws(Violation) {
-            if depth > StrictJSON.maximumDepth { throw violation("nesting deeper than \(StrictJSON.maximumDepth) levels") }
+        /// An object's member: a quoted name, `:`, a value.
+        mutating func member(depth: Int) throws(Violation) {
+            guard current == UInt8(ascii: "\"") else {
+                throw violation("unexpected \(describeCurrent()) where a member's quoted name should be")
+            }
+            try string()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw violation("unexpected \(describeCurrent()) where `:` should be") }
             position += 1
             skipWhitespace()
-            if current == UInt8(ascii: "]") {
-                position += 1
-                return
-            }
-            while true {
-                try value(depth: depth)
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","):
-                    position += 1
-                    skipWhitespace()
-                case UInt8(ascii: "]"):
-                    position += 1
-                    return
-                default: throw violation("unexpected \(describeCurrent()) where `,` or `]` should be")
-                }
-            }
+            try value(depth: depth)
         }
 
         /// A string: escapes as RFC 8259 lists them, no raw control characters; UTF-8 is the decoder's to check.

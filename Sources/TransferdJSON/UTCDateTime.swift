@@ -44,6 +44,16 @@ package struct UTCDateTime: Equatable, Sendable {
         bytes.appendDecimal(value.magnitude, width: width)
     }
 
+    /// The day counted from 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    package static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
     private static func civil(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let shifted = days + 719_468

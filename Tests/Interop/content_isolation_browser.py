@@ -10,9 +10,9 @@ each visit (the page's script sets it to "pwned" as it runs) and the link's addr
 import json
 import sys
 
+import headless_chromium
+
 try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
@@ -20,10 +20,7 @@ except ImportError:
     sys.exit("selenium is needed: pip install selenium (and apt-get install chromium chromium-driver)")
 
 base, key, file_id = sys.argv[1:4]
-options = webdriver.ChromeOptions()
-for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"]:
-    options.add_argument(argument)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = headless_chromium.start()
 wait = WebDriverWait(driver, 60, poll_frequency=0.05)
 seen = {}
 try:

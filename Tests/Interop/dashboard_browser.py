@@ -20,9 +20,10 @@ import os
 import sys
 import time
 
+import headless_chromium
+
 try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions
@@ -32,10 +33,7 @@ except ImportError:
 
 base, key, screenshots, scenario = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 os.makedirs(screenshots, exist_ok=True)
-options = webdriver.ChromeOptions()
-for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"]:
-    options.add_argument(argument)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = headless_chromium.start()
 wait = WebDriverWait(driver, 60, poll_frequency=0.05)
 seen = {}
 
@@ -56,11 +54,28 @@ def status(task):
     return row(task).find_element(By.CSS_SELECTOR, '[data-field="status"]').text
 
 
+def replaced(element):
+    """Whether `element`'s page has gone: Selenium's `staleness_of`, which also takes Chromium's word for it when the
+    node is asked about halfway through the navigation ("does not belong to the document", seen on a loaded
+    machine) rather than after it."""
+    def check(_):
+        try:
+            element.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+    return check
+
+
 def submit_and_wait(element):
     """Sends a form with the keyboard (Enter on a field, Space on a button) and waits for the next page."""
     page = driver.find_element(By.TAG_NAME, "html")
     element.send_keys(Keys.ENTER if element.tag_name == "input" else Keys.SPACE)
-    wait.until(expected_conditions.staleness_of(page))
+    wait.until(replaced(page))
 
 
 try:

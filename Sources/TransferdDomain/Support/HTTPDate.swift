@@ -1,27 +1,26 @@
 import Foundation
+import TransferdJSON
 
 /// The dates of HTTP headers (RFC 9110 §5.6.7): IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) written, and read
 /// along with the two obsolete forms recipients must take (`Sunday, 06-Nov-94 08:49:37 GMT` and asctime's
 /// `Sun Nov  6 08:49:37 1994`).
 ///
-/// Written by hand over the proleptic Gregorian calendar's day count: Foundation's `DateFormatter` keeps memory it
+/// Written by hand over `UTCDateTime`'s calendar arithmetic: Foundation's `DateFormatter` keeps memory it
 /// never frees for some inputs (found by fuzzing `Retry-After`), and these headers come from servers nobody vetted.
 package enum HTTPDate {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     package static func string(from date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let time = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let fields = UTCDateTime(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+        let days = UTCDateTime.daysSince1970(year: fields.year, month: fields.month, day: fields.day)
         let weekday = weekdays[Int(((days % 7) + 11) % 7)]  // 1970-01-01 was a Thursday
         func padded(_ value: Int64, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        let clock = "\(padded(time / 3600, 2)):\(padded(time / 60 % 60, 2)):\(padded(time % 60, 2))"
-        return "\(weekday), \(padded(day, 2)) \(months[Int(month - 1)]) \(padded(year, 4)) \(clock) GMT"
+        let clock = "\(padded(fields.hour, 2)):\(padded(fields.minute, 2)):\(padded(fields.second, 2))"
+        return "\(weekday), \(padded(fields.day, 2)) \(months[Int(fields.month - 1)]) \(padded(fields.year, 4)) \(clock) GMT"
     }
 
     /// The date `text` names in any of the three forms; nil for anything else.
@@ -46,7 +45,7 @@ package enum HTTPDate {
             let hour = number(time[0], digits: 2...2), let minute = number(time[1], digits: 2...2),
             let second = number(time[2], digits: 2...2), hour < 24, minute < 60, second <= 60
         else { return nil }
-        let days = days(fromYear: year, month: Int64(month + 1), day: day)
+        let days = UTCDateTime.daysSince1970(year: year, month: Int64(month + 1), day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
     }
 
@@ -64,28 +63,5 @@ package enum HTTPDate {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days since 1970-01-01 of a civil date (Howard Hinnant's `days_from_civil`).
-    private static func days(fromYear year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The civil date of a day count since 1970-01-01 (`civil_from_days`).
-    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthPart = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthPart + 2) / 5 + 1
-        let month = monthPart < 10 ? monthPart + 3 : monthPart - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

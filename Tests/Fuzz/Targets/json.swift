@@ -1,4 +1,5 @@
 import Foundation
+import TransferdJSON
 
 /// Request bodies: `StrictJSON` on any bytes. It never traps, and a refusal points inside the text. (What it accepts
 /// the decoder may still refuse: a number past `Double`'s range, or invalid UTF-8, which the decoder checks.)

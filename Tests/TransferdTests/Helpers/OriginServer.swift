@@ -112,8 +112,8 @@ final class OriginServer: Sendable {
         router.get("status/:code") { request, context in try origin().status(request, context) }
         router.get("truncated/:size") { request, context in try origin().truncated(request, context) }
         router.get("redirect/:count/:size") { request, context in try origin().redirect(request, context) }
-        router.get("gzip/:size") { request, context in try origin().gzip(try OriginContent.gzip(size: origin().size(context))) }
-        router.get("gzip-zeros/:size") { request, context in try origin().gzip(try OriginContent.gzipZeros(size: origin().size(context))) }
+        router.get("gzip/:size") { _, context in try origin().gzip(OriginContent.gzip(size: origin().size(context))) }
+        router.get("gzip-zeros/:size") { _, context in try origin().gzip(OriginContent.gzipZeros(size: origin().size(context))) }
         router.get("basic/:user/:size") { request, context in try origin().authorized(.basic, request, context) }
         router.get("bearer/:user/:size") { request, context in try origin().authorized(.bearer, request, context) }
         router.get("flaky/:name/:failures/:size") { request, context in try await origin().flaky(request, context) }
