@@ -7,7 +7,8 @@ import NIOHTTPTypes
 /// bodies are the idle timeout's.
 ///
 /// It sits after the HTTP decoder, which reports a head only once it is complete, and puts a second handler first in
-/// the pipeline to hear the first raw byte.
+/// the pipeline to hear the first raw byte. A request costs it a clock reading, not a timer: one timer at a time per
+/// connection checks the head that is pending when it fires, and is set again only for a head still pending.
 package final class RequestHeadTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     package typealias InboundIn = HTTPRequestPart
     package typealias InboundOut = HTTPRequestPart
@@ -17,7 +18,9 @@ package final class RequestHeadTimeout: ChannelDuplexHandler, RemovableChannelHa
     private let timeout: TimeAmount
     /// Between requests: bytes that arrive now begin a head.
     private var awaitingHead = true
-    private var deadline: Scheduled<Void>?
+    /// When the first byte of the pending head arrived; nil while no head is pending.
+    private var headStarted: NIODeadline?
+    private var check: Scheduled<Void>?
 
     package init(timeout: TimeAmount) {
         self.timeout = timeout
@@ -28,15 +31,14 @@ package final class RequestHeadTimeout: ChannelDuplexHandler, RemovableChannelHa
     }
 
     package func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        check?.cancel()
+        check = nil
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head = unwrapInboundIn(data) {
             awaitingHead = false
-            deadline?.cancel()
-            deadline = nil
+            headStarted = nil
         }
         context.fireChannelRead(data)
     }
@@ -48,10 +50,23 @@ package final class RequestHeadTimeout: ChannelDuplexHandler, RemovableChannelHa
 
     /// Bytes arrived: the first of a head starts its clock.
     fileprivate func bytesArrived(on channel: any Channel) {
-        guard awaitingHead, deadline == nil else { return }
-        deadline = channel.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [weak self] in
-            guard let self, self.awaitingHead else { return }
-            channel.close(promise: nil)
+        guard awaitingHead, headStarted == nil else { return }
+        let now = NIODeadline.now()
+        headStarted = now
+        if check == nil { scheduleCheck(at: now + timeout, on: channel) }
+    }
+
+    /// Closes the connection when the pending head is late; looks again when the one pending then would be.
+    private func scheduleCheck(at deadline: NIODeadline, on channel: any Channel) {
+        check = channel.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [weak self] in
+            guard let self else { return }
+            self.check = nil
+            guard let started = self.headStarted else { return }
+            if NIODeadline.now() >= started + self.timeout {
+                channel.close(promise: nil)
+            } else {
+                self.scheduleCheck(at: started + self.timeout, on: channel)
+            }
         }
     }
 
