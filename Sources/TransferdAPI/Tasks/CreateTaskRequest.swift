@@ -97,7 +97,8 @@ struct CreateTaskRequest: Decodable {
                 requirement: "must be one of \(TransferTask.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not `\(kindText)`"
             )
         }
-        if let resumeData, let url, url != resumeData.url {
+        // Resume data carries no password: a URL given with one (to resume with it) is the same URL.
+        if let resumeData, let url, Redaction.withoutPassword(url) != resumeData.url {
             throw .invalidField("url", requirement: "must be the resume data's URL (\(resumeData.url)) or be left out")
         }
         guard let url = url ?? resumeData?.url else { throw .badRequest("`url` is required.") }

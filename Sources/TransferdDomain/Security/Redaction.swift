@@ -13,6 +13,13 @@ package enum Redaction {
         return components.string ?? url
     }
 
+    /// `url` without its password (the user stays): what a token that travels, such as resume data, may carry.
+    package static func withoutPassword(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = nil
+        return components.string ?? url
+    }
+
     package static func headers(_ headers: [String: String]) -> [String: String] {
         headers.reduce(into: [:]) { shown, header in
             shown[header.key] = sensitiveHeaders.contains(header.key.lowercased()) ? mask : header.value

@@ -256,7 +256,8 @@ package struct TaskTransitions: Sendable {
         return ResumeData(
             sessionID: task.sessionId,
             taskID: task.rowID,
-            url: task.originalRequest.url,
+            // Resume data is readable by whoever holds it (a subscriber, a log): never a password.
+            url: Redaction.withoutPassword(task.originalRequest.url),
             bytes: task.partialBytes,
             expectedBytes: task.countOfBytesExpected,
             validator: validator

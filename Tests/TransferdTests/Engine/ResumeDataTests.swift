@@ -45,6 +45,39 @@ import TransferdStorage
         }
     }
 
+    /// Resume data is readable by whoever holds it: it never carries the URL's password, which a new task is given
+    /// again with the URL.
+    @Test func resumeDataCarriesNoPassword() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with(progressInterval: .milliseconds(50)) { api in
+                // setup: a throttled download from a URL with a password, cancelled with resume data
+                try await api.createSession("secret")
+                let url =
+                    "http://u:p4ssw0rd@" + origin.url("/files/\(Self.size)?name=secret&bytesPerSecond=500000").dropFirst("http://".count)
+                _ = try await api.createTask("secret", url: url)
+                _ = try await api.waitForEvent("secret") { $0.type == "task.progress" && ($0.data.totalBytesWritten ?? 0) > 100_000 }
+                let cancelled = try await api.send(.POST, "/v1/sessions/secret/tasks/1/cancel", json: #"{"produceResumeData": true}"#)
+                let token = try #require(try cancelled.decode(TaskView.self).error?.resumeData)
+
+                // act: read the token as anyone holding it could, and resume with the URL given again
+                let payload = try #require(token.split(separator: ".").dropFirst().first.flatMap { Data(base64Encoded: String($0)) })
+                let resumed = try await api.send(
+                    .POST,
+                    "/v1/sessions/secret/tasks",
+                    json: #"{"kind": "download", "resumeData": "\#(token)", "url": "\#(url)"}"#
+                )
+
+                // verify
+                #expect(!String(decoding: payload, as: UTF8.self).contains("p4ssw0rd"))
+                #expect(String(decoding: payload, as: UTF8.self).contains("u@127.0.0.1"))
+                #expect(resumed.status == 201, "\(resumed.text)")
+                let task = try await api.waitForCompletion("secret", 2)
+                #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
+                #expect(origin.lastHeaders["authorization"] == "Basic \(Data("u:p4ssw0rd".utf8).base64EncodedString())")
+            }
+        }
+    }
+
     @Test func resumeDataIsCheckedBeforeItIsUsed() async throws {
         try await OriginServer.with { origin in
             try await TestService.with(progressInterval: .milliseconds(50)) { api in
