@@ -14,14 +14,22 @@ final class RawConnection: Sendable {
         closed.whenSuccess { [self] text in self.received.withLock { $0 = text } }
     }
 
-    /// Collects the bytes received until the connection closes.
+    /// Sends `greeting` as soon as the connection is up, and collects the bytes received until it closes.
     private final class Collector: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
         private var received = ""
+        private let greeting: String?
         private let closed: EventLoopPromise<String>
 
-        init(closed: EventLoopPromise<String>) {
+        init(greeting: String?, closed: EventLoopPromise<String>) {
+            self.greeting = greeting
             self.closed = closed
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            if let greeting { context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: greeting)), promise: nil) }
+            context.fireChannelActive()
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -33,12 +41,16 @@ final class RawConnection: Sendable {
         }
     }
 
-    static func open(port: Int) async throws -> RawConnection {
+    /// Connects to `port`; `sending` goes out the moment the connection is up, from the event loop, not after the
+    /// test's task is next scheduled (on a loaded machine that can be longer than a short idle timeout).
+    static func open(port: Int, sending greeting: String? = nil) async throws -> RawConnection {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let closed = loop.makePromise(of: String.self)
         let channel = try await ClientBootstrap(group: loop)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(closed: closed)) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Collector(greeting: greeting, closed: closed))
+                }
             }
             .connect(host: "127.0.0.1", port: port).get()
         return RawConnection(channel: channel, closed: closed.futureResult)

@@ -37,11 +37,9 @@ import Testing
     @Test func anIdleConnectionIsClosedAfterItsAnswer() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(600), idleTimeout: .seconds(1), maximumConnections: 64)
         try await TestService.with(configure: { $0.connections = limits }) { api in
-            let connection = try await RawConnection.open(port: try port(of: api))
+            // act: one request, sent as the connection opens (the idle clock runs from then), then nothing
+            let connection = try await RawConnection.open(port: try port(of: api), sending: "GET /healthz HTTP/1.1\r\nHost: client\r\n\r\n")
             defer { connection.close() }
-
-            // act: one request, then nothing
-            try await connection.write("GET /healthz HTTP/1.1\r\nHost: client\r\n\r\n")
 
             // verify: answered, then closed by the server
             let received = try #require(try await connection.readUntilClosed(timeout: .seconds(120)))
