@@ -50,11 +50,15 @@ import Testing
     @Test func pastTheCapAConnectionWaitsUntilAnotherCloses() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(600), idleTimeout: .seconds(600), maximumConnections: 2)
         try await TestService.with(configure: { $0.connections = limits }) { api in
-            // setup: two connections held open, idle
-            let held = [try await RawConnection.open(port: try port(of: api)), try await RawConnection.open(port: try port(of: api))]
+            // setup: two connections held open, each answered once: the server has accepted and counts both (it
+            // accepts a batch of waiting connections at a time, so one opened before then could slip in with them)
+            let request = "GET /healthz HTTP/1.1\r\nHost: client\r\n\r\n"
+            let held = [
+                try await RawConnection.open(port: try port(of: api), sending: request),
+                try await RawConnection.open(port: try port(of: api), sending: request),
+            ]
             defer { held.forEach { $0.close() } }
-            // Each is accepted once a request on it is answered: the cap counts accepted connections.
-            for connection in held { try await connection.write("GET /healthz HTTP/1.1\r\nHost: client\r\n\r\n") }
+            for connection in held { #expect(try await connection.readSomething(timeout: .seconds(60))?.hasPrefix("HTTP/1.1 200") == true) }
             let third = try await RawConnection.open(port: try port(of: api))
             defer { third.close() }
             try await third.write("GET /healthz HTTP/1.1\r\nHost: client\r\nConnection: close\r\n\r\n")
