@@ -45,26 +45,14 @@ struct CreateTaskRequest: Decodable {
         }
     }
 
-    /// An upload's `multipart`: names and values go into part headers, so CR, LF and `"` are refused.
+    /// An upload's `multipart`, as given.
     struct MultipartRequest: Decodable {
         var field: String?
         var filename: String?
         var fields: [String: String]?
 
         func validate() throws(DomainError) -> MultipartForm {
-            guard let field, !field.isEmpty else { throw .badRequest("`multipart.field` is required.") }
-            let unsafe = { (text: String) in text.contains { "\r\n\"".contains($0) } }
-            guard !unsafe(field) else { throw .invalidField("multipart.field", requirement: "must not contain CR, LF or double quotes") }
-            if let filename, unsafe(filename) || filename.isEmpty {
-                throw .invalidField("multipart.filename", requirement: "must be non-empty, without CR, LF or double quotes")
-            }
-            for (name, value) in fields ?? [:] where unsafe(name) || name.isEmpty || value.contains(where: { "\r\n".contains($0) }) {
-                throw .invalidField(
-                    "multipart.fields.\(name)",
-                    requirement: "must have a non-empty name without CR, LF or quotes, and a value on one line"
-                )
-            }
-            return MultipartForm(field: field, filename: filename, fields: fields)
+            try MultipartForm(validating: field, filename: filename, fields: fields)
         }
     }
 

@@ -13,8 +13,8 @@ package struct UploadJob: Sendable {
     package let multipart: MultipartForm?
 
     /// The multipart framing around the file, with a fresh boundary (always of the same length); nil for a raw body.
-    package var framing: MultipartBody? {
-        multipart.map { MultipartBody(form: $0, filename: filename, fileContentType: contentType) }
+    package var framing: MultipartFraming? {
+        multipart.map { MultipartFraming(form: $0, filename: filename, fileContentType: contentType) }
     }
 
     package init(task: TransferTask, files: FileStore, _ repositories: any Repositories) throws {

@@ -7,7 +7,7 @@ import _NIOFileSystem
 package struct UploadBody: AsyncSequence, Sendable {
     package typealias Element = ByteBuffer
 
-    package let framing: MultipartBody?
+    package let framing: MultipartFraming?
     package let chunks: FileChunks
     package let transfer: ActiveTransfer
     package let limits: [BandwidthLimit]
@@ -38,9 +38,9 @@ package struct UploadBody: AsyncSequence, Sendable {
 
     package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(
-            prefix: framing?.prefix,
+            prefix: framing.map { ByteBuffer(string: $0.head) },
             file: chunks.makeAsyncIterator(),
-            suffix: framing?.suffix,
+            suffix: framing.map { ByteBuffer(string: $0.tail) },
             transfer: transfer,
             limits: limits
         )

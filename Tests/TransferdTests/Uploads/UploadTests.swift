@@ -106,6 +106,39 @@ import TransferdStorage
         }
     }
 
+    /// A file name an uploader chose (tus `Upload-Metadata`) goes into the part's header with its control
+    /// characters and quotes replaced: it cannot end the header and add one of its own.
+    @Test func anUploadersFileNameCannotAddHeadersToItsPart() async throws {
+        try await UploadReceiver.with { receiver in
+            try await TestService.with { api in
+                try await api.createSession("named")
+                let name = Data("evil\r\nX-Injected: 1\n\".txt".utf8).base64EncodedString()
+                let staged = try await api.send(
+                    .POST,
+                    "/v1/files",
+                    headers: [
+                        ("Tus-Resumable", "1.0.0"), ("Upload-Length", "10"), ("Upload-Metadata", "filename \(name)"),
+                        ("Content-Type", "application/offset+octet-stream"),
+                    ],
+                    bytes: OriginContent.buffer(0..<10)
+                )
+                let file = try #require(staged.headers.first(name: "Location")?.split(separator: "/").last)
+                _ = try await api.createTask(
+                    "named",
+                    url: receiver.url("named"),
+                    kind: "upload",
+                    extra: #", "method": "POST", "from": {"file": "\#(file)"}, "multipart": {"field": "upload"}"#
+                )
+                #expect(try await api.waitForCompletion("named", 1).error == nil)
+
+                let received = try #require(try await receiver.received("named").last)
+                #expect(received.parts.map(\.name) == ["upload"])
+                #expect(received.parts.first?.filename == "evil__X-Injected: 1__.txt")
+                #expect(received.parts.first?.sha256 == OriginContent.sha256(size: 10))
+            }
+        }
+    }
+
     @Test func aRefusedUploadFailsAndKeepsTheServersExplanation() async throws {
         try await UploadReceiver.with { receiver in
             try await TestService.with { api in
@@ -240,7 +273,21 @@ import TransferdStorage
                 ),
                 (
                     #""from": {"file": "a"}, "multipart": {"field": "a\"b"}"#, 400,
-                    "`multipart.field` must not contain CR, LF or double quotes."
+                    "`multipart.field` must not contain control characters (CR, LF) or double quotes."
+                ),
+                // A lone LF or CR is a line break to lenient parsers: a header injected into the part (found by
+                // Tests/Fuzz's multipart target).
+                (
+                    #""from": {"file": "a"}, "multipart": {"field": "a\nContent-Type: text/html"}"#, 400,
+                    "`multipart.field` must not contain control characters (CR, LF) or double quotes."
+                ),
+                (
+                    #""from": {"file": "a"}, "multipart": {"field": "f", "fields": {"n\rX-Injected: 1": "v"}}"#, 400,
+                    "`multipart.fields.n\rX-Injected: 1` must have a non-empty name without control characters or quotes, and a value on one line."
+                ),
+                (
+                    #""from": {"file": "a"}, "multipart": {"field": "f", "filename": "a\u0000b"}"#, 400,
+                    "`multipart.filename` must be non-empty, without control characters or double quotes."
                 ),
             ]
             for (fields, status, detail) in cases {
