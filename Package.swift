@@ -93,6 +93,7 @@ let package = Package(
                 .copy("0017_launch_events.sql"),
                 .copy("0018_task_metrics.sql"),
                 .copy("0019_challenges.sql"),
+                .copy("0020_sealed_secrets.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

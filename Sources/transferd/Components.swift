@@ -24,9 +24,12 @@ struct Components: Sendable {
         let (clock, instance) = (configuration.clock, configuration.instance)
         let signals = SignalBus()
         try DataDirectoryPermissions.restrict(configuration.dataDirectory)
+        let credentialsKey = try CredentialsKey.key(dataDirectory: configuration.dataDirectory, configured: configuration.credentialsKey)
+        let vault = CredentialVault(key: credentialsKey)
         let opened = try await OpenedStore.waitingForDatabase(
             dataDirectory: configuration.dataDirectory,
             databaseURL: configuration.databaseURL,
+            vault: vault,
             connections: configuration.databaseConnections,
             signals: signals,
             logger: logger
@@ -34,8 +37,6 @@ struct Components: Sendable {
         self.store = opened
         let store = opened.store
         let files = try FileStore(dataDirectory: configuration.dataDirectory)
-        let credentialsKey = try CredentialsKey.key(dataDirectory: configuration.dataDirectory, configured: configuration.credentialsKey)
-        let vault = CredentialVault(key: credentialsKey)
         let contentLinks = ContentLinks(credentialsKey: credentialsKey)
         let disk = DiskSpace(directory: configuration.dataDirectory, minimumFreeBytes: configuration.limits.minimumFreeDiskBytes)
         httpClient = HTTPClientService(

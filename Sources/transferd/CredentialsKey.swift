@@ -10,6 +10,14 @@ import TransferdServices
 enum CredentialsKey {
     static let fileName = "credentials.key"
 
+    /// The key given in the environment, if any.
+    static var configured: String? { ProcessInfo.processInfo.environment["TRANSFERD_CREDENTIALS_KEY"] }
+
+    /// The vault of the key given in the environment, else of the data directory's.
+    static func vault(dataDirectory: String) throws -> CredentialVault {
+        CredentialVault(key: try key(dataDirectory: dataDirectory, configured: configured))
+    }
+
     static func key(dataDirectory: String, configured: String?) throws -> SymmetricKey {
         if let configured {
             guard let bytes = Data(base64Encoded: configured), bytes.count == 32 else {
@@ -17,6 +25,7 @@ enum CredentialsKey {
             }
             return SymmetricKey(data: bytes)
         }
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent(fileName).path
         if FileManager.default.fileExists(atPath: path) == false {
             let candidate = path + ".\(getpid()).\(UUID().uuidString)"

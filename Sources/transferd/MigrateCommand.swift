@@ -10,10 +10,11 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let applied: [String]
+        let vault = try CredentialsKey.vault(dataDirectory: options.dataDir)
         if options.databaseURL.isEmpty {
-            applied = try SQLiteStore.migrate(dataDirectory: options.dataDir)
+            applied = try SQLiteStore.migrate(dataDirectory: options.dataDir, vault: vault)
         } else {
-            let store = try await PostgresStore(url: options.databaseURL, connections: 1, logger: Logger(label: "transferd"))
+            let store = try await PostgresStore(url: options.databaseURL, vault: vault, connections: 1, logger: Logger(label: "transferd"))
             applied = store.appliedMigrations
             await store.shutdown()
         }

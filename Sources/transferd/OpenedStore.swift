@@ -4,20 +4,27 @@ import TransferdDomain
 import TransferdStorage
 
 /// The store a configuration names, migrated and open: PostgreSQL at `--database-url`, else SQLite in the data
-/// directory, its commits' signals delivered to `signals`. As a service, it relays the signals of other instances
+/// directory, its secrets sealed by `vault`, its commits' signals delivered to `signals`. As a service, it relays the signals of other instances
 /// (PostgreSQL) until everything else has stopped, then closes the store's connections.
 struct OpenedStore: Service {
     let store: any Store
     private let relay: (@Sendable () async -> Void)?
     private let close: @Sendable () async -> Void
 
-    init(dataDirectory: String, databaseURL: String?, connections: Int, signals: SignalBus = SignalBus(), logger: Logger) async throws {
+    init(
+        dataDirectory: String,
+        databaseURL: String?,
+        vault: CredentialVault,
+        connections: Int,
+        signals: SignalBus = SignalBus(),
+        logger: Logger
+    ) async throws {
         guard let databaseURL else {
-            store = try SQLiteStore(dataDirectory: dataDirectory, signals: signals)
+            store = try SQLiteStore(dataDirectory: dataDirectory, vault: vault, signals: signals)
             (relay, close) = (nil, {})
             return
         }
-        let postgres = try await PostgresStore(url: databaseURL, connections: connections, signals: signals, logger: logger)
+        let postgres = try await PostgresStore(url: databaseURL, vault: vault, connections: connections, signals: signals, logger: logger)
         store = postgres
         relay = { await postgres.relaySignals() }
         close = { await postgres.shutdown() }
@@ -29,6 +36,7 @@ struct OpenedStore: Service {
     static func waitingForDatabase(
         dataDirectory: String,
         databaseURL: String?,
+        vault: CredentialVault,
         connections: Int,
         signals: SignalBus,
         logger: Logger
@@ -39,6 +47,7 @@ struct OpenedStore: Service {
                 return try await OpenedStore(
                     dataDirectory: dataDirectory,
                     databaseURL: databaseURL,
+                    vault: vault,
                     connections: connections,
                     signals: signals,
                     logger: logger
@@ -51,7 +60,8 @@ struct OpenedStore: Service {
         }
     }
 
-    /// Runs `body` with the store a command opens for a moment (keys, migrations), then closes it.
+    /// Runs `body` with the store a command opens for a moment (keys), its secrets sealed by the configured
+    /// credentials key, then closes it.
     static func with<T>(
         dataDirectory: String,
         databaseURL: String?,
@@ -60,6 +70,7 @@ struct OpenedStore: Service {
         let opened = try await OpenedStore(
             dataDirectory: dataDirectory,
             databaseURL: databaseURL,
+            vault: try CredentialsKey.vault(dataDirectory: dataDirectory),
             connections: 1,
             logger: Logger(label: "transferd")
         )

@@ -251,7 +251,7 @@ struct ServiceOptions: ParsableArguments {
             ),
             maxBytesPerSecond: maxBytesPerSecond > 0 ? maxBytesPerSecond : nil,
             discretionaryWindow: DiscretionaryWindow(discretionaryWindow),
-            credentialsKey: Self.environment["TRANSFERD_CREDENTIALS_KEY"],
+            credentialsKey: CredentialsKey.configured,
             trustedCertificates: caFile.isEmpty ? nil : caFile,
             stagedFileLimits: StagedFileLimits(
                 maximumSize: maxUploadSize,

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
 
-/// Seals credentials for storage with AES-GCM under the service's credentials key (`credentials.key` in the data
-/// directory, or `TRANSFERD_CREDENTIALS_KEY`, which every instance sharing a database must have alike).
+/// Seals secrets for storage with AES-GCM under the service's credentials key (`credentials.key` in the data
+/// directory, or `TRANSFERD_CREDENTIALS_KEY`, which every instance sharing a database must have alike): challenge
+/// credentials, and the stored values that may hold credentials (request headers, URLs, proxies, webhook secrets).
 package struct CredentialVault: Sendable {
     private let key: SymmetricKey
 
@@ -15,23 +16,45 @@ package struct CredentialVault: Sendable {
         SymmetricKey(size: .bits256)
     }
 
-    package func seal(_ credential: Credential) throws -> String {
-        let sealed = try AES.GCM.seal(try JSONEncoder().encode(credential), using: key)
-        guard let combined = sealed.combined else { throw CredentialVaultError.cannotSeal }
-        return combined.base64EncodedString()
+    /// `bytes` encrypted and authenticated: a random nonce, the ciphertext and the tag.
+    package func seal(_ bytes: Data) throws -> Data {
+        guard let combined = try AES.GCM.seal(bytes, using: key).combined else { throw CredentialVaultError.cannotSeal }
+        return combined
     }
 
-    package func open(_ text: String) throws -> Credential {
-        guard let data = Data(base64Encoded: text) else { throw CredentialVaultError.cannotOpen }
+    /// What `seal(_:)` sealed under this key; anything else (another key, a damaged value) is `cannotOpen`.
+    package func open(_ sealed: Data) throws -> Data {
         do {
-            return try JSONDecoder().decode(Credential.self, from: try AES.GCM.open(try AES.GCM.SealedBox(combined: data), using: key))
+            return try AES.GCM.open(try AES.GCM.SealedBox(combined: sealed), using: key)
+        } catch {
+            throw CredentialVaultError.cannotOpen
+        }
+    }
+
+    /// `text` sealed, in base64.
+    package func seal(text: String) throws -> String {
+        try seal(Data(text.utf8)).base64EncodedString()
+    }
+
+    package func open(text sealed: String) throws -> String {
+        guard let data = Data(base64Encoded: sealed) else { throw CredentialVaultError.cannotOpen }
+        return String(decoding: try open(data), as: UTF8.self)
+    }
+
+    package func seal(_ credential: Credential) throws -> String {
+        try seal(text: String(decoding: try JSONEncoder().encode(credential), as: UTF8.self))
+    }
+
+    package func open(_ sealed: String) throws -> Credential {
+        do {
+            return try JSONDecoder().decode(Credential.self, from: Data(try open(text: sealed).utf8))
         } catch {
             throw CredentialVaultError.cannotOpen
         }
     }
 }
 
-/// Why a credential could not be sealed or opened (another instance's key, or a damaged value).
+/// Why a value could not be sealed or opened (another instance's key, or a damaged value).
 package enum CredentialVaultError: Error, Equatable {
     case cannotSeal, cannotOpen
 }

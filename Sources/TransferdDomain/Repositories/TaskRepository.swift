@@ -24,8 +24,8 @@ package protocol TaskRepository {
     /// Task identifiers of unfinished upload tasks that will send this staged file, or this download's content.
     func unfinishedUploads(sending source: UploadSourceReference) throws -> [Int64]
 
-    /// A checkpoint of a running download by the lease's `owner`; false when the task is no longer running or no
-    /// longer the owner's.
+    /// A checkpoint of a running download by the lease's `owner`, or of one being cancelled (its last checkpoint,
+    /// which its resume data continues from); false when the task is neither or no longer the owner's.
     func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool
     /// The counters of a running upload by the lease's `owner`; false when it is no longer running or the owner's.
     func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) throws -> Bool

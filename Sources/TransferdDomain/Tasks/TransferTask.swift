@@ -20,7 +20,7 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
     package var originalRequest: TransferRequest
     /// `host:port` of the URL: the per-host connection limit counts by it.
     package var origin: String
-    /// The URL after redirects, once the task has reached it.
+    /// The URL after redirects, once the task has reached it, its password masked: shown, never requested.
     package var currentUrl: String?
     package var response: TransferResponse?
     package var countOfBytesReceived: Int64

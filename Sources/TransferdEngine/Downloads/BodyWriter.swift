@@ -37,8 +37,9 @@ package struct BodyWriter {
     /// Writes the body (decoded first when `decoder` is set) from `start`, and stops after `end` when one is given
     /// (a segment). `onBytes` sees every stored byte in order. Returns the offset after the last byte.
     ///
-    /// When the body fails, what arrived is still written before the error is rethrown, so a retry can resume
-    /// from it; a cancelled writer stops at once.
+    /// When the body fails or the attempt is stopped (a cancel, a stall), what arrived is still written before the
+    /// error is rethrown, so that a retry or the resume data can continue from it: a body that stalls keeps its last
+    /// batch in memory, as no chunk comes to have it written.
     package func write(
         _ body: HTTPClientResponse.Body,
         from start: Int64,
@@ -49,6 +50,7 @@ package struct BodyWriter {
     ) async throws -> Int64 {
         try await withThrowingTaskGroup(of: Void.self) { writes in
             var batch = ByteBuffer()
+            var inFlight = ByteBuffer()
             var offset = start
             var lastWrite = ContinuousClock.now
 
@@ -60,8 +62,25 @@ package struct BodyWriter {
                     try await handle.write(contentsOf: bytes, toAbsoluteOffset: at)
                     mark.advance(to: at + Int64(bytes.readableBytes))
                 }
+                inFlight = bytes
                 batch = ByteBuffer()
                 lastWrite = .now
+            }
+
+            /// Writes what arrived and is not in the file yet (the batch, and the write in flight if it failed),
+            /// in a task of its own: a stopped attempt's task is cancelled, and so would its writes be.
+            func writeRest() async {
+                _ = try? await writes.waitForAll()
+                var unwritten = inFlight
+                unwritten.writeImmutableBuffer(batch)
+                let (at, missing) = (mark.value, Int(offset - mark.value))
+                guard missing > 0, missing <= unwritten.readableBytes,
+                    let rest = unwritten.getSlice(at: unwritten.readerIndex + unwritten.readableBytes - missing, length: missing)
+                else { return }
+                await Task {
+                    guard (try? await handle.write(contentsOf: rest, toAbsoluteOffset: at)) != nil else { return }
+                    mark.advance(to: at + Int64(missing))
+                }.value
             }
 
             func take(_ bytes: ByteBuffer) throws {
@@ -105,7 +124,7 @@ package struct BodyWriter {
                     if reachesEnd { break }
                 }
             } catch {
-                if !Task.isCancelled { try? await finishWrites() }
+                await writeRest()
                 throw error
             }
             try await finishWrites()

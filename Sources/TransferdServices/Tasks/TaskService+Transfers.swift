@@ -57,7 +57,7 @@ extension TaskService: TransferReporter {
             guard transfers.runs(transfer), var task = try repositories.tasks.find(id: taskID), task.state == .running,
                 task.lease?.owner == owner
             else { return }
-            task.currentUrl = url
+            task.currentUrl = Redaction.url(url)
             task.response = response
             if let start {
                 task.countOfBytesReceived = start.offset
@@ -81,8 +81,8 @@ extension TaskService: TransferReporter {
     }
 
     /// Persists the counters and the flushed prefix, and writes `task.progress` (didWriteData) when bytes arrived
-    /// since the last checkpoint. A task suspended or cancelled meanwhile, or leased to another instance, takes no
-    /// more progress from this transfer.
+    /// since the last checkpoint. A task being cancelled takes its transfer's last checkpoint (its resume data
+    /// continues from it) but no progress; one suspended meanwhile, or leased to another instance, takes nothing more.
     package func checkpoint(
         _ transfer: ActiveTransfer,
         received: Int64,
@@ -101,9 +101,10 @@ extension TaskService: TransferReporter {
                     received: received,
                     expected: expected,
                     partialBytes: partialBytes
-                )
+                ),
+                let task = try repositories.tasks.find(id: taskID), task.state == .running
             else { return false }
-            guard bytesWritten > 0, let task = try repositories.tasks.find(id: taskID) else { return true }
+            guard bytesWritten > 0 else { return true }
             let data = EventData(bytesWritten: bytesWritten, totalBytesWritten: received, totalBytesExpectedToWrite: expected)
             try eventLog.append(repositories, .taskProgress, for: task, data: data)
             return true

@@ -21,17 +21,26 @@ package final class PostgresStore: Store {
     private let readers: NIOThreadPool
     private let writer: NIOThreadPool
     private let signals: SignalBus
+    private let vault: CredentialVault
     private let notifications: PostgresNotifications
     private let logger: Logger
     /// The migrations this store applied when it opened, in order.
     package let appliedMigrations: [String]
 
-    /// Connects to the database at `url` and applies every pending migration; at most `connections` connections are
-    /// open: one for writes, the others for reads (and one more listens). What commits announce goes to `signals`.
-    package init(url: String, connections: Int = 16, signals: SignalBus = SignalBus(), logger: Logger) async throws {
+    /// Connects to the database at `url` and applies every pending migration; what may hold credentials is sealed by
+    /// `vault`, which must be the one that sealed the database. At most `connections` connections are open: one for
+    /// writes, the others for reads (and one more listens). What commits announce goes to `signals`.
+    package init(
+        url: String,
+        vault: CredentialVault,
+        connections: Int = 16,
+        signals: SignalBus = SignalBus(),
+        logger: Logger
+    ) async throws {
         let location = try PostgresLocation(url: url)
         self.location = location
         self.signals = signals
+        self.vault = vault
         notifications = PostgresNotifications(schema: location.schema)
         self.logger = logger
         self.connections = PostgresConnections(location: location, logger: logger)
@@ -42,7 +51,7 @@ package final class PostgresStore: Store {
         let (pool, readers, writer) = (self.connections, self.readers, self.writer)
         do {
             appliedMigrations = try await writer.runIfActive {
-                try Self.migrate(connections: pool, schema: location.schema, logger: logger)
+                try Self.migrate(connections: pool, schema: location.schema, vault: vault, logger: logger)
             }
         } catch {
             await Self.close(pool, [readers, writer])
@@ -124,7 +133,7 @@ package final class PostgresStore: Store {
         let connection = try connections.acquire()
         defer { connections.release(connection) }
         let db = PostgresSQLConnection(connection, logger: logger)
-        let repositories = SQLRepositories(db: db, traceparent: traceparent)
+        let repositories = SQLRepositories(db: db, vault: vault, traceparent: traceparent)
         let result: T
         do {
             for statement in begin { try db.execute(statement, []) }
@@ -178,7 +187,12 @@ package final class PostgresStore: Store {
 
     /// Applies the migrations of `Migrations/PostgreSQL/` that this database has not had, in order, each in a
     /// transaction that records it; an advisory lock lets one instance migrate while others starting wait.
-    private static func migrate(connections: PostgresConnections, schema: String?, logger: Logger) throws -> [String] {
+    private static func migrate(
+        connections: PostgresConnections,
+        schema: String?,
+        vault: CredentialVault,
+        logger: Logger
+    ) throws -> [String] {
         var applied: [String] = []
         let connection = try connections.acquire()
         defer { connections.release(connection) }
@@ -192,6 +206,7 @@ package final class PostgresStore: Store {
                 if try db.value("SELECT name FROM schema_migrations WHERE name = ?", [migration.name]) as String? == nil {
                     // A file holds many statements, and PostgresNIO sends one statement a query: PL/pgSQL runs them.
                     try db.execute("DO $migration$ BEGIN EXECUTE $sql$\(migration.sql)$sql$; END $migration$", [])
+                    if SealedSecretsMigration.follows(migration.name) { try SealedSecretsMigration.run(db, vault) }
                     try db.execute(
                         "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
                         [migration.name, StoredDate.text(Date())]
@@ -204,6 +219,7 @@ package final class PostgresStore: Store {
                 throw error
             }
         }
+        try SealedSecretsMigration.verify(db, vault)
         return applied
     }
 }

@@ -8,13 +8,3 @@ extension Delivery.Status: DatabaseValueConvertible {}
 extension BackgroundTask.State: DatabaseValueConvertible {}
 extension EventType: DatabaseValueConvertible {}
 extension WebhookSubscription.State: DatabaseValueConvertible {}
-
-extension WebhookSecret: DatabaseValueConvertible {
-    package var databaseValue: DatabaseValue {
-        value.databaseValue
-    }
-
-    package static func fromDatabaseValue(_ dbValue: DatabaseValue) -> WebhookSecret? {
-        String.fromDatabaseValue(dbValue).flatMap(WebhookSecret.init)
-    }
-}

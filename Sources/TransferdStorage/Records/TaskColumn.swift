@@ -31,7 +31,7 @@ extension StoredRow {
         try (self[column] as String?).map { try RowCoding.decode(T.self, json: $0) }
     }
 
-    func json<T>(_ column: TaskColumn, _ decoded: DecodedJSONTexts<T>) throws -> T? {
-        try (self[column] as String?).map(decoded.value)
+    func json<T: Decodable>(_ column: TaskColumn, _ decoded: DecodedTexts<T>) throws -> T? {
+        try (self[column] as String?).map { try decoded.value($0) }
     }
 }

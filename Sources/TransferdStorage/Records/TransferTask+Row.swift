@@ -5,18 +5,19 @@ import TransferdDomain
 /// A task's row, read by position (`TaskColumn`) and written column by column: GRDB's `Codable` path for the forty
 /// columns (a keyed container, a conformance check per value) was a sixth of the writer's time over many small
 /// downloads, and most of a task lookup's. The JSON columns keep GRDB's own JSON format (`databaseJSONEncoder`), so
-/// rows written either way read back alike.
+/// rows written either way read back alike. The original request is sealed (its headers and URL may carry
+/// credentials) and written once, when the task is inserted: it never changes.
 extension TransferTask {
     static let table = "tasks"
 
-    package init(row: StoredRow) throws {
+    package init(row: StoredRow, vault: CredentialVault) throws {
         self.init(
             sessionId: row[TaskColumn.sessionId],
             taskIdentifier: row[TaskColumn.taskIdentifier],
             kind: try row.enumeration(.kind),
             state: try row.enumeration(.state),
             priority: row[TaskColumn.priority],
-            originalRequest: try row.json(.originalRequest, Self.requests) ?? TransferRequest(url: "", method: "GET", headers: [:]),
+            originalRequest: try Self.requests.value(sealed: row[TaskColumn.originalRequest], vault),
             origin: row[TaskColumn.origin],
             createdAt: row[TaskColumn.createdAt]
         )
@@ -63,14 +64,21 @@ extension TransferTask {
     // The JSON columns that every read of a task decodes and that change once an attempt at most: its request and
     // response, its attempts, its outcome (error or file) and what a resume needs. Polling a task reads them again
     // and again; the same texts decode once.
-    static let requests = DecodedJSONTexts<TransferRequest>(capacity: 4096)
-    static let responses = DecodedJSONTexts<TransferResponse>(capacity: 4096)
-    static let attemptLists = DecodedJSONTexts<[TransferAttempt]>(capacity: 1024)
-    static let files = DecodedJSONTexts<StoredFile>(capacity: 1024)
-    static let errors = DecodedJSONTexts<TransferError>(capacity: 1024)
-    static let resumeValidators = DecodedJSONTexts<ResumeValidator>(capacity: 1024)
+    static let requests = DecodedTexts<TransferRequest>(capacity: 4096)
+    static let responses = DecodedTexts<TransferResponse>(capacity: 4096)
+    static let attemptLists = DecodedTexts<[TransferAttempt]>(capacity: 1024)
+    static let files = DecodedTexts<StoredFile>(capacity: 1024)
+    static let errors = DecodedTexts<TransferError>(capacity: 1024)
+    static let resumeValidators = DecodedTexts<ResumeValidator>(capacity: 1024)
 
-    /// Every column of the row but `id` and the lease's, which the scheduler and the lease keeper write on their own.
+    /// The columns a new task's row is inserted with: its sealed original request, then what `storedColumns()` writes.
+    func insertedColumns(_ vault: CredentialVault) throws -> StoredColumns {
+        let request = try vault.seal(text: try RowCoding.json(originalRequest) ?? "{}")
+        return ["original_request": request] + (try storedColumns())
+    }
+
+    /// Every column of the row but `id`, the lease's (which the scheduler and the lease keeper write on their own) and
+    /// the original request.
     func storedColumns() throws -> StoredColumns {
         [
             "session_id": sessionId,
@@ -79,7 +87,6 @@ extension TransferTask {
             "state": state.rawValue,
             "task_description": taskDescription,
             "priority": priority,
-            "original_request": try RowCoding.json(originalRequest),
             "origin": origin,
             "current_url": currentUrl,
             "response": try RowCoding.json(response),

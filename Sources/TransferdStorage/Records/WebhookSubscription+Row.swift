@@ -1,17 +1,27 @@
 import GRDB
 import TransferdDomain
 
-/// A webhook's row, read and written column by column: every event appended and every delivery reads it.
+/// A webhook's row, read and written column by column: every event appended and every delivery reads it. Its URL
+/// (which may carry a password) and secrets are sealed.
 extension WebhookSubscription {
     static let table = "webhooks"
 
-    package init(row: StoredRow) throws {
+    package init(row: StoredRow, vault: CredentialVault) throws {
+        func opened(_ sealed: String) throws -> String {
+            try Self.openedTexts.value(sealed) { try vault.open(text: $0) }
+        }
+        func secret(_ sealed: String, _ column: String) throws -> WebhookSecret {
+            guard let secret = WebhookSecret(try opened(sealed)) else {
+                throw StoreError.corruptValue("column \(column) holds no whsec_ secret")
+            }
+            return secret
+        }
         self.init(
             sessionId: row["session_id"],
-            url: row["url"],
+            url: try opened(row["url"]),
             eventTypes: try RowCoding.json(row, "event_types"),
-            secret: row["secret"],
-            previousSecret: row["previous_secret"],
+            secret: try secret(row["secret"], "secret"),
+            previousSecret: try (row["previous_secret"] as String?).map { try secret($0, "previous_secret") },
             previousSecretExpiresAt: row["previous_secret_expires_at"],
             state: try RowCoding.enumeration(row, "state"),
             createdAt: row["created_at"]
@@ -19,16 +29,19 @@ extension WebhookSubscription {
     }
 
     /// Every column of the row, its key (`session_id`) first.
-    func storedColumns() throws -> StoredColumns {
+    func storedColumns(_ vault: CredentialVault) throws -> StoredColumns {
         [
             "session_id": sessionId,
-            "url": url,
+            "url": try vault.seal(text: url),
             "event_types": try RowCoding.json(eventTypes),
-            "secret": secret,
-            "previous_secret": previousSecret,
+            "secret": try vault.seal(text: secret.value),
+            "previous_secret": try previousSecret.map { try vault.seal(text: $0.value) },
             "previous_secret_expires_at": StoredDate.text(previousSecretExpiresAt),
             "state": state.rawValue,
             "created_at": StoredDate.text(createdAt),
         ]
     }
+
+    /// The opened URLs and secrets, by their sealed texts: every event appended reads its session's webhook.
+    private static let openedTexts = DecodedTexts<String>(capacity: 1024)
 }

@@ -17,7 +17,7 @@ struct SQLEventRepository: EventRepository {
     ) throws -> (
         event: Event, queuedDelivery: Bool
     ) {
-        let sequence = try SQLSessionRepository(db: db).next(.lastSequence, sessionID: sessionID)
+        let sequence = try SQLSessionRepository.next(.lastSequence, sessionID: sessionID, db)
         var event = Event(
             sessionId: sessionID,
             sequence: sequence,
@@ -41,7 +41,7 @@ struct SQLEventRepository: EventRepository {
         return WebhookSubscription.delivers(type, eventTypes: try eventTypes.map { try Self.eventTypes.value($0) })
     }
 
-    private static let eventTypes = DecodedJSONTexts<[EventType]>(capacity: 256)
+    private static let eventTypes = DecodedTexts<[EventType]>(capacity: 256)
 
     func find(id: Int64) throws -> Event? {
         try db.fetchOne("SELECT \(Self.columns) FROM events WHERE id = ?", [id], Event.init(row:))

@@ -2,11 +2,12 @@ import Foundation
 import GRDB
 import TransferdDomain
 
-/// The installation's secrets (`service_keys`, filled by migrations).
+/// The installation's secrets (`service_keys`, filled by migrations), sealed.
 struct SQLServiceKeyRepository: ServiceKeyRepository {
     let db: any SQLConnection
+    let vault: CredentialVault
 
     func key(named name: String) throws -> Data? {
-        try db.value("SELECT value FROM service_keys WHERE name = ?", [name])
+        try (db.value("SELECT value FROM service_keys WHERE name = ?", [name]) as Data?).map(vault.open)
     }
 }

@@ -5,16 +5,17 @@ import TransferdDomain
 /// Sessions.
 struct SQLSessionRepository: SessionRepository {
     let db: any SQLConnection
+    let vault: CredentialVault
 
     func find(id: Int64) throws -> Session? {
-        try db.fetchOne("SELECT * FROM sessions WHERE id = ?", [id], Session.init(row:))
+        try db.fetchOne("SELECT * FROM sessions WHERE id = ?", [id], { try Session(row: $0, vault: vault) })
     }
 
     func live(identifier: String, tenantID: Int64) throws -> Session? {
         try db.fetchOne(
             "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? AND state <> ?",
             [tenantID, identifier, Session.State.invalidated],
-            Session.init(row:)
+            { try Session(row: $0, vault: vault) }
         )
     }
 
@@ -22,7 +23,7 @@ struct SQLSessionRepository: SessionRepository {
         try db.fetchOne(
             "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? ORDER BY id DESC LIMIT 1",
             [tenantID, identifier],
-            Session.init(row:)
+            { try Session(row: $0, vault: vault) }
         )
     }
 
@@ -31,7 +32,7 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     func insert(_ session: Session) throws -> Session {
-        let id = try RowStatements.insert(into: Session.table, try session.storedColumns(), db)
+        let id = try RowStatements.insert(into: Session.table, try session.storedColumns(vault), db)
         // Read back, so that the session is shown as it is stored (dates at the database's precision).
         guard let stored = try find(id: id) else { throw StoreError.rowNotFound("sessions \(id)") }
         return stored
@@ -46,8 +47,11 @@ struct SQLSessionRepository: SessionRepository {
 
     func updateConfiguration(of session: Session) throws {
         try db.execute(
-            "UPDATE sessions SET configuration = ?, sends_launch_events = ? WHERE id = ?",
-            [try RowCoding.json(session.configuration), session.configuration.sessionSendsLaunchEvents, session.rowID]
+            "UPDATE sessions SET configuration = ?, retention_period = ?, sends_launch_events = ? WHERE id = ?",
+            [
+                try Session.sealed(session.configuration, vault), session.configuration.retentionPeriod,
+                session.configuration.sessionSendsLaunchEvents, session.rowID,
+            ]
         )
     }
 
@@ -57,12 +61,16 @@ struct SQLSessionRepository: SessionRepository {
 
     func list(after cursor: Int64, limit: Int, tenantID: Int64?) throws -> [Session] {
         guard let tenantID else {
-            return try db.fetchAll("SELECT * FROM sessions WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit], Session.init(row:))
+            return try db.fetchAll(
+                "SELECT * FROM sessions WHERE id > ? ORDER BY id LIMIT ?",
+                [cursor, limit],
+                { try Session(row: $0, vault: vault) }
+            )
         }
         return try db.fetchAll(
             "SELECT * FROM sessions WHERE id > ? AND tenant_id = ? ORDER BY id LIMIT ?",
             [cursor, tenantID, limit],
-            Session.init(row:)
+            { try Session(row: $0, vault: vault) }
         )
     }
 
@@ -90,7 +98,7 @@ struct SQLSessionRepository: SessionRepository {
             session.storedBytes = row["stored_bytes"]
             session.pendingDeliveries = row["pending_deliveries"]
             if (row["session_id"] as Int64?) != nil {
-                session.webhook = try WebhookSubscription(row: row)
+                session.webhook = try WebhookSubscription(row: row, vault: vault)
             }
             details[row["id"]] = session
         }
@@ -98,7 +106,7 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     func nextTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> ClosedRange<Int64> {
-        let last = try next(.lastTaskIdentifier, count: count, sessionID: sessionID)
+        let last = try Self.next(.lastTaskIdentifier, count: count, sessionID: sessionID, db)
         return last - Int64(count) + 1...last
     }
 
@@ -109,7 +117,7 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     /// Takes the session's next `count` numbers of `numbering`; returns the last of them.
-    func next(_ numbering: Numbering, count: Int = 1, sessionID: Int64) throws -> Int64 {
+    static func next(_ numbering: Numbering, count: Int = 1, sessionID: Int64, _ db: any SQLConnection) throws -> Int64 {
         precondition(count > 0, "at least one number is taken")
         let column = numbering.rawValue
         guard

@@ -5,26 +5,27 @@ import TransferdDomain
 /// Transfer tasks and their queue.
 struct SQLTaskRepository: TaskRepository {
     let db: any SQLConnection
+    let vault: CredentialVault
 
     private func tasks(_ sql: String, _ arguments: SQLArguments = []) throws -> [TransferTask] {
-        try db.fetchAll(sql, arguments, TransferTask.init(row:))
+        try db.fetchAll(sql, arguments, { try TransferTask(row: $0, vault: vault) })
     }
 
     func find(id: Int64) throws -> TransferTask? {
-        try db.fetchOne("SELECT * FROM tasks WHERE id = ?", [id], TransferTask.init(row:))
+        try db.fetchOne("SELECT * FROM tasks WHERE id = ?", [id], { try TransferTask(row: $0, vault: vault) })
     }
 
     func find(sessionID: Int64, taskIdentifier: Int64) throws -> TransferTask? {
         try db.fetchOne(
             "SELECT * FROM tasks WHERE session_id = ? AND task_identifier = ?",
             [sessionID, taskIdentifier],
-            TransferTask.init(row:)
+            { try TransferTask(row: $0, vault: vault) }
         )
     }
 
     func insert(_ task: TransferTask) throws -> TransferTask {
         var task = task
-        task.id = try RowStatements.insert(into: TransferTask.table, try task.storedColumns(), db)
+        task.id = try RowStatements.insert(into: TransferTask.table, try task.insertedColumns(vault), db)
         // As it reads back: its dates to the millisecond. (Its JSON columns hold no dates when it is created.)
         task.createdAt = StoredDate.stored(task.createdAt) ?? task.createdAt
         task.earliestBeginDate = StoredDate.stored(task.earliestBeginDate)
@@ -112,9 +113,9 @@ struct SQLTaskRepository: TaskRepository {
         try db.execute(
             """
             UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?
-            WHERE id = ? AND state = ? AND lease_owner = ?
+            WHERE id = ? AND state IN (?, ?) AND lease_owner = ?
             """,
-            [received, expected, partialBytes, id, TaskState.running, owner]
+            [received, expected, partialBytes, id, TaskState.running, TaskState.canceling, owner]
         ) > 0
     }
 
@@ -144,17 +145,13 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     func expiredContent(at now: Date) throws -> [TransferTask] {
-        // The retention period is a member of the session's configuration (JSON), in seconds.
+        // The session's retention period, in seconds.
         let expired =
             switch db.dialect {
             case .sqlite:
-                "julianday(t.completed_at) + COALESCE(json_extract(s.configuration, '$.retentionPeriod'), 604800) / 86400.0 < julianday(?)"
+                "julianday(t.completed_at) + s.retention_period / 86400.0 < julianday(?)"
             case .postgres:
-                """
-                CAST(t.completed_at AS timestamp)
-                  + make_interval(secs => COALESCE(CAST(CAST(s.configuration AS json) ->> 'retentionPeriod' AS float8), 604800))
-                  < CAST(? AS timestamp)
-                """
+                "CAST(t.completed_at AS timestamp) + make_interval(secs => s.retention_period) < CAST(? AS timestamp)"
             }
         return try tasks(
             """
@@ -295,7 +292,9 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     private func configuration(ofSession sessionID: Int64) throws -> SessionConfiguration {
-        let json: String? = try db.value("SELECT configuration FROM sessions WHERE id = ?", [sessionID])
-        return try Session.configurations.value(json ?? "{}")
+        guard let sealed: String = try db.value("SELECT configuration FROM sessions WHERE id = ?", [sessionID]) else {
+            throw StoreError.rowNotFound("sessions \(sessionID)")
+        }
+        return try Session.configurations.value(sealed: sealed, vault)
     }
 }

@@ -4,13 +4,14 @@ import TransferdDomain
 /// Webhook subscriptions, keyed by their session.
 struct SQLWebhookRepository: WebhookRepository {
     let db: any SQLConnection
+    let vault: CredentialVault
 
     func find(sessionID: Int64) throws -> WebhookSubscription? {
-        try db.fetchOne("SELECT * FROM webhooks WHERE session_id = ?", [sessionID], WebhookSubscription.init(row:))
+        try db.fetchOne("SELECT * FROM webhooks WHERE session_id = ?", [sessionID], { try WebhookSubscription(row: $0, vault: vault) })
     }
 
     func save(_ subscription: WebhookSubscription) throws {
-        try RowStatements.upsert(into: WebhookSubscription.table, try subscription.storedColumns(), db)
+        try RowStatements.upsert(into: WebhookSubscription.table, try subscription.storedColumns(vault), db)
     }
 
     func setState(_ state: WebhookSubscription.State, sessionID: Int64) throws {

@@ -1,8 +1,26 @@
 import GRDB
 import Synchronization
 
-/// A row's stored columns with their values, in the order its statements bind them.
-typealias StoredColumns = KeyValuePairs<String, (any DatabaseValueConvertible)?>
+/// A row's stored columns with their values, in the order its statements bind them; written as a dictionary literal.
+struct StoredColumns: RandomAccessCollection, ExpressibleByDictionaryLiteral {
+    typealias Element = (key: String, value: (any DatabaseValueConvertible)?)
+    private var columns: [Element]
+
+    init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        columns = elements.map { (key: $0.0, value: $0.1) }
+    }
+
+    var startIndex: Int { columns.startIndex }
+    var endIndex: Int { columns.endIndex }
+    subscript(position: Int) -> Element { columns[position] }
+
+    /// The columns of `first`, then those of `second`.
+    static func + (first: StoredColumns, second: StoredColumns) -> StoredColumns {
+        var joined = first
+        joined.columns += second.columns
+        return joined
+    }
+}
 
 /// Inserts and updates of whole rows, bound by position. A table's rows always carry the same columns in the same
 /// order, so each statement's text is built once per table and shape (building it on every call was a tenth of the

@@ -4,11 +4,14 @@ import TransferdDomain
 struct SQLRepositories: Repositories {
     let db: any SQLConnection
     let commitActions = CommitActions()
+    /// What seals the values that may be credentials.
+    let vault: CredentialVault
     private let trace: TraceHolder
 
     /// The repositories of a transaction over `db`, for work that serves the request with `traceparent`.
-    init(db: any SQLConnection, traceparent: String? = nil) {
+    init(db: any SQLConnection, vault: CredentialVault, traceparent: String? = nil) {
         self.db = db
+        self.vault = vault
         trace = TraceHolder(traceparent)
     }
 
@@ -21,17 +24,17 @@ struct SQLRepositories: Repositories {
         return try body()
     }
 
-    var sessions: any SessionRepository { SQLSessionRepository(db: db) }
-    var tasks: any TaskRepository { SQLTaskRepository(db: db) }
+    var sessions: any SessionRepository { SQLSessionRepository(db: db, vault: vault) }
+    var tasks: any TaskRepository { SQLTaskRepository(db: db, vault: vault) }
     var events: any EventRepository { SQLEventRepository(db: db) }
-    var webhooks: any WebhookRepository { SQLWebhookRepository(db: db) }
+    var webhooks: any WebhookRepository { SQLWebhookRepository(db: db, vault: vault) }
     var deliveries: any DeliveryRepository { SQLDeliveryRepository(db: db) }
     var stagedFiles: any StagedFileRepository { SQLStagedFileRepository(db: db) }
     var backgroundTasks: any BackgroundTaskRepository { SQLBackgroundTaskRepository(db: db) }
     var apiKeys: any APIKeyRepository { SQLAPIKeyRepository(db: db) }
     var idempotencyKeys: any IdempotencyRepository { SQLIdempotencyRepository(db: db) }
     var dashboardSessions: any DashboardSessionRepository { SQLDashboardSessionRepository(db: db) }
-    var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db) }
+    var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db, vault: vault) }
 
     func isolated<T>(_ body: () throws -> T) throws -> T {
         let (actions, preparations, signals) = (commitActions.actions.count, commitActions.preparations, commitActions.signals.count)

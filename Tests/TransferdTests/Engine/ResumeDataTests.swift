@@ -50,14 +50,15 @@ import TransferdStorage
     @Test func resumeDataCarriesNoPassword() async throws {
         try await OriginServer.with { origin in
             try await TestService.with(progressInterval: .milliseconds(50)) { api in
-                // setup: a throttled download from a URL with a password, cancelled with resume data
+                // setup: a download from a URL with a password, held by the origin after 300 kB (so that it is still
+                // running when the cancel comes, however loaded the machine), cancelled with resume data
                 try await api.createSession("secret")
                 let url =
-                    "http://u:p4ssw0rd@" + origin.url("/files/\(Self.size)?name=secret&bytesPerSecond=500000").dropFirst("http://".count)
+                    "http://u:p4ssw0rd@" + origin.url("/files/\(Self.size)?name=secret&stallAfter=300000").dropFirst("http://".count)
                 _ = try await api.createTask("secret", url: url)
                 _ = try await api.waitForEvent("secret") { $0.type == "task.progress" && ($0.data.totalBytesWritten ?? 0) > 100_000 }
                 let cancelled = try await api.send(.POST, "/v1/sessions/secret/tasks/1/cancel", json: #"{"produceResumeData": true}"#)
-                let token = try #require(try cancelled.decode(TaskView.self).error?.resumeData)
+                let token = try #require(try cancelled.decode(TaskView.self).error?.resumeData, "\(cancelled.text)")
 
                 // act: read the token as anyone holding it could, and resume with the URL given again
                 let payload = try #require(token.split(separator: ".").dropFirst().first.flatMap { Data(base64Encoded: String($0)) })
@@ -74,6 +75,9 @@ import TransferdStorage
                 let task = try await api.waitForCompletion("secret", 2)
                 #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
                 #expect(origin.lastHeaders["authorization"] == "Basic \(Data("u:p4ssw0rd".utf8).base64EncodedString())")
+                // Every byte that arrived before the cancel is kept, though the stalled body left them unwritten
+                // until the cancel (a stopped attempt's last writes and checkpoint run apart from it).
+                #expect(try await api.resumedAtOffset("secret", 2).fileOffset ?? 0 >= 300_000)
             }
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Logging
 import NIOPosix
@@ -38,6 +39,32 @@ struct TestDatabase {
         guard let url = TestService.databaseURL(forDataDirectory: dataDirectory) else {
             return try await queue.write { db in try Row.fetchAll(db, sql: sql).map { row in (0..<row.count).map { row[$0] } } }
         }
+        return try await Self.query(url, sql) { row in try row.map { try $0.decode(Int64.self) } }
+    }
+
+    /// Runs `sql`; returns its rows' first column as text (NULL as "").
+    func texts(_ sql: String) async throws -> [String] {
+        guard let url = TestService.databaseURL(forDataDirectory: dataDirectory) else {
+            return try await queue.read { db in try Row.fetchAll(db, sql: sql).map { row in row[0] ?? "" } }
+        }
+        return try await Self.query(url, sql) { row in try row.first?.decode(String?.self) ?? "" }
+    }
+
+    /// What the database keeps, to be searched for what must not be there: SQLite's file and log byte for byte, or
+    /// every row of the PostgreSQL schema's tables as text.
+    func storedBytes() async throws -> Data {
+        guard TestService.databaseURL(forDataDirectory: dataDirectory) != nil else {
+            let path = dataDirectory + "/transferd.sqlite"
+            return [path, path + "-wal"].compactMap { FileManager.default.contents(atPath: $0) }.reduce(Data(), +)
+        }
+        var stored = Data()
+        for table in try await texts("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()") {
+            stored += Data(try await texts("SELECT COALESCE(string_agg(t::text, ' '), '') FROM \(table) t").joined().utf8)
+        }
+        return stored
+    }
+
+    private static func query<T>(_ url: String, _ sql: String, _ decode: (PostgresRow) throws -> T) async throws -> [T] {
         let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.any(),
             configuration: try PostgresLocation(url: url).configuration,
@@ -45,9 +72,9 @@ struct TestDatabase {
             logger: Logger(label: "test-database")
         )
         do {
-            var rows: [[Int64]] = []
+            var rows: [T] = []
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test-database")) {
-                rows.append(try row.map { try $0.decode(Int64.self) })
+                rows.append(try decode(row))
             }
             try await connection.close()
             return rows

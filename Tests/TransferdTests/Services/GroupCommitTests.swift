@@ -8,7 +8,7 @@ import TransferdStorage
 @Suite struct GroupCommitTests {
     @Test func callersThatArriveWhileATransactionWaitsForTheWriterShareIt() async throws {
         // setup: the first transaction is held before it starts until 49 more callers wait in line
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
 
         // act
@@ -30,7 +30,7 @@ import TransferdStorage
 
     @Test func aCancelledLeaderStillCommitsTheWorkOfItsFollowers() async throws {
         // setup: the leader's transaction waits for the writer, with a follower in line behind it
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let leader = Task { try await commit.write { try Self.insertSession(0, $0) } }
         try await waitUntil { store.writes == 1 }
@@ -49,7 +49,7 @@ import TransferdStorage
 
     @Test func theNextTransactionIsSubmittedWhileOneIsWritten() async throws {
         // setup: the first caller's work holds its transaction open on the writer
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         store.open()
         let commit = GroupCommit(store: store)
         let (written, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
@@ -89,7 +89,7 @@ import TransferdStorage
 
     @Test func onlyTheInputsThatFailGetAnError() async throws {
         // setup: odd inputs fail
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let write = { @Sendable (number: Int) in
             try await commit.write { repositories in
@@ -109,7 +109,7 @@ import TransferdStorage
 
     @Test func aGroupHoldsAtMostItsSizeAndTheRestLeadTheNext() async throws {
         // setup: groups of four
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store, maximumGroup: 4)
 
         // act
@@ -125,7 +125,10 @@ import TransferdStorage
 
     @Test func aTransactionThatFailsBeforeGatheringHandsTheLeadOn() async throws {
         // setup: the first transaction fails before its body runs
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()), failingFirstWrite: true)
+        let store = GatedStore(
+            try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests),
+            failingFirstWrite: true
+        )
         let commit = GroupCommit(store: store)
 
         // act
@@ -141,7 +144,7 @@ import TransferdStorage
 
     @Test func aTransactionThatDoesNotCommitAnswersEveryCallerInItWithItsError() async throws {
         // setup: the first caller's work makes the commit fail
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory()))
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
 
         // act

@@ -20,7 +20,7 @@ import TransferdDomain
                     var task = try Self.insertTask(db, session: session.rowID, number: number, origin: origin, at: now)
                     if number == 2 {
                         task.nextAttemptAt = now.addingTimeInterval(60)
-                        try SQLTaskRepository(db: SQLiteConnection(db: db)).update(task)
+                        try SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests).update(task)
                     }
                 }
             }
@@ -28,7 +28,7 @@ import TransferdDomain
 
         // act
         let ((heads, nextDue), plans) = try Self.planned(database) { db in
-            let tasks = SQLTaskRepository(db: SQLiteConnection(db: db))
+            let tasks = SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests)
             return (try tasks.queueHeads(dueAt: now, depth: 4), try tasks.nextAttemptDate(after: now))
         }
 
@@ -56,15 +56,19 @@ import TransferdDomain
             (completed.state, completed.file) = (.completed, StoredFile(size: 1000, sha256: ""))
             suspended.state = .suspended
             partial.partialBytes = 300
-            for task in [completed, suspended, partial] { try SQLTaskRepository(db: SQLiteConnection(db: db)).update(task) }
+            for task in [completed, suspended, partial] {
+                try SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests).update(task)
+            }
             return session
         }
 
         // act
         let (counts, plans) = try Self.planned(database) { db in
-            let tasks = SQLTaskRepository(db: SQLiteConnection(db: db))
+            let tasks = SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests)
             return (
-                try SQLSessionRepository(db: SQLiteConnection(db: db)).details(sessionIDs: [session.rowID])[session.rowID],
+                try SQLSessionRepository(db: SQLiteConnection(db: db), vault: .forTests).details(sessionIDs: [session.rowID])[
+                    session.rowID
+                ],
                 try tasks.count(sessionID: session.rowID),
                 try tasks.workload(sessionID: session.rowID),
                 try tasks.countUnfinished(tenantID: 1)
@@ -175,7 +179,7 @@ import TransferdDomain
             state: .healthy,
             createdAt: now
         )
-        try SQLWebhookRepository(db: SQLiteConnection(db: db)).save(webhook)
+        try SQLWebhookRepository(db: SQLiteConnection(db: db), vault: .forTests).save(webhook)
         return session.rowID
     }
 
@@ -193,12 +197,12 @@ import TransferdDomain
     /// A migrated database of its own.
     private static func database() throws -> DatabaseQueue {
         let directory = TestService.temporaryDataDirectory()
-        _ = try SQLiteStore(dataDirectory: directory)
+        _ = try SQLiteStore(dataDirectory: directory, vault: .forTests)
         return try DatabaseQueue(path: directory + "/transferd.sqlite")
     }
 
     private static func insertSession(_ db: Database, _ identifier: String, at now: Date) throws -> Session {
-        try SQLSessionRepository(db: SQLiteConnection(db: db)).insert(
+        try SQLSessionRepository(db: SQLiteConnection(db: db), vault: .forTests).insert(
             Session(identifier: identifier, tenantId: 1, configuration: .default, createdAt: now)
         )
     }
@@ -206,7 +210,7 @@ import TransferdDomain
     private static func insertTask(_ db: Database, session: Int64, number: Int, origin: String, at now: Date) throws -> TransferTask {
         let request = TransferRequest(url: "http://\(origin)/\(number)", method: "GET", headers: [:])
         let new = NewTask(kind: .download, request: request, origin: origin, priority: 0.5, connections: 1, start: true)
-        return try SQLTaskRepository(db: SQLiteConnection(db: db)).insert(
+        return try SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests).insert(
             TransferTask(new, sessionID: session, taskIdentifier: Int64(number + 1), createdAt: now)
         )
     }

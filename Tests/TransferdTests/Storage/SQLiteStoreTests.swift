@@ -6,7 +6,7 @@ import TransferdStorage
 
 @Suite struct SQLiteStoreTests {
     @Test func opensInWALModeWithEveryMigrationApplied() async throws {
-        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory())
+        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
 
         #expect(try await store.journalMode() == "wal")
         let (all, applied) = try await store.migrations()
@@ -18,12 +18,12 @@ import TransferdStorage
         // A file that Package.swift does not list as a resource would never be applied.
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Migrations")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
-        #expect(try SQLiteStore.migrator().migrations == files.map { String($0.dropLast(".sql".count)) }.sorted())
+        #expect(try SQLiteStore.migrator(.forTests).migrations == files.map { String($0.dropLast(".sql".count)) }.sorted())
     }
 
     @Test func aPreparationRunsOncePerKeyBeforeTheCommitAndCanRollItBack() async throws {
         // setup
-        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory())
+        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
         let runs = Runs()
 
         // act: three preparations under one key; then one that fails
@@ -48,7 +48,7 @@ import TransferdStorage
 
     @Test func anIsolatedPartThatFailsIsUndoneAndTheRestCommits() async throws {
         // setup
-        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory())
+        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
         let runs = Runs()
 
         // act: the second part writes, registers an action, then fails
@@ -76,7 +76,7 @@ import TransferdStorage
         // setup: with no connections of its own, every read takes one of the pool's readers
         let dataDirectory = TestService.temporaryDataDirectory()
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: dataDirectory + "/transferd.sqlite", readConnections: readConnections)
+        let store = try SQLiteStore(path: dataDirectory + "/transferd.sqlite", vault: .forTests, readConnections: readConnections)
 
         // act: reads that list the sessions twice, while sessions are inserted one transaction at a time
         let writes = Runs()
@@ -113,9 +113,9 @@ import TransferdStorage
 
     @Test func migrateAppliesOnceAndThenHasNothingToDo() throws {
         let dataDirectory = TestService.temporaryDataDirectory()
-        let all = try SQLiteStore.migrator().migrations
+        let all = try SQLiteStore.migrator(.forTests).migrations
         #expect(all.starts(with: ["0001_initial", "0002_webhooks", "0003_task_checksum"]))
-        #expect(try SQLiteStore.migrate(dataDirectory: dataDirectory) == all)
-        #expect(try SQLiteStore.migrate(dataDirectory: dataDirectory) == [])
+        #expect(try SQLiteStore.migrate(dataDirectory: dataDirectory, vault: .forTests) == all)
+        #expect(try SQLiteStore.migrate(dataDirectory: dataDirectory, vault: .forTests) == [])
     }
 }

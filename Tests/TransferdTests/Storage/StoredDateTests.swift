@@ -23,7 +23,7 @@ import TransferdDomain
     @Test func anInsertedTaskIsReturnedAsItReadsBack() throws {
         // setup: dates finer than the database keeps
         let database = try DatabaseQueue()
-        try SQLiteStore.migrator().migrate(database)
+        try SQLiteStore.migrator(.forTests).migrate(database)
         let created = Date(timeIntervalSince1970: 1_790_000_000.123_456_7)
         let request = TransferRequest(url: "http://a.test/", method: "GET", headers: ["Accept": "*/*"])
         var task = TransferTask(
@@ -36,11 +36,11 @@ import TransferdDomain
 
         // act
         let (inserted, read) = try database.write { db in
-            _ = try SQLSessionRepository(db: SQLiteConnection(db: db)).insert(
+            _ = try SQLSessionRepository(db: SQLiteConnection(db: db), vault: .forTests).insert(
                 Session(identifier: "s", tenantId: 1, configuration: .default, createdAt: created)
             )
-            let inserted = try SQLTaskRepository(db: SQLiteConnection(db: db)).insert(task)
-            return (inserted, try SQLTaskRepository(db: SQLiteConnection(db: db)).find(id: inserted.rowID))
+            let inserted = try SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests).insert(task)
+            return (inserted, try SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests).find(id: inserted.rowID))
         }
 
         // verify

@@ -27,7 +27,7 @@ import TransferdDomain
         // benchmark to measure, not for this test to assert.)
         #expect(unchecked.checkpointer.checkpoints == 0)
         // verify: nothing was lost on the way into the database
-        let reopened = try SQLiteStore(path: checkpointedPath)
+        let reopened = try SQLiteStore(path: checkpointedPath, vault: .forTests)
         #expect(try await reopened.read { try $0.sessions.list(after: 0, limit: 500, tenantID: nil) }.count == 300)
     }
 
@@ -35,7 +35,7 @@ import TransferdDomain
         let directory = TestService.temporaryDataDirectory()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/transferd.sqlite"
-        return (try SQLiteStore(path: path, checkpointPages: checkpointPages), path)
+        return (try SQLiteStore(path: path, vault: .forTests, checkpointPages: checkpointPages), path)
     }
 
     private static func session(_ number: Int) -> Session {
