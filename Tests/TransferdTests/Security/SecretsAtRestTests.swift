@@ -28,17 +28,7 @@ import TransferdDomain
                     try await api.waitUntilAllAcknowledged("sealed")
 
                     // verify: the transfer and the deliveries used them, opened
-                    #expect(origin.lastHeaders["x-session-token"] == "session-secret-1")
-                    #expect(origin.lastHeaders["x-api-key"] == "task-secret-5")
-                    #expect(origin.lastHeaders["authorization"] == "Basic " + Data("reader:url-secret-4".utf8).base64EncodedString())
-                    let delivered = try #require(receiver.acknowledged.last)
-                    let signature = WebhookSigner.signature(
-                        messageID: delivered.messageID,
-                        timestamp: Int(delivered.timestamp) ?? 0,
-                        body: delivered.body,
-                        secrets: [try #require(WebhookSecret(secret))]
-                    )
-                    #expect(delivered.signature == signature)
+                    try Self.expectUsed(origin, receiver, ["session-secret-1", "task-secret-5", "url-secret-4", secret])
 
                     // verify: the database holds none of them
                     let stored = try await TestDatabase(dataDirectory: dataDirectory).storedBytes()
@@ -79,19 +69,7 @@ import TransferdDomain
                     try await api.waitUntilAllAcknowledged("legacy")
 
                     // verify: what it held is read as it was, and used
-                    #expect(origin.lastHeaders["x-session-token"] == "legacy-secret-2")
-                    #expect(origin.lastHeaders["x-api-key"] == "legacy-secret-3")
-                    #expect(origin.lastHeaders["authorization"] == "Basic " + Data("reader:legacy-secret-1".utf8).base64EncodedString())
-                    let delivered = try #require(receiver.acknowledged.last)
-                    #expect(
-                        delivered.signature
-                            == WebhookSigner.signature(
-                                messageID: delivered.messageID,
-                                timestamp: Int(delivered.timestamp) ?? 0,
-                                body: delivered.body,
-                                secrets: [try #require(WebhookSecret(secret))]
-                            )
-                    )
+                    try Self.expectUsed(origin, receiver, ["legacy-secret-2", "legacy-secret-3", "legacy-secret-1", secret])
                     let database = TestDatabase(dataDirectory: dataDirectory)
                     #expect(try await database.rows("SELECT CAST(retention_period AS BIGINT) FROM sessions") == [[60]])
 
@@ -118,6 +96,23 @@ import TransferdDomain
         } throws: { error in
             "\(error)".contains("TRANSFERD_CREDENTIALS_KEY")
         }
+    }
+
+    /// The origin's last request carried the session's header, the task's header and the URL's password, and the
+    /// last delivery was signed with the webhook secret, `secrets` in that order: each was opened to be used.
+    private static func expectUsed(_ origin: OriginServer, _ receiver: WebhookReceiver, _ secrets: [String]) throws {
+        let (session, task, password, secret) = (secrets[0], secrets[1], secrets[2], secrets[3])
+        #expect(origin.lastHeaders["x-session-token"] == session)
+        #expect(origin.lastHeaders["x-api-key"] == task)
+        #expect(origin.lastHeaders["authorization"] == "Basic " + Data("reader:\(password)".utf8).base64EncodedString())
+        let delivered = try #require(receiver.acknowledged.last)
+        let signature = WebhookSigner.signature(
+            messageID: delivered.messageID,
+            timestamp: Int(delivered.timestamp) ?? 0,
+            body: delivered.body,
+            secrets: [try #require(WebhookSecret(secret))]
+        )
+        #expect(delivered.signature == signature)
     }
 
     private static let oldResumeDataKey = Data("resume-data-key-of-an-old-versio".utf8)
