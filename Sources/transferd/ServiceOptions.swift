@@ -65,11 +65,14 @@ struct ServiceOptions: ParsableArguments {
     var retryMaximumDelay: Double = environment["TRANSFERD_RETRY_MAXIMUM_DELAY"].flatMap { Double($0) } ?? 300
 
     @Option(
-        help: "How many sessions' webhook subscribers are sent deliveries at once, each one at a time (env TRANSFERD_WEBHOOK_CONCURRENCY)."
+        help: """
+            How many sessions' webhook subscribers are sent deliveries at once, each one at a time, shared fairly across \
+            tenants (env TRANSFERD_WEBHOOK_CONCURRENCY).
+            """
     )
     var webhookConcurrency: Int = environment["TRANSFERD_WEBHOOK_CONCURRENCY"].flatMap { Int($0) } ?? 64
 
-    @Option(help: "Seconds a webhook subscriber has to answer one delivery (env TRANSFERD_WEBHOOK_TIMEOUT).")
+    @Option(help: "Seconds a webhook subscriber has to answer one delivery, body included (env TRANSFERD_WEBHOOK_TIMEOUT).")
     var webhookTimeout: Double = environment["TRANSFERD_WEBHOOK_TIMEOUT"].flatMap { Double($0) } ?? 15
 
     @Option(

@@ -15,8 +15,9 @@ package protocol DeliveryRepository {
     /// Queues the delivery of an event just written. A progress delivery supersedes the pending progress of the
     /// same task and type before it, which become coalesced, but for the session's head (it may be in flight).
     func enqueue(_ event: Event) throws
-    /// The oldest pending delivery of every session whose subscriber is enabled, except the sessions given.
-    func pendingHeads(exceptSessions: [Int64]) throws -> [Delivery]
+    /// The oldest pending delivery of every session whose subscriber is enabled, except the sessions given, with
+    /// the session's tenant; the earliest due first.
+    func pendingHeads(exceptSessions: [Int64]) throws -> [DeliveryHead]
     /// The session's oldest pending delivery, when its subscriber is enabled.
     func pendingHead(sessionID: Int64) throws -> Delivery?
     func insertAttempt(_ attempt: DeliveryAttempt) throws

@@ -23,6 +23,10 @@ import TransferdJSON
 ///
 /// Superseded `task.progress` and `task.upload_progress` deliveries are coalesced when the newer one is written
 /// (``DeliveryRepository/enqueue(_:)``), so a slow subscriber gets the latest progress, not a backlog.
+///
+/// One tenant's subscribers cannot hold the senders while another's wait: the senders are shared across tenants
+/// (`FairShare`), and one deadline (`DeliveryPolicy.timeout`) covers a whole attempt, connection, head and body, of
+/// which at most `replyLimit` bytes are read.
 package struct Dispatcher: Service {
     let store: any Store
     let instance: Instance
@@ -39,8 +43,8 @@ package struct Dispatcher: Service {
     let challenges: TaskService
     private let recorder: GroupCommit
 
-    /// The most of a subscriber's reply read for a challenge's answer.
-    static let answerLimit = 64 << 10
+    /// The most of a subscriber's reply read: a challenge's answer fits in it.
+    static let replyLimit = 64 << 10
 
     package init(
         store: any Store,
@@ -95,7 +99,7 @@ package struct Dispatcher: Service {
     }
 
     /// Claims the head delivery of every session that is due and that no instance is sending, oldest first, as
-    /// many as there are free senders, leasing each session to this instance. Returns them, and when the next head
+    /// many as there are free senders shared fairly across tenants, leasing each session to this instance. Returns them, and when the next head
     /// falls due or another instance's lease expires.
     private func claimDueDeliveries() async throws -> ([Delivery], Date?) {
         let (now, leaseNow, asked) = (clock.now, instance.clock.now, ContinuousClock.now)
@@ -103,19 +107,23 @@ package struct Dispatcher: Service {
         let (heads, leaseExpiry) = try await store.read { repositories in
             (
                 try repositories.deliveries.pendingHeads(exceptSessions: busy).filter {
-                    try repositories.sessions.canLeaseDeliveries(sessionID: $0.sessionId, owner: owner, at: leaseNow)
+                    try repositories.sessions.canLeaseDeliveries(sessionID: $0.delivery.sessionId, owner: owner, at: leaseNow)
                 },
                 try repositories.sessions.nextDeliveryLeaseExpiry(notOwnedBy: owner)
             )
         }
-        let candidates = heads.filter { $0.nextAttemptAt <= now }.prefix(max(0, concurrency - busy.count)).map(\.sessionId)
+        let due = heads.filter { $0.delivery.nextAttemptAt <= now }
+        let candidates = FairShare(capacity: concurrency).pick(due.map { (tenant: $0.tenantID, item: $0) }, holding: sending.byTenant)
+        let tenants = Dictionary(candidates.map { ($0.delivery.sessionId, $0.tenantID) }) { first, _ in first }
         let nextDue =
-            (heads.map(\.nextAttemptAt).filter { $0 > now } + [leaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }).min()
+            (heads.map(\.delivery.nextAttemptAt).filter { $0 > now }
+            + [leaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 })
+            .min()
         guard !candidates.isEmpty else { return ([], nextDue) }
         let expiry = instance.leaseExpiry(from: leaseNow)
         // The heads again, in the claim: another instance may have sent some since they were read.
         let claimed = try await store.claim { repositories in
-            try candidates.compactMap { sessionID -> Delivery? in
+            try candidates.map(\.delivery.sessionId).compactMap { sessionID -> Delivery? in
                 guard try repositories.sessions.leaseDeliveries(sessionID: sessionID, owner: owner, until: expiry, at: leaseNow) else {
                     return nil
                 }
@@ -126,7 +134,9 @@ package struct Dispatcher: Service {
                 return head
             }
         }
-        for head in claimed { sending.insert(head.sessionId, leaseHeldUntil: asked + instance.safeLeaseDuration) }
+        for head in claimed {
+            sending.insert(head.sessionId, tenant: tenants[head.sessionId] ?? 0, leaseHeldUntil: asked + instance.safeLeaseDuration)
+        }
         return (claimed, nextDue)
     }
 
@@ -195,23 +205,16 @@ package struct Dispatcher: Service {
             let answer: DeliveryAnswer
             do {
                 let route = try await destinations.route(for: request.url)
-                let response = try await route.execute(request, deadline: .now() + .nanoseconds(Int64(policy.timeout.timeInterval * 1e9)))
-                // The whole body is read so that the connection can be reused, but a reply is not kept: only a 2xx reply
-                // to a challenge, up to `answerLimit`, may hold the answer (the completion handler, in the same round
-                // trip). A longer one answers nothing, and the delivery still counts.
-                var reply = ByteBuffer()
-                var keeping = event.type == .taskAuthenticationChallenge && (200..<300).contains(response.status.code)
-                for try await chunk in response.body where keeping {
-                    keeping = reply.readableBytes + chunk.readableBytes <= Self.answerLimit
-                    if keeping { reply.writeImmutableBuffer(chunk) } else { reply.clear() }
+                let (timeout, wantsReply) = (policy.timeout, event.type == .taskAuthenticationChallenge)
+                let exchange = try await withDeadline(timeout) { [request] in
+                    try await Self.exchange(request, through: route, keepingReply: wantsReply)
                 }
-                answer = .answered(
-                    status: Int(response.status.code),
-                    retryAfter: RetryAfter.parse(response.headers.first(name: "retry-after"), now: clock.now)
-                )
-                if let task = event.taskIdentifier, reply.readableBytes > 0 {
-                    await answerChallenge(reply, sessionID: delivery.sessionId, taskIdentifier: task)
+                answer = .answered(status: exchange.status, retryAfter: RetryAfter.parse(exchange.retryAfter, now: clock.now))
+                if let task = event.taskIdentifier, exchange.reply.readableBytes > 0 {
+                    await answerChallenge(exchange.reply, sessionID: delivery.sessionId, taskIdentifier: task)
                 }
+            } catch let exceeded as DeadlineExceeded {
+                answer = .failed("The subscriber did not answer, body included, within \(exceeded.limit.timeInterval) s.")
             } catch {
                 if Task.isCancelled { return nil }
                 answer = .failed(TransferError(transportError: error).message)
@@ -230,6 +233,26 @@ package struct Dispatcher: Service {
             logger.error("webhook delivery failed", metadata: ["delivery": "\(delivery.messageId)", "error": "\(error)"])
             return nil
         }
+    }
+
+    /// How a subscriber answered one attempt: its status, `Retry-After`, and its 2xx reply when `keepingReply` (a
+    /// challenge's answer, the completion handler in the same round trip). At most `replyLimit` bytes of the body
+    /// are read; a longer reply answers nothing, its connection closed, and the delivery still counts.
+    /// The deadline is the caller's, on the whole exchange.
+    private static func exchange(
+        _ request: HTTPClientRequest,
+        through route: DestinationGuard.Route,
+        keepingReply: Bool
+    ) async throws -> (status: Int, retryAfter: String?, reply: ByteBuffer) {
+        let response = try await route.execute(request, deadline: .distantFuture)
+        let keeping = keepingReply && (200..<300).contains(response.status.code)
+        var (reply, read) = (ByteBuffer(), 0)
+        for try await chunk in response.body {
+            read += chunk.readableBytes
+            guard read <= replyLimit else { return (Int(response.status.code), response.headers.first(name: "retry-after"), ByteBuffer()) }
+            if keeping { reply.writeImmutableBuffer(chunk) }
+        }
+        return (Int(response.status.code), response.headers.first(name: "retry-after"), reply)
     }
 
     /// Applies the answer a subscriber's reply to `task.authentication_challenge` holds, if it holds one (an empty

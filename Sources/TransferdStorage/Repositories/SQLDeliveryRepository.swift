@@ -92,9 +92,9 @@ struct SQLDeliveryRepository: DeliveryRepository {
     private static let progressTypes: [EventType] = [.taskProgress, .taskUploadProgress]
     private static let progressTypesSQL = "(" + progressTypes.map(\.sqlConstant).joined(separator: ", ") + ")"
 
-    func pendingHeads(exceptSessions: [Int64]) throws -> [Delivery] {
+    func pendingHeads(exceptSessions: [Int64]) throws -> [DeliveryHead] {
         let busy = Set(exceptSessions)
-        var heads: [Delivery] = []
+        var heads: [DeliveryHead] = []
         var session = Int64.min
         // One seek per session with pending deliveries: its lowest pending sequence is its head.
         while let head = try db.fetchOne(
@@ -106,9 +106,11 @@ struct SQLDeliveryRepository: DeliveryRepository {
             Delivery.init(row:)
         ) {
             session = head.sessionId
-            if !busy.contains(session), try isSent(sessionID: session) { heads.append(head) }
+            if !busy.contains(session), let tenant = try tenantIfSent(sessionID: session) {
+                heads.append(DeliveryHead(delivery: head, tenantID: tenant))
+            }
         }
-        return heads.sorted { $0.nextAttemptAt < $1.nextAttemptAt }
+        return heads.sorted { $0.delivery.nextAttemptAt < $1.delivery.nextAttemptAt }
     }
 
     func countPending() throws -> Int {
@@ -121,20 +123,23 @@ struct SQLDeliveryRepository: DeliveryRepository {
             [sessionID],
             Delivery.init(row:)
         )
-        guard let head, try isSent(sessionID: sessionID) else { return nil }
+        guard let head, try tenantIfSent(sessionID: sessionID) != nil else { return nil }
         return head
     }
 
-    /// Whether the session's deliveries go out now: its subscriber is not disabled, and the session sends launch events.
-    private func isSent(sessionID: Int64) throws -> Bool {
-        let state: WebhookSubscription.State? = try db.value(
+    /// The session's tenant, if its deliveries go out now: its subscriber is not disabled, and the session sends
+    /// launch events.
+    private func tenantIfSent(sessionID: Int64) throws -> Int64? {
+        try db.fetchOne(
             """
-            SELECT w.state FROM webhooks w JOIN sessions s ON s.id = w.session_id
+            SELECT w.state, s.tenant_id FROM webhooks w JOIN sessions s ON s.id = w.session_id
             WHERE w.session_id = ? AND s.sends_launch_events = 1
             """,
             [sessionID]
-        )
-        return state.map { $0 != .disabled } ?? false
+        ) { row -> Int64? in
+            let state: WebhookSubscription.State = try RowCoding.enumeration(row[0] as String, "state")
+            return state == .disabled ? nil : row[1] as Int64
+        } ?? nil
     }
 
     func insertAttempt(_ attempt: DeliveryAttempt) throws {

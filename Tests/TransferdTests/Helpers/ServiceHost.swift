@@ -18,30 +18,28 @@ import TransferdDomain
     static let logVariable = "TRANSFERD_TEST_SERVICE_HOST_LOG"
     /// Space-separated CIDR blocks the service may reach, instead of loopback.
     static let allowedDestinationsVariable = "TRANSFERD_TEST_SERVICE_HOST_ALLOW"
+    /// Space-separated command-line options, after those the host gives (a later option wins).
+    static let argumentsVariable = "TRANSFERD_TEST_SERVICE_HOST_ARGUMENTS"
 
+    /// Serves with the options the command line would give: the host's (the data directory and its database, the
+    /// instance, the log, loopback destinations, no disk floor, no rate limit to speak of), then the test's own; the
+    /// API key comes from `TRANSFERD_API_KEY`, which `ServiceProcess` sets.
     @Test(.enabled(if: ProcessInfo.processInfo.environment[dataDirectoryVariable] != nil, "runs only inside a ServiceProcess"))
     func serve() async throws {
-        let dataDirectory = try #require(ProcessInfo.processInfo.environment[Self.dataDirectoryVariable])
-        let instance = (ProcessInfo.processInfo.environment[Self.instanceVariable] ?? "transferd 15").split(separator: " ")
-        let log = (ProcessInfo.processInfo.environment[Self.logVariable] ?? "text info").split(separator: " ").map(String.init)
-        let app = try await buildApplication(
-            configuration: Configuration(
-                port: 0,
-                dataDirectory: dataDirectory,
-                databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory),
-                databaseConnections: 3,
-                instance: Instance(id: String(instance[0]), leaseTimeout: instance.count > 1 ? Double(instance[1]) ?? 15 : 15),
-                logLevel: Logger.Level(rawValue: log[1]) ?? .info,
-                logFormat: LogFormat(rawValue: log[0]) ?? .text,
-                apiKey: TestService.apiKey,
-                requestsPerSecond: 10_000,
-                requestBurst: 10_000,
-                destinationPolicy: ProcessInfo.processInfo.environment[Self.allowedDestinationsVariable].map {
-                    DestinationPolicy(allowed: $0.split(separator: " ").map(String.init))
-                } ?? TestService.loopback,
-                limits: ResourceLimits(minimumFreeDiskBytes: 0)
-            )
-        )
+        let environment = ProcessInfo.processInfo.environment
+        let dataDirectory = try #require(environment[Self.dataDirectoryVariable])
+        let instance = (environment[Self.instanceVariable] ?? "transferd 15").split(separator: " ").map(String.init)
+        let log = (environment[Self.logVariable] ?? "text info").split(separator: " ").map(String.init)
+        let allowed = environment[Self.allowedDestinationsVariable]?.split(separator: " ").map(String.init) ?? ["127.0.0.0/8", "::1/128"]
+        var arguments = [
+            "--port", "0", "--data-dir", dataDirectory, "--database-connections", "3", "--instance-id", instance[0],
+            "--lease-timeout", instance.count > 1 ? instance[1] : "15", "--log-format", log[0], "--log-level", log[1],
+            "--rate-limit", "10000", "--min-free-disk", "0",
+        ]
+        if let url = TestService.databaseURL(forDataDirectory: dataDirectory) { arguments += ["--database-url", url] }
+        arguments += allowed.flatMap { ["--allow-destination", $0] }
+        arguments += environment[Self.argumentsVariable]?.split(separator: " ").map(String.init) ?? []
+        let app = try await buildApplication(configuration: try ServiceOptions.parse(arguments).configuration)
         try await app.runService()
     }
 }

@@ -28,15 +28,20 @@ final class ServiceProcess: Sendable {
     /// Starts transferd on `dataDirectory` and returns once it listens; `instance` names it among others sharing its
     /// database, with its lease timeout in seconds. `allowedDestinations` replaces the loopback ranges the service
     /// may reach; `nameserver` is the only DNS server it asks (the process gets a mount namespace of its own, whose
-    /// `/etc/resolv.conf` names it: this needs root, as CI and the developers' machines have).
+    /// `/etc/resolv.conf` names it: this needs root, as CI and the developers' machines have). `arguments` are
+    /// command-line options besides those (`--webhook-concurrency 2`).
     static func start(
         dataDirectory: String,
         instance: (id: String, leaseTimeout: Int)? = nil,
         log: (format: String, level: String)? = nil,
         allowedDestinations: [String]? = nil,
-        nameserver: String? = nil
+        nameserver: String? = nil,
+        arguments: [String] = []
     ) async throws -> ServiceProcess {
-        var variables = [ServiceHost.dataDirectoryVariable: dataDirectory]
+        var variables = [
+            ServiceHost.dataDirectoryVariable: dataDirectory, "TRANSFERD_API_KEY": TestService.apiKey,
+            ServiceHost.argumentsVariable: arguments.joined(separator: " "),
+        ]
         if let instance { variables[ServiceHost.instanceVariable] = "\(instance.id) \(instance.leaseTimeout)" }
         if let log { variables[ServiceHost.logVariable] = "\(log.format) \(log.level)" }
         if let allowedDestinations { variables[ServiceHost.allowedDestinationsVariable] = allowedDestinations.joined(separator: " ") }

@@ -110,7 +110,7 @@ import TransferdDomain
 
         // verify: each session's lowest pending sequence; the second session's head (it may be in flight) was not
         // coalesced, every progress between it and the newest was; through seeks only
-        #expect(heads.map(\.sequence).sorted() == [1, 3])
+        #expect(heads.map(\.delivery.sequence).sorted() == [1, 3])
         #expect(head?.sequence == 1)
         let statuses = try database.read { db in
             try SQLDeliveryRepository(db: SQLiteConnection(db: db)).list(sessionID: sessions[1], after: 0, status: nil, limit: 10).map(
