@@ -103,7 +103,12 @@ struct Components: Sendable {
             transfers: transfers,
             loop: schedulerLoop,
             concurrency: configuration.workerConcurrency,
-            maximumDownloadBytes: configuration.limits.maximumDownloadBytes,
+            perTenant: configuration.maximumTransfersPerTenant,
+            bounds: TransferBounds(
+                maximumDownloadBytes: configuration.limits.maximumDownloadBytes,
+                maximumRequestTimeout: configuration.maximumRequestTimeout,
+                minimumRate: configuration.minimumTransferRate
+            ),
             discretionaryWindow: configuration.discretionaryWindow,
             logger: logger
         )

@@ -1,5 +1,6 @@
 import Logging
 import TransferdDomain
+import TransferdEngine
 import TransferdServices
 
 /// Everything an operator can set when starting transferd (flags and `TRANSFERD_*` environment variables map onto it).
@@ -21,6 +22,12 @@ struct Configuration: Sendable {
     var instance: Instance
     /// How many transfers run at once, across all sessions.
     var workerConcurrency: Int
+    /// The most transfers one tenant runs while another tenant has work; nil for half of `workerConcurrency`.
+    var maximumTransfersPerTenant: Int?
+    /// The longest `timeoutIntervalForRequest` a session gets.
+    var maximumRequestTimeout: Duration
+    /// The throughput below which a transfer gives its worker back (failed as `timedOut`, retried later); nil for none.
+    var minimumTransferRate: TransferBounds.MinimumRate?
     /// How many sessions' subscribers are sent deliveries at once (each session one at a time, in order).
     var webhookConcurrency: Int
     /// Largest JSON request body accepted, in bytes.
@@ -83,6 +90,9 @@ struct Configuration: Sendable {
         databaseConnections: Int = 16,
         instance: Instance = Instance(id: "transferd", leaseTimeout: 15),
         workerConcurrency: Int = 16,
+        maximumTransfersPerTenant: Int? = nil,
+        maximumRequestTimeout: Duration = .seconds(600),
+        minimumTransferRate: TransferBounds.MinimumRate? = nil,
         webhookConcurrency: Int = 64,
         maximumRequestBodySize: Int = 1 << 20,
         progressInterval: Duration = .milliseconds(500),
@@ -118,6 +128,9 @@ struct Configuration: Sendable {
         self.databaseConnections = databaseConnections
         self.instance = instance
         self.workerConcurrency = workerConcurrency
+        self.maximumTransfersPerTenant = maximumTransfersPerTenant
+        self.maximumRequestTimeout = maximumRequestTimeout
+        self.minimumTransferRate = minimumTransferRate
         self.webhookConcurrency = webhookConcurrency
         self.maximumRequestBodySize = maximumRequestBodySize
         self.progressInterval = progressInterval

@@ -50,6 +50,33 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "How many transfers may run at once across all sessions (env TRANSFERD_WORKER_CONCURRENCY).")
     var workerConcurrency: Int = environment["TRANSFERD_WORKER_CONCURRENCY"].flatMap { Int($0) } ?? 16
 
+    @Option(
+        help: """
+            The most transfers one tenant runs while another tenant has work; 0 for half of --worker-concurrency \
+            (env TRANSFERD_MAX_TRANSFERS_PER_TENANT).
+            """
+    )
+    var maxTransfersPerTenant: Int = environment["TRANSFERD_MAX_TRANSFERS_PER_TENANT"].flatMap { Int($0) } ?? 0
+
+    @Option(
+        help: """
+            The longest timeoutIntervalForRequest a session gets, in seconds: a transfer that moves no byte for it \
+            gives its worker back (env TRANSFERD_MAX_REQUEST_TIMEOUT).
+            """
+    )
+    var maxRequestTimeout: Double = environment["TRANSFERD_MAX_REQUEST_TIMEOUT"].flatMap { Double($0) } ?? 600
+
+    @Option(
+        help: """
+            Bytes a second below which a transfer, measured over --stall-timeout, is failed as timedOut and retried \
+            later, giving its worker back; 0 for no floor (env TRANSFERD_MIN_TRANSFER_RATE).
+            """
+    )
+    var minTransferRate: Int64 = environment["TRANSFERD_MIN_TRANSFER_RATE"].flatMap { Int64($0) } ?? 0
+
+    @Option(help: "Seconds over which --min-transfer-rate is measured (env TRANSFERD_STALL_TIMEOUT).")
+    var stallTimeout: Double = environment["TRANSFERD_STALL_TIMEOUT"].flatMap { Double($0) } ?? 60
+
     @Option(help: "trace, debug, info, notice, warning, error or critical (env TRANSFERD_LOG_LEVEL).")
     var logLevel: String = environment["TRANSFERD_LOG_LEVEL"] ?? "info"
 
@@ -168,6 +195,13 @@ struct ServiceOptions: ParsableArguments {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
+        guard (0...workerConcurrency).contains(maxTransfersPerTenant) else {
+            throw ValidationError("--max-transfers-per-tenant must be from 0 (half the workers) to --worker-concurrency.")
+        }
+        guard maxRequestTimeout >= 1 else { throw ValidationError("--max-request-timeout must be at least 1 second.") }
+        guard minTransferRate >= 0, stallTimeout >= 1 else {
+            throw ValidationError("--min-transfer-rate must not be negative, and --stall-timeout at least 1 second.")
+        }
         guard (1...1024).contains(webhookConcurrency) else { throw ValidationError("--webhook-concurrency must be from 1 to 1024.") }
         guard (1...256).contains(databaseConnections) else { throw ValidationError("--database-connections must be from 1 to 256.") }
         guard instanceID.isEmpty || Instance.isValid(id: instanceID) else {
@@ -241,6 +275,10 @@ struct ServiceOptions: ParsableArguments {
             databaseConnections: databaseConnections,
             instance: Instance(id: instanceID.isEmpty ? Self.defaultInstanceID(port: port) : instanceID, leaseTimeout: leaseTimeout),
             workerConcurrency: workerConcurrency,
+            maximumTransfersPerTenant: maxTransfersPerTenant > 0 ? maxTransfersPerTenant : nil,
+            maximumRequestTimeout: .milliseconds(Int64(maxRequestTimeout * 1000)),
+            minimumTransferRate: minTransferRate > 0
+                ? TransferBounds.MinimumRate(bytesPerSecond: minTransferRate, window: .milliseconds(Int64(stallTimeout * 1000))) : nil,
             webhookConcurrency: webhookConcurrency,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info,
             logFormat: LogFormat(rawValue: logFormat) ?? .text,

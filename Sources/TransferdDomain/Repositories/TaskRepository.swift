@@ -82,14 +82,17 @@ package enum UploadSourceReference: Sendable, Equatable {
 package struct QueuedTask: Sendable {
     package let task: TransferTask
     package let configuration: SessionConfiguration
+    /// The tenant whose session it is: workers are shared across tenants.
+    package let tenantID: Int64
     /// 1 for the first of its session's queue for its origin, 2 for the next, …
     package let turn: Int
     /// Whether it belongs to an active background task, which runs ahead of the session's other tasks.
     package let boosted: Bool
 
-    package init(task: TransferTask, configuration: SessionConfiguration, turn: Int, boosted: Bool) {
+    package init(task: TransferTask, configuration: SessionConfiguration, tenantID: Int64, turn: Int, boosted: Bool) {
         self.task = task
         self.configuration = configuration
+        self.tenantID = tenantID
         self.turn = turn
         self.boosted = boosted
     }

@@ -13,10 +13,15 @@ package final class ActiveTransfer: Sendable {
         case leaseLost
         /// No byte arrived for `timeoutIntervalForRequest`.
         case stalled
+        /// It moved `bytes` in `seconds`, below the service's minimum rate.
+        case tooSlow(bytes: Int64, seconds: Double)
         /// The task outlived `timeoutIntervalForResource`.
         case outlivedResource
         /// The data directory reached its free-space floor.
         case outOfSpace
+        /// Its tenant held more than its share of the workers while another tenant's work waited: the task goes back
+        /// to its queue, its checkpoint kept.
+        case preempted
     }
 
     private struct State {
@@ -36,6 +41,8 @@ package final class ActiveTransfer: Sendable {
     package let startedAt = ContinuousClock.now
     /// The session's queue for the origin, for the per-host connection limit.
     package let queue: HostQueue
+    /// The tenant whose task it is.
+    package let tenantID: Int64
     /// The task's `maxBytesPerSecond`, changeable while the transfer runs.
     package let limit: BandwidthLimit
     private let state: Mutex<State>
@@ -48,6 +55,7 @@ package final class ActiveTransfer: Sendable {
         kind: TransferTask.Kind,
         attempt: Int = 1,
         queue: HostQueue,
+        tenantID: Int64,
         maxBytesPerSecond: Int64?,
         leaseHeldUntil: ContinuousClock.Instant
     ) {
@@ -55,6 +63,7 @@ package final class ActiveTransfer: Sendable {
         self.kind = kind
         self.attempt = attempt
         self.queue = queue
+        self.tenantID = tenantID
         limit = BandwidthLimit(bytesPerSecond: maxBytesPerSecond)
         state = Mutex(State(leaseHeldUntil: leaseHeldUntil))
     }

@@ -34,6 +34,11 @@ package final class ActiveTransfers: Sendable {
         transfers.withLock { Array($0.values) }
     }
 
+    /// How many transfers each tenant has under way here.
+    package var byTenant: [Int64: Int] {
+        transfers.withLock { transfers in transfers.values.reduce(into: [:]) { $0[$1.tenantID, default: 0] += 1 } }
+    }
+
     /// Records the transfers under way on every instance, by session and origin, that a claim read.
     package func sawUnderway(_ counts: [HostQueue: Int]) {
         everywhere.withLock { $0 = counts }

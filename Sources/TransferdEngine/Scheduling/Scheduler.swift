@@ -6,7 +6,10 @@ import TransferdStorage
 
 /// Runs queued tasks: at most `concurrency` at once across all sessions and `maximumConnectionsPerHost` per
 /// session and host; higher priority first, then creation order, taking turns between sessions so that one
-/// session's thousands of tasks cannot starve another's.
+/// session's thousands of tasks cannot starve another's. The workers are shared across tenants first (`FairShare`):
+/// while more than one tenant has work, none holds more than `perTenant` (half the workers by default); workers no
+/// other tenant waits for may go over it, and are given back once one does (the newest transfers are preempted: their
+/// tasks go back to their queues, their checkpoints kept).
 ///
 /// Instances sharing a database claim tasks one claim at a time, each leasing what it claims (`TaskLease`): a task
 /// another instance holds is not claimed, and `maximumConnectionsPerHost` counts the transfers of every instance.
@@ -25,7 +28,9 @@ package struct Scheduler: Service {
     package let loop: WakeUpLoop
     package let turns = SessionTurns()
     package let concurrency: Int
-    package let maximumDownloadBytes: Int64
+    /// The most workers one tenant holds while another has work; nil for half of them.
+    package let perTenant: Int?
+    package let bounds: TransferBounds
     /// When discretionary sessions' transfers run; outside it (or without one) only while nothing else waits.
     package let discretionaryWindow: DiscretionaryWindow?
     package let logger: Logger
@@ -39,7 +44,8 @@ package struct Scheduler: Service {
         transfers: ActiveTransfers,
         loop: WakeUpLoop,
         concurrency: Int,
-        maximumDownloadBytes: Int64,
+        perTenant: Int? = nil,
+        bounds: TransferBounds,
         discretionaryWindow: DiscretionaryWindow?,
         logger: Logger
     ) {
@@ -51,7 +57,8 @@ package struct Scheduler: Service {
         self.transfers = transfers
         self.loop = loop
         self.concurrency = concurrency
-        self.maximumDownloadBytes = maximumDownloadBytes
+        self.perTenant = perTenant
+        self.bounds = bounds
         self.discretionaryWindow = discretionaryWindow
         self.logger = logger
     }
@@ -134,19 +141,21 @@ package struct Scheduler: Service {
     /// Discretionary sessions' tasks wait while others are queued, until the discretionary window opens.
     private func claimJobs() async throws -> ([(TransferJob, ActiveTransfer)], Date?, Bool) {
         let (now, leaseNow, started) = (loop.clock.now, instance.clock.now, ContinuousClock.now)
-        let (transfers, turns, concurrency, files, maximumDownloadBytes, instance, clock, window) = (
-            transfers, turns, concurrency, uploader.environment.files, maximumDownloadBytes, instance, loop.clock, discretionaryWindow
+        let (transfers, turns, files, bounds, instance, clock, window) = (
+            transfers, turns, uploader.environment.files, bounds, instance, loop.clock, discretionaryWindow
         )
+        let share = FairShare(capacity: concurrency, perTenant: perTenant)
         return try await store.claim { repositories in
             var nextDue = [
                 try repositories.tasks.nextAttemptDate(after: now),
                 try repositories.tasks.nextLeaseExpiry(notOwnedBy: instance.id).map { instance.moment($0, on: clock) },
             ].compactMap { $0 }.min()
             let leasesExpired = try !repositories.tasks.expiredLeases(at: leaseNow).isEmpty
-            var free = concurrency - transfers.all.count
-            guard free > 0 else { return ([], nextDue, leasesExpired) }
+            let holding = transfers.byTenant
+            // Looked at even when every worker is busy: another tenant's waiting work may take one back.
+            let depth = max(share.capacity - holding.values.reduce(0, +), 1)
             var underway = try repositories.tasks.transfersUnderway(at: leaseNow)
-            var candidates = try repositories.tasks.queueHeads(dueAt: now, depth: free).sorted { lhs, rhs in
+            var candidates = try repositories.tasks.queueHeads(dueAt: now, depth: depth).sorted { lhs, rhs in
                 lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
             }
             let othersWait = candidates.contains { !$0.configuration.discretionary }
@@ -155,20 +164,20 @@ package struct Scheduler: Service {
                 if let opening = window?.nextOpening(after: now) { nextDue = min(nextDue ?? opening, opening) }
             }
             var claimed: [(TransferJob, ActiveTransfer)] = []
-            for candidate in candidates where free > 0 {
+            let picked = try share.pick(candidates.map { (tenant: $0.tenantID, item: $0) }, holding: holding) { candidate in
                 let task = candidate.task
                 let queue = HostQueue(sessionID: task.sessionId, origin: task.origin)
                 // A transfer of it may still be stopping here, its lease given up after it could not be renewed.
                 guard transfers[task.rowID] == nil, underway[queue, default: 0] < candidate.configuration.maximumConnectionsPerHost
-                else { continue }
+                else { return false }
                 underway[queue, default: 0] += 1
-                free -= 1
                 turns.served(task.sessionId)
                 let transfer = ActiveTransfer(
                     taskID: task.rowID,
                     kind: task.kind,
                     attempt: task.attempts.count + 1,
                     queue: queue,
+                    tenantID: candidate.tenantID,
                     maxBytesPerSecond: task.maxBytesPerSecond,
                     leaseHeldUntil: started + instance.safeLeaseDuration
                 )
@@ -181,13 +190,33 @@ package struct Scheduler: Service {
                     task: task,
                     configuration: candidate.configuration,
                     upload: upload,
-                    maximumDownloadBytes: maximumDownloadBytes
+                    bounds: bounds
                 )
                 claimed.append((job, transfer))
+                return true
             }
+            let pickedIDs = Set(picked.map(\.task.rowID))
+            let waiting = candidates.filter { !pickedIDs.contains($0.task.rowID) }.reduce(into: [Int64: Int]()) {
+                $0[$1.tenantID, default: 0] += 1
+            }
+            let given = share.preemptions(
+                holding: transfers.byTenant.merging(claimed.map { ($0.1.tenantID, 1) }, uniquingKeysWith: +),
+                waiting: waiting
+            )
+            repositories.afterCommit { Self.preempt(given, among: transfers) }
             let seen = underway
             repositories.afterCommit { transfers.sawUnderway(seen) }
             return (claimed, nextDue, leasesExpired)
+        }
+    }
+}
+
+extension Scheduler {
+    /// Stops each tenant's newest transfers, as many as it gives back.
+    fileprivate static func preempt(_ given: [Int64: Int], among transfers: ActiveTransfers) {
+        for (tenant, count) in given {
+            let newest = transfers.all.filter { $0.tenantID == tenant && $0.interruption == nil }.sorted { $0.startedAt > $1.startedAt }
+            for transfer in newest.prefix(count) { transfer.interrupt(.preempted) }
         }
     }
 }

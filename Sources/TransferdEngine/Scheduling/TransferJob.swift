@@ -9,6 +9,8 @@ package struct TransferJob: Sendable {
     package let headers: [(name: String, value: String)]
     /// `timeoutIntervalForRequest`: longest silence on an open transfer.
     package let requestTimeout: Duration
+    /// The service's throughput floor; nil when it has none, or the task's own bandwidth limit is below it.
+    package let minimumRate: TransferBounds.MinimumRate?
     /// Creation time plus `timeoutIntervalForResource`.
     package let resourceDeadline: Date
     package let checksum: Checksum?
@@ -45,21 +47,22 @@ package struct TransferJob: Sendable {
         package let validator: ResumeValidator
     }
 
-    package init(task: TransferTask, configuration: SessionConfiguration, upload: UploadJob?, maximumDownloadBytes: Int64) {
+    package init(task: TransferTask, configuration: SessionConfiguration, upload: UploadJob?, bounds: TransferBounds) {
         taskID = task.rowID
         url = task.originalRequest.url
         let taskHeaderNames = Set(task.originalRequest.headers.keys.map { $0.lowercased() })
         headers =
             configuration.httpAdditionalHeaders.filter { !taskHeaderNames.contains($0.key.lowercased()) }.map { ($0.key, $0.value) }
             + task.originalRequest.headers.map { ($0.key, $0.value) }
-        requestTimeout = .milliseconds(Int64(configuration.timeoutIntervalForRequest * 1000))
+        requestTimeout = min(.milliseconds(Int64(configuration.timeoutIntervalForRequest * 1000)), bounds.maximumRequestTimeout)
+        minimumRate = bounds.minimumRate.flatMap { floor in (task.maxBytesPerSecond ?? .max) < floor.bytesPerSecond ? nil : floor }
         resourceDeadline = task.createdAt.addingTimeInterval(configuration.timeoutIntervalForResource)
         checksum = task.checksum
         decodeContent = configuration.decodeContent
         resumePoint = task.resumeValidator.flatMap { task.partialBytes > 0 ? ResumePoint(bytes: task.partialBytes, validator: $0) : nil }
         connections = task.connections
         self.upload = upload
-        maxBytes = min(task.maxBytes ?? maximumDownloadBytes, maximumDownloadBytes)
+        maxBytes = min(task.maxBytes ?? bounds.maximumDownloadBytes, bounds.maximumDownloadBytes)
         redirectPolicy = task.redirectPolicy ?? configuration.redirectPolicy
         proxy = configuration.proxy
         credentials = task.credentials

@@ -189,10 +189,16 @@ struct SQLTaskRepository: TaskRepository {
             )
             let ranked = (first + rest.filter { !boostedIDs.contains($0.rowID) }).prefix(depth)
             if !ranked.isEmpty {
-                let configuration = try configuration(ofSession: sessionID)
+                let (configuration, tenant) = try configuration(ofSession: sessionID)
                 for (index, task) in ranked.enumerated() {
                     heads.append(
-                        QueuedTask(task: task, configuration: configuration, turn: index + 1, boosted: boostedIDs.contains(task.rowID))
+                        QueuedTask(
+                            task: task,
+                            configuration: configuration,
+                            tenantID: tenant,
+                            turn: index + 1,
+                            boosted: boostedIDs.contains(task.rowID)
+                        )
                     )
                 }
             }
@@ -291,10 +297,12 @@ struct SQLTaskRepository: TaskRepository {
         return counts
     }
 
-    private func configuration(ofSession sessionID: Int64) throws -> SessionConfiguration {
-        guard let sealed: String = try db.value("SELECT configuration FROM sessions WHERE id = ?", [sessionID]) else {
-            throw StoreError.rowNotFound("sessions \(sessionID)")
+    /// The session's configuration and tenant.
+    private func configuration(ofSession sessionID: Int64) throws -> (SessionConfiguration, Int64) {
+        let row = try db.fetchOne("SELECT configuration, tenant_id FROM sessions WHERE id = ?", [sessionID]) {
+            ($0[0] as String, $0[1] as Int64)
         }
-        return try Session.configurations.value(sealed: sealed, vault)
+        guard let (sealed, tenant) = row else { throw StoreError.rowNotFound("sessions \(sessionID)") }
+        return (try Session.configurations.value(sealed: sealed, vault), tenant)
     }
 }

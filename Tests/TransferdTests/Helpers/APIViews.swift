@@ -106,6 +106,7 @@ struct TaskView: Decodable, Sendable {
     var file: FileView?
     var checksum: ChecksumView?
     var waitingReason: String?
+    var createdAt: Date
     var startedAt: Date?
     var attempts: [AttemptView]
     var resumable: Bool

@@ -17,7 +17,12 @@ enum EngineFixtures {
             createdAt: Date()
         )
         task.id = 1
-        return TransferJob(task: task, configuration: .default, upload: nil, maximumDownloadBytes: 1 << 30)
+        return TransferJob(
+            task: task,
+            configuration: .default,
+            upload: nil,
+            bounds: TransferBounds(maximumDownloadBytes: 1 << 30, maximumRequestTimeout: .seconds(600))
+        )
     }
 
     /// The transfer of that task, its lease held for `duration` from now.
@@ -26,6 +31,7 @@ enum EngineFixtures {
             taskID: 1,
             kind: .download,
             queue: HostQueue(sessionID: 1, origin: "http://127.0.0.1"),
+            tenantID: 1,
             maxBytesPerSecond: nil,
             leaseHeldUntil: .now + duration
         )

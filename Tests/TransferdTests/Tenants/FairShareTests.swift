@@ -1,86 +1,61 @@
 import Testing
 import TransferdDomain
 
-/// How free slots are shared across tenants: a table of who holds what, who waits, and who gets the slots.
+/// How slots are shared across tenants: tables of who holds what, who waits, and who gets or gives back slots.
 @Suite struct FairShareTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let name: String
-        let capacity: Int
-        let perTenant: Int?
-        /// Candidates as "tenant:item", in queue order.
-        let candidates: [String]
-        let holding: [Int64: Int]
-        let picked: [String]
-        var testDescription: String { name }
-    }
+    /// One row: "capacity[/perTenant]", candidates as "tenant:item" in queue order, holdings as "tenant:count", and
+    /// the items picked.
+    typealias Row = (name: String, share: String, candidates: String, holding: String, picked: String)
 
-    static let cases: [Case] = [
-        Case(
-            name: "alone, a tenant takes every slot",
-            capacity: 4,
-            perTenant: nil,
-            candidates: ["1:a", "1:b", "1:c", "1:d", "1:e"],
-            holding: [:],
-            picked: ["a", "b", "c", "d"]
-        ),
-        Case(
-            name: "two tenants take turns",
-            capacity: 4,
-            perTenant: nil,
-            candidates: ["1:a", "1:b", "1:c", "2:x", "2:y"],
-            holding: [:],
-            picked: ["a", "x", "b", "y"]
-        ),
-        Case(
-            name: "a tenant holding slots waits its turn",
-            capacity: 4,
-            perTenant: nil,
-            candidates: ["1:a", "2:x", "2:y"],
-            holding: [1: 1],
-            picked: ["x", "a", "y"]
-        ),
-        Case(
-            name: "none holds more than half while another works",
-            capacity: 4,
-            perTenant: nil,
-            candidates: ["1:a", "1:b", "1:c"],
-            holding: [2: 1],
-            picked: ["a", "b"]
-        ),
-        Case(
-            name: "the limit given replaces half",
-            capacity: 6,
-            perTenant: 1,
-            candidates: ["1:a", "1:b", "2:x", "2:y", "3:p"],
-            holding: [:],
-            picked: ["a", "x", "p"]
-        ),
-        Case(
-            name: "two slots, two tenants: one each",
-            capacity: 2,
-            perTenant: nil,
-            candidates: ["1:a", "1:b", "2:x"],
-            holding: [:],
-            picked: ["a", "x"]
-        ),
-        Case(name: "one slot is shared by no one", capacity: 1, perTenant: nil, candidates: ["1:a", "2:x"], holding: [:], picked: ["a"]),
-        Case(name: "no free slot, nothing picked", capacity: 2, perTenant: nil, candidates: ["1:a", "2:x"], holding: [3: 2], picked: []),
-        Case(
-            name: "a passed-over candidate yields the next",
-            capacity: 3,
-            perTenant: nil,
-            candidates: ["1:skip", "1:b", "2:x"],
-            holding: [:],
-            picked: ["b", "x"]
-        ),
+    static let picks: [Row] = [
+        ("alone, a tenant takes every slot", "4", "1:a 1:b 1:c 1:d 1:e", "", "a b c d"),
+        ("two tenants take turns", "4", "1:a 1:b 1:c 2:x 2:y", "", "a x b y"),
+        ("a tenant holding slots waits its turn", "4", "1:a 2:x 2:y", "1:1", "x a y"),
+        ("over the share only for what no one else waits for", "4", "1:a 1:b 1:c", "2:1", "a b c"),
+        ("the limit given replaces half", "6/1", "1:a 1:b 2:x 2:y 3:p", "", "a x p b y"),
+        ("two slots, two tenants: one each", "2", "1:a 1:b 2:x", "", "a x"),
+        ("one slot", "1", "1:a 2:x", "", "a"),
+        ("no free slot, nothing picked", "2", "1:a 2:x", "3:2", ""),
+        ("a passed-over candidate yields the next", "3", "1:skip 1:b 2:x", "", "b x"),
     ]
 
-    @Test(arguments: cases) func slotsAreShared(_ row: Case) {
-        let candidates = row.candidates.map { text in
-            let parts = text.split(separator: ":")
-            return (tenant: Int64(parts[0])!, item: String(parts[1]))
+    static let preemptions: [Row] = [
+        ("a free slot: nothing given back", "4", "2:1", "1:3", ""),
+        ("the holder of every slot gives back what the other can use", "2", "2:5", "1:2", "1:1"),
+        ("down to the share, no further", "8", "2:9", "1:8", "1:4"),
+        ("only what the waiting tenant can use", "8", "2:1", "1:8", "1:1"),
+        ("no one over the share", "4", "3:1", "1:2 2:2", ""),
+        ("no one waits", "2", "", "1:2", ""),
+        ("alone, a tenant keeps every slot", "2", "1:3", "1:2", ""),
+        ("the largest holder gives back first", "6/2", "3:2", "1:3 2:3", "1:1 2:1"),
+    ]
+
+    @Test(arguments: picks.map(\.name)) func freeSlotsAreShared(_ name: String) throws {
+        let row = try #require(Self.picks.first { $0.name == name })
+        let candidates = Self.pairs(row.candidates).map { (tenant: $0.0, item: $0.1) }
+        let picked = Self.share(row.share).pick(candidates, holding: Self.counts(row.holding)) { $0 != "skip" }
+        #expect(picked.joined(separator: " ") == row.picked)
+    }
+
+    @Test(arguments: preemptions.map(\.name)) func slotsOverTheShareAreGivenBack(_ name: String) throws {
+        let row = try #require(Self.preemptions.first { $0.name == name })
+        let given = Self.share(row.share).preemptions(holding: Self.counts(row.holding), waiting: Self.counts(row.candidates))
+        #expect(given == Self.counts(row.picked))
+    }
+
+    private static func share(_ text: String) -> FairShare {
+        let parts = text.split(separator: "/").compactMap { Int($0) }
+        return FairShare(capacity: parts[0], perTenant: parts.count > 1 ? parts[1] : nil)
+    }
+
+    private static func pairs(_ text: String) -> [(Int64, String)] {
+        text.split(separator: " ").map { pair in
+            let parts = pair.split(separator: ":")
+            return (Int64(parts[0]) ?? 0, String(parts[1]))
         }
-        let picked = FairShare(capacity: row.capacity, perTenant: row.perTenant).pick(candidates, holding: row.holding) { $0 != "skip" }
-        #expect(picked == row.picked)
+    }
+
+    private static func counts(_ text: String) -> [Int64: Int] {
+        Dictionary(uniqueKeysWithValues: pairs(text).map { ($0.0, Int($0.1) ?? 0) })
     }
 }

@@ -39,4 +39,57 @@ import Testing
             }
         }
     }
+
+    /// Tenant t1's two downloads from an origin that never answers hold both workers (`--worker-concurrency 2`, and
+    /// t1's sessions wait a day for a byte). Tenant t2's download starts at once: one of t1's transfers gives its
+    /// worker back (preempted, its task queued again), and t1 gets it again afterwards (before: t2 waited until t1's
+    /// transfers were cancelled, minutes later).
+    @Test func stuckTransfersOfOneTenantDoNotHoldBackAnothers() async throws {
+        try await OriginServer.with { origin in
+            let dataDirectory = TestService.temporaryDataDirectory()
+            let service = try await ServiceProcess.start(dataDirectory: dataDirectory, arguments: ["--worker-concurrency", "2"])
+            defer { service.stopIfRunning() }
+            var t2 = service.api
+            t2.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "t2", tenant: "t2", admin: false)
+
+            // setup: both workers held by t1
+            try await service.api.createSession("stuck", configuration: #"{"timeoutIntervalForRequest": 86400}"#)
+            for index in 1...2 {
+                _ = try await service.api.createTask("stuck", url: origin.url("/files/1000?name=stuck\(index)&hold=never"))
+            }
+            let arrivals = { origin.arrivals("stuck1").count + origin.arrivals("stuck2").count }
+            try await waitUntil(timeout: .seconds(30)) { arrivals() == 2 }
+
+            // act
+            try await t2.createSession("other")
+            let created = try await t2.createTask("other", url: origin.url("/files/1000?name=other"))
+
+            // verify: t2's download started and finished while t1's origin still held its requests
+            let task = try await t2.waitForCompletion("other", created.taskIdentifier, timeout: .seconds(30))
+            #expect(task.file?.sha256 == OriginContent.sha256(size: 1000))
+            let waited = try #require(task.startedAt).timeIntervalSince(task.createdAt)
+            #expect(waited < 5, "t2's task waited \(waited) s for a worker")
+            let stuck = try await service.api.tasks("stuck")
+            #expect(stuck.allSatisfy { $0.state == "running" && $0.error == nil }, "the preempted task is queued again, not failed")
+            try await waitUntil(timeout: .seconds(30)) { arrivals() == 3 }
+        }
+    }
+
+    /// A session may ask to wait a day for a byte, but the service cuts it to `--max-request-timeout`; and a transfer
+    /// that trickles stays below `--min-transfer-rate`: either gives its worker back, failed as `timedOut` and retried.
+    @Test(arguments: [
+        (["--max-request-timeout", "1"], "/gated/slow/300000", "timedOut"),
+        (["--min-transfer-rate", "1000000", "--stall-timeout", "1"], "/files/300000?name=slow&faults=0&bytesPerSecond=100000", "timedOut"),
+    ])
+    func aWorkerIsNotHeldByATransferThatHardlyMoves(arguments: [String], path: String, outcome: String) async throws {
+        try await OriginServer.with { origin in
+            let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory(), arguments: arguments)
+            defer { service.stopIfRunning() }
+            try await service.api.createSession("slow", configuration: #"{"timeoutIntervalForRequest": 86400}"#)
+            _ = try await service.api.createTask("slow", url: origin.url(path))
+
+            try await waitUntil(timeout: .seconds(30)) { try await service.api.task("slow", 1).attempts.contains { $0.outcome == outcome } }
+            #expect(try await service.api.task("slow", 1).state == "running", "retried later, not failed for good")
+        }
+    }
 }
