@@ -27,6 +27,8 @@ package struct Scheduler: Service {
     package let transfers: ActiveTransfers
     package let loop: WakeUpLoop
     package let turns = SessionTurns()
+    /// How often a full instance looks for another tenant's waiting work.
+    package let busyLooks = BusyLooks(interval: .milliseconds(250))
     package let concurrency: Int
     /// The most workers one tenant holds while another has work; nil for half of them.
     package let perTenant: Int?
@@ -144,7 +146,7 @@ package struct Scheduler: Service {
         let (transfers, turns, files, bounds, instance, clock, window) = (
             transfers, turns, uploader.environment.files, bounds, instance, loop.clock, discretionaryWindow
         )
-        let share = FairShare(capacity: concurrency, perTenant: perTenant)
+        let (share, busyLooks) = (FairShare(capacity: concurrency, perTenant: perTenant), busyLooks)
         return try await store.claim { repositories in
             var nextDue = [
                 try repositories.tasks.nextAttemptDate(after: now),
@@ -152,8 +154,13 @@ package struct Scheduler: Service {
             ].compactMap { $0 }.min()
             let leasesExpired = try !repositories.tasks.expiredLeases(at: leaseNow).isEmpty
             let holding = transfers.byTenant
-            // Looked at even when every worker is busy: another tenant's waiting work may take one back.
-            let depth = max(share.capacity - holding.values.reduce(0, +), 1)
+            let free = share.capacity - holding.values.reduce(0, +)
+            // Looked at even when every worker is busy, now and then: another tenant's waiting work may take one back.
+            if free <= 0, let wait = busyLooks.wait(at: started) {
+                let look = now.addingTimeInterval(wait.timeInterval)
+                return ([], min(nextDue ?? look, look), leasesExpired)
+            }
+            let depth = max(free, 1)
             var underway = try repositories.tasks.transfersUnderway(at: leaseNow)
             var candidates = try repositories.tasks.queueHeads(dueAt: now, depth: depth).sorted { lhs, rhs in
                 lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
