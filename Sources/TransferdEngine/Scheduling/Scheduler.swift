@@ -171,12 +171,17 @@ package struct Scheduler: Service {
                 if let opening = window?.nextOpening(after: now) { nextDue = min(nextDue ?? opening, opening) }
             }
             var claimed: [(TransferJob, ActiveTransfer)] = []
+            // A transfer of it may still be stopping here, its lease given up after it could not be renewed; and its
+            // session's transfers to its origin are limited.
+            func fits(_ candidate: QueuedTask, _ underway: [HostQueue: Int]) -> Bool {
+                let queue = HostQueue(sessionID: candidate.task.sessionId, origin: candidate.task.origin)
+                return transfers[candidate.task.rowID] == nil
+                    && underway[queue, default: 0] < candidate.configuration.maximumConnectionsPerHost
+            }
             let picked = try share.pick(candidates.map { (tenant: $0.tenantID, item: $0) }, holding: holding) { candidate in
                 let task = candidate.task
                 let queue = HostQueue(sessionID: task.sessionId, origin: task.origin)
-                // A transfer of it may still be stopping here, its lease given up after it could not be renewed.
-                guard transfers[task.rowID] == nil, underway[queue, default: 0] < candidate.configuration.maximumConnectionsPerHost
-                else { return false }
+                guard fits(candidate, underway) else { return false }
                 underway[queue, default: 0] += 1
                 turns.served(task.sessionId)
                 let transfer = ActiveTransfer(
@@ -202,9 +207,13 @@ package struct Scheduler: Service {
                 claimed.append((job, transfer))
                 return true
             }
+            // What waits for a worker alone, not for its session's per-host limit: only that may take one back.
             let pickedIDs = Set(picked.map(\.task.rowID))
-            let waiting = candidates.filter { !pickedIDs.contains($0.task.rowID) }.reduce(into: [Int64: Int]()) {
-                $0[$1.tenantID, default: 0] += 1
+            var room = underway
+            var waiting: [Int64: Int] = [:]
+            for candidate in candidates where !pickedIDs.contains(candidate.task.rowID) && fits(candidate, room) {
+                room[HostQueue(sessionID: candidate.task.sessionId, origin: candidate.task.origin), default: 0] += 1
+                waiting[candidate.tenantID, default: 0] += 1
             }
             let given = share.preemptions(
                 holding: transfers.byTenant.merging(claimed.map { ($0.1.tenantID, 1) }, uniquingKeysWith: +),

@@ -75,6 +75,34 @@ import Testing
         }
     }
 
+    /// A tenant's work held back by its own session's per-host limit takes no worker back: t2's second and third
+    /// tasks wait for their host, not for a worker, so t1 keeps the workers it was left (before the fix, t1's
+    /// transfers were preempted and restarted at every look, four times a second).
+    @Test func workHeldByItsOwnHostLimitTakesNoWorkerBack() async throws {
+        try await OriginServer.with { origin in
+            let dataDirectory = TestService.temporaryDataDirectory()
+            let service = try await ServiceProcess.start(dataDirectory: dataDirectory, arguments: ["--worker-concurrency", "4"])
+            defer { service.stopIfRunning() }
+            var t2 = service.api
+            t2.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "t2", tenant: "t2", admin: false)
+            let t1Arrivals = { (1...4).reduce(0) { $0 + origin.arrivals("t1-\($1)").count } }
+            try await service.api.createSession("busy", configuration: #"{"timeoutIntervalForRequest": 86400}"#)
+            for index in 1...4 { _ = try await service.api.createTask("busy", url: origin.url("/files/1000?name=t1-\(index)&hold=never")) }
+            try await waitUntil(timeout: .seconds(30)) { t1Arrivals() == 4 }
+
+            // act: t2's three tasks, one at a time to their host
+            try await t2.createSession("capped", configuration: #"{"timeoutIntervalForRequest": 86400, "maximumConnectionsPerHost": 1}"#)
+            for index in 1...3 { _ = try await t2.createTask("capped", url: origin.url("/files/1000?name=t2-\(index)&hold=never")) }
+
+            // verify: one of t1's transfers gave its worker to t2's first task (its task queued again), and over two
+            // seconds (eight looks) none was started again to be preempted again
+            try await waitUntil(timeout: .seconds(30)) { origin.arrivals("t2-1").count == 1 }
+            try await Task.sleep(for: .seconds(2))
+            #expect(t1Arrivals() == 4, "t1's transfers were preempted again for work that cannot start")
+            #expect(origin.arrivals("t2-2").isEmpty && origin.arrivals("t2-3").isEmpty)
+        }
+    }
+
     /// A session may ask to wait a day for a byte, but the service cuts it to `--max-request-timeout`; and a transfer
     /// that trickles stays below `--min-transfer-rate`: either gives its worker back, failed as `timedOut` and retried.
     @Test(arguments: [
