@@ -9,14 +9,8 @@ import Testing
     @Test func aTarpitSubscriberDelaysAnotherTenantsDeliveriesByTheDeadlineAtMost() async throws {
         try await TarpitSubscriber.with { tarpit in
             try await WebhookReceiver.with { receiver in
-                let dataDirectory = TestService.temporaryDataDirectory()
-                let service = try await ServiceProcess.start(
-                    dataDirectory: dataDirectory,
-                    arguments: ["--webhook-concurrency", "2", "--webhook-timeout", "2"]
-                )
+                let (service, t2) = try await Self.serviceWithTwoTenants(["--webhook-concurrency", "2", "--webhook-timeout", "2"])
                 defer { service.stopIfRunning() }
-                var t2 = service.api
-                t2.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "t2", tenant: "t2", admin: false)
 
                 // setup: t1's two sessions' first deliveries held by the tarpit, on both senders
                 for name in ["held-1", "held-2"] {
@@ -46,11 +40,8 @@ import Testing
     /// transfers were cancelled, minutes later).
     @Test func stuckTransfersOfOneTenantDoNotHoldBackAnothers() async throws {
         try await OriginServer.with { origin in
-            let dataDirectory = TestService.temporaryDataDirectory()
-            let service = try await ServiceProcess.start(dataDirectory: dataDirectory, arguments: ["--worker-concurrency", "2"])
+            let (service, t2) = try await Self.serviceWithTwoTenants(["--worker-concurrency", "2"])
             defer { service.stopIfRunning() }
-            var t2 = service.api
-            t2.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "t2", tenant: "t2", admin: false)
 
             // setup: both workers held by t1
             try await service.api.createSession("stuck", configuration: #"{"timeoutIntervalForRequest": 86400}"#)
@@ -80,11 +71,8 @@ import Testing
     /// transfers were preempted and restarted at every look, four times a second).
     @Test func workHeldByItsOwnHostLimitTakesNoWorkerBack() async throws {
         try await OriginServer.with { origin in
-            let dataDirectory = TestService.temporaryDataDirectory()
-            let service = try await ServiceProcess.start(dataDirectory: dataDirectory, arguments: ["--worker-concurrency", "4"])
+            let (service, t2) = try await Self.serviceWithTwoTenants(["--worker-concurrency", "4"])
             defer { service.stopIfRunning() }
-            var t2 = service.api
-            t2.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "t2", tenant: "t2", admin: false)
             let t1Arrivals = { (1...4).reduce(0) { $0 + origin.arrivals("t1-\($1)").count } }
             try await service.api.createSession("busy", configuration: #"{"timeoutIntervalForRequest": 86400}"#)
             for index in 1...4 { _ = try await service.api.createTask("busy", url: origin.url("/files/1000?name=t1-\(index)&hold=never")) }
@@ -118,6 +106,21 @@ import Testing
 
             try await waitUntil(timeout: .seconds(30)) { try await service.api.task("slow", 1).attempts.contains { $0.outcome == outcome } }
             #expect(try await service.api.task("slow", 1).state == "running", "retried later, not failed for good")
+        }
+    }
+
+    /// The real binary on a data directory of its own, started with `arguments`, and a client of a second tenant,
+    /// t2 (the service's own key is tenant t1's).
+    private static func serviceWithTwoTenants(_ arguments: [String]) async throws -> (ServiceProcess, APIClient) {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        let service = try await ServiceProcess.start(dataDirectory: dataDirectory, arguments: arguments)
+        do {
+            var t2 = service.api
+            t2.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "t2", tenant: "t2", admin: false)
+            return (service, t2)
+        } catch {
+            service.stopIfRunning()
+            throw error
         }
     }
 }
