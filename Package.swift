@@ -94,6 +94,7 @@ let package = Package(
                 .copy("0018_task_metrics.sql"),
                 .copy("0019_challenges.sql"),
                 .copy("0020_sealed_secrets.sql"),
+                .copy("0021_tenant_quotas.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings
@@ -171,6 +172,7 @@ let package = Package(
                 hummingbird, .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 asyncHTTPClient, compressNIO, crypto, grdb, postgres, logging, serviceLifecycle, .product(name: "Yams", package: "Yams"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio,
             exclude: ["Fixtures"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

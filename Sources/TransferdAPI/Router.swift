@@ -13,6 +13,7 @@ package struct APIDependencies: Sendable {
     package var backgroundTasks: BackgroundTaskService
     package var webhooks: WebhookService
     package var stagedFiles: StagedFileService
+    package var tenants: TenantService
     package var idempotency: IdempotencyService
     package var eventLog: EventLog
     package var authentication: AuthenticationMiddleware
@@ -38,6 +39,7 @@ package struct APIDependencies: Sendable {
         backgroundTasks: BackgroundTaskService,
         webhooks: WebhookService,
         stagedFiles: StagedFileService,
+        tenants: TenantService,
         idempotency: IdempotencyService,
         eventLog: EventLog,
         authentication: AuthenticationMiddleware,
@@ -57,6 +59,7 @@ package struct APIDependencies: Sendable {
         self.backgroundTasks = backgroundTasks
         self.webhooks = webhooks
         self.stagedFiles = stagedFiles
+        self.tenants = tenants
         self.idempotency = idempotency
         self.eventLog = eventLog
         self.authentication = authentication
@@ -100,11 +103,12 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     DeliveriesController(webhooks: api.webhooks).addRoutes(to: session.group("deliveries"))
     BackgroundTasksController(backgroundTasks: api.backgroundTasks, clock: api.clock)
         .addRoutes(to: session.group("background-tasks"), idempotency: idempotentByBody)
-    FilesController(store: api.stagedFiles, disk: api.disk)
+    FilesController(store: api.stagedFiles)
         .addRoutes(
             to: router.group("v1/files"),
             idempotency: IdempotencyMiddleware(keys: api.idempotency, fingerprint: .headers(FilesController.describingHeaders))
         )
+    TenantController(tenants: api.tenants).addRoutes(to: router.group("v1/tenant"))
     try Dashboard(api: api, intake: intake).addRoutes(to: router)
     return router
 }

@@ -17,6 +17,7 @@ struct Components: Sendable {
     let backgroundTaskClock: BackgroundTaskClock
     let dispatcher: Dispatcher
     let sweeper: RetentionSweeper
+    let storageRecovery: StorageRecovery
     let apiKeys: APIKeyService
     let api: APIDependencies
 
@@ -47,6 +48,8 @@ struct Components: Sendable {
         let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger) }
         let (schedulerLoop, dispatcherLoop, deadlineLoop) = (loop(), loop(), loop())
 
+        let quotas = TenantQuotas(defaults: configuration.limits.defaultQuota)
+        let tenants = TenantService(store: store, defaults: quotas.defaults)
         let metrics = ServiceMetrics()
         let eventLog = EventLog(store: store, signal: EventSignal(), clock: clock, metrics: metrics)
         let transfers = ActiveTransfers()
@@ -72,6 +75,7 @@ struct Components: Sendable {
             transfers: transfers,
             retryPolicy: configuration.retryPolicy,
             limits: configuration.limits,
+            quotas: quotas,
             discretionaryWindow: configuration.discretionaryWindow,
             vault: vault,
             resumeDataSigner: transitions.resumeDataSigner,
@@ -104,6 +108,7 @@ struct Components: Sendable {
             loop: schedulerLoop,
             concurrency: configuration.workerConcurrency,
             perTenant: configuration.maximumTransfersPerTenant,
+            quotas: quotas,
             bounds: TransferBounds(
                 maximumDownloadBytes: configuration.limits.maximumDownloadBytes,
                 maximumRequestTimeout: configuration.maximumRequestTimeout,
@@ -133,6 +138,7 @@ struct Components: Sendable {
             challenges: tasks
         )
         sweeper = RetentionSweeper(store: store, eventLog: eventLog, files: files, interval: configuration.sweepInterval, loop: loop())
+        storageRecovery = StorageRecovery(store: store, disk: disk, loop: loop())
         apiKeys = APIKeyService(store: store, clock: clock)
         let (scheduler, apiKeys) = (scheduler, apiKeys)
         signals.subscribe { signal in
@@ -152,13 +158,21 @@ struct Components: Sendable {
                 store: store,
                 webhooks: webhooks,
                 transitions: transitions,
-                maximumSessionsPerTenant: configuration.limits.maximumSessionsPerTenant,
+                quotas: quotas,
                 clock: clock
             ),
             tasks: tasks,
             backgroundTasks: backgroundTasks,
             webhooks: webhooks,
-            stagedFiles: StagedFileService(store: store, files: files, limits: configuration.stagedFileLimits, clock: clock),
+            stagedFiles: StagedFileService(
+                store: store,
+                files: files,
+                limits: configuration.stagedFileLimits,
+                quotas: quotas,
+                disk: disk,
+                clock: clock
+            ),
+            tenants: tenants,
             idempotency: IdempotencyService(store: store, clock: clock),
             eventLog: eventLog,
             authentication: AuthenticationMiddleware(
@@ -177,7 +191,7 @@ struct Components: Sendable {
             clock: clock,
             streams: EventStreams(heartbeat: configuration.streamHeartbeat, maximumPerKey: configuration.maximumStreamsPerKey),
             metrics: metrics,
-            sampler: MetricsSampler(store: store, transfers: transfers, disk: disk, metrics: metrics)
+            sampler: MetricsSampler(store: store, transfers: transfers, tenants: tenants, disk: disk, metrics: metrics)
         )
     }
 

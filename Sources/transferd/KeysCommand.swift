@@ -13,42 +13,38 @@ struct KeysCommand: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Revoke.self]
     )
 
-    /// The database options the key subcommands share.
-    struct DataDirectory: ParsableArguments {
-        @Option(help: "Directory of the SQLite database (env TRANSFERD_DATA_DIR).")
-        var dataDir: String = ProcessInfo.processInfo.environment["TRANSFERD_DATA_DIR"] ?? "./transferd-data"
-
-        @Option(help: "The PostgreSQL database instead, as for `serve` (env TRANSFERD_DATABASE_URL).")
-        var databaseURL: String = ProcessInfo.processInfo.environment["TRANSFERD_DATABASE_URL"] ?? ""
-
-        /// Runs `body` with the keys of the database, then closes it.
-        func withKeys<T>(_ body: (APIKeyService) async throws -> T) async throws -> T {
-            try await OpenedStore.with(dataDirectory: dataDir, databaseURL: databaseURL.isEmpty ? nil : databaseURL) { store in
-                try await body(APIKeyService(store: store, clock: SystemClock()))
-            }
-        }
-    }
-
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Issue a key and print it once.")
+        static let configuration = CommandConfiguration(
+            abstract: "Issue a key and print it once.",
+            discussion: "Quota options set the quotas of the key's tenant, which all its keys share (as `transferd tenants set`)."
+        )
 
-        @OptionGroup var directory: DataDirectory
+        @OptionGroup var directory: DatabaseLocation
         @Option(help: "What the key is for.") var name: String
         @Option(help: "The tenant the key acts for; created when new.") var tenant: String = "default"
         @Flag(help: "The key may list across tenants.") var admin = false
+        @OptionGroup var quota: QuotaOptions
 
         func run() async throws {
-            print(try await directory.withKeys { try await $0.create(name: name, tenant: tenant, admin: admin) })
+            let (quota, tenant) = (quota, tenant)
+            let key = try await directory.withStore { store in
+                let key = try await APIKeyService(store: store, clock: SystemClock()).create(name: name, tenant: tenant, admin: admin)
+                if !quota.isEmpty {
+                    _ = try await TenantService(store: store, defaults: TenantQuota()).changeQuota(name: tenant) { quota.apply(to: &$0) }
+                }
+                return key
+            }
+            print(key)
         }
     }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List keys (never their secrets).")
 
-        @OptionGroup var directory: DataDirectory
+        @OptionGroup var directory: DatabaseLocation
 
         func run() async throws {
-            for key in try await directory.withKeys({ try await $0.list() }) {
+            for key in try await directory.withStore({ try await APIKeyService(store: $0, clock: SystemClock()).list() }) {
                 let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
                 print("\(key.id)\t\(key.tenant)\t\(key.admin ? "admin" : "-")\t\(state)\t\(key.name)")
             }
@@ -58,11 +54,11 @@ struct KeysCommand: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a key at once.")
 
-        @OptionGroup var directory: DataDirectory
+        @OptionGroup var directory: DatabaseLocation
         @Argument(help: "The key's id (the part after trd_).") var id: String
 
         func run() async throws {
-            guard try await directory.withKeys({ try await $0.revoke(id: id) }) else {
+            guard try await directory.withStore({ try await APIKeyService(store: $0, clock: SystemClock()).revoke(id: id) }) else {
                 throw ValidationError("No active key has the id \(id).")
             }
             print("Revoked \(id).")

@@ -183,6 +183,12 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Unfinished tasks one tenant may have (env TRANSFERD_MAX_QUEUED_TASKS_PER_TENANT).")
     var maxQueuedTasksPerTenant: Int = environment["TRANSFERD_MAX_QUEUED_TASKS_PER_TENANT"].flatMap { Int($0) } ?? 10_000
 
+    @Option(
+        help:
+            "Bytes one tenant keeps on disk (contents, partial and staged files); 0 for no limit (env TRANSFERD_MAX_STORED_BYTES_PER_TENANT)."
+    )
+    var maxStoredBytesPerTenant: Int64 = environment["TRANSFERD_MAX_STORED_BYTES_PER_TENANT"].flatMap { Int64($0) } ?? 0
+
     @Option(help: "Largest download in bytes; a task's maxBytes may only lower it (env TRANSFERD_MAX_DOWNLOAD_SIZE).")
     var maxDownloadSize: Int64 = environment["TRANSFERD_MAX_DOWNLOAD_SIZE"].flatMap { Int64($0) } ?? 1 << 40
 
@@ -232,7 +238,9 @@ struct ServiceOptions: ParsableArguments {
             throw ValidationError("--header-timeout, --idle-timeout and --max-connections must be positive.")
         }
         guard maxBackgroundTaskDuration > 0 else { throw ValidationError("--max-background-task-duration must be positive.") }
-        guard min(maxSessionsPerTenant, maxTasksPerSession, maxQueuedTasksPerTenant) > 0, maxDownloadSize > 0, minFreeDisk >= 0 else {
+        guard min(maxSessionsPerTenant, maxTasksPerSession, maxQueuedTasksPerTenant) > 0, maxDownloadSize > 0, minFreeDisk >= 0,
+            maxStoredBytesPerTenant >= 0
+        else {
             throw ValidationError("The --max-… limits must be positive and --min-free-disk not negative.")
         }
         guard maxUploadSize > 0, uploadExpiration > 0, fileRetention > 0, responseBodyLimit >= 0 else {
@@ -309,6 +317,7 @@ struct ServiceOptions: ParsableArguments {
                 maximumSessionsPerTenant: maxSessionsPerTenant,
                 maximumTasksPerSession: maxTasksPerSession,
                 maximumQueuedTasksPerTenant: maxQueuedTasksPerTenant,
+                maximumStoredBytesPerTenant: maxStoredBytesPerTenant > 0 ? maxStoredBytesPerTenant : nil,
                 maximumDownloadBytes: maxDownloadSize,
                 minimumFreeDiskBytes: minFreeDisk
             ),

@@ -9,7 +9,7 @@ struct TransferdCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transferd",
         abstract: "A self-hosted background transfer service: NSURLSession's background sessions as a REST API.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, KeysCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, KeysCommand.self, TenantsCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -14,7 +14,6 @@ struct FilesController: Sendable {
     static let offsetContentType = "application/offset+octet-stream"
 
     let store: StagedFileService
-    let disk: DiskSpace
     let responder = ContentResponder()
 
     /// What identifies a repeated file creation for `Idempotency-Key`: the headers that describe the file (its
@@ -63,10 +62,9 @@ struct FilesController: Sendable {
         guard let lengthText = request.headers[.uploadLength] else { throw Problem.badRequest("`Upload-Length` is required.") }
         guard let length = Int64(lengthText) else { throw Problem.invalidField("Upload-Length", "must be a non-negative integer") }
         let metadata = try request.headers[.uploadMetadata].map { header throws(DomainError) in try TusMetadata.parse(header) }
-        try disk.refuseNewWorkWhenLow()
         var file = try await store.create(publicID: nil, tenantID: context.tenantID, length: length, metadata: metadata, contentType: nil)
         if request.headers[.contentType] == Self.offsetContentType {
-            file = try await store.append(request.body, to: file, at: 0, checksum: try checksum(request))
+            file = try await store.append(request.body, length: contentLength(request), to: file, at: 0, checksum: try checksum(request))
         }
         var response = fileResponse(file)
         response.headers[.uploadOffset] = String(file.uploadOffset)
@@ -106,7 +104,13 @@ struct FilesController: Sendable {
         guard let offset = Int64(offsetText), offset >= 0 else {
             throw Problem.invalidField("Upload-Offset", "must be a non-negative integer")
         }
-        let updated = try await store.append(request.body, to: file, at: offset, checksum: try checksum(request))
+        let updated = try await store.append(
+            request.body,
+            length: contentLength(request),
+            to: file,
+            at: offset,
+            checksum: try checksum(request)
+        )
         var headers: HTTPFields = [.uploadOffset: String(updated.uploadOffset)]
         if !updated.isComplete { headers[.uploadExpires] = HTTPDate.string(from: updated.expiresAt) }
         return Response(status: .noContent, headers: headers)
@@ -148,7 +152,6 @@ struct FilesController: Sendable {
     /// A plain upload: the whole body, whose `Content-Length` is required up front.
     private func uploadWhole(_ request: Request, context: AppRequestContext, publicID: String?) async throws -> EditedResponse<FileResponse>
     {
-        try disk.refuseNewWorkWhenLow()
         guard let lengthText = request.headers[.contentLength], let length = Int64(lengthText) else {
             throw Problem(
                 status: .lengthRequired,
@@ -164,7 +167,7 @@ struct FilesController: Sendable {
             metadata: nil,
             contentType: request.headers[.contentType]
         )
-        let stored = length > 0 ? try await store.append(request.body, to: file, at: 0, checksum: nil) : file
+        let stored = length > 0 ? try await store.append(request.body, length: length, to: file, at: 0, checksum: nil) : file
         guard stored.isComplete else {
             throw Problem.badRequest("The body ended after \(stored.uploadOffset) of the \(length) bytes Content-Length announced.")
         }
@@ -181,6 +184,11 @@ struct FilesController: Sendable {
     /// The file the path names, among the requesting tenant's.
     private func file(_ context: AppRequestContext) async throws -> StagedFile {
         try await store.find(context.parameters.get("fileID") ?? "", tenantID: context.tenantID)
+    }
+
+    /// The body's declared length, which an append must have room for before its first byte is taken.
+    private func contentLength(_ request: Request) -> Int64? {
+        request.headers[.contentLength].flatMap { Int64($0) }
     }
 
     private func checksum(_ request: Request) throws(DomainError) -> UploadChecksum? {

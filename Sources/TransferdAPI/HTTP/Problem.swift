@@ -18,6 +18,8 @@ package struct Problem: Error, HTTPResponseError, Equatable {
     package let detail: String
     /// Headers the response needs besides the body (`Content-Range` on a 416, for instance).
     package var headers: HTTPFields
+    /// The quota a refusal names, with its figures, as members of the body.
+    package var breach: QuotaBreach?
 
     package init(status: HTTPResponse.Status, slug: String, title: String, detail: String, headers: HTTPFields = [:]) {
         self.status = status
@@ -27,16 +29,29 @@ package struct Problem: Error, HTTPResponseError, Equatable {
         self.headers = headers
     }
 
-    /// The JSON body, as RFC 9457 names its members.
+    /// The JSON body, as RFC 9457 names its members; a quota's refusal adds the quota's name and figures.
     package struct Body: Codable {
         package var type: String
         package var title: String
         package var status: Int
         package var detail: String
+        package var quota: String?
+        package var limit: Int64?
+        package var used: Int64?
+        package var requested: Int64?
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = Body(type: "urn:transferd:problem:\(slug)", title: title, status: status.code, detail: detail)
+        let body = Body(
+            type: "urn:transferd:problem:\(slug)",
+            title: title,
+            status: status.code,
+            detail: detail,
+            quota: breach?.quota.rawValue,
+            limit: breach?.limit,
+            used: breach?.used,
+            requested: breach?.requested
+        )
         let data = try JSONCoding.encoder.encode(body)
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
@@ -64,10 +79,15 @@ extension Problem {
             case .destinationNotAllowed: (.unprocessableContent, "destination-not-allowed", "Destination not allowed")
             case .unprocessable: (.unprocessableContent, "unprocessable-content", "Unprocessable content")
             case .insufficientStorage:
-                (HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "insufficient-storage", "Insufficient storage")
+                (Self.insufficientStorage, "insufficient-storage", "Insufficient storage")
+            case .quotaExceeded(let breach):
+                (breach.quota == .storedBytes ? Self.insufficientStorage : .tooManyRequests, "quota-exceeded", "Quota exceeded")
             }
         self.init(status: status, slug: slug, title: title, detail: error.detail)
+        if case .quotaExceeded(let breach) = error { self.breach = breach }
     }
+
+    package static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
 
     package static func badRequest(_ detail: String) -> Problem {
         Problem(.badRequest(detail))
@@ -113,6 +133,16 @@ extension Problem {
         title: "Database unavailable",
         detail: "The database cannot be reached for the moment; nothing was changed. Send the request again shortly.",
         headers: [.retryAfter: "1"]
+    )
+
+    /// The database's disk is full: the transaction was rolled back, and nothing acknowledged before is lost. The
+    /// same request may succeed once the operator frees space.
+    package static let databaseFull = Problem(
+        status: .serviceUnavailable,
+        slug: "database-full",
+        title: "Database full",
+        detail: "The database's disk is full; nothing was changed. Send the request again once space is freed.",
+        headers: [.retryAfter: "30"]
     )
 
     /// Anything the server did not expect; the real error goes to the log, never to the client.

@@ -7,8 +7,9 @@ import TransferdStorage
 /// Turns every error that escapes a handler into an `application/problem+json` response.
 ///
 /// `Problem`s pass through; the domain's refusals become their problems; Hummingbird's own errors (unknown route,
-/// body too large, …) keep their status and message; an unreachable database is a 503 the client may retry; anything
-/// else is logged and answered with a generic 500, so internal error text never reaches a client.
+/// body too large, …) keep their status and message; an unreachable database, or one whose disk is full, is a 503 the
+/// client may retry; a full data directory is a 507; anything else is logged and answered with a generic 500, so
+/// internal error text never reaches a client.
 package struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     package init() {}
 
@@ -41,6 +42,14 @@ extension Problem {
         case StoreError.unavailable(let why):
             logger.warning("the database is unavailable", metadata: ["error": "\(why)"])
             self = .databaseUnavailable
+        case _ where StorageExhaustion(error) == .database:
+            logger.error("the database's disk is full", metadata: ["error": "\(String(reflecting: error))"])
+            self = .databaseFull
+        case _ where StorageExhaustion(error) == .files:
+            logger.error("the data directory's disk is full", metadata: ["error": "\(String(reflecting: error))"])
+            self.init(
+                .insufficientStorage("The data directory's disk is full; the request's bytes were not kept. Try again once space is freed.")
+            )
         default:
             logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             self = .internalError

@@ -17,7 +17,7 @@ struct TaskIntake: Sendable {
         for (index, item) in items.enumerated() {
             newTasks.append(try await named(index, in: field) { try validate(item) })
         }
-        try disk.refuseNewWorkWhenLow()
+        try disk.admit(0)
         for (index, newTask) in newTasks.enumerated() {
             try await named(index, in: field) { try await destinations.vet(newTask.request.url, field: "url") }
         }

@@ -19,7 +19,7 @@ struct Dashboard: Sendable {
         router.get("ui") { _, _ in Response.seeOther("/ui/sessions") }
         let ui = router.group("ui")
         SignInPages(gate: gate).addRoutes(to: ui)
-        SessionPages(gate: gate, sessions: api.sessions, intake: intake).addRoutes(to: ui)
+        SessionPages(gate: gate, sessions: api.sessions, tenants: api.tenants, intake: intake).addRoutes(to: ui)
         TaskPage(gate: gate, tasks: api.tasks, eventLog: api.eventLog).addRoutes(to: ui)
         DeliveriesPage(gate: gate, sessions: api.sessions, webhooks: api.webhooks).addRoutes(to: ui)
         BackgroundTasksPage(gate: gate, backgroundTasks: api.backgroundTasks, clock: api.clock).addRoutes(to: ui)

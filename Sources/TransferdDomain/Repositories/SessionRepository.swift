@@ -7,7 +7,6 @@ package protocol SessionRepository {
     func live(identifier: String, tenantID: Int64) throws -> Session?
     /// The tenant's session with this identifier: the live one, else the most recently invalidated one.
     func latest(identifier: String, tenantID: Int64) throws -> Session?
-    func countLive(tenantID: Int64) throws -> Int
     /// Inserts a new session and returns it as stored.
     func insert(_ session: Session) throws -> Session
     /// Writes the session's lifecycle fields (`state`, `cancelOnInvalidate`, `invalidatedAt`); its counters

@@ -38,6 +38,7 @@ package protocol Repositories {
     var stagedFiles: any StagedFileRepository { get }
     var backgroundTasks: any BackgroundTaskRepository { get }
     var apiKeys: any APIKeyRepository { get }
+    var tenants: any TenantRepository { get }
     var idempotencyKeys: any IdempotencyRepository { get }
     var serviceKeys: any ServiceKeyRepository { get }
     var dashboardSessions: any DashboardSessionRepository { get }

@@ -13,8 +13,6 @@ package protocol TaskRepository {
     /// The session's tasks that have not completed.
     func unfinished(sessionID: Int64) throws -> [TransferTask]
     func count(sessionID: Int64) throws -> Int
-    /// Tasks not completed across the tenant's sessions.
-    func countUnfinished(tenantID: Int64) throws -> Int
     /// The running tasks no instance transfers, by their stored waiting reason (`queued` without one).
     func countWaiting() throws -> [String: Int]
     /// The session's busy (running or canceling) and unfinished (not completed) tasks.
@@ -40,6 +38,8 @@ package protocol TaskRepository {
 
     /// The earliest `nextAttemptAt` after `now` among queued tasks.
     func nextAttemptDate(after now: Date) throws -> Date?
+    /// Makes the queued tasks waiting for `reason` due at `now`; how many there were.
+    func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) throws -> Int
     /// The queue heads, in a claim (`Store.claim`): for each session and origin, its first `depth` queued tasks due
     /// at `now` that no instance holds, ranked by active background task first, then priority, then age.
     func queueHeads(dueAt now: Date, depth: Int) throws -> [QueuedTask]

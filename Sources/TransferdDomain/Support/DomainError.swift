@@ -8,8 +8,10 @@ package enum DomainError: Error, Equatable, Sendable {
     case notFound(String)
     /// The request is well formed but the resource's current state forbids it.
     case conflict(String)
-    /// Creating more would pass a quota of the tenant, the session or the service.
+    /// Creating more would pass a limit of the session or the service.
     case limitExceeded(String)
+    /// The request would take the tenant past one of its quotas.
+    case quotaExceeded(QuotaBreach)
     /// A body or a file is larger than the service accepts.
     case tooLarge(String)
     /// Uploaded bytes do not have the digest the client announced with them.
@@ -28,6 +30,7 @@ package enum DomainError: Error, Equatable, Sendable {
         case .badRequest(let detail), .notFound(let detail), .conflict(let detail), .limitExceeded(let detail), .tooLarge(let detail),
             .checksumMismatch(let detail), .destinationNotAllowed(let detail), .insufficientStorage(let detail), .unprocessable(let detail):
             detail
+        case .quotaExceeded(let breach): breach.detail
         }
     }
 

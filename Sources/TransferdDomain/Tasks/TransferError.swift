@@ -19,6 +19,8 @@ package struct TransferError: Codable, Sendable, Equatable, Error {
         case fileTooLarge
         /// The data directory reached its free-space floor; the transfer waits for space.
         case outOfSpace
+        /// The tenant keeps as many bytes as its quota of stored bytes allows; the transfer waits until it keeps fewer.
+        case quotaExceeded
         /// The transfer's background task reached its deadline before the transfer completed.
         case backgroundTaskExpired
         /// The finished download's digest differs from the checksum the client gave.
@@ -57,7 +59,7 @@ package struct TransferError: Codable, Sendable, Equatable, Error {
     /// Whether another attempt may succeed: network failures, stalls, truncated bodies and the statuses above.
     package var isTransient: Bool {
         switch code {
-        case .cannotConnectToHost, .networkConnectionLost, .timedOut, .outOfSpace: true
+        case .cannotConnectToHost, .networkConnectionLost, .timedOut, .outOfSpace, .quotaExceeded: true
         case .badServerResponse: statusCode.map(Self.transientStatuses.contains) ?? false
         default: false
         }

@@ -36,7 +36,7 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
     package var nextAttemptAt: Date?
     /// Every attempt so far, oldest first.
     package var attempts: [TransferAttempt]
-    /// Why a running task waits for `nextAttemptAt` (`retryBackoff`, `waitingForConnectivity`, `outOfSpace`); nil when it
+    /// Why a running task waits for `nextAttemptAt` (`retryBackoff`, `waitingForConnectivity`, `insufficientStorage`, `storageQuota`); nil when it
     /// waits for its earliest begin date.
     package var waitingReason: WaitingReason?
     /// The checkpoint of the partial file: bytes flushed to disk that a later attempt may keep.
@@ -147,8 +147,11 @@ extension TransferTask {
         case waitingForConnectivity
         /// The session's `maximumConnectionsPerHost` transfers to its host are under way; it runs when one ends.
         case hostLimit
-        /// The data directory reached its free-space floor; it is tried again at `nextAttemptAt`.
-        case outOfSpace
+        /// The data directory reached its free-space floor (or its disk is full); it is tried again at `nextAttemptAt`,
+        /// or as soon as space is freed.
+        case insufficientStorage
+        /// Its tenant keeps as many bytes as its quota allows; it is tried again at `nextAttemptAt`.
+        case storageQuota
         /// Its session is discretionary: it runs inside the discretionary window, or once nothing else waits.
         case discretionary
         /// Its origin asked for credentials: it waits for the challenge's answer until `nextAttemptAt`.

@@ -7,7 +7,8 @@ import _NIOFileSystem
 /// Only flushed bytes are recorded, so after a crash the file can be cut back to the checkpoint and trusted.
 ///
 /// A checkpoint the store cannot take (the database is unreachable) is skipped: the transfer goes on, and the next
-/// checkpoint records what this one would have. One the task refuses (it no longer wants this transfer) stops it.
+/// checkpoint records what this one would have. One the task refuses (it no longer wants this transfer, or its tenant
+/// is over its quota of stored bytes) stops it.
 package final class Checkpoints: Sendable {
     private let handle: ReadWriteFileHandle
     private let transfer: ActiveTransfer
@@ -36,9 +37,9 @@ package final class Checkpoints: Sendable {
         let (received, expected) = transfer.counters
         let previous = reported.withLock { $0 }
         guard received != previous.received || flushed != previous.flushed else { return }
-        let wanted: Bool
+        let verdict: CheckpointVerdict
         do {
-            wanted = try await reporter.checkpoint(
+            verdict = try await reporter.checkpoint(
                 transfer,
                 received: received,
                 expected: expected,
@@ -48,8 +49,13 @@ package final class Checkpoints: Sendable {
         } catch {
             return
         }
-        guard wanted else { return transfer.interrupt(.byClient) }
-        reported.withLock { $0 = (received, flushed) }
+        switch verdict {
+        case .proceed: reported.withLock { $0 = (received, flushed) }
+        case .unwanted: transfer.interrupt(.byClient)
+        case .overQuota(let breach):
+            reported.withLock { $0 = (received, flushed) }
+            transfer.interrupt(.overQuota(breach))
+        }
     }
 
     /// Takes the attempt's last checkpoint once its writing ended, even when the attempt was cancelled (it is when

@@ -4,11 +4,14 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import TransferdDomain
+import TransferdStorage
 
 extension TransferError {
     /// The NSURLError-style reason for a failure of the HTTP client or the network.
     package init(transportError error: any Error) {
         switch error {
+        case _ where StorageExhaustion(error) == .files:
+            self.init(code: .outOfSpace, message: "The data directory's disk is full; the transfer waits for space.")
         case let error as HTTPClientError where error == .connectTimeout:
             self.init(code: .cannotConnectToHost, message: "Could not connect to the host in time.")
         case let error as HTTPClientError where error == .remoteConnectionClosed:

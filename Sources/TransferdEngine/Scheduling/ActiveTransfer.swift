@@ -19,6 +19,8 @@ package final class ActiveTransfer: Sendable {
         case outlivedResource
         /// The data directory reached its free-space floor.
         case outOfSpace
+        /// Its tenant keeps more bytes than its quota of stored bytes allows.
+        case overQuota(QuotaBreach)
         /// Its tenant held more than its share of the workers while another tenant's work waited: the task goes back
         /// to its queue, its checkpoint kept.
         case preempted

@@ -32,6 +32,8 @@ package struct Scheduler: Service {
     package let concurrency: Int
     /// The most workers one tenant holds while another has work; nil for half of them.
     package let perTenant: Int?
+    /// Tenants' own shares, where the operator set them.
+    package let quotas: TenantQuotas
     package let bounds: TransferBounds
     /// When discretionary sessions' transfers run; outside it (or without one) only while nothing else waits.
     package let discretionaryWindow: DiscretionaryWindow?
@@ -47,6 +49,7 @@ package struct Scheduler: Service {
         loop: WakeUpLoop,
         concurrency: Int,
         perTenant: Int? = nil,
+        quotas: TenantQuotas,
         bounds: TransferBounds,
         discretionaryWindow: DiscretionaryWindow?,
         logger: Logger
@@ -60,6 +63,7 @@ package struct Scheduler: Service {
         self.loop = loop
         self.concurrency = concurrency
         self.perTenant = perTenant
+        self.quotas = quotas
         self.bounds = bounds
         self.discretionaryWindow = discretionaryWindow
         self.logger = logger
@@ -146,8 +150,9 @@ package struct Scheduler: Service {
         let (transfers, turns, files, bounds, instance, clock, window) = (
             transfers, turns, uploader.environment.files, bounds, instance, loop.clock, discretionaryWindow
         )
-        let (share, busyLooks) = (FairShare(capacity: concurrency, perTenant: perTenant), busyLooks)
+        let (concurrency, perTenant, quotas, busyLooks) = (concurrency, perTenant, quotas, busyLooks)
         return try await store.claim { repositories in
+            let share = FairShare(capacity: concurrency, perTenant: perTenant, shares: try quotas.transferShares(repositories))
             var nextDue = [
                 try repositories.tasks.nextAttemptDate(after: now),
                 try repositories.tasks.nextLeaseExpiry(notOwnedBy: instance.id).map { instance.moment($0, on: clock) },

@@ -20,15 +20,16 @@ package protocol TransferReporter: Sendable {
     /// attempt recorded (a checkpoint past the bytes the next attempt kept).
     func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws
     /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk; `bytesWritten`
-    /// arrived since the last one. False when the task no longer wants the transfer (suspended, cancelled, or
-    /// leased to another instance): the transfer must stop.
+    /// arrived since the last one. `unwanted` when the task no longer wants the transfer (suspended, cancelled, or
+    /// leased to another instance), `overQuota` when its tenant keeps more than its quota of stored bytes (recorded
+    /// still): either way the transfer must stop.
     func checkpoint(
         _ transfer: ActiveTransfer,
         received: Int64,
         expected: Int64,
         bytesWritten: Int64,
         partialBytes: Int64
-    ) async throws -> Bool
+    ) async throws -> CheckpointVerdict
     /// didSendBodyData: an upload's counters; `bytesSent` went out since the last report. False as for `checkpoint`.
     func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool
     /// The body of an upload's final response was kept.

@@ -50,6 +50,8 @@ package enum AttemptSupervisor {
             return .failed(
                 TransferError(code: .outOfSpace, message: "The data directory reached its free-space floor; the transfer waits for space.")
             )
+        case (_, .overQuota(let breach)):
+            return .failed(TransferError(code: .quotaExceeded, message: breach.detail))
         case (_, .byClient), (_, .leaseLost), (_, .preempted):
             return .interrupted
         }

@@ -9,7 +9,13 @@ import _NIOFileSystem
 /// Staged files: their rows, their bytes on disk (`files/<row id>`), and the rules of tus appends.
 ///
 /// Bytes stream from the request to disk in batches, never whole in memory. An append that breaks off keeps what
-/// arrived (the client asks `HEAD` where to go on), unless it carried a checksum, which only whole bytes can meet.
+/// arrived (the client asks `HEAD` where to go on), unless it carried a checksum, which only whole bytes can meet;
+/// when even that cannot be recorded, the file is cut back to what was, so that `Upload-Offset` and the bytes on disk
+/// always agree.
+///
+/// A file holds its whole declared length of its tenant's quota of stored bytes from its creation. The data
+/// directory's free-space floor is checked before an append takes a byte (against what it declares) and at every
+/// batch it writes.
 package struct StagedFileService: Sendable {
     /// Files being appended to: one request at a time per file.
     package final class Appends: Sendable {
@@ -29,13 +35,18 @@ package struct StagedFileService: Sendable {
     let store: any Store
     package let files: FileStore
     package let limits: StagedFileLimits
+    let quotas: TenantQuotas
+    let disk: DiskSpace
     let appends = Appends()
     let clock: any WallClock
 
-    package init(store: any Store, files: FileStore, limits: StagedFileLimits, clock: any WallClock) {
+    package init(store: any Store, files: FileStore, limits: StagedFileLimits, quotas: TenantQuotas, disk: DiskSpace, clock: any WallClock)
+    {
         self.store = store
         self.files = files
         self.limits = limits
+        self.quotas = quotas
+        self.disk = disk
         self.clock = clock
     }
 
@@ -55,12 +66,14 @@ package struct StagedFileService: Sendable {
                 "The file would be \(length) bytes; this service accepts at most \(limits.maximumSize) (Tus-Max-Size)."
             )
         }
+        try disk.admit(length)
         let now = clock.now
-        let (limits, publicID) = (limits, publicID ?? UUID().uuidString.lowercased())
+        let (limits, quotas, publicID) = (limits, quotas, publicID ?? UUID().uuidString.lowercased())
         let file = try await store.write { repositories in
             guard try repositories.stagedFiles.find(publicID: publicID, tenantID: tenantID) == nil else {
                 throw DomainError.conflict("A file with the id `\(publicID)` exists already; files cannot be replaced.")
             }
+            try quotas.admit([.storedBytes: length], tenant: tenantID, repositories)
             return try repositories.stagedFiles.insert(
                 StagedFile(
                     tenantId: tenantID,
@@ -97,9 +110,12 @@ package struct StagedFileService: Sendable {
     }
 
     /// Appends `body` at `offset`, which must be where the upload stands (409 otherwise). With `checksum`, the
-    /// bytes must have its digest (460 otherwise, and nothing is kept). Completes the file when it is full.
+    /// bytes must have its digest (460 otherwise, and nothing is kept). `length`, the body's declared size (the rest of
+    /// the file when not declared), must fit above the free-space floor (507 otherwise, before a byte is taken).
+    /// Completes the file when it is full.
     package func append<Body: AsyncSequence>(
         _ body: Body,
+        length: Int64?,
         to file: StagedFile,
         at offset: Int64,
         checksum: UploadChecksum?
@@ -113,6 +129,7 @@ package struct StagedFileService: Sendable {
         guard offset == current.uploadOffset else {
             throw DomainError.conflict("Upload-Offset is \(offset) but the upload stands at \(current.uploadOffset).")
         }
+        try disk.admit(min(length ?? .max, current.uploadLength - offset))
         let path = FilePath(files.stagedPath(fileID: file.rowID))
         let end = try await FileSystem.shared.withFileHandle(forReadingAndWritingAt: path, options: .modifyFile(createIfNecessary: true)) {
             handle in
@@ -122,11 +139,12 @@ package struct StagedFileService: Sendable {
                 try await handle.synchronize()
                 return end
             } catch {
-                // Bytes that a checksum did not vouch for are not kept; without one, what arrived stays.
+                // Bytes that a checksum did not vouch for are not kept; without one, what arrived stays, as far as it
+                // can be recorded: otherwise the file goes back to where the upload stood.
                 try? await handle.resize(to: .bytes(checksum == nil ? min(handle.info().size, current.uploadLength) : offset))
-                try? await handle.synchronize()
                 let kept = (try? await handle.info().size) ?? offset
-                _ = try? await record(current, offset: kept)
+                if kept != offset, (try? await record(current, offset: kept)) == nil { try? await handle.resize(to: .bytes(offset)) }
+                try? await handle.synchronize()
                 throw error
             }
         }
@@ -146,6 +164,7 @@ package struct StagedFileService: Sendable {
         var batch = ByteBuffer()
         var offset = start
         func flush() async throws {
+            try disk.admit(Int64(batch.readableBytes))
             try await handle.write(contentsOf: batch, toAbsoluteOffset: offset - Int64(batch.readableBytes))
             batch.clear()
         }

@@ -4,17 +4,19 @@ import TransferdEngine
 import TransferdStorage
 
 /// What a scrape samples before the metrics are written: the transfers under way here, the tasks waiting and the
-/// deliveries pending in the database (every instance's), the free space of the data directory, and the process's
-/// own figures.
+/// deliveries pending in the database (every instance's), each tenant's usage against its quotas, the free space of
+/// the data directory, and the process's own figures.
 package struct MetricsSampler: Sendable {
     let store: any Store
     let transfers: ActiveTransfers
+    let tenants: TenantService
     let disk: DiskSpace
     let metrics: ServiceMetrics
 
-    package init(store: any Store, transfers: ActiveTransfers, disk: DiskSpace, metrics: ServiceMetrics) {
+    package init(store: any Store, transfers: ActiveTransfers, tenants: TenantService, disk: DiskSpace, metrics: ServiceMetrics) {
         self.store = store
         self.transfers = transfers
+        self.tenants = tenants
         self.disk = disk
         self.metrics = metrics
     }
@@ -31,7 +33,23 @@ package struct MetricsSampler: Sendable {
             }
             metrics.set("transferd_webhook_backlog", to: Double(backlog))
         }
+        for standing in (try? await tenants.standings()) ?? [] { sample(standing) }
         metrics.set("transferd_disk_free_bytes", to: Double(disk.availableBytes))
         metrics.sampleProcess()
+    }
+
+    /// `transferd_tenant_usage` and `transferd_tenant_quota` (absent: no limit) of one tenant, per quota.
+    private func sample(_ standing: TenantStanding) {
+        let (quota, usage) = (tenants.defaults.overridden(by: standing.quota), standing.usage)
+        let figures: [(String, Int64, Int64?)] = [
+            ("sessions", Int64(usage.sessions), quota.sessions.map(Int64.init)),
+            ("queuedTasks", Int64(usage.queuedTasks), quota.queuedTasks.map(Int64.init)),
+            ("storedBytes", usage.storedBytes, quota.storedBytes),
+        ]
+        for (name, used, limit) in figures {
+            let labels = [("tenant", standing.name), ("quota", name)]
+            metrics.set("transferd_tenant_usage", labels, to: Double(used))
+            if let limit { metrics.set("transferd_tenant_quota", labels, to: Double(limit)) }
+        }
     }
 }

@@ -6,20 +6,20 @@ package struct SessionService: Sendable {
     let store: any Store
     let webhooks: WebhookService
     let transitions: TaskTransitions
-    let maximumSessionsPerTenant: Int
+    let quotas: TenantQuotas
     let clock: any WallClock
 
     package init(
         store: any Store,
         webhooks: WebhookService,
         transitions: TaskTransitions,
-        maximumSessionsPerTenant: Int,
+        quotas: TenantQuotas,
         clock: any WallClock
     ) {
         self.store = store
         self.webhooks = webhooks
         self.transitions = transitions
-        self.maximumSessionsPerTenant = maximumSessionsPerTenant
+        self.quotas = quotas
         self.clock = clock
     }
 
@@ -43,12 +43,7 @@ package struct SessionService: Sendable {
             if let live = try repositories.sessions.live(identifier: identifier, tenantID: tenantID) {
                 return Creation(session: live, created: false)
             }
-            let liveSessions = try repositories.sessions.countLive(tenantID: tenantID)
-            guard liveSessions < maximumSessionsPerTenant else {
-                throw DomainError.limitExceeded(
-                    "This tenant has \(liveSessions) live sessions, the most it may have; invalidate one first."
-                )
-            }
+            try quotas.admit([.sessions: 1], tenant: tenantID, repositories)
             let session = try repositories.sessions.insert(
                 Session(identifier: identifier, tenantId: tenantID, configuration: configuration, createdAt: clock.now)
             )

@@ -90,9 +90,9 @@ extension TaskService: TransferReporter {
         bytesWritten: Int64,
         partialBytes: Int64
     ) async throws
-        -> Bool
+        -> CheckpointVerdict
     {
-        let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
+        let (owner, transfers, taskID, quotas) = (instance.id, transfers, transfer.taskID, quotas)
         return try await writes.write { repositories in
             guard transfers.runs(transfer),
                 try repositories.tasks.recordProgress(
@@ -103,11 +103,19 @@ extension TaskService: TransferReporter {
                     partialBytes: partialBytes
                 ),
                 let task = try repositories.tasks.find(id: taskID), task.state == .running
-            else { return false }
-            guard bytesWritten > 0 else { return true }
-            let data = EventData(bytesWritten: bytesWritten, totalBytesWritten: received, totalBytesExpectedToWrite: expected)
-            try eventLog.append(repositories, .taskProgress, for: task, data: data)
-            return true
+            else { return .unwanted }
+            if bytesWritten > 0 {
+                let data = EventData(bytesWritten: bytesWritten, totalBytesWritten: received, totalBytesExpectedToWrite: expected)
+                try eventLog.append(repositories, .taskProgress, for: task, data: data)
+            }
+            // Past the quota by what arrived since the last checkpoint at most.
+            guard try quotas.limitsStorage(of: transfer.tenantID, repositories) else { return .proceed }
+            do {
+                try quotas.admit([.storedBytes: 1], tenant: transfer.tenantID, repositories)
+                return .proceed
+            } catch DomainError.quotaExceeded(let breach) {
+                return .overQuota(breach)
+            }
         }
     }
 

@@ -17,6 +17,7 @@ package struct TaskService: Sendable {
     package let transfers: ActiveTransfers
     let retryPolicy: RetryPolicy
     let limits: ResourceLimits
+    let quotas: TenantQuotas
     /// When discretionary sessions' transfers run (`--discretionary-window`); nil: only while nothing else waits.
     let discretionaryWindow: DiscretionaryWindow?
     /// Seals the credentials that answer challenges.
@@ -39,6 +40,7 @@ package struct TaskService: Sendable {
         transfers: ActiveTransfers,
         retryPolicy: RetryPolicy,
         limits: ResourceLimits,
+        quotas: TenantQuotas,
         discretionaryWindow: DiscretionaryWindow?,
         vault: CredentialVault,
         resumeDataSigner: ResumeData.Signer,
@@ -55,6 +57,7 @@ package struct TaskService: Sendable {
         self.transfers = transfers
         self.retryPolicy = retryPolicy
         self.limits = limits
+        self.quotas = quotas
         self.discretionaryWindow = discretionaryWindow
         self.vault = vault
         self.resumeDataSigner = resumeDataSigner
@@ -79,7 +82,7 @@ package struct TaskService: Sendable {
             guard let session, session.state == .active else {
                 throw DomainError.conflict("The session is \(session?.state.rawValue ?? "gone") and accepts no new tasks.")
             }
-            try checkTaskLimits(session, adding: newTasks.count, repositories)
+            try checkTaskLimits(session, adding: newTasks, repositories)
             let identifiers = try repositories.sessions.nextTaskIdentifiers(newTasks.count, sessionID: session.rowID)
             return try zip(identifiers, newTasks).enumerated().map { index, numbered in
                 do {
@@ -204,18 +207,16 @@ package struct TaskService: Sendable {
         return TaskRepresentation(task, live: transfers[task.rowID]?.liveCounters, heldBack: heldBack, now: now)
     }
 
-    /// Refuses `count` new tasks when the session, or its tenant's unfinished work, would pass its limit.
-    private func checkTaskLimits(_ session: Session, adding count: Int, _ repositories: any Repositories) throws {
+    /// Refuses new tasks when the session would pass its limit, or its tenant a quota: of queued tasks, or of stored
+    /// bytes for downloads once nothing is left of it.
+    private func checkTaskLimits(_ session: Session, adding newTasks: [NewTask], _ repositories: any Repositories) throws {
         let inSession = try repositories.tasks.count(sessionID: session.rowID)
-        guard inSession + count <= limits.maximumTasksPerSession else {
+        guard inSession + newTasks.count <= limits.maximumTasksPerSession else {
             throw DomainError.limitExceeded("Session `\(session.identifier)` has \(inSession) tasks, the most a session may have.")
         }
-        let unfinished = try repositories.tasks.countUnfinished(tenantID: session.tenantId)
-        guard unfinished + count <= limits.maximumQueuedTasksPerTenant else {
-            throw DomainError.limitExceeded(
-                "This tenant has \(unfinished) unfinished tasks, the most it may have queued; wait for some to complete."
-            )
-        }
+        var requests: [QuotaBreach.Quota: Int64] = [.queuedTasks: Int64(newTasks.count)]
+        if newTasks.contains(where: { $0.kind == .download }) { requests[.storedBytes] = 0 }
+        try quotas.admit(requests, tenant: session.tenantId, repositories)
     }
 
     static func task(_ taskIdentifier: Int64, sessionID: Int64, _ repositories: any Repositories) throws -> TransferTask {

@@ -191,7 +191,12 @@ package struct TaskTransitions: Sendable {
         // taskIsWaitingForConnectivity: once when the host becomes unreachable, not on every retry.
         let wasWaitingForConnectivity = task.waitingReason == .waitingForConnectivity
         let reason: TransferTask.WaitingReason =
-            error.isConnectivityFailure ? .waitingForConnectivity : error.code == .outOfSpace ? .outOfSpace : .retryBackoff
+            switch error.code {
+            case _ where error.isConnectivityFailure: .waitingForConnectivity
+            case .outOfSpace: .insufficientStorage
+            case .quotaExceeded: .storageQuota
+            default: .retryBackoff
+            }
         task.nextAttemptAt = at
         task.waitingReason = reason
         if task.resumeValidator == nil { discardPartial(of: &task) }

@@ -27,10 +27,6 @@ struct SQLSessionRepository: SessionRepository {
         )
     }
 
-    func countLive(tenantID: Int64) throws -> Int {
-        try db.value("SELECT COUNT(*) FROM sessions WHERE tenant_id = ? AND state <> ?", [tenantID, Session.State.invalidated]) ?? 0
-    }
-
     func insert(_ session: Session) throws -> Session {
         let id = try RowStatements.insert(into: Session.table, try session.storedColumns(vault), db)
         // Read back, so that the session is shown as it is stored (dates at the database's precision).

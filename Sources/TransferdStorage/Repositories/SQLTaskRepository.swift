@@ -67,13 +67,6 @@ struct SQLTaskRepository: TaskRepository {
             ?? 0
     }
 
-    func countUnfinished(tenantID: Int64) throws -> Int {
-        try db.value(
-            "SELECT CAST(COALESCE(SUM(tasks_suspended + tasks_running + tasks_canceling), 0) AS BIGINT) FROM sessions WHERE tenant_id = ?",
-            [tenantID]
-        ) ?? 0
-    }
-
     func workload(sessionID: Int64) throws -> (busy: Int, unfinished: Int) {
         try db.fetchOne(
             "SELECT tasks_running + tasks_canceling, tasks_suspended + tasks_running + tasks_canceling FROM sessions WHERE id = ?",
@@ -167,6 +160,14 @@ struct SQLTaskRepository: TaskRepository {
         try db.value(
             "SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?",
             [TaskState.running, StoredDate.text(now)]
+        )
+    }
+
+    func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) throws -> Int {
+        let now = StoredDate.text(now)
+        return try db.execute(
+            "UPDATE tasks SET next_attempt_at = ? WHERE state = ? AND next_attempt_at > ? AND waiting_reason = ?",
+            [now, TaskState.running, now, reason.rawValue]
         )
     }
 

@@ -24,8 +24,8 @@ import TransferdStorage
             bytesWritten: Int64,
             partialBytes: Int64
         ) async throws
-            -> Bool
-        { true }
+            -> CheckpointVerdict
+        { .proceed }
         func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool { true }
         func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws {}
         func transferEnded(

@@ -7,6 +7,28 @@ struct ProblemView: Decodable, Sendable {
     var title: String
     var status: Int
     var detail: String
+    /// A quota's refusal: the quota and its figures.
+    var quota: String?
+    var limit: Int64?
+    var used: Int64?
+    var requested: Int64?
+}
+
+struct TenantView: Decodable, Sendable {
+    struct Figure: Decodable, Sendable, Equatable {
+        var limit: Int64?
+        var used: Int64
+    }
+
+    struct Quotas: Decodable, Sendable {
+        var sessions: Figure
+        var queuedTasks: Figure
+        var storedBytes: Figure
+        var transfers: [String: Int64?]
+    }
+
+    var name: String
+    var quotas: Quotas
 }
 
 struct WebhookView: Decodable, Sendable {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import TransferdDomain
 import TransferdServices
 import TransferdStorage
@@ -23,5 +24,18 @@ enum KeyManagement {
 
     static func revoke(dataDirectory: String, id: String) async throws -> Bool {
         try await withKeys(dataDirectory) { try await $0.revoke(id: id) }
+    }
+
+    /// Runs `transferd` with `arguments` (`tenants set t2 --sessions 1`) as the command line parses and runs them, on
+    /// the database of `dataDirectory` (and PostgreSQL when the tests run on it).
+    static func command(_ arguments: [String], dataDirectory: String) async throws {
+        var arguments = arguments + ["--data-dir", dataDirectory]
+        if let url = TestService.databaseURL(forDataDirectory: dataDirectory) { arguments += ["--database-url", url] }
+        var command = try TransferdCommand.parseAsRoot(arguments)
+        if var asynchronous = command as? any AsyncParsableCommand {
+            try await asynchronous.run()
+        } else {
+            try command.run()
+        }
     }
 }

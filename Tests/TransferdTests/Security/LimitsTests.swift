@@ -22,8 +22,8 @@ import TransferdStorage
             try await api.createSession("one")
             try await api.createSession("two")
             let third = try await api.send(.PUT, "/v1/sessions/three", json: "{}")
-            #expect(third.status == 409)
-            #expect(third.problem?.detail == "This tenant has 2 live sessions, the most it may have; invalidate one first.")
+            #expect(third.status == 429)
+            #expect(third.problem?.detail == "This tenant's quota of sessions is 2 and it has 2 live; invalidate one first.")
             #expect(try await api.send(.PUT, "/v1/sessions/one", json: "{}").status == 200, "reconnecting is not creating")
 
             let waiting = #", "start": false"#
@@ -32,8 +32,11 @@ import TransferdStorage
             #expect(full.problem?.detail == "Session `one` has 2 tasks, the most a session may have.")
             _ = try await api.createTask("two", url: "http://127.0.0.1:9/", extra: waiting)
             let queued = try await api.send(.POST, "/v1/sessions/two/tasks", json: #"{"kind": "download", "url": "http://127.0.0.1:9/"}"#)
-            #expect(queued.status == 409)
-            #expect(queued.problem?.detail == "This tenant has 3 unfinished tasks, the most it may have queued; wait for some to complete.")
+            #expect(queued.status == 429)
+            #expect(
+                queued.problem?.detail
+                    == "This tenant's quota of queued tasks is 3; it has 3 unfinished and the request adds 1. Wait for some to complete."
+            )
         }
     }
 
@@ -85,7 +88,7 @@ import TransferdStorage
         }
         try await TestService.with(dataDirectory: dataDirectory, configure: { $0.limits.minimumFreeDiskBytes = .max / 2 }) { api in
             _ = try await api.send(.POST, "/v1/sessions/paused/tasks/1/resume")
-            try await waitUntil { try await api.task("paused", 1).waitingReason == "outOfSpace" }
+            try await waitUntil { try await api.task("paused", 1).waitingReason == "insufficientStorage" }
             let task = try await api.task("paused", 1)
             #expect(task.state == "running")
             #expect(task.attempts.first?.outcome == "outOfSpace")

@@ -40,11 +40,12 @@ import TransferdStorage
                 try await api.stageFile("private-file", size: 10)
                 let other = try await otherTenant(api, dataDirectory: dataDirectory)
 
-                // Routes that create (or list, or describe the protocol) do not name another tenant's resource.
+                // Routes that create (or list, describe the protocol, or show the key's own tenant) do not name another
+                // tenant's resource.
                 let creating: Set<String> = [
                     "PUT /v1/sessions/{identifier}", "GET /v1/sessions", "POST /v1/files", "PUT /v1/files/{fileID}", "OPTIONS /v1/files",
                     "GET /v1/files",
-                    "GET /v1/events",
+                    "GET /v1/events", "GET /v1/tenant",
                 ]
                 let open: Set<String> = ["GET /healthz", "GET /readyz"]
                 // Admin keys only, tenant or not (MetricsTests).

@@ -3,7 +3,7 @@ import TransferdDomain
 
 /// How slots are shared across tenants: tables of who holds what, who waits, and who gets or gives back slots.
 @Suite struct FairShareTests {
-    /// One row: "capacity[/perTenant]", candidates as "tenant:item" in queue order, holdings as "tenant:count", and
+    /// One row: "capacity[/perTenant] [tenant=share …]", candidates as "tenant:item" in queue order, holdings as "tenant:count", and
     /// the items picked.
     typealias Row = (name: String, share: String, candidates: String, holding: String, picked: String)
 
@@ -17,6 +17,8 @@ import TransferdDomain
         ("one slot", "1", "1:a 2:x", "", "a"),
         ("no free slot, nothing picked", "2", "1:a 2:x", "3:2", ""),
         ("a passed-over candidate yields the next", "3", "1:skip 1:b 2:x", "", "b x"),
+        ("a tenant's own share replaces the service's", "6 2=2", "1:a 1:b 1:c 1:d 1:e 2:x 2:y 2:z 2:w", "", "a x b y c d"),
+        ("a larger own share", "5 2=3", "1:a 1:b 1:c 2:x 2:y 2:z", "", "a x b y z"),
     ]
 
     static let preemptions: [Row] = [
@@ -28,6 +30,8 @@ import TransferdDomain
         ("no one waits", "2", "", "1:2", ""),
         ("alone, a tenant keeps every slot", "2", "1:3", "1:2", ""),
         ("the largest holder gives back first", "6/2", "3:2", "1:3 2:3", "1:1 2:1"),
+        ("down to a tenant's own share", "8 1=6", "2:9", "1:8", "1:2"),
+        ("a waiting tenant's own share bounds what it takes back", "8 2=1", "2:9", "1:8", "1:1"),
     ]
 
     @Test(arguments: picks.map(\.name)) func freeSlotsAreShared(_ name: String) throws {
@@ -44,8 +48,10 @@ import TransferdDomain
     }
 
     private static func share(_ text: String) -> FairShare {
-        let parts = text.split(separator: "/").compactMap { Int($0) }
-        return FairShare(capacity: parts[0], perTenant: parts.count > 1 ? parts[1] : nil)
+        let words = text.split(separator: " ")
+        let parts = words[0].split(separator: "/").compactMap { Int($0) }
+        let shares = words.dropFirst().map { $0.split(separator: "=") }.map { (Int64($0[0]) ?? 0, Int($0[1]) ?? 0) }
+        return FairShare(capacity: parts[0], perTenant: parts.count > 1 ? parts[1] : nil, shares: Dictionary(uniqueKeysWithValues: shares))
     }
 
     private static func pairs(_ text: String) -> [(Int64, String)] {

@@ -112,15 +112,7 @@ import Testing
     /// The real binary on a data directory of its own, started with `arguments`, and a client of a second tenant,
     /// t2 (the service's own key is tenant t1's).
     private static func serviceWithTwoTenants(_ arguments: [String]) async throws -> (ServiceProcess, APIClient) {
-        let dataDirectory = TestService.temporaryDataDirectory()
-        let service = try await ServiceProcess.start(dataDirectory: dataDirectory, arguments: arguments)
-        do {
-            var t2 = service.api
-            t2.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "t2", tenant: "t2", admin: false)
-            return (service, t2)
-        } catch {
-            service.stopIfRunning()
-            throw error
-        }
+        let (service, t2, _) = try await TwoTenants.start(arguments)
+        return (service, t2)
     }
 }

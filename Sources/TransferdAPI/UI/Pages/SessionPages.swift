@@ -3,12 +3,14 @@ import Hummingbird
 import TransferdDomain
 import TransferdServices
 
-/// `/ui/sessions` and `/ui/sessions/{identifier}`: the tenant's sessions, and one session's tasks with their
+/// `/ui/sessions` and `/ui/sessions/{identifier}`: the tenant's sessions with its usage against its quotas, and one
+/// session's tasks with their
 /// progress (live with the page's script), filtered by state, with suspend, resume and cancel, and a form that
 /// enqueues a download.
 struct SessionPages: Sendable {
     let gate: DashboardGate
     let sessions: SessionService
+    let tenants: TenantService
     let intake: TaskIntake
     private var tasks: TaskService { intake.tasks }
 
@@ -57,10 +59,19 @@ struct SessionPages: Sendable {
                 "backlog": detail.pendingDeliveries,
             ]
         }
+        let standing = try await tenants.standing(id: signedIn.principal.tenantID)
+        func figure(_ name: String, _ used: String, _ limit: String?) -> [String: Any] {
+            ["name": name, "used": used, "limit": limit ?? "no limit"]
+        }
+        let quotas = [
+            figure("Sessions", "\(standing.usage.sessions)", standing.quota.sessions.map { "\($0)" }),
+            figure("Queued tasks", "\(standing.usage.queuedTasks)", standing.quota.queuedTasks.map { "\($0)" }),
+            figure("Stored", DisplayFormat.size(standing.usage.storedBytes), standing.quota.storedBytes.map(DisplayFormat.size)),
+        ]
         return gate.pages.render(
             "sessions",
             .init(title: "Sessions", signedIn: signedIn),
-            ["sessions": rows, "hasSessions": !rows.isEmpty]
+            ["sessions": rows, "hasSessions": !rows.isEmpty, "quotas": quotas]
         )
     }
 

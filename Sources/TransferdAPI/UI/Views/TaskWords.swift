@@ -11,7 +11,8 @@ enum TaskWords {
         case .retryBackoff: "Waits to try again after a failed attempt" + until + "."
         case .waitingForConnectivity: "Waits for its server to be reachable again" + until + "."
         case .hostLimit: "Waits for a free connection: the session's transfers to this host are all under way."
-        case .outOfSpace: "Waits for free disk space: the data directory reached its floor" + until + "."
+        case .insufficientStorage: "Waits for free disk space: the data directory reached its floor" + until + "."
+        case .storageQuota: "Waits for its tenant to keep fewer bytes: the quota of stored bytes is reached" + until + "."
         case .authenticationChallenge:
             "Waits for credentials: its server asked for them" + (date.map { " (answer before \(DisplayFormat.time($0)))" } ?? "") + "."
         case .discretionary: "Waits for the discretionary window: its session is discretionary, and other transfers are queued."
@@ -37,6 +38,7 @@ enum TaskWords {
             case .destinationNotAllowed: "the destination is not allowed"
             case .fileTooLarge: "the file is larger than allowed"
             case .outOfSpace: "the disk is full"
+            case .quotaExceeded: "the tenant's storage quota is reached"
             case .backgroundTaskExpired: "its background task expired"
             case .checksumMismatch: "the checksum did not match"
             case .cannotDecodeContentData: "the content could not be decoded"

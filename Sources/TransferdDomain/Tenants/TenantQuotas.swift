@@ -1,0 +1,57 @@
+import Synchronization
+
+/// The quotas tenants are held to: the service's defaults, overridden by what the operator set per tenant. The
+/// overrides are read from the database at most once per `lifetime`, so that the engine's hot paths (every claim,
+/// every checkpoint) ask it nothing most of the time; a quota set with `transferd tenants set` takes effect within it.
+package final class TenantQuotas: Sendable {
+    package let defaults: TenantQuota
+    package let lifetime: Duration
+    private let loaded = Mutex<(overrides: [Int64: TenantQuota], at: ContinuousClock.Instant)?>(nil)
+
+    package init(defaults: TenantQuota, lifetime: Duration = .seconds(5)) {
+        self.defaults = defaults
+        self.lifetime = lifetime
+    }
+
+    /// The quota `tenant` is held to.
+    package func quota(of tenant: Int64, _ repositories: any Repositories) throws -> TenantQuota {
+        defaults.overridden(by: try overrides(repositories)[tenant] ?? TenantQuota())
+    }
+
+    /// The workers each tenant the operator set it for holds while another tenant's work waits.
+    package func transferShares(_ repositories: any Repositories) throws -> [Int64: Int] {
+        try overrides(repositories).compactMapValues(\.transfers)
+    }
+
+    private func overrides(_ repositories: any Repositories) throws -> [Int64: TenantQuota] {
+        let now = ContinuousClock.now
+        if let cached = loaded.withLock({ $0 }), now - cached.at < lifetime { return cached.overrides }
+        let overrides = try repositories.tenants.quotas()
+        loaded.withLock { $0 = (overrides, now) }
+        return overrides
+    }
+}
+
+extension TenantQuotas {
+    /// Refuses (`DomainError.quotaExceeded`) a request that would take `tenant` past one of its quotas by adding to it
+    /// what `requests` says; the quotas and usage are read in the caller's transaction. A request of 0 stored bytes (a
+    /// new download, of a size not known yet) is refused once nothing is left.
+    package func admit(_ requests: [QuotaBreach.Quota: Int64], tenant: Int64, _ repositories: any Repositories) throws {
+        guard let standing = try repositories.tenants.standing(id: tenant) else { return }
+        let quota = defaults.overridden(by: standing.quota)
+        for (kind, amount) in requests.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let (limit, used): (Int64?, Int64) =
+                switch kind {
+                case .sessions: (quota.sessions.map(Int64.init), Int64(standing.usage.sessions))
+                case .queuedTasks: (quota.queuedTasks.map(Int64.init), Int64(standing.usage.queuedTasks))
+                case .storedBytes: (quota.storedBytes, standing.usage.storedBytes)
+                }
+            if let breach = QuotaBreach.check(kind, limit: limit, used: used, requested: amount) { throw DomainError.quotaExceeded(breach) }
+        }
+    }
+
+    /// Whether `tenant` may be held to a quota of stored bytes: the service's default or its own (as last read).
+    package func limitsStorage(of tenant: Int64, _ repositories: any Repositories) throws -> Bool {
+        try quota(of: tenant, repositories).storedBytes != nil
+    }
+}

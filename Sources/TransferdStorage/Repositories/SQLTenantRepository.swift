@@ -1,0 +1,62 @@
+import GRDB
+import TransferdDomain
+
+/// Tenants, their quotas and their usage, which is summed from what sessions count of their tasks (`stored_bytes`,
+/// the task counts) and from the staged files' declared lengths (an upload holds its whole length from its creation).
+struct SQLTenantRepository: TenantRepository {
+    let db: any SQLConnection
+
+    func standing(id: Int64) throws -> TenantStanding? {
+        try db.fetchOne(Self.standings + " WHERE t.id = ?", [id], Self.standing(row:))
+    }
+
+    func standings() throws -> [TenantStanding] {
+        try db.fetchAll(Self.standings + " ORDER BY t.name", [], Self.standing(row:))
+    }
+
+    func quotas() throws -> [Int64: TenantQuota] {
+        let rows = try db.fetchAll(
+            """
+            SELECT id, max_sessions, max_queued_tasks, max_stored_bytes, max_transfers FROM tenants
+            WHERE max_sessions IS NOT NULL OR max_queued_tasks IS NOT NULL OR max_stored_bytes IS NOT NULL OR max_transfers IS NOT NULL
+            """
+        ) { row in (row["id"] as Int64, Self.quota(row: row)) }
+        return Dictionary(rows) { $1 }
+    }
+
+    func setQuota(_ quota: TenantQuota, name: String) throws -> Bool {
+        try db.execute(
+            "UPDATE tenants SET max_sessions = ?, max_queued_tasks = ?, max_stored_bytes = ?, max_transfers = ? WHERE name = ?",
+            [quota.sessions, quota.queuedTasks, quota.storedBytes, quota.transfers, name]
+        ) > 0
+    }
+
+    /// Tenants with what they hold, each sum an index seek over the tenant's own rows.
+    private static let standings = """
+        SELECT t.id, t.name, t.max_sessions, t.max_queued_tasks, t.max_stored_bytes, t.max_transfers,
+            (SELECT CAST(COUNT(*) AS BIGINT) FROM sessions WHERE tenant_id = t.id AND state <> 'invalidated') AS sessions,
+            (SELECT CAST(COALESCE(SUM(tasks_suspended + tasks_running + tasks_canceling), 0) AS BIGINT) FROM sessions WHERE tenant_id = t.id)
+                AS queued,
+            (SELECT CAST(COALESCE(SUM(stored_bytes), 0) AS BIGINT) FROM sessions WHERE tenant_id = t.id)
+                + (SELECT CAST(COALESCE(SUM(upload_length), 0) AS BIGINT) FROM files WHERE tenant_id = t.id) AS stored
+        FROM tenants t
+        """
+
+    private static func standing(row: StoredRow) -> TenantStanding {
+        TenantStanding(
+            id: row["id"],
+            name: row["name"],
+            quota: quota(row: row),
+            usage: TenantUsage(sessions: row["sessions"], queuedTasks: row["queued"], storedBytes: row["stored"])
+        )
+    }
+
+    private static func quota(row: StoredRow) -> TenantQuota {
+        TenantQuota(
+            sessions: row["max_sessions"],
+            queuedTasks: row["max_queued_tasks"],
+            storedBytes: row["max_stored_bytes"],
+            transfers: row["max_transfers"]
+        )
+    }
+}
