@@ -28,14 +28,17 @@ final class ServiceProcess: Sendable {
     /// Starts transferd on `dataDirectory` and returns once it listens; `instance` names it among others sharing its
     /// database, with its lease timeout in seconds. `allowedDestinations` replaces the loopback ranges the service
     /// may reach; `nameserver` is the only DNS server it asks (the process gets a mount namespace of its own, whose
-    /// `/etc/resolv.conf` names it: this needs root, as CI and the developers' machines have). `arguments` are
-    /// command-line options besides those (`--webhook-concurrency 2`).
+    /// `/etc/resolv.conf` names it: this needs root, as CI and the developers' machines have). With `filesystemMiB`,
+    /// the data directory is a file system of that size of the process's own (a tmpfs in its mount namespace, which
+    /// starts with what the directory held; the test reaches it through `visiblePath`). `arguments` are command-line
+    /// options besides those (`--webhook-concurrency 2`).
     static func start(
         dataDirectory: String,
         instance: (id: String, leaseTimeout: Int)? = nil,
         log: (format: String, level: String)? = nil,
         allowedDestinations: [String]? = nil,
         nameserver: String? = nil,
+        filesystemMiB: Int? = nil,
         arguments: [String] = []
     ) async throws -> ServiceProcess {
         var variables = [
@@ -49,10 +52,24 @@ final class ServiceProcess: Sendable {
             try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), "--testing-library", "swift-testing", "--filter",
             "ServiceHost",
         ]
+        // Mounts made in a namespace of the process's own, then the service: `sh -c SCRIPT sh ARGUMENTS… COMMAND…`.
+        var mounts: [(script: String, arguments: [String])] = []
         if let nameserver {
             let resolvConf = dataDirectory + "/resolv.conf"
             try "nameserver \(nameserver)\noptions timeout:2 attempts:2\n".write(toFile: resolvConf, atomically: true, encoding: .utf8)
-            command = ["/usr/bin/unshare", "-m", "sh", "-c", #"mount --bind "$0" /etc/resolv.conf && exec "$@""#, resolvConf] + command
+            mounts.append((#"mount --bind "$1" /etc/resolv.conf && shift"#, [resolvConf]))
+        }
+        if let filesystemMiB {
+            mounts.append(
+                (
+                    #"seed=$(mktemp -d) && cp -a "$1/." "$seed/" && mount -t tmpfs -o "size=$2m,mode=0700" tmpfs "$1" && cp -a "$seed/." "$1/" && rm -rf "$seed" && shift 2"#,
+                    [dataDirectory, String(filesystemMiB)]
+                )
+            )
+        }
+        if !mounts.isEmpty {
+            let script = (mounts.map(\.script) + [#"exec "$@""#]).joined(separator: " && ")
+            command = ["/usr/bin/unshare", "-m", "sh", "-c", script, "sh"] + mounts.flatMap(\.arguments) + command
         }
         let process = try ChildProcess(
             executable: command[0],
@@ -71,6 +88,12 @@ final class ServiceProcess: Sendable {
         }
         try #require(port > 0, "transferd did not start: \(output.contents)")
         return ServiceProcess(process: process, port: port, output: output)
+    }
+
+    /// A path of the process's mount namespace as the test reaches it (through `/proc/<pid>/root`): where its own
+    /// file system is, when it has one.
+    func visiblePath(_ path: String) -> String {
+        "/proc/\(pid)/root\(path)"
     }
 
     /// Resident memory of the process now, in bytes.
