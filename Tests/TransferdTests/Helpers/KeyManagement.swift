@@ -38,4 +38,11 @@ enum KeyManagement {
             try command.run()
         }
     }
+
+    /// The lines `transferd tenants list` prints for each tenant.
+    static func tenantLines(dataDirectory: String) async throws -> [String] {
+        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
+            try await TenantService(store: $0, defaults: TenantQuota()).standings().map(TenantsCommand.line)
+        }
+    }
 }

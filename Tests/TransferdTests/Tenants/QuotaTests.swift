@@ -54,6 +54,14 @@ import Testing
         #expect(scrape[#"transferd_tenant_usage{quota="storedBytes",tenant="t2"}"#] == 2000)
         #expect(scrape[#"transferd_tenant_quota{quota="storedBytes",tenant="t2"}"#] == 3000)
         #expect(scrape[#"transferd_tenant_usage{quota="sessions",tenant="default"}"#] == 2)
+        let listed = try await KeyManagement.tenantLines(dataDirectory: dataDirectory)
+        #expect(listed.contains("t2\t1/1\t2/2\t2000/3000\tdefault"), "transferd tenants list: \(listed)")
+        let dashboard = DashboardClient(t2)
+        _ = try await dashboard.signIn(t2.key ?? "")
+        let page = try await dashboard.get("/ui/sessions").text
+        for figure in ["<dt>Sessions</dt><dd>1 of 1</dd>", "<dt>Queued tasks</dt><dd>2 of 2</dd>", "<dt>Stored</dt><dd>2 kB of 3 kB</dd>"] {
+            #expect(page.contains(figure), "the dashboard shows \(figure)")
+        }
 
         // back to the service's default
         try await KeyManagement.command(["tenants", "set", "t2", "--sessions", "default"], dataDirectory: dataDirectory)
