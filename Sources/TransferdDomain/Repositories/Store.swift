@@ -22,6 +22,9 @@ package protocol Store: Sendable {
     func isReachable() async -> Bool
     /// Whether other instances may share the database (PostgreSQL); if not, this instance owns it (SQLite).
     var isShared: Bool { get }
+    /// What a shared store counts of its statements and retries; nil for one in process (SQLite), whose statements
+    /// are calls, not round trips.
+    var statistics: StoreStatistics? { get }
 }
 
 /// A transaction that must run again from the start: another one changed what it read (PostgreSQL's serialization

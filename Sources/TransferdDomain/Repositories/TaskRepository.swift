@@ -15,8 +15,8 @@ package protocol TaskRepository {
     func count(sessionID: Int64) throws -> Int
     /// The running tasks no instance transfers, by their stored waiting reason (`queued` without one).
     func countWaiting() throws -> [String: Int]
-    /// The session's busy (running or canceling) and unfinished (not completed) tasks.
-    func workload(sessionID: Int64) throws -> (busy: Int, unfinished: Int)
+    /// The session's state and its busy and unfinished tasks; nil when there is no such session.
+    func workload(sessionID: Int64) throws -> SessionWorkload?
     /// The transfers of a background task, in task identifier order.
     func transfers(ofBackgroundTask publicID: String) throws -> [TransferTask]
     /// Task identifiers of unfinished upload tasks that will send this staged file, or this download's content.

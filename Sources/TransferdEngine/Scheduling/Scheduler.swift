@@ -96,9 +96,10 @@ package struct Scheduler: Service {
         loop.doorbell.ring()
     }
 
-    /// Records how the transfer ended. While the store cannot take it (the database is unreachable for a moment) it
-    /// tries again every second, as long as the lease can be counted on; after that the task is another instance's
-    /// to take back, or this one's once its lease has expired.
+    /// Records how the transfer ended. While the store cannot take it (the database is unreachable for a moment, or
+    /// its disk is full) it tries again every second, as long as the lease can be counted on; after that the task is
+    /// another instance's to take back, or this one's once its lease has expired: the scheduler looks again then, as
+    /// nothing else may wake it (it is not woken by its own leases' expiry, which it renews while it transfers).
     private func recordEnd(of job: TransferJob, transfer: ActiveTransfer, outcome: TaskStateMachine.TransferOutcome) async {
         let transfers = self.transfers
         while true {
@@ -111,6 +112,11 @@ package struct Scheduler: Service {
                 let metadata: Logger.Metadata = ["task": "\(job.taskID)", "error": "\(error)"]
                 guard !Task.isCancelled, ContinuousClock.now < transfer.leaseHeldUntil else {
                     transfers.remove(transfer)
+                    let (doorbell, expiry) = (loop.doorbell, Duration.milliseconds(Int64(instance.leaseTimeout * 1000) + 1000))
+                    Task {
+                        try? await Task.sleep(for: expiry)
+                        doorbell.ring()
+                    }
                     return logger.error("could not record the end of a transfer", metadata: metadata)
                 }
                 logger.warning("could not record the end of a transfer yet; trying again in a second", metadata: metadata)

@@ -141,10 +141,11 @@ package struct StagedFileService: Sendable {
             } catch {
                 // Bytes that a checksum did not vouch for are not kept; without one, what arrived stays, as far as it
                 // can be recorded: otherwise the file goes back to where the upload stood.
+                // The bytes are on disk before their offset is recorded (and a client that asks `HEAD` goes on).
                 try? await handle.resize(to: .bytes(checksum == nil ? min(handle.info().size, current.uploadLength) : offset))
+                try? await handle.synchronize()
                 let kept = (try? await handle.info().size) ?? offset
                 if kept != offset, (try? await record(current, offset: kept)) == nil { try? await handle.resize(to: .bytes(offset)) }
-                try? await handle.synchronize()
                 throw error
             }
         }

@@ -4,8 +4,8 @@ import TransferdEngine
 import TransferdStorage
 
 /// What a scrape samples before the metrics are written: the transfers under way here, the tasks waiting and the
-/// deliveries pending in the database (every instance's), each tenant's usage against its quotas, the free space of
-/// the data directory, and the process's own figures.
+/// deliveries pending in the database (every instance's), each tenant's usage against its quotas, the statements and
+/// retries of a shared database, the free space of the data directory, and the process's own figures.
 package struct MetricsSampler: Sendable {
     let store: any Store
     let transfers: ActiveTransfers
@@ -34,6 +34,14 @@ package struct MetricsSampler: Sendable {
             metrics.set("transferd_webhook_backlog", to: Double(backlog))
         }
         for standing in (try? await tenants.standings()) ?? [] { sample(standing) }
+        if let statistics = store.statistics {
+            let (statements, retries) = (statistics.statements, statistics.retries)
+            for transaction in StoreStatistics.Transaction.allCases {
+                let labels = [("transaction", transaction.rawValue)]
+                metrics.count("transferd_database_statements_total", labels, total: statements[transaction, default: 0])
+                metrics.count("transferd_database_retries_total", labels, total: retries[transaction, default: 0])
+            }
+        }
         metrics.set("transferd_disk_free_bytes", to: Double(disk.availableBytes))
         metrics.sampleProcess()
     }

@@ -13,6 +13,8 @@ package final class ServiceMetrics: Sendable {
     private let factory: PrometheusMetricsFactory
     private let counters = Mutex<[Series: CoreMetrics.Counter]>([:])
     private let timers = Mutex<[Series: CoreMetrics.Timer]>([:])
+    /// The totals counted elsewhere that the last scrape saw.
+    private let totals = Mutex<[Series: Int]>([:])
     /// The CPU time the last scrape saw, for the counter of CPU seconds.
     private let cpuSeconds = Mutex(0.0)
     private let started = Date()
@@ -84,6 +86,16 @@ package final class ServiceMetrics: Sendable {
         guard status == .delivered else { return }
         timer("transferd_webhook_delivery_latency_seconds")
             .recordNanoseconds(Int64(max(0, now.timeIntervalSince(written)) * 1e9))
+    }
+
+    /// Moves a counter to `total`, a count kept elsewhere (the store's), by what it grew since the last scrape.
+    package func count(_ name: String, _ labels: [(String, String)], total: Int) {
+        let series = Series(name, labels)
+        let added = totals.withLock { totals in
+            defer { totals[series] = max(totals[series, default: 0], total) }
+            return max(0, total - totals[series, default: 0])
+        }
+        counter(name, labels).increment(by: added)
     }
 
     /// Sets a gauge a scrape samples.

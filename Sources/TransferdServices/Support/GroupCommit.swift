@@ -10,8 +10,9 @@ import TransferdDomain
 /// writes their work with the leader's; they are answered as it commits. So the writer always has the next group
 /// queued while it writes one, and nobody waits for a leader to be scheduled between two transactions.
 ///
-/// Each caller's work runs in a savepoint of its own (``Repositories/isolated(_:)``): work that fails is undone and
-/// gets its error, and the rest commits.
+/// A group is written without savepoints first. When a caller's work fails, the transaction is rolled back and the
+/// group written again with each caller's work in a savepoint of its own (``Repositories/isolated(_:)``): the work that
+/// fails is undone and gets its error, and the rest commits.
 package final class GroupCommit: Sendable {
     fileprivate typealias Work = @Sendable (any Repositories) throws -> any Sendable
     fileprivate typealias Answer = Result<any Sendable, any Error>
@@ -79,25 +80,48 @@ package final class GroupCommit: Sendable {
         let store = store
         do {
             return try await Task {
-                try await store.write { repositories in
-                    let group = followers.gather { self.gather() }
-                    let answers = try ([work] + group.map(\.work)).map { work in
-                        do {
-                            return Answer.success(try repositories.isolated { try work(repositories) })
-                        } catch let conflict as any TransactionConflict {
-                            throw conflict
-                        } catch {
-                            return Answer.failure(error)
+                do {
+                    return try await store.write { try self.write([work] + followers.gather { self.gather() }.map(\.work), followers, $0) }
+                } catch is MemberFailed {
+                    return try await store.write { repositories in
+                        try self.write([work] + followers.gather { self.gather() }.map(\.work), followers, repositories) { work in
+                            try repositories.isolated { try work(repositories) }
                         }
                     }
-                    repositories.afterCommit { followers.answer(Array(answers.dropFirst())) }
-                    return answers[0]
                 }
             }.value
         } catch {
             if !followers.fail(error) { handOn() }
             return .failure(error)
         }
+    }
+
+    /// A member of a group failed in a transaction that ran the group without savepoints: the transaction is rolled
+    /// back and the group runs again, each member in a savepoint of its own.
+    private struct MemberFailed: Error {}
+
+    /// Writes the works of a group in `repositories`' transaction and answers the leader (the first); the followers
+    /// are answered once it commits. Without `isolating`, the first work to fail rolls the transaction back (alone,
+    /// with its own error; in a group, as `MemberFailed`), which costs nothing while none fails: a savepoint is two
+    /// round trips on PostgreSQL.
+    private func write(
+        _ works: [Work],
+        _ followers: Followers,
+        _ repositories: any Repositories,
+        isolating: ((Work) throws -> any Sendable)? = nil
+    ) throws -> Answer {
+        let answers = try works.map { work in
+            do {
+                return Answer.success(try isolating?(work) ?? work(repositories))
+            } catch let conflict as any TransactionConflict {
+                throw conflict
+            } catch {
+                guard isolating != nil else { throw works.count == 1 ? error : MemberFailed() }
+                return Answer.failure(error)
+            }
+        }
+        repositories.afterCommit { followers.answer(Array(answers.dropFirst())) }
+        return answers[0]
     }
 
     /// Takes the callers in line for the transaction that starts, up to a group's size beside its leader. Whoever

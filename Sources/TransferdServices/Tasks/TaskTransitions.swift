@@ -211,12 +211,13 @@ package struct TaskTransitions: Sendable {
     /// Session bookkeeping in the transaction of a change of its tasks: `session.events_finished` when the session
     /// went idle, and the end of an invalidation when no task is left unfinished.
     package func settleSession(_ sessionID: Int64, taskBecameIdle: Bool, _ repositories: any Repositories) throws {
-        guard var session = try repositories.sessions.find(id: sessionID) else { return }
-        let (busy, unfinished) = try repositories.tasks.workload(sessionID: sessionID)
-        var machine = SessionStateMachine(state: session.state, cancelsTasks: session.cancelOnInvalidate)
+        guard let workload = try repositories.tasks.workload(sessionID: sessionID) else { return }
+        var machine = SessionStateMachine(state: workload.state, cancelsTasks: workload.cancelsTasks)
         let action: SessionStateMachine.Action
         do {
-            action = try machine.handle(.tasksChanged(busy: busy, unfinished: unfinished, taskBecameIdle: taskBecameIdle))
+            action = try machine.handle(
+                .tasksChanged(busy: workload.busy, unfinished: workload.unfinished, taskBecameIdle: taskBecameIdle)
+            )
         } catch {
             return
         }
@@ -227,6 +228,7 @@ package struct TaskTransitions: Sendable {
             try eventLog.append(repositories, sessionID: sessionID, type: .sessionEventsFinished)
         case .completeInvalidation(let finishEvents):
             if finishEvents { try eventLog.append(repositories, sessionID: sessionID, type: .sessionEventsFinished) }
+            guard var session = try repositories.sessions.find(id: sessionID) else { return }
             session.state = machine.state
             session.invalidatedAt = clock.now
             try repositories.sessions.updateState(of: session)

@@ -17,13 +17,21 @@ final class PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     private let logger: Logger
     private let answerTimeout: TimeAmount?
+    /// Told of every statement sent.
+    private let sending: () -> Void
     private var savepoints = 0
 
     /// `answerTimeout` nil waits as long as a statement takes (migrations).
-    init(_ connection: PostgresConnection, answerTimeout: TimeAmount? = .seconds(15), logger: Logger) {
+    init(
+        _ connection: PostgresConnection,
+        answerTimeout: TimeAmount? = .seconds(15),
+        logger: Logger,
+        sending: @escaping () -> Void = {}
+    ) {
         self.connection = connection
         self.answerTimeout = answerTimeout
         self.logger = logger
+        self.sending = sending
     }
 
     var dialect: SQLDialect { .postgres }
@@ -75,6 +83,7 @@ final class PostgresSQLConnection: SQLConnection {
         }
         // A statement without arguments is sent as written (a migration's text may hold a `?` of its own).
         let text = arguments.isEmpty ? sql : Self.numbered(sql)
+        sending()
         do {
             return try answer(to: connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger)).wait()
         } catch let error as PSQLError where ["40001", "40P01"].contains(error.serverInfo?[.sqlState]) {

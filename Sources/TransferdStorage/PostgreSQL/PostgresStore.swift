@@ -26,6 +26,7 @@ package final class PostgresStore: Store {
     private let logger: Logger
     /// The migrations this store applied when it opened, in order.
     package let appliedMigrations: [String]
+    package let statistics: StoreStatistics? = StoreStatistics()
 
     /// Connects to the database at `url` and applies every pending migration; what may hold credentials is sealed by
     /// `vault`, which must be the one that sealed the database. At most `connections` connections are open: one for
@@ -71,25 +72,25 @@ package final class PostgresStore: Store {
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
         try await readers.runIfActive { [self] in
-            try transaction(begin: ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"], body)
+            try transaction(.read, begin: ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"], body)
         }
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await writing(on: writer, begin: ["BEGIN ISOLATION LEVEL SERIALIZABLE"], body)
+        try await writing(.write, on: writer, begin: ["BEGIN ISOLATION LEVEL SERIALIZABLE"], body)
     }
 
     /// A renewal runs on a reader's thread and connection, beside the writer's queue; its `UPDATE … WHERE
     /// lease_owner = …` reads the row as committed, so it never renews a lease another instance has taken.
     package func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await writing(on: readers, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body)
+        try await writing(.renew, on: readers, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body)
     }
 
     /// A claim reads committed rows, not a snapshot, after it has waited for the claim lock of the store's schema
     /// (every instance over the schema takes the same), so that it sees the claims made before it; the lock is
     /// released when it commits.
     package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await writing(on: writer, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED", Self.lock(7302)], body)
+        try await writing(.claim, on: writer, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED", Self.lock(7302)], body)
     }
 
     /// Takes the advisory lock `key` of the current schema until the transaction ends: deployments in other schemas
@@ -99,6 +100,7 @@ package final class PostgresStore: Store {
     }
 
     private func writing<T: Sendable>(
+        _ kind: StoreStatistics.Transaction,
         on threads: NIOThreadPool,
         begin: [String],
         _ body: @escaping @Sendable (any Repositories) throws -> T
@@ -109,9 +111,10 @@ package final class PostgresStore: Store {
             attempt += 1
             do {
                 return try await threads.runIfActive { [self] in
-                    try transaction(begin: begin, traceparent: traceparent, body)
+                    try transaction(kind, begin: begin, traceparent: traceparent, body)
                 }
             } catch let conflict as SerializationConflict where attempt < Self.maximumAttempts {
+                statistics?.ranAgain(kind)
                 logger.debug(
                     "a write ran again",
                     metadata: ["attempt": "\(attempt)", "sqlState": "\(conflict.error.serverInfo?[.sqlState] ?? "")"]
@@ -129,10 +132,16 @@ package final class PostgresStore: Store {
     private static let maximumAttempts = 50
 
     /// Runs `body` in a transaction on a connection of its own, then what it registered for after its commit.
-    private func transaction<T>(begin: [String], traceparent: String? = nil, _ body: (any Repositories) throws -> T) throws -> T {
+    private func transaction<T>(
+        _ kind: StoreStatistics.Transaction,
+        begin: [String],
+        traceparent: String? = nil,
+        _ body: (any Repositories) throws -> T
+    ) throws -> T {
         let connection = try connections.acquire()
         defer { connections.release(connection) }
-        let db = PostgresSQLConnection(connection, logger: logger)
+        let statistics = statistics
+        let db = PostgresSQLConnection(connection, logger: logger) { statistics?.sent(in: kind) }
         let repositories = SQLRepositories(db: db, vault: vault, traceparent: traceparent)
         let result: T
         do {
@@ -204,8 +213,7 @@ package final class PostgresStore: Store {
             do {
                 try db.execute(Self.lock(7301), [])
                 if try db.value("SELECT name FROM schema_migrations WHERE name = ?", [migration.name]) as String? == nil {
-                    // A file holds many statements, and PostgresNIO sends one statement a query: PL/pgSQL runs them.
-                    try db.execute("DO $migration$ BEGIN EXECUTE $sql$\(migration.sql)$sql$; END $migration$", [])
+                    try db.execute(MigrationScript.statement(migration.sql), [])
                     if SealedSecretsMigration.follows(migration.name) { try SealedSecretsMigration.run(db, vault) }
                     try db.execute(
                         "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",

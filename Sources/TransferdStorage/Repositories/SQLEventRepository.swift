@@ -17,28 +17,55 @@ struct SQLEventRepository: EventRepository {
     ) throws -> (
         event: Event, queuedDelivery: Bool
     ) {
-        let sequence = try SQLSessionRepository.next(.lastSequence, sessionID: sessionID, db)
         var event = Event(
             sessionId: sessionID,
-            sequence: sequence,
+            sequence: 0,
             type: type,
             taskIdentifier: taskIdentifier,
             data: data,
             createdAt: now,
             traceparent: traceparent
         )
-        event.id = try RowStatements.insert(into: Event.table, try event.storedColumns(), db)
-        guard try subscriberTakes(type, sessionID: sessionID) else { return (event, false) }
+        let subscriber: String??
+        switch db.dialect {
+        case .sqlite:
+            event.sequence = try SQLSessionRepository.next(.lastSequence, sessionID: sessionID, db)
+            event.id = try RowStatements.insert(into: Event.table, try event.storedColumns(), db)
+            subscriber = try db.fetchOne("SELECT event_types FROM webhooks WHERE session_id = ?", [sessionID]) { $0[0] as String? }
+        case .postgres:
+            (event.id, event.sequence, subscriber) = try numberedInsertion(of: event)
+        }
+        guard let eventTypes = subscriber,
+            WebhookSubscription.delivers(type, eventTypes: try eventTypes.map { try Self.eventTypes.value($0) })
+        else { return (event, false) }
         try SQLDeliveryRepository(db: db).enqueue(event)
         return (event, true)
     }
 
-    /// Whether the session has a subscriber (enabled or not) that takes events of `type`: one column of its row,
-    /// read for every event appended, rather than the whole subscription.
-    private func subscriberTakes(_ type: EventType, sessionID: Int64) throws -> Bool {
-        let subscriber = try db.fetchOne("SELECT event_types FROM webhooks WHERE session_id = ?", [sessionID]) { $0[0] as String? }
-        guard let eventTypes = subscriber else { return false }
-        return WebhookSubscription.delivers(type, eventTypes: try eventTypes.map { try Self.eventTypes.value($0) })
+    /// On PostgreSQL, one round trip: the session's next sequence, the event's row, and the `event_types` of the
+    /// session's subscriber (nil: no subscriber; `.some(nil)`: one that takes every type). Read for every event
+    /// appended, one column of the subscriber's row rather than the whole subscription.
+    private func numberedInsertion(of event: Event) throws -> (id: Int64, sequence: Int64, subscriber: String??) {
+        let row = try db.fetchOne(
+            """
+            WITH numbered AS (UPDATE sessions SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence),
+            inserted AS (
+                INSERT INTO events (session_id, sequence, type, task_identifier, data, created_at, traceparent)
+                SELECT ?, last_sequence, ?, ?, ?, ?, ? FROM numbered RETURNING id, sequence
+            )
+            SELECT inserted.id, inserted.sequence, webhooks.session_id IS NOT NULL AS subscribed, webhooks.event_types
+            FROM inserted LEFT JOIN webhooks ON webhooks.session_id = ?
+            """,
+            [
+                event.sessionId, event.sessionId, event.type.rawValue, event.taskIdentifier, try RowCoding.json(event.data),
+                StoredDate.text(event.createdAt), event.traceparent, event.sessionId,
+            ]
+        ) { row -> (id: Int64, sequence: Int64, subscriber: String??) in
+            let subscriber: String?? = (row[2] as Bool) ? .some(row[3] as String?) : .none
+            return (id: row[0], sequence: row[1], subscriber: subscriber)
+        }
+        guard let row else { throw StoreError.rowNotFound("sessions \(event.sessionId)") }
+        return row
     }
 
     private static let eventTypes = DecodedTexts<[EventType]>(capacity: 256)

@@ -67,11 +67,16 @@ struct SQLTaskRepository: TaskRepository {
             ?? 0
     }
 
-    func workload(sessionID: Int64) throws -> (busy: Int, unfinished: Int) {
+    func workload(sessionID: Int64) throws -> SessionWorkload? {
         try db.fetchOne(
-            "SELECT tasks_running + tasks_canceling, tasks_suspended + tasks_running + tasks_canceling FROM sessions WHERE id = ?",
+            """
+            SELECT state, cancel_on_invalidate, tasks_running + tasks_canceling, tasks_suspended + tasks_running + tasks_canceling
+            FROM sessions WHERE id = ?
+            """,
             [sessionID]
-        ) { row in (busy: row[0] as Int, unfinished: row[1] as Int) } ?? (0, 0)
+        ) { row in
+            SessionWorkload(state: try RowCoding.enumeration(row, "state"), cancelsTasks: row[1], busy: row[2], unfinished: row[3])
+        }
     }
 
     func transfers(ofBackgroundTask publicID: String) throws -> [TransferTask] {

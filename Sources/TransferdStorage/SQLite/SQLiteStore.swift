@@ -82,6 +82,8 @@ package final class SQLiteStore: Store {
 
     package var isShared: Bool { false }
 
+    package var statistics: StoreStatistics? { nil }
+
     package func isReachable() async -> Bool {
         (try? readOnCallingThread { _ in 1 }) == 1
     }

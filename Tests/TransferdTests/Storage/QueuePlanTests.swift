@@ -79,7 +79,7 @@ import TransferdDomain
         let (details, count, workload, usage) = counts
         #expect(details?.taskCounts == [.suspended: 1, .running: 1, .canceling: 0, .completed: 1])
         #expect(details?.storedBytes == 1300)
-        #expect(count == 3 && workload.busy == 1 && workload.unfinished == 2)
+        #expect(count == 3 && workload?.busy == 1 && workload?.unfinished == 2)
         #expect(usage == TenantUsage(sessions: 1, queuedTasks: 2, storedBytes: 1300))
         Self.expectSeeksOnly(plans)
     }
