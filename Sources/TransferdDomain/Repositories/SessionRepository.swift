@@ -31,9 +31,9 @@ package protocol SessionRepository {
     func canLeaseDeliveries(sessionID: Int64, owner: String, at now: Date) throws -> Bool
     /// Makes the delivery leases `owner` holds (every one, when nil) expired, as `TaskRepository.expireLeases` does.
     func expireDeliveryLeases(ownedBy owner: String?) throws
-    /// Renews the leases `owner` holds on these sessions' deliveries until `expiresAt`; returns the sessions it
-    /// still held.
-    func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) throws -> Set<Int64>
+    /// Renews the leases `owner` holds on these sessions' deliveries until `expiresAt`; a session whose lease `owner`
+    /// no longer holds is missing from the answer.
+    func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<Void>]
     /// Ends `owner`'s lease on the session's deliveries, if it holds it.
     func releaseDeliveries(sessionID: Int64, owner: String) throws
     /// When the first of the delivery leases that instances other than `owner` hold expires.

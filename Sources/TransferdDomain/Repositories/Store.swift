@@ -27,8 +27,9 @@ package protocol Store: Sendable {
     var statistics: StoreStatistics? { get }
 }
 
-/// A transaction that must run again from the start: another one changed what it read (PostgreSQL's serialization
-/// failures and deadlocks). A body lets it propagate, and never answers a caller with it; the store runs it again.
+/// A transaction that must run again from the start: another one conflicted with it (on PostgreSQL, a deadlock, or a
+/// key another transaction inserted since this one looked). A body lets it propagate, and never answers a caller
+/// with it; the store runs it again.
 package protocol TransactionConflict: Error {}
 
 /// The repositories of one transaction.

@@ -46,8 +46,9 @@ package protocol TaskRepository {
 
     /// Leases the task to the instance that will run its transfer; the first lease also sets `startedAt`.
     func lease(id: Int64, _ lease: TaskLease, startedAt: Date) throws
-    /// Renews the leases `owner` holds on these tasks until `expiresAt`; returns the state of each task it still held.
-    func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: TaskState]
+    /// Renews the leases `owner` holds on these tasks until `expiresAt`, with the state of each task renewed; a task
+    /// whose lease `owner` no longer holds is missing from the answer.
+    func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<TaskState>]
     func releaseLease(id: Int64) throws
     /// Makes the leases `owner` holds (every lease, when nil) expired: an instance that starts again takes back at
     /// once what it held before it stopped.

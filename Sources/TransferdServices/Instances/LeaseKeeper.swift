@@ -8,8 +8,9 @@ import TransferdEngine
 /// the lease timeout. It stops the transfers it can no longer count on: one whose lease another instance holds now,
 /// and one whose task no longer wants it (a change whose signal went astray). Each renewal lets a transfer count on
 /// its lease for `Instance.safeLeaseDuration` more; one not renewed by then stops itself (`AttemptSupervisor`)
-/// before any other instance may take its task over, even while a renewal hangs on the database. A session whose
-/// lease is lost gets no more deliveries from this instance.
+/// before any other instance may take its task over, even while a renewal hangs on the database. A lease whose row
+/// a write holds at that moment is left for the next renewal. A session whose lease is lost gets no more deliveries
+/// from this instance.
 package struct LeaseKeeper: Service {
     let store: any Store
     let instance: Instance
@@ -29,7 +30,7 @@ package struct LeaseKeeper: Service {
         await loop.run("renew leases") { await renew() }
     }
 
-    /// One renewal; returns when the next is due: sooner after a failure.
+    /// One renewal; returns when the next is due: sooner after a failure, or when a lease was busy.
     private func renew() async -> Date {
         let now = loop.clock.now
         let asked = ContinuousClock.now
@@ -38,23 +39,27 @@ package struct LeaseKeeper: Service {
         if !ids.isEmpty || !sessionIDs.isEmpty {
             let (instance, expiry) = (instance, instance.leaseExpiry(from: now))
             do {
-                let (states, sessions) = try await store.renew { repositories in
+                let (transfersRenewed, sessionsRenewed) = try await store.renew { repositories in
                     (
                         ids.isEmpty ? [:] : try repositories.tasks.renewLeases(ids: ids, owner: instance.id, until: expiry),
                         sessionIDs.isEmpty
-                            ? [] : try repositories.sessions.renewDeliveryLeases(sessionIDs: sessionIDs, owner: instance.id, until: expiry)
+                            ? [:] : try repositories.sessions.renewDeliveryLeases(sessionIDs: sessionIDs, owner: instance.id, until: expiry)
                     )
                 }
-                sending.leasesRenewed(sessions, until: asked + instance.safeLeaseDuration)
-                for sessionID in sessionIDs where !sessions.contains(sessionID) { sending.leaseLost(sessionID) }
+                let safeUntil = asked + instance.safeLeaseDuration
+                let sessionsBusy = Set(sessionsRenewed.compactMap { if case .busy = $0.value { $0.key } else { nil } })
+                if !sessionsBusy.isEmpty { renewed = false }
+                sending.leasesRenewed(Set(sessionsRenewed.keys).subtracting(sessionsBusy), until: safeUntil)
+                for sessionID in sessionIDs where sessionsRenewed[sessionID] == nil { sending.leaseLost(sessionID) }
                 for id in ids {
                     guard let transfer = transfers[id] else { continue }
-                    guard let state = states[id] else {
-                        transfer.interrupt(.leaseLost)
-                        continue
+                    switch transfersRenewed[id] {
+                    case nil: transfer.interrupt(.leaseLost)
+                    case .busy: renewed = false
+                    case .renewed(let state):
+                        transfer.leaseRenewed(until: safeUntil)
+                        if state != .running { transfer.interrupt(.byClient) }
                     }
-                    transfer.leaseRenewed(until: asked + instance.safeLeaseDuration)
-                    if state != .running { transfer.interrupt(.byClient) }
                 }
             } catch {
                 renewed = false

@@ -13,6 +13,10 @@ import TransferdDomain
 /// A group is written without savepoints first. When a caller's work fails, the transaction is rolled back and the
 /// group written again with each caller's work in a savepoint of its own (``Repositories/isolated(_:)``): the work that
 /// fails is undone and gets its error, and the rest commits.
+///
+/// A group runs its callers' work in the order of the sessions it writes for, so that every group takes the rows of
+/// its sessions in one order (ascending ids). Two instances' groups took them in the order their callers came, and
+/// deadlocked on PostgreSQL, where writes wait for the rows they change.
 package final class GroupCommit: Sendable {
     fileprivate typealias Work = @Sendable (any Repositories) throws -> any Sendable
     fileprivate typealias Answer = Result<any Sendable, any Error>
@@ -22,8 +26,14 @@ package final class GroupCommit: Sendable {
         case lead
     }
 
-    fileprivate struct Waiting: Sendable {
+    /// A caller's work, and the session it writes for (`Int64.max` for none, which runs last).
+    fileprivate struct Member: Sendable {
         let work: Work
+        let session: Int64
+    }
+
+    fileprivate struct Waiting: Sendable {
+        let member: Member
         let continuation: CheckedContinuation<Turn, Never>
     }
 
@@ -48,17 +58,24 @@ package final class GroupCommit: Sendable {
         line.withLock { $0.waiting.count }
     }
 
-    /// Runs `body` in a transaction, possibly shared with other callers' work, like ``Store/write(_:)``.
-    package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+    /// Runs `body` in a transaction, possibly shared with other callers' work, like ``Store/write(_:)``. The work
+    /// writes for the session `sessionID` (its rows and its tasks'), if for one.
+    package func write<T: Sendable>(
+        forSession sessionID: Int64? = nil,
+        _ body: @escaping @Sendable (any Repositories) throws -> T
+    ) async throws -> T {
         let traceparent = Trace.parent
-        let work: Work = { repositories in try repositories.traced(traceparent) { try body(repositories) } }
+        let work = Member(
+            work: { repositories in try repositories.traced(traceparent) { try body(repositories) } },
+            session: sessionID ?? .max
+        )
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
             let leads = line.withLock { line in
                 guard line.gathering else {
                     line.gathering = true
                     return true
                 }
-                line.waiting.append(Waiting(work: work, continuation: continuation))
+                line.waiting.append(Waiting(member: work, continuation: continuation))
                 return false
             }
             if leads { continuation.resume(returning: .lead) }
@@ -75,16 +92,18 @@ package final class GroupCommit: Sendable {
     /// Submits a transaction that writes `work` and the work it finds in line when it starts. The followers are
     /// answered when it commits, or with its error when it does not. It runs in a task of its own: the work of
     /// others must not fail because the leader's caller was cancelled (a transfer stopped while it led a commit).
-    private func lead(with work: @escaping Work) async -> Answer {
+    private func lead(with work: Member) async -> Answer {
         let followers = Followers()
         let store = store
         do {
             return try await Task {
                 do {
-                    return try await store.write { try self.write([work] + followers.gather { self.gather() }.map(\.work), followers, $0) }
+                    return try await store.write {
+                        try self.write([work] + followers.gather { self.gather() }.map(\.member), followers, $0)
+                    }
                 } catch is MemberFailed {
                     return try await store.write { repositories in
-                        try self.write([work] + followers.gather { self.gather() }.map(\.work), followers, repositories) { work in
+                        try self.write([work] + followers.gather { self.gather() }.map(\.member), followers, repositories) { work in
                             try repositories.isolated { try work(repositories) }
                         }
                     }
@@ -100,28 +119,31 @@ package final class GroupCommit: Sendable {
     /// back and the group runs again, each member in a savepoint of its own.
     private struct MemberFailed: Error {}
 
-    /// Writes the works of a group in `repositories`' transaction and answers the leader (the first); the followers
-    /// are answered once it commits. Without `isolating`, the first work to fail rolls the transaction back (alone,
-    /// with its own error; in a group, as `MemberFailed`), which costs nothing while none fails: a savepoint is two
-    /// round trips on PostgreSQL.
+    /// Writes the work of a group's members in `repositories`' transaction, in the order of their sessions, and
+    /// answers the leader (the first); the followers are answered once it commits. Without `isolating`, the first
+    /// work to fail rolls the transaction back (alone, with its own error; in a group, as `MemberFailed`), which
+    /// costs nothing while none fails: a savepoint is two round trips on PostgreSQL.
     private func write(
-        _ works: [Work],
+        _ members: [Member],
         _ followers: Followers,
         _ repositories: any Repositories,
         isolating: ((Work) throws -> any Sendable)? = nil
     ) throws -> Answer {
-        let answers = try works.map { work in
+        var answers = [Answer?](repeating: nil, count: members.count)
+        for index in members.indices.sorted(by: { (members[$0].session, $0) < (members[$1].session, $1) }) {
+            let work = members[index].work
             do {
-                return Answer.success(try isolating?(work) ?? work(repositories))
+                answers[index] = .success(try isolating?(work) ?? work(repositories))
             } catch let conflict as any TransactionConflict {
                 throw conflict
             } catch {
-                guard isolating != nil else { throw works.count == 1 ? error : MemberFailed() }
-                return Answer.failure(error)
+                guard isolating != nil else { throw members.count == 1 ? error : MemberFailed() }
+                answers[index] = .failure(error)
             }
         }
-        repositories.afterCommit { followers.answer(Array(answers.dropFirst())) }
-        return answers[0]
+        let answered = answers.compactMap { $0 }
+        repositories.afterCommit { followers.answer(Array(answered.dropFirst())) }
+        return answered[0]
     }
 
     /// Takes the callers in line for the transaction that starts, up to a group's size beside its leader. Whoever

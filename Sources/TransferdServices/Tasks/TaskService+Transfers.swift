@@ -42,7 +42,7 @@ extension TaskService: TransferReporter {
     /// where it did, or why it restarted.
     package func redirected(_ transfer: ActiveTransfer, statusCode: Int, from: String, to: String, followed: Bool) async throws {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
-        try await writes.write { repositories in
+        try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             guard transfers.runs(transfer), let task = try repositories.tasks.find(id: taskID), task.state == .running,
                 task.lease?.owner == owner
             else { return }
@@ -53,7 +53,7 @@ extension TaskService: TransferReporter {
 
     package func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
-        try await writes.write { repositories in
+        try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             guard transfers.runs(transfer), var task = try repositories.tasks.find(id: taskID), task.state == .running,
                 task.lease?.owner == owner
             else { return }
@@ -93,7 +93,7 @@ extension TaskService: TransferReporter {
         -> CheckpointVerdict
     {
         let (owner, transfers, taskID, quotas) = (instance.id, transfers, transfer.taskID, quotas)
-        return try await writes.write { repositories in
+        return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             guard transfers.runs(transfer),
                 try repositories.tasks.recordProgress(
                     id: taskID,
@@ -122,7 +122,7 @@ extension TaskService: TransferReporter {
     /// didSendBodyData: persists an upload's counters and writes `task.upload_progress`.
     package func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
-        return try await writes.write { repositories in
+        return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             guard transfers.runs(transfer),
                 try repositories.tasks.recordUploadProgress(id: taskID, owner: owner, sent: sent, expected: expected),
                 let task = try repositories.tasks.find(id: taskID)
@@ -135,7 +135,7 @@ extension TaskService: TransferReporter {
 
     package func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
-        try await writes.write { repositories in
+        try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             guard transfers.runs(transfer), try repositories.tasks.find(id: taskID)?.lease?.owner == owner else { return }
             try repositories.tasks.recordReply(id: taskID, reply: reply)
         }
@@ -151,7 +151,7 @@ extension TaskService: TransferReporter {
         release: @escaping @Sendable () -> Void
     ) async throws {
         let (owner, logger, metrics, taskID) = (instance.id, logger, metrics, transfer.taskID)
-        try await writes.write { repositories in
+        try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             repositories.afterCommit(release)
             repositories.afterCommit { metrics.attemptEnded(outcome, after: .now - transfer.startedAt) }
             guard var task = try repositories.tasks.find(id: taskID) else { return }

@@ -77,7 +77,7 @@ package struct TaskService: Sendable {
     /// `field`, the refusal of one names its index.
     package func create(_ newTasks: [NewTask], inSession sessionID: Int64, itemsIn field: String?) async throws -> [TransferTask] {
         guard !newTasks.isEmpty else { return [] }
-        return try await writes.write { repositories in
+        return try await writes.write(forSession: sessionID) { repositories in
             let session = try repositories.sessions.find(id: sessionID)
             guard let session, session.state == .active else {
                 throw DomainError.conflict("The session is \(session?.state.rawValue ?? "gone") and accepts no new tasks.")

@@ -156,7 +156,7 @@ package struct Dispatcher: Service {
     private func release(_ sessionID: Int64) async {
         let owner = instance.id
         do {
-            try await recorder.write { try $0.sessions.releaseDeliveries(sessionID: sessionID, owner: owner) }
+            try await recorder.write(forSession: sessionID) { try $0.sessions.releaseDeliveries(sessionID: sessionID, owner: owner) }
         } catch {
             logger.warning(
                 "could not release a session's delivery lease; it expires",
@@ -222,7 +222,7 @@ package struct Dispatcher: Service {
             let latency = ContinuousClock.now - started
             let recording = Recording(delivery: delivery, answer: answer, attemptedAt: attemptedAt, latency: latency, now: clock.now)
             let (policy, owner, metrics, written) = (policy, instance.id, metrics, event.createdAt)
-            return try await recorder.write { repositories in
+            return try await recorder.write(forSession: delivery.sessionId) { repositories in
                 let next = try Self.record(recording, in: repositories, policy: policy) { outcome in
                     repositories.afterCommit { metrics.delivered(outcome, eventWrittenAt: written, at: recording.now) }
                 }

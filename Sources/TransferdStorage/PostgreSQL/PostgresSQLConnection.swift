@@ -19,22 +19,34 @@ final class PostgresSQLConnection: SQLConnection {
     private let answerTimeout: TimeAmount?
     /// Told of every statement sent.
     private let sending: () -> Void
+    /// Whether the transaction locks the rows it reads to change (a write under READ COMMITTED).
+    private let locksRowsRead: Bool
     private var savepoints = 0
 
     /// `answerTimeout` nil waits as long as a statement takes (migrations).
     init(
         _ connection: PostgresConnection,
         answerTimeout: TimeAmount? = .seconds(15),
+        locksRowsRead: Bool = false,
         logger: Logger,
         sending: @escaping () -> Void = {}
     ) {
         self.connection = connection
+        self.locksRowsRead = locksRowsRead
         self.answerTimeout = answerTimeout
         self.logger = logger
         self.sending = sending
     }
 
     var dialect: SQLDialect { .postgres }
+
+    /// `FOR NO KEY UPDATE`, the lock an `UPDATE` of the row takes itself: one that already changed the row (a
+    /// trigger's counters on its session) asks for nothing more, where `FOR UPDATE` asked for a stronger lock and
+    /// deadlocked with the writes queued for the row meanwhile; and it lets the inserts that refer to the row
+    /// (`FOR KEY SHARE`) through.
+    func rowLock(of table: String?) -> String {
+        locksRowsRead ? " FOR NO KEY UPDATE" + (table.map { " OF " + $0 } ?? "") : ""
+    }
 
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
@@ -86,7 +98,7 @@ final class PostgresSQLConnection: SQLConnection {
         sending()
         do {
             return try answer(to: connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger)).wait()
-        } catch let error as PSQLError where ["40001", "40P01"].contains(error.serverInfo?[.sqlState]) {
+        } catch let error as PSQLError where SerializationConflict.states.contains(error.serverInfo?[.sqlState] ?? "") {
             throw SerializationConflict(error: error)
         } catch let error as PSQLError where Self.meansUnavailable(error) {
             throw StoreError.unavailable(String(reflecting: error))
@@ -166,7 +178,12 @@ final class PostgresSQLConnection: SQLConnection {
     private static let numberedTexts = Mutex<[String: String]>([:])
 }
 
-/// PostgreSQL aborted the transaction as a serialization failure or a deadlock; running it again may succeed.
+/// PostgreSQL aborted the transaction because another one conflicted with it; running it again sees what that one
+/// committed, and may succeed.
 struct SerializationConflict: TransactionConflict {
     let error: PSQLError
+
+    /// A serialization failure, a deadlock, and a unique key another transaction inserted since this one looked for
+    /// it (under READ COMMITTED, two writes that each found no row with the key).
+    static let states: Set<String> = ["40001", "40P01", "23505"]
 }

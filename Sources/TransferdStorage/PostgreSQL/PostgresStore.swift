@@ -8,10 +8,14 @@ import TransferdMigrations
 /// transferd's store on PostgreSQL, for many instances over one database. A transaction's body is synchronous (as on
 /// SQLite), so it runs on a thread of the store's own that waits for each statement; that thread holds one
 /// connection for the whole transaction. As on SQLite, an instance writes one transaction at a time (its writer
-/// thread), so its own writes never conflict over the rows every write touches (a session's counters and
-/// sequences), and group commit batches what waits; reads run beside it on the other threads. Writes are
-/// serializable: one that PostgreSQL aborts because another instance's write conflicted (a serialization failure,
-/// a deadlock) is run again from the start, which a body that only touches its repositories allows.
+/// thread), and group commit batches what waits; reads run beside it on the other threads.
+///
+/// Writes run under READ COMMITTED, never SERIALIZABLE: instances sharing a session would otherwise abort each
+/// other over its counters and sequences, which they now take in turn on the session's row (`UPDATE … RETURNING`).
+/// A write locks the rows it reads to change (`SQLConnection.rowLock`), so that it never writes back what another
+/// transaction changed since; what it merely counts it reads as committed. One that PostgreSQL aborts all the same
+/// (a deadlock, a key another transaction inserted since it looked) is run again from the start, which a body that
+/// only touches its repositories allows.
 ///
 /// Signals a write announces are sent with `NOTIFY` in its transaction, so that other instances hear of them once
 /// it commits; `relaySignals()` listens for theirs.
@@ -77,7 +81,7 @@ package final class PostgresStore: Store {
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await writing(.write, on: writer, begin: ["BEGIN ISOLATION LEVEL SERIALIZABLE"], body)
+        try await writing(.write, on: writer, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body)
     }
 
     /// A renewal runs on a reader's thread and connection, beside the writer's queue; its `UPDATE … WHERE
@@ -141,7 +145,7 @@ package final class PostgresStore: Store {
         let connection = try connections.acquire()
         defer { connections.release(connection) }
         let statistics = statistics
-        let db = PostgresSQLConnection(connection, logger: logger) { statistics?.sent(in: kind) }
+        let db = PostgresSQLConnection(connection, locksRowsRead: kind == .write, logger: logger) { statistics?.sent(in: kind) }
         let repositories = SQLRepositories(db: db, vault: vault, traceparent: traceparent)
         let result: T
         do {

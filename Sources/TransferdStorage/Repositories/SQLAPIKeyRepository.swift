@@ -7,7 +7,7 @@ struct SQLAPIKeyRepository: APIKeyRepository {
     let db: any SQLConnection
 
     func find(id: String) throws -> APIKey? {
-        try db.fetchOne("SELECT * FROM api_keys WHERE id = ?", [id], APIKey.init(row:))
+        try db.fetchOne("SELECT * FROM api_keys WHERE id = ?\(db.rowLock)", [id], APIKey.init(row:))
     }
 
     func count() throws -> Int {

@@ -16,22 +16,30 @@ struct SQLBackgroundTaskRepository: BackgroundTaskRepository {
     }
 
     func find(publicID: String) throws -> BackgroundTask? {
-        try db.fetchOne("SELECT * FROM background_tasks WHERE public_id = ?", [publicID], BackgroundTask.init(row:))
+        try db.fetchOne("SELECT * FROM background_tasks WHERE public_id = ?\(db.rowLock)", [publicID], BackgroundTask.init(row:))
     }
 
     func find(publicID: String, sessionID: Int64) throws -> BackgroundTask? {
         try db.fetchOne(
-            "SELECT * FROM background_tasks WHERE public_id = ? AND session_id = ?",
+            "SELECT * FROM background_tasks WHERE public_id = ? AND session_id = ?\(db.rowLock)",
             [publicID, sessionID],
             BackgroundTask.init(row:)
         )
     }
 
     func list(sessionID: Int64) throws -> [BackgroundTask] {
-        try db.fetchAll("SELECT * FROM background_tasks WHERE session_id = ? ORDER BY id", [sessionID], BackgroundTask.init(row:))
+        try db.fetchAll(
+            "SELECT * FROM background_tasks WHERE session_id = ? ORDER BY id\(db.rowLock)",
+            [sessionID],
+            BackgroundTask.init(row:)
+        )
     }
 
     func active() throws -> [BackgroundTask] {
-        try db.fetchAll("SELECT * FROM background_tasks WHERE state = ?", [BackgroundTask.State.active], BackgroundTask.init(row:))
+        try db.fetchAll(
+            "SELECT * FROM background_tasks WHERE state = ?\(db.rowLock)",
+            [BackgroundTask.State.active],
+            BackgroundTask.init(row:)
+        )
     }
 }

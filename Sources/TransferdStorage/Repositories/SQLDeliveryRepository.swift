@@ -7,11 +7,11 @@ struct SQLDeliveryRepository: DeliveryRepository {
     let db: any SQLConnection
 
     func find(id: Int64) throws -> Delivery? {
-        try db.fetchOne("SELECT * FROM deliveries WHERE id = ?", [id], Delivery.init(row:))
+        try db.fetchOne("SELECT * FROM deliveries WHERE id = ?\(db.rowLock)", [id], Delivery.init(row:))
     }
 
     func find(eventID: Int64) throws -> Delivery? {
-        try db.fetchOne("SELECT * FROM deliveries WHERE event_id = ?", [eventID], Delivery.init(row:))
+        try db.fetchOne("SELECT * FROM deliveries WHERE event_id = ?\(db.rowLock)", [eventID], Delivery.init(row:))
     }
 
     /// Writes the columns an attempt changes (the others never change), through one statement per expected status.
@@ -57,7 +57,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     func list(sessionID: Int64, status: Delivery.Status) throws -> [Delivery] {
         try db.fetchAll(
-            "SELECT * FROM deliveries WHERE session_id = ? AND status = ? ORDER BY id",
+            "SELECT * FROM deliveries WHERE session_id = ? AND status = ? ORDER BY id\(db.rowLock)",
             [sessionID, status],
             Delivery.init(row:)
         )
@@ -119,7 +119,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     func pendingHead(sessionID: Int64) throws -> Delivery? {
         let head = try db.fetchOne(
-            "SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ? ORDER BY sequence LIMIT 1",
+            "SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ? ORDER BY sequence LIMIT 1\(db.rowLock)",
             [sessionID],
             Delivery.init(row:)
         )

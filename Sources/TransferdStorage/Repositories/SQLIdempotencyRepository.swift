@@ -7,7 +7,7 @@ struct SQLIdempotencyRepository: IdempotencyRepository {
     let db: any SQLConnection
 
     func find(tenantID: Int64, key: String) throws -> IdempotencyRecord? {
-        try db.fetchOne("SELECT * FROM idempotency_keys WHERE tenant_id = ? AND key = ?", [tenantID, key]) { row in
+        try db.fetchOne("SELECT * FROM idempotency_keys WHERE tenant_id = ? AND key = ?\(db.rowLock)", [tenantID, key]) { row in
             let response = try (row["status"] as Int?).map { status in
                 IdempotencyRecord.Response(
                     status: status,

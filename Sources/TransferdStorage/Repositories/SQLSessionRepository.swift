@@ -8,12 +8,12 @@ struct SQLSessionRepository: SessionRepository {
     let vault: CredentialVault
 
     func find(id: Int64) throws -> Session? {
-        try db.fetchOne("SELECT * FROM sessions WHERE id = ?", [id], { try Session(row: $0, vault: vault) })
+        try db.fetchOne("SELECT * FROM sessions WHERE id = ?\(db.rowLock)", [id], { try Session(row: $0, vault: vault) })
     }
 
     func live(identifier: String, tenantID: Int64) throws -> Session? {
         try db.fetchOne(
-            "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? AND state <> ?",
+            "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? AND state <> ?\(db.rowLock)",
             [tenantID, identifier, Session.State.invalidated],
             { try Session(row: $0, vault: vault) }
         )
@@ -21,7 +21,7 @@ struct SQLSessionRepository: SessionRepository {
 
     func latest(identifier: String, tenantID: Int64) throws -> Session? {
         try db.fetchOne(
-            "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? ORDER BY id DESC LIMIT 1",
+            "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? ORDER BY id DESC LIMIT 1\(db.rowLock)",
             [tenantID, identifier],
             { try Session(row: $0, vault: vault) }
         )
@@ -158,16 +158,8 @@ struct SQLSessionRepository: SessionRepository {
         }
     }
 
-    func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) throws -> Set<Int64> {
-        Set(
-            try db.values(
-                """
-                UPDATE sessions SET delivery_lease_expires_at = ?
-                WHERE delivery_owner = ? AND id IN (\(Placeholders.list(sessionIDs.count))) RETURNING id
-                """,
-                [StoredDate.text(expiresAt), owner] + sessionIDs.map { $0 }
-            )
-        )
+    func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<Void>] {
+        try LeaseRenewals.renew(.deliveries, ids: sessionIDs, owner: owner, until: expiresAt, reading: "id", db) { _ in }
     }
 
     func releaseDeliveries(sessionID: Int64, owner: String) throws {

@@ -7,11 +7,15 @@ struct SQLStagedFileRepository: StagedFileRepository {
     let db: any SQLConnection
 
     func find(id: Int64) throws -> StagedFile? {
-        try db.fetchOne("SELECT * FROM files WHERE id = ?", [id], StagedFile.init(row:))
+        try db.fetchOne("SELECT * FROM files WHERE id = ?\(db.rowLock)", [id], StagedFile.init(row:))
     }
 
     func find(publicID: String, tenantID: Int64) throws -> StagedFile? {
-        try db.fetchOne("SELECT * FROM files WHERE tenant_id = ? AND public_id = ?", [tenantID, publicID], StagedFile.init(row:))
+        try db.fetchOne(
+            "SELECT * FROM files WHERE tenant_id = ? AND public_id = ?\(db.rowLock)",
+            [tenantID, publicID],
+            StagedFile.init(row:)
+        )
     }
 
     func list(tenantID: Int64, after cursor: Int64, limit: Int, now: Date) throws -> [StagedFile] {

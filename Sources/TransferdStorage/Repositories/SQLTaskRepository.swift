@@ -12,12 +12,12 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     func find(id: Int64) throws -> TransferTask? {
-        try db.fetchOne("SELECT * FROM tasks WHERE id = ?", [id], { try TransferTask(row: $0, vault: vault) })
+        try db.fetchOne("SELECT * FROM tasks WHERE id = ?\(db.rowLock)", [id], { try TransferTask(row: $0, vault: vault) })
     }
 
     func find(sessionID: Int64, taskIdentifier: Int64) throws -> TransferTask? {
         try db.fetchOne(
-            "SELECT * FROM tasks WHERE session_id = ? AND task_identifier = ?",
+            "SELECT * FROM tasks WHERE session_id = ? AND task_identifier = ?\(db.rowLock)",
             [sessionID, taskIdentifier],
             { try TransferTask(row: $0, vault: vault) }
         )
@@ -53,11 +53,11 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     func inState(_ state: TaskState) throws -> [TransferTask] {
-        try tasks("SELECT * FROM tasks WHERE state = ?", [state])
+        try tasks("SELECT * FROM tasks WHERE state = ?\(db.rowLock)", [state])
     }
 
     func unfinished(sessionID: Int64) throws -> [TransferTask] {
-        try tasks("SELECT * FROM tasks WHERE session_id = ? AND state <> ?", [sessionID, TaskState.completed])
+        try tasks("SELECT * FROM tasks WHERE session_id = ? AND state <> ?\(db.rowLock)", [sessionID, TaskState.completed])
     }
 
     // The counts read the per-session counters that the tasks' triggers keep (`0010_queue_and_counts.sql`).
@@ -80,7 +80,7 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     func transfers(ofBackgroundTask publicID: String) throws -> [TransferTask] {
-        try tasks("SELECT * FROM tasks WHERE background_task = ? ORDER BY task_identifier", [publicID])
+        try tasks("SELECT * FROM tasks WHERE background_task = ? ORDER BY task_identifier\(db.rowLock)", [publicID])
     }
 
     func unfinishedUploads(sending source: UploadSourceReference) throws -> [Int64] {
@@ -155,7 +155,7 @@ struct SQLTaskRepository: TaskRepository {
             """
             SELECT t.* FROM tasks t JOIN sessions s ON s.id = t.session_id
             WHERE t.state = ? AND (t.file IS NOT NULL OR t.reply IS NOT NULL) AND \(expired)
-              AND NOT EXISTS (SELECT 1 FROM tasks u WHERE u.source_task_id = t.id AND u.state <> ?)
+              AND NOT EXISTS (SELECT 1 FROM tasks u WHERE u.source_task_id = t.id AND u.state <> ?)\(db.rowLock(of: "t"))
             """,
             [TaskState.completed, StoredDate.text(now), TaskState.completed]
         )
@@ -254,18 +254,10 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: TaskState] {
-        var states: [Int64: TaskState] = [:]
-        try db.forEachRow(
-            """
-            UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ? AND id IN (\(Placeholders.list(ids.count)))
-            RETURNING id, state
-            """,
-            [StoredDate.text(expiresAt), owner] + ids.map { $0 }
-        ) { row in
-            states[row[0]] = try RowCoding.enumeration(row[1] as String, "state")
+    func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<TaskState>] {
+        try LeaseRenewals.renew(.tasks, ids: ids, owner: owner, until: expiresAt, reading: "state", db) { row in
+            try RowCoding.enumeration(row[1] as String, "state")
         }
-        return states
     }
 
     func releaseLease(id: Int64) throws {
@@ -282,7 +274,7 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     func expiredLeases(at now: Date) throws -> [TransferTask] {
-        try tasks("SELECT * FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?", [StoredDate.text(now)])
+        try tasks("SELECT * FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?\(db.rowLock)", [StoredDate.text(now)])
     }
 
     func nextLeaseExpiry(notOwnedBy owner: String) throws -> Date? {

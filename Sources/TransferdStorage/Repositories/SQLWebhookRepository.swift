@@ -7,7 +7,11 @@ struct SQLWebhookRepository: WebhookRepository {
     let vault: CredentialVault
 
     func find(sessionID: Int64) throws -> WebhookSubscription? {
-        try db.fetchOne("SELECT * FROM webhooks WHERE session_id = ?", [sessionID], { try WebhookSubscription(row: $0, vault: vault) })
+        try db.fetchOne(
+            "SELECT * FROM webhooks WHERE session_id = ?\(db.rowLock)",
+            [sessionID],
+            { try WebhookSubscription(row: $0, vault: vault) }
+        )
     }
 
     func save(_ subscription: WebhookSubscription) throws {

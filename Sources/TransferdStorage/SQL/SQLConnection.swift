@@ -7,6 +7,11 @@ package typealias SQLArguments = [(any DatabaseValueConvertible)?]
 /// `?` placeholders, their arguments and results as GRDB's database values, whichever database runs them.
 package protocol SQLConnection {
     var dialect: SQLDialect { get }
+    /// The clause that locks the rows a query reads until the transaction ends, written after a query whose rows
+    /// the transaction may change: a write under READ COMMITTED (PostgreSQL's) must not change a row from what it
+    /// read while another transaction changed it since (a lost update). Empty where the transaction has the
+    /// database to itself (SQLite's writer) or only reads. `table` names the one table of a join whose rows lock.
+    func rowLock(of table: String?) -> String
     /// Runs `sql`; returns the number of rows it inserted, changed or deleted.
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int
@@ -19,6 +24,9 @@ package protocol SQLConnection {
 }
 
 extension SQLConnection {
+    /// The clause that locks the rows of a query of one table (`rowLock(of:)`).
+    var rowLock: String { rowLock(of: nil) }
+
     /// Every row of the query, decoded.
     func fetchAll<T>(_ sql: String, _ arguments: SQLArguments = [], _ decode: (StoredRow) throws -> T) throws -> [T] {
         var values: [T] = []

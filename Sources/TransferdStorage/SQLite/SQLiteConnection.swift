@@ -7,6 +7,8 @@ struct SQLiteConnection: SQLConnection {
 
     var dialect: SQLDialect { .sqlite }
 
+    func rowLock(of table: String?) -> String { "" }
+
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))

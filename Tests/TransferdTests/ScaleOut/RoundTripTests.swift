@@ -44,6 +44,53 @@ struct RoundTripTests {
         }
     }
 
+    /// Two instances creating, claiming and completing the downloads of one session, whose counters and sequence
+    /// every write of both changes: under READ COMMITTED they take turns on the session's row instead of aborting
+    /// each other (they did, hundreds of times a run, when writes were serializable), and each task completes once.
+    @Test func instancesSharingASessionNeverRunAWriteAgain() async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        try await OriginServer.with { origin in
+            var instances: [ServiceProcess] = []
+            defer { for instance in instances { instance.stopIfRunning() } }
+            for id in ["i1", "i2"] {
+                instances.append(try await ServiceProcess.start(dataDirectory: dataDirectory, instance: (id, 5)))
+            }
+            try await instances[0].api.createSession("shared", configuration: #"{"maximumConnectionsPerHost": 32}"#)
+
+            // act: each instance creates half the downloads, in batches, and both run them
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, instance) in instances.enumerated() {
+                    group.addTask {
+                        for batch in 0..<4 {
+                            let items = (1...25).map {
+                                #"{"kind": "download", "url": "\#(origin.url("/files/1000?name=i\(index)b\(batch)t\($0)"))"}"#
+                            }
+                            let body = #"{"tasks": [\#(items.joined(separator: ","))]}"#
+                            let created = try await instance.api.send(.POST, "/v1/sessions/shared/tasks", json: body)
+                            #expect(created.status == 201)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await waitUntil(timeout: .seconds(120)) {
+                try await instances[1].api.session("shared").taskCounts["completed"] == 200
+            }
+
+            // verify: no write ran again, every task completed once, the sequence has no gap
+            for instance in instances {
+                let scrape = try await MetricsTests.Scrape(instance.api)
+                for transaction in ["write", "claim"] {
+                    let retries = scrape[#"transferd_database_retries_total{transaction="\#(transaction)"}"#]
+                    #expect(retries == 0, "\(transaction) transactions run again: \(retries)")
+                }
+            }
+            let log = try await instances[0].api.allEvents("shared")
+            #expect(log.map(\.sequence) == Array(1...log.count))
+            #expect(log.filter { $0.type == "task.completed" }.compactMap(\.taskIdentifier).sorted() == Array(1...200))
+        }
+    }
+
     /// The statements sent so far in write and in claim transactions (reads and lease renewals apart).
     private static func statements(_ api: APIClient) async throws -> (write: Double, claim: Double) {
         let scrape = try await MetricsTests.Scrape(api)

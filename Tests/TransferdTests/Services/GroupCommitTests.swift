@@ -28,6 +28,37 @@ import TransferdStorage
         #expect(try await Self.storedIdentifiers(store).count == 50)
     }
 
+    @Test func aGroupRunsItsWorkInTheOrderOfTheSessionsItWritesFor() async throws {
+        // setup: the leader's transaction waits for the writer while callers for other sessions, and one for none,
+        // arrive in no order
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let commit = GroupCommit(store: store)
+        let ran = SessionsRun()
+        let sessions: [Int64?] = [5, 2, nil, 9, 1, 2]
+
+        // act
+        let answers = try await withThrowingTaskGroup(of: (Int, Int64?).self) { group in
+            for (index, session) in sessions.enumerated() {
+                group.addTask {
+                    let answer = try await commit.write(forSession: session) { _ in
+                        ran.sessions.withLock { $0.append(session) }
+                        return session
+                    }
+                    return (index, answer)
+                }
+                if index == 0 { try await waitUntil { store.writes == 1 } } else { try await waitUntil { commit.waiting == index } }
+            }
+            store.open()
+            return try await group.reduce(into: [Int: Int64?]()) { $0[$1.0] = $1.1 }
+        }
+
+        // verify: one transaction ran them by session, those of one session as they came, the one for none last;
+        // each caller got its own answer
+        #expect(ran.sessions.withLock { $0 } == [1, 2, 2, 5, 9, nil])
+        #expect(answers == Dictionary(uniqueKeysWithValues: sessions.enumerated().map { ($0, $1) }))
+        #expect(store.writes == 1)
+    }
+
     @Test func aCancelledLeaderStillCommitsTheWorkOfItsFollowers() async throws {
         // setup: the leader's transaction waits for the writer, with a follower in line behind it
         let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
@@ -191,6 +222,11 @@ import TransferdStorage
 }
 
 /// A store whose first write waits until the test opens it (and then fails, when told to), and that counts its writes.
+/// The sessions whose work ran, in order.
+private final class SessionsRun: Sendable {
+    let sessions = Mutex<[Int64?]>([])
+}
+
 private final class GatedStore: Store {
     private let store: SQLiteStore
     private let failingFirstWrite: Bool

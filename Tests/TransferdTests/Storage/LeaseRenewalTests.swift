@@ -1,0 +1,64 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import TransferdDomain
+
+@testable import transferd
+
+/// A renewal tells the leases it renewed from those it no longer holds, and, on PostgreSQL, waits for no row a
+/// write holds: it once did, while holding the rows it had renewed, and a write waiting for one of those deadlocked
+/// with it (a second's stall of every write of the instance, each time). On the suite's database.
+@Suite struct LeaseRenewalTests {
+    @Test func aRenewalPassesOverTheRowsAWriteHoldsAndReportsTheLeasesItLost() async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
+            store in
+            // setup: three transfers of this instance, the third's task taken over since by another instance
+            let now = Date()
+            let ids = try await store.write { repositories in
+                let session = try repositories.sessions.insert(
+                    Session(identifier: "leases", tenantId: 1, configuration: .default, createdAt: now)
+                )
+                return try (1...3).map { number in
+                    let request = TransferRequest(url: "http://127.0.0.1:9/\(number)", method: "GET", headers: [:])
+                    let new = NewTask(kind: .download, request: request, origin: "127.0.0.1:9", priority: 0.5, connections: 1, start: true)
+                    let task = try repositories.tasks.insert(
+                        TransferTask(new, sessionID: session.rowID, taskIdentifier: Int64(number), createdAt: now)
+                    )
+                    let owner = number == 3 ? "other" : "this"
+                    try repositories.tasks.lease(id: task.rowID, TaskLease(owner: owner, expiresAt: now + 30), startedAt: now)
+                    return task.rowID
+                }
+            }
+            let renewal = { @Sendable in
+                try await store.renew { try $0.tasks.renewLeases(ids: ids, owner: "this", until: now + 60) }
+            }
+
+            // act: renew without a write in the way
+            let free = try await renewal()
+
+            // verify
+            #expect(free == [ids[0]: .renewed(.running), ids[1]: .renewed(.running)])
+
+            guard store.isShared else { return }  // SQLite's renewals are writes, which take turns
+            // act: renew while a write holds the first task's row (the write lets go after 20 s at the latest)
+            let (holding, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let write = Task {
+                try await store.write { repositories in
+                    _ = try repositories.tasks.find(id: ids[0])
+                    holding.signal()
+                    _ = release.wait(timeout: .now() + 20)
+                }
+            }
+            await Task.detached { holding.wait() }.value
+            let busy = try await renewal()
+            release.signal()
+            try await write.value
+
+            // verify: the held row is busy rather than lost, and the next renewal renews it
+            #expect(busy == [ids[0]: .busy, ids[1]: .renewed(.running)])
+            #expect(try await renewal() == free)
+        }
+    }
+}
