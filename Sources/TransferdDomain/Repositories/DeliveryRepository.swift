@@ -12,9 +12,9 @@ package protocol DeliveryRepository {
     func list(sessionID: Int64, status: Delivery.Status) throws -> [Delivery]
     /// Fails every pending delivery of the session with `message`.
     func failPending(sessionID: Int64, message: String, at: Date) throws
-    /// Queues the delivery of an event just written. A progress delivery supersedes the pending progress of the
+    /// Queues the deliveries of events just written. A progress delivery supersedes the pending progress of the
     /// same task and type before it, which become coalesced, but for the session's head (it may be in flight).
-    func enqueue(_ event: Event) throws
+    func enqueue(_ events: [Event]) throws
     /// The oldest pending delivery of every session whose subscriber is enabled, except the sessions given, with
     /// the session's tenant; the earliest due first.
     func pendingHeads(exceptSessions: [Int64]) throws -> [DeliveryHead]

@@ -2,18 +2,11 @@ import Foundation
 
 /// The per-session, gap-free event log, and its outbox.
 package protocol EventRepository {
-    /// Appends an event with the session's next sequence, and its webhook delivery when the session's subscriber
-    /// takes events of this type, in the caller's transaction; `queuedDelivery` says whether it did.
-    func append(
-        sessionID: Int64,
-        type: EventType,
-        taskIdentifier: Int64?,
-        data: EventData,
-        at: Date,
-        traceparent: String?
-    ) throws -> (
-        event: Event, queuedDelivery: Bool
-    )
+    /// Appends events, each with its session's next sequence (their `sequence` is ignored), and the webhook
+    /// delivery of each whose session's subscriber takes its type, in the caller's transaction. Returns them as
+    /// stored, in order, each with whether a delivery was queued for it. On PostgreSQL the events of one session are
+    /// one statement, however many.
+    func append(_ events: [Event]) throws -> [(event: Event, queuedDelivery: Bool)]
     func find(id: Int64) throws -> Event?
     /// The session's events after `sequence`, oldest first; only one task's when `taskIdentifier` is given.
     func list(sessionID: Int64, after sequence: Int64, taskIdentifier: Int64?, limit: Int) throws -> [Event]

@@ -6,6 +6,8 @@ package protocol TaskRepository {
     func find(sessionID: Int64, taskIdentifier: Int64) throws -> TransferTask?
     /// Inserts a new task and returns it as stored (with its row id, dates at the store's precision).
     func insert(_ task: TransferTask) throws -> TransferTask
+    /// Inserts new tasks together (one statement on PostgreSQL) and returns them as stored, in order.
+    func insert(_ tasks: [TransferTask]) throws -> [TransferTask]
     func update(_ task: TransferTask) throws
     /// The session's tasks after task identifier `cursor`, in identifier order, optionally in one state.
     func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) throws -> [TransferTask]

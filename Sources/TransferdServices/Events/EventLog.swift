@@ -18,8 +18,57 @@ package struct EventLog: Sendable {
         self.metrics = metrics
     }
 
-    /// Appends one event to the session's log in the caller's transaction; readers and the dispatchers (of every
-    /// instance) wake after the commit, which the metrics count.
+    /// An event to append: its session, type, task and data.
+    package struct Entry: Sendable {
+        let sessionID: Int64
+        let type: EventType
+        let taskIdentifier: Int64?
+        let data: EventData
+        let kind: TransferTask.Kind?
+
+        package init(
+            sessionID: Int64,
+            type: EventType,
+            taskIdentifier: Int64? = nil,
+            data: EventData = EventData(),
+            kind: TransferTask.Kind? = nil
+        ) {
+            (self.sessionID, self.type, self.taskIdentifier, self.data, self.kind) = (sessionID, type, taskIdentifier, data, kind)
+        }
+
+        /// An event about `task`.
+        package init(_ type: EventType, for task: TransferTask, data: EventData = EventData()) {
+            self.init(sessionID: task.sessionId, type: type, taskIdentifier: task.taskIdentifier, data: data, kind: task.kind)
+        }
+    }
+
+    /// Appends events, in order, to their sessions' logs in the caller's transaction (together: one statement a
+    /// session on PostgreSQL); readers and the dispatchers (of every instance) wake after the commit, which the
+    /// metrics count.
+    @discardableResult
+    package func append(_ repositories: any Repositories, _ entries: [Entry]) throws -> [Event] {
+        let (now, traceparent) = (clock.now, repositories.traceparent)
+        let appended = try repositories.events.append(
+            entries.map { entry in
+                Event(
+                    sessionId: entry.sessionID,
+                    sequence: 0,
+                    type: entry.type,
+                    taskIdentifier: entry.taskIdentifier,
+                    data: entry.data,
+                    createdAt: now,
+                    traceparent: traceparent
+                )
+            }
+        )
+        for sessionID in Set(entries.map(\.sessionID)) { repositories.announce(.events(sessionID: sessionID)) }
+        if appended.contains(where: \.queuedDelivery) { repositories.announce(.outbox) }
+        let (metrics, written) = (metrics, zip(appended, entries).map { ($0.event, $1.kind) })
+        repositories.afterCommit { for (event, kind) in written { metrics.written(event, kind: kind) } }
+        return appended.map(\.event)
+    }
+
+    /// Appends one event to the session's log in the caller's transaction, as `append(_:_:)` does.
     @discardableResult
     package func append(
         _ repositories: any Repositories,
@@ -29,19 +78,7 @@ package struct EventLog: Sendable {
         data: EventData = EventData(),
         kind: TransferTask.Kind? = nil
     ) throws -> Event {
-        let (event, queuedDelivery) = try repositories.events.append(
-            sessionID: sessionID,
-            type: type,
-            taskIdentifier: taskIdentifier,
-            data: data,
-            at: clock.now,
-            traceparent: repositories.traceparent
-        )
-        repositories.announce(.events(sessionID: sessionID))
-        if queuedDelivery { repositories.announce(.outbox) }
-        let metrics = metrics
-        repositories.afterCommit { metrics.written(event, kind: kind) }
-        return event
+        try append(repositories, [Entry(sessionID: sessionID, type: type, taskIdentifier: taskIdentifier, data: data, kind: kind)])[0]
     }
 
     /// Appends an event about `task` to its session's log, in the caller's transaction.
@@ -54,7 +91,7 @@ package struct EventLog: Sendable {
     ) throws
         -> Event
     {
-        try append(repositories, sessionID: task.sessionId, type: type, taskIdentifier: task.taskIdentifier, data: data, kind: task.kind)
+        try append(repositories, [Entry(type, for: task, data: data)])[0]
     }
 
     /// Events of the session after `sequence` (only one task's when `taskIdentifier` is given), oldest first; waits

@@ -84,18 +84,39 @@ package struct TaskService: Sendable {
             }
             try checkTaskLimits(session, adding: newTasks, repositories)
             let identifiers = try repositories.sessions.nextTaskIdentifiers(newTasks.count, sessionID: session.rowID)
-            return try zip(identifiers, newTasks).enumerated().map { index, numbered in
+            // Inserted together (one statement on PostgreSQL) but for those continuing resume data, which take
+            // their partial file over as they are inserted; row ids follow task identifiers all the same.
+            var (created, unsaved) = ([TransferTask](), [TransferTask]())
+            for (index, (identifier, newTask)) in zip(identifiers, newTasks).enumerated() {
                 do {
-                    return try insert(numbered.1, as: numbered.0, in: session, repositories)
+                    let task = try prepare(newTask, as: identifier, in: session, repositories)
+                    guard let resumeData = newTask.resumeData else {
+                        unsaved.append(task)
+                        continue
+                    }
+                    created += try repositories.tasks.insert(unsaved)
+                    unsaved = []
+                    created.append(try continueDownload(from: resumeData, in: task, repositories))
                 } catch let refusal as DomainError where field != nil {
                     throw refusal.item(index, of: field ?? "")
                 }
             }
+            created += try repositories.tasks.insert(unsaved)
+            // task.created, and task.resumed for those that start at once, all in one append.
+            try eventLog.append(
+                repositories,
+                zip(created, newTasks).flatMap { task, newTask in
+                    [EventLog.Entry(.taskCreated, for: task, data: EventData(state: .suspended))]
+                        + (newTask.start ? [EventLog.Entry(.taskResumed, for: task, data: EventData(state: .running))] : [])
+                }
+            )
+            if newTasks.contains(where: \.start) { repositories.announce(.work) }
+            return created
         }
     }
 
-    /// Inserts one new task with its events, in the caller's transaction.
-    private func insert(
+    /// A new task of the session as it will be inserted, its background task and upload source checked.
+    private func prepare(
         _ newTask: NewTask,
         as taskIdentifier: Int64,
         in session: Session,
@@ -109,16 +130,6 @@ package struct TaskService: Sendable {
             task.backgroundTask = backgroundTask
         }
         if let source = newTask.uploadFrom { try bindUploadSource(source, to: &task, tenantID: session.tenantId, repositories) }
-        if let resumeData = newTask.resumeData {
-            task = try continueDownload(from: resumeData, in: task, repositories)
-        } else {
-            task = try repositories.tasks.insert(task)
-        }
-        try eventLog.append(repositories, .taskCreated, for: task, data: EventData(state: .suspended))
-        if newTask.start {
-            try eventLog.append(repositories, .taskResumed, for: task, data: EventData(state: .running))
-            repositories.announce(.work)
-        }
         return task
     }
 

@@ -120,6 +120,7 @@ package struct TaskTransitions: Sendable {
         let completedAt = clock.now
         task.completedAt = completedAt
         if task.metrics != nil { task.metrics?.complete(startedAt: task.startedAt ?? task.createdAt, completedAt: completedAt) }
+        var events: [EventLog.Entry] = []
         if let file = completion.file {
             // The file is durable in its final place before the events that announce it are committed (one sync of
             // the directory for every file finalized in the transaction).
@@ -135,9 +136,9 @@ package struct TaskTransitions: Sendable {
             task.countOfBytesExpected = file.size
             try repositories.tasks.update(task)
             let progress = EventData(bytesWritten: bytesWritten, totalBytesWritten: file.size, totalBytesExpectedToWrite: file.size)
-            try eventLog.append(repositories, .taskProgress, for: task, data: progress)
+            events.append(EventLog.Entry(.taskProgress, for: task, data: progress))
             let finished = EventData(file: file, location: "tasks/\(task.taskIdentifier)/content")
-            try eventLog.append(repositories, .taskFinishedDownloading, for: task, data: finished)
+            events.append(EventLog.Entry(.taskFinishedDownloading, for: task, data: finished))
         } else {
             if let error = completion.error, let resumeData = resumeData(for: task, after: error, requested: completion.produceResumeData) {
                 task.error?.resumeData = try resumeDataSigner.token(for: resumeData)
@@ -152,11 +153,13 @@ package struct TaskTransitions: Sendable {
                     totalBytesSent: task.countOfBytesSent,
                     totalBytesExpectedToSend: task.countOfBytesSent
                 )
-                try eventLog.append(repositories, .taskUploadProgress, for: task, data: progress)
+                events.append(EventLog.Entry(.taskUploadProgress, for: task, data: progress))
             }
             try repositories.tasks.update(task)
         }
-        try eventLog.append(repositories, .taskCompleted, for: task, data: .completion(error: task.error, metrics: task.metrics))
+        // didCompleteWithError after the progress and the file it follows, written together.
+        events.append(EventLog.Entry(.taskCompleted, for: task, data: .completion(error: task.error, metrics: task.metrics)))
+        try eventLog.append(repositories, events)
         if let backgroundTask = task.backgroundTask { try settleBackgroundTask(backgroundTask, repositories) }
     }
 

@@ -73,20 +73,23 @@ struct SQLDeliveryRepository: DeliveryRepository {
         )
     }
 
-    func enqueue(_ event: Event) throws {
-        _ = try RowStatements.insert(into: Delivery.table, Delivery(pending: event).storedColumns(), db)
-        guard Self.progressTypes.contains(event.type) else { return }
-        // The partial index `deliveries_pending_progress` holds the pending progress; its conditions are written as
-        // constants here, as SQLite uses a partial index only for queries that repeat them.
-        try db.execute(
-            """
-            UPDATE deliveries SET status = \(Delivery.Status.coalesced.sqlConstant), completed_at = ?
-            WHERE status = \(Delivery.Status.pending.sqlConstant) AND event_type IN \(Self.progressTypesSQL)
-              AND session_id = ? AND task_identifier = ? AND event_type = ? AND sequence < ?
-              AND sequence > (SELECT MIN(sequence) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ?)
-            """,
-            [StoredDate.text(event.createdAt), event.sessionId, event.taskIdentifier, event.type, event.sequence, event.sessionId]
-        )
+    /// One statement on PostgreSQL for the deliveries, however many, and one for each progress event.
+    func enqueue(_ events: [Event]) throws {
+        guard !events.isEmpty else { return }
+        _ = try RowStatements.insert(into: Delivery.table, rows: events.map { Delivery(pending: $0).storedColumns() }, db)
+        for event in events where Self.progressTypes.contains(event.type) {
+            // The partial index `deliveries_pending_progress` holds the pending progress; its conditions are written
+            // as constants here, as SQLite uses a partial index only for queries that repeat them.
+            try db.execute(
+                """
+                UPDATE deliveries SET status = \(Delivery.Status.coalesced.sqlConstant), completed_at = ?
+                WHERE status = \(Delivery.Status.pending.sqlConstant) AND event_type IN \(Self.progressTypesSQL)
+                  AND session_id = ? AND task_identifier = ? AND event_type = ? AND sequence < ?
+                  AND sequence > (SELECT MIN(sequence) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ?)
+                """,
+                [StoredDate.text(event.createdAt), event.sessionId, event.taskIdentifier, event.type, event.sequence, event.sessionId]
+            )
+        }
     }
 
     private static let progressTypes: [EventType] = [.taskProgress, .taskUploadProgress]

@@ -7,65 +7,82 @@ import TransferdDomain
 struct SQLEventRepository: EventRepository {
     let db: any SQLConnection
 
-    func append(
-        sessionID: Int64,
-        type: EventType,
-        taskIdentifier: Int64?,
-        data: EventData,
-        at now: Date,
-        traceparent: String?
-    ) throws -> (
-        event: Event, queuedDelivery: Bool
-    ) {
-        var event = Event(
-            sessionId: sessionID,
-            sequence: 0,
-            type: type,
-            taskIdentifier: taskIdentifier,
-            data: data,
-            createdAt: now,
-            traceparent: traceparent
-        )
-        let subscriber: String??
+    func append(_ events: [Event]) throws -> [(event: Event, queuedDelivery: Bool)] {
+        var appended: [(event: Event, subscriber: String??)] = []
+        appended.reserveCapacity(events.count)
         switch db.dialect {
         case .sqlite:
-            event.sequence = try SQLSessionRepository.next(.lastSequence, sessionID: sessionID, db)
-            event.id = try RowStatements.insert(into: Event.table, try event.storedColumns(), db)
-            subscriber = try db.fetchOne("SELECT event_types FROM webhooks WHERE session_id = ?", [sessionID]) { $0[0] as String? }
+            for var event in events {
+                event.sequence = try SQLSessionRepository.next(.lastSequence, sessionID: event.sessionId, db)
+                event.id = try RowStatements.insert(into: Event.table, try event.storedColumns(), db)
+                let subscriber = try db.fetchOne("SELECT event_types FROM webhooks WHERE session_id = ?", [event.sessionId]) {
+                    $0[0] as String?
+                }
+                appended.append((event, subscriber))
+            }
         case .postgres:
-            (event.id, event.sequence, subscriber) = try numberedInsertion(of: event)
+            var start = events.startIndex
+            while start < events.endIndex {
+                // The run of events of one session, at most as many as a statement's parameters hold.
+                let session = events[start].sessionId
+                var end = start
+                while end < events.endIndex, events[end].sessionId == session, end - start < 10_000 { end += 1 }
+                appended += try numberedInsertion(of: events[start..<end])
+                start = end
+            }
         }
-        guard let eventTypes = subscriber,
-            WebhookSubscription.delivers(type, eventTypes: try eventTypes.map { try Self.eventTypes.value($0) })
-        else { return (event, false) }
-        try SQLDeliveryRepository(db: db).enqueue(event)
-        return (event, true)
+        var queued: [Bool] = []
+        var deliveries: [Event] = []
+        for (event, subscriber) in appended {
+            let delivers =
+                try subscriber.map { eventTypes in
+                    WebhookSubscription.delivers(event.type, eventTypes: try eventTypes.map { try Self.eventTypes.value($0) })
+                } ?? false
+            queued.append(delivers)
+            if delivers { deliveries.append(event) }
+        }
+        try SQLDeliveryRepository(db: db).enqueue(deliveries)
+        return zip(appended, queued).map { ($0.event, $1) }
     }
 
-    /// On PostgreSQL, one round trip: the session's next sequence, the event's row, and the `event_types` of the
-    /// session's subscriber (nil: no subscriber; `.some(nil)`: one that takes every type). Read for every event
-    /// appended, one column of the subscriber's row rather than the whole subscription.
-    private func numberedInsertion(of event: Event) throws -> (id: Int64, sequence: Int64, subscriber: String??) {
-        let row = try db.fetchOne(
+    /// On PostgreSQL, one round trip for events of one session: the session's next sequences, the events' rows, and
+    /// the `event_types` of the session's subscriber (nil: no subscriber; `.some(nil)`: one that takes every type),
+    /// one column of the subscriber's row rather than the whole subscription.
+    private func numberedInsertion(of events: ArraySlice<Event>) throws -> [(event: Event, subscriber: String??)] {
+        guard let session = events.first?.sessionId else { return [] }
+        let values = events.indices.map { "(\($0 - events.startIndex + 1), ?, CAST(? AS BIGINT), ?, ?, ?)" }.joined(separator: ", ")
+        var arguments: SQLArguments = [events.count, session]
+        for event in events {
+            arguments += [
+                event.type.rawValue, event.taskIdentifier, try RowCoding.json(event.data), StoredDate.text(event.createdAt),
+                event.traceparent,
+            ]
+        }
+        arguments += [session, events.count, session]
+        var appended: [(event: Event, subscriber: String??)] = []
+        var position = events.startIndex
+        try db.forEachRow(
             """
-            WITH numbered AS (UPDATE sessions SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence),
+            WITH numbered AS (UPDATE sessions SET last_sequence = last_sequence + ? WHERE id = ? RETURNING last_sequence),
+            new (ordinal, type, task_identifier, data, created_at, traceparent) AS (VALUES \(values)),
             inserted AS (
                 INSERT INTO events (session_id, sequence, type, task_identifier, data, created_at, traceparent)
-                SELECT ?, last_sequence, ?, ?, ?, ?, ? FROM numbered RETURNING id, sequence
+                SELECT ?, numbered.last_sequence - ? + new.ordinal, new.type, new.task_identifier, new.data, new.created_at,
+                       new.traceparent
+                FROM numbered CROSS JOIN new ORDER BY new.ordinal RETURNING id, sequence
             )
             SELECT inserted.id, inserted.sequence, webhooks.session_id IS NOT NULL AS subscribed, webhooks.event_types
-            FROM inserted LEFT JOIN webhooks ON webhooks.session_id = ?
+            FROM inserted LEFT JOIN webhooks ON webhooks.session_id = ? ORDER BY inserted.sequence
             """,
-            [
-                event.sessionId, event.sessionId, event.type.rawValue, event.taskIdentifier, try RowCoding.json(event.data),
-                StoredDate.text(event.createdAt), event.traceparent, event.sessionId,
-            ]
-        ) { row -> (id: Int64, sequence: Int64, subscriber: String??) in
-            let subscriber: String?? = (row[2] as Bool) ? .some(row[3] as String?) : .none
-            return (id: row[0], sequence: row[1], subscriber: subscriber)
+            arguments
+        ) { row in
+            var event = events[position]
+            position += 1
+            (event.id, event.sequence) = (row[0], row[1])
+            appended.append((event, (row[2] as Bool) ? .some(row[3] as String?) : .none))
         }
-        guard let row else { throw StoreError.rowNotFound("sessions \(event.sessionId)") }
-        return row
+        guard appended.count == events.count else { throw StoreError.rowNotFound("sessions \(session)") }
+        return appended
     }
 
     private static let eventTypes = DecodedTexts<[EventType]>(capacity: 256)

@@ -24,15 +24,22 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     func insert(_ task: TransferTask) throws -> TransferTask {
-        var task = task
-        task.id = try RowStatements.insert(into: TransferTask.table, try task.insertedColumns(vault), db)
-        // As it reads back: its dates to the millisecond. (Its JSON columns hold no dates when it is created.)
-        task.createdAt = StoredDate.stored(task.createdAt) ?? task.createdAt
-        task.earliestBeginDate = StoredDate.stored(task.earliestBeginDate)
-        task.nextAttemptAt = StoredDate.stored(task.nextAttemptAt)
-        task.startedAt = StoredDate.stored(task.startedAt)
-        task.completedAt = StoredDate.stored(task.completedAt)
-        return task
+        try insert([task])[0]
+    }
+
+    func insert(_ tasks: [TransferTask]) throws -> [TransferTask] {
+        let ids = try RowStatements.insert(into: TransferTask.table, rows: tasks.map { try $0.insertedColumns(vault) }, db)
+        return zip(tasks, ids).map { task, id in
+            var task = task
+            task.id = id
+            // As it reads back: its dates to the millisecond. (Its JSON columns hold no dates when it is created.)
+            task.createdAt = StoredDate.stored(task.createdAt) ?? task.createdAt
+            task.earliestBeginDate = StoredDate.stored(task.earliestBeginDate)
+            task.nextAttemptAt = StoredDate.stored(task.nextAttemptAt)
+            task.startedAt = StoredDate.stored(task.startedAt)
+            task.completedAt = StoredDate.stored(task.completedAt)
+            return task
+        }
     }
 
     func update(_ task: TransferTask) throws {

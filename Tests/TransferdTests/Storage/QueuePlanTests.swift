@@ -185,14 +185,16 @@ import TransferdDomain
     }
 
     private static func appendProgress(_ db: Database, session: Int64, at now: Date) throws {
-        _ = try SQLEventRepository(db: SQLiteConnection(db: db)).append(
-            sessionID: session,
+        let event = Event(
+            sessionId: session,
+            sequence: 0,
             type: .taskProgress,
             taskIdentifier: 1,
             data: EventData(),
-            at: now,
+            createdAt: now,
             traceparent: nil
         )
+        _ = try SQLEventRepository(db: SQLiteConnection(db: db)).append([event])
     }
 
     /// A migrated database of its own.
