@@ -27,6 +27,9 @@ package protocol TaskRepository {
     /// A checkpoint of a running download by the lease's `owner`, or of one being cancelled (its last checkpoint,
     /// which its resume data continues from); false when the task is neither or no longer the owner's.
     func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool
+    /// The response a running task's transfer received, by the lease's `owner`, written without reading the task
+    /// first; returns the task's identifier, or nil when it is no longer running or the owner's.
+    func recordResponse(id: Int64, owner: String, _ received: ReceivedResponse) throws -> Int64?
     /// The counters of a running upload by the lease's `owner`; false when it is no longer running or the owner's.
     func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) throws -> Bool
     func recordReply(id: Int64, reply: StoredReply) throws
@@ -46,8 +49,11 @@ package protocol TaskRepository {
     /// at `now` that no instance holds, ranked by active background task first, then priority, then age.
     func queueHeads(dueAt now: Date, depth: Int) throws -> [QueuedTask]
 
-    /// Leases the task to the instance that will run its transfer; the first lease also sets `startedAt`.
-    func lease(id: Int64, _ lease: TaskLease, startedAt: Date) throws
+    /// Leases the tasks to the instance that will run their transfers; a task's first lease also sets `startedAt`.
+    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) throws
+    /// Ends `owner`'s lease on the task, whose transfer ended, and returns the task as it is now; nil when `owner`
+    /// no longer holds it (or the task is gone).
+    func releaseLease(id: Int64, owner: String) throws -> TransferTask?
     /// Renews the leases `owner` holds on these tasks until `expiresAt`, with the state of each task renewed; a task
     /// whose lease `owner` no longer holds is missing from the answer.
     func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<TaskState>]

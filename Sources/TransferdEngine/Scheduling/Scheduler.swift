@@ -206,8 +206,6 @@ package struct Scheduler: Service {
                 )
                 // Registered once the claim has committed: a claim that runs again registers only what it claims.
                 repositories.afterCommit { transfers.add(transfer) }
-                let lease = TaskLease(owner: instance.id, expiresAt: instance.leaseExpiry(from: leaseNow))
-                try repositories.tasks.lease(id: task.rowID, lease, startedAt: now)
                 let upload = task.kind == .upload ? try UploadJob(task: task, files: files, repositories) : nil
                 let job = TransferJob(
                     task: task,
@@ -218,6 +216,8 @@ package struct Scheduler: Service {
                 claimed.append((job, transfer))
                 return true
             }
+            let lease = TaskLease(owner: instance.id, expiresAt: instance.leaseExpiry(from: leaseNow))
+            try repositories.tasks.lease(ids: claimed.map(\.1.taskID), lease, startedAt: now)
             // What waits for a worker alone, not for its session's per-host limit: only that may take one back.
             let pickedIDs = Set(picked.map(\.task.rowID))
             var room = underway

@@ -38,8 +38,7 @@ extension TaskService: TransferReporter {
         return !owners.isEmpty
     }
 
-    /// An attempt that meant to continue the partial file writes `task.resumed_at_offset` (didResumeAtOffset) with
-    /// where it did, or why it restarted.
+    /// A redirect the transfer met (willPerformHTTPRedirection) writes `task.redirected`, followed or not.
     package func redirected(_ transfer: ActiveTransfer, statusCode: Int, from: String, to: String, followed: Bool) async throws {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         try await writes.write(forSession: transfer.queue.sessionID) { repositories in
@@ -51,32 +50,32 @@ extension TaskService: TransferReporter {
         }
     }
 
+    /// didReceiveResponse: one guarded write of the task (no read first). An attempt that meant to continue the
+    /// partial file writes `task.resumed_at_offset` (didResumeAtOffset) with where it did, or why it restarted.
     package func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
+        let received = ReceivedResponse(
+            currentUrl: Redaction.url(url),
+            response: response,
+            start: start.map { ReceivedResponse.Start(offset: $0.offset, expectedBytes: $0.expectedBytes, resumability: $0.resumability) }
+        )
         try await writes.write(forSession: transfer.queue.sessionID) { repositories in
-            guard transfers.runs(transfer), var task = try repositories.tasks.find(id: taskID), task.state == .running,
-                task.lease?.owner == owner
+            guard transfers.runs(transfer), let taskIdentifier = try repositories.tasks.recordResponse(id: taskID, owner: owner, received)
             else { return }
-            task.currentUrl = Redaction.url(url)
-            task.response = response
-            if let start {
-                task.countOfBytesReceived = start.offset
-                task.countOfBytesExpected = start.expectedBytes
-                task.partialBytes = start.offset
-                switch start.resumability {
-                case .success(let validator): (task.resumeValidator, task.notResumableReason) = (validator, nil)
-                case .failure(let reason): (task.resumeValidator, task.notResumableReason) = (nil, reason)
-                }
-            }
-            try repositories.tasks.update(task)
-            if let start, start.triedToResume {
-                let data = EventData(
-                    totalBytesExpectedToWrite: start.expectedBytes,
-                    fileOffset: start.offset,
-                    restartReason: start.restartReason
-                )
-                try eventLog.append(repositories, .taskResumedAtOffset, for: task, data: data)
-            }
+            guard let start, start.triedToResume else { return }
+            let data = EventData(
+                totalBytesExpectedToWrite: start.expectedBytes,
+                fileOffset: start.offset,
+                restartReason: start.restartReason
+            )
+            try eventLog.append(
+                repositories,
+                sessionID: transfer.queue.sessionID,
+                type: .taskResumedAtOffset,
+                taskIdentifier: taskIdentifier,
+                data: data,
+                kind: transfer.kind
+            )
         }
     }
 
@@ -154,13 +153,11 @@ extension TaskService: TransferReporter {
         try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             repositories.afterCommit(release)
             repositories.afterCommit { metrics.attemptEnded(outcome, after: .now - transfer.startedAt) }
-            guard var task = try repositories.tasks.find(id: taskID) else { return }
-            guard task.lease?.owner == owner else {
+            // The lease ends as the task is read: one statement, guarded by the lease's owner.
+            guard var task = try repositories.tasks.releaseLease(id: taskID, owner: owner) else {
                 logger.warning("a transfer ended after its lease was lost; its outcome is not recorded", metadata: ["task": "\(taskID)"])
                 return
             }
-            try repositories.tasks.releaseLease(id: taskID)
-            task.lease = nil
             repositories.announce(.work)
             let transactions = transfer.transactions
             if !transactions.isEmpty {

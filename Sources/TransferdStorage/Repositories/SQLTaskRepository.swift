@@ -124,6 +124,30 @@ struct SQLTaskRepository: TaskRepository {
         ) > 0
     }
 
+    func recordResponse(id: Int64, owner: String, _ received: ReceivedResponse) throws -> Int64? {
+        var columns: StoredColumns = ["current_url": received.currentUrl, "response": try RowCoding.json(received.response)]
+        if let start = received.start {
+            let (validator, reason): (ResumeValidator?, String?) =
+                switch start.resumability {
+                case .success(let validator): (validator, nil)
+                case .failure(let reason): (nil, reason.rawValue)
+                }
+            columns =
+                columns
+                + [
+                    "count_of_bytes_received": start.offset, "count_of_bytes_expected": start.expectedBytes, "partial_bytes": start.offset,
+                    "resume_validator": try RowCoding.json(validator), "not_resumable_reason": reason,
+                ]
+        }
+        return try db.value(
+            """
+            UPDATE tasks SET \(columns.map { "\($0.key) = ?" }.joined(separator: ", "))
+            WHERE id = ? AND state = ? AND lease_owner = ? RETURNING task_identifier
+            """,
+            columns.map(\.value) + [id, TaskState.running, owner]
+        )
+    }
+
     func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) throws -> Bool {
         try db.execute(
             """
@@ -254,11 +278,20 @@ struct SQLTaskRepository: TaskRepository {
         }
     }
 
-    func lease(id: Int64, _ lease: TaskLease, startedAt: Date) throws {
+    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) throws {
+        guard !ids.isEmpty else { return }
         try db.execute(
-            "UPDATE tasks SET lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ?",
-            [lease.owner, StoredDate.text(lease.expiresAt), StoredDate.text(startedAt), id]
+            """
+            UPDATE tasks SET lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)
+            WHERE id IN (\(Placeholders.list(ids.count)))
+            """,
+            [lease.owner, StoredDate.text(lease.expiresAt), StoredDate.text(startedAt)] + ids.map { $0 }
         )
+    }
+
+    func releaseLease(id: Int64, owner: String) throws -> TransferTask? {
+        try tasks("UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ? RETURNING *", [id, owner])
+            .first
     }
 
     func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<TaskState>] {

@@ -27,7 +27,7 @@ import TransferdDomain
                         TransferTask(new, sessionID: session.rowID, taskIdentifier: Int64(number), createdAt: now)
                     )
                     let owner = number == 3 ? "other" : "this"
-                    try repositories.tasks.lease(id: task.rowID, TaskLease(owner: owner, expiresAt: now + 30), startedAt: now)
+                    try repositories.tasks.lease(ids: [task.rowID], TaskLease(owner: owner, expiresAt: now + 30), startedAt: now)
                     return task.rowID
                 }
             }

@@ -1,0 +1,26 @@
+/// What a transfer's task records of a response's head (didReceiveResponse): where the request ended up, the
+/// response, and, for a download's body, where it starts in the partial file.
+package struct ReceivedResponse: Sendable {
+    /// Where a download's body starts, and whether its bytes can be continued later.
+    package struct Start: Sendable {
+        /// Bytes of the partial file kept from earlier attempts; the body is written after them.
+        package var offset: Int64
+        /// The size of the whole resource, -1 when unknown.
+        package var expectedBytes: Int64
+        /// The validator that lets a later attempt continue these bytes, or why none can.
+        package var resumability: Result<ResumeValidator, ResumeValidator.NotResumableReason>
+
+        package init(offset: Int64, expectedBytes: Int64, resumability: Result<ResumeValidator, ResumeValidator.NotResumableReason>) {
+            (self.offset, self.expectedBytes, self.resumability) = (offset, expectedBytes, resumability)
+        }
+    }
+
+    /// The URL that answered, its password masked.
+    package var currentUrl: String
+    package var response: TransferResponse
+    package var start: Start?
+
+    package init(currentUrl: String, response: TransferResponse, start: Start?) {
+        (self.currentUrl, self.response, self.start) = (currentUrl, response, start)
+    }
+}
