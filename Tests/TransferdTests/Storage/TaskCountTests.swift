@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TransferdDomain
+
+@testable import transferd
+
+/// A session's task counts and stored bytes are counters the database keeps as tasks are inserted and change: on
+/// PostgreSQL a batch's rows are counted by one statement, grouped by session, and a change row by row. On the
+/// suite's database.
+@Suite struct TaskCountTests {
+    @Test func aBatchOfTasksOfTwoSessionsIsCountedInEachAndAChangeMovesItsTask() async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
+            store in
+            // act: one batch of five tasks, three started, across two sessions; then one completes with a file
+            let now = Date()
+            let (first, second) = try await store.write { repositories in
+                let sessions = try ["first", "second"].map {
+                    try repositories.sessions.insert(Session(identifier: $0, tenantId: 1, configuration: .default, createdAt: now)).rowID
+                }
+                let tasks = try repositories.tasks.insert(
+                    [(0, true), (0, false), (1, true), (1, true), (1, false)].enumerated().map { number, placed in
+                        let request = TransferRequest(url: "http://127.0.0.1:9/\(number)", method: "GET", headers: [:])
+                        let new = NewTask(
+                            kind: .download,
+                            request: request,
+                            origin: "127.0.0.1:9",
+                            priority: 0.5,
+                            connections: 1,
+                            start: placed.1
+                        )
+                        return TransferTask(new, sessionID: sessions[placed.0], taskIdentifier: Int64(number + 1), createdAt: now)
+                    }
+                )
+                #expect(tasks.map(\.taskIdentifier) == [1, 2, 3, 4, 5], "returned in order")
+                var completed = tasks[2]
+                (completed.state, completed.file) = (.completed, StoredFile(size: 700, sha256: ""))
+                try repositories.tasks.update(completed)
+                return (sessions[0], sessions[1])
+            }
+
+            // verify
+            let details = try await store.read { try $0.sessions.details(sessionIDs: [first, second]) }
+            #expect(details[first]?.taskCounts == [.suspended: 1, .running: 1, .canceling: 0, .completed: 0])
+            #expect(details[second]?.taskCounts == [.suspended: 1, .running: 1, .canceling: 0, .completed: 1])
+            #expect(details[first]?.storedBytes == 0)
+            #expect(details[second]?.storedBytes == 700)
+        }
+    }
+}
