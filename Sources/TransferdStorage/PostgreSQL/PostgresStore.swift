@@ -156,6 +156,7 @@ package final class PostgresStore: Store {
             for payload in notifications.payloads(aftermath.signals) {
                 try db.execute("SELECT pg_notify(?, ?)", [notifications.channel, payload])
             }
+            if repositories.eventsAppended.value { try db.execute(Self.numberCommit, []) }
             try db.execute("COMMIT", [])
         } catch {
             if case StoreError.unavailable = error { connections.dropIdle() }
@@ -166,6 +167,14 @@ package final class PostgresStore: Store {
         repositories.commitActions.aftermath.run(signalling: signals)
         return result
     }
+
+    /// The last statement of a transaction that appended events: it takes the next commit position of the events'
+    /// log, and holds the log's head until it has committed, so that positions commit in order and a reader of a
+    /// tenant's events (`TenantEventCursor`) sees them in order, without waiting for transactions that wrote none.
+    private static let numberCommit = """
+        WITH head AS (UPDATE event_log_head SET position = position + 1 RETURNING position)
+        INSERT INTO event_commits (position, transaction_id) SELECT position, pg_current_xact_id() FROM head
+        """
 
     /// Delivers the signals other instances announce until the calling task is cancelled: listens on a connection
     /// of its own, and connects again a second after losing it. Notifications sent while it was not listening are

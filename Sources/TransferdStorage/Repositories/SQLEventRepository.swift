@@ -6,8 +6,10 @@ import TransferdDomain
 /// event exists if and only if its delivery does (when the session's subscriber takes its type).
 struct SQLEventRepository: EventRepository {
     let db: any SQLConnection
+    var appended = EventsAppended()
 
     func append(_ events: [Event]) throws -> [(event: Event, queuedDelivery: Bool)] {
+        appended.value = appended.value || !events.isEmpty
         var appended: [(event: Event, subscriber: String??)] = []
         appended.reserveCapacity(events.count)
         switch db.dialect {
@@ -113,44 +115,63 @@ struct SQLEventRepository: EventRepository {
         switch db.dialect {
         case .sqlite:
             // One writer commits in id order: the newest id is the present.
-            TenantEventCursor(transaction: 0, id: try db.value("SELECT MAX(id) FROM events") ?? 0)
+            TenantEventCursor(commit: 0, id: try db.value("SELECT MAX(id) FROM events") ?? 0)
         case .postgres:
-            // Every transaction older than the snapshot's horizon has ended; those from it on may still write.
-            TenantEventCursor(
-                transaction: try db.value("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint") ?? 0,
-                id: 0
-            )
+            // A transaction that has not committed yet takes a later position than the last one committed.
+            TenantEventCursor(commit: try db.value("SELECT position FROM event_log_head") ?? 0, id: .max)
         }
     }
 
     func list(tenantID: Int64, after cursor: TenantEventCursor, limit: Int) throws -> [TenantEvent] {
         let columns = Self.columns.split(separator: ", ").map { "e.\($0)" }.joined(separator: ", ")
-        let (order, after) =
+        let (sql, position): (String, SQLArguments) =
             switch db.dialect {
-            case .sqlite: ("0", "e.id > ?")
+            case .sqlite:
+                (
+                    """
+                    SELECT \(columns), s.identifier AS session_identifier, 0 AS commit_position
+                    FROM events e JOIN sessions s ON s.id = e.session_id
+                    WHERE s.tenant_id = ? AND e.id > ? ORDER BY e.id LIMIT ?
+                    """,
+                    [cursor.id]
+                )
             case .postgres:
                 (
-                    "e.transaction_id::text::bigint",
-                    "(e.transaction_id, e.id) > (CAST(? AS text)::xid8, ?) AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())"
+                    """
+                    SELECT \(columns), s.identifier AS session_identifier, c.position AS commit_position
+                    FROM event_commits c JOIN events e ON e.transaction_id = c.transaction_id JOIN sessions s ON s.id = e.session_id
+                    WHERE s.tenant_id = ? AND (c.position, e.id) > (?, ?) ORDER BY c.position, e.id LIMIT ?
+                    """,
+                    try commitPosition(of: cursor)
                 )
             }
-        let position: [any DatabaseValueConvertible] =
-            db.dialect == .sqlite ? [cursor.id] : [String(cursor.transaction), cursor.id]
-        return try db.fetchAll(
-            """
-            SELECT \(columns), s.identifier AS session_identifier, \(order) AS transaction_order
-            FROM events e JOIN sessions s ON s.id = e.session_id
-            WHERE s.tenant_id = ? AND \(after) ORDER BY transaction_order, e.id LIMIT ?
-            """,
-            [tenantID] + position + [limit]
-        ) { row in
+        return try db.fetchAll(sql, [tenantID] + position + [limit]) { row in
             let event = try Event(row: row)
             return TenantEvent(
                 event: event,
                 session: row["session_identifier"],
-                cursor: TenantEventCursor(transaction: row["transaction_order"], id: event.rowID)
+                cursor: TenantEventCursor(commit: row["commit_position"], id: event.rowID)
             )
         }
+    }
+
+    /// The cursor's position in commit order: an earlier version's cursor names the transaction that wrote its event
+    /// (or, for the present, the oldest that may still have been writing), read from then in transaction order,
+    /// which the commits of the events written before this version were numbered in.
+    private func commitPosition(of cursor: TenantEventCursor) throws -> SQLArguments {
+        guard cursor.namesTransaction else { return [cursor.commit, cursor.id] }
+        let transaction = String(cursor.commit)
+        if let commit: Int64 = try db.value(
+            "SELECT position FROM event_commits WHERE transaction_id = CAST(? AS text)::xid8",
+            [transaction]
+        ) {
+            return [commit, cursor.id]
+        }
+        let before: Int64? = try db.value(
+            "SELECT MAX(position) FROM event_commits WHERE transaction_id < CAST(? AS text)::xid8",
+            [transaction]
+        )
+        return [before ?? 0, Int64.max]
     }
 
     /// Every column an event is read from (PostgreSQL's `transaction_id` is for ordering only).

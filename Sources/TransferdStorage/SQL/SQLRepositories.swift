@@ -4,6 +4,9 @@ import TransferdDomain
 struct SQLRepositories: Repositories {
     let db: any SQLConnection
     let commitActions = CommitActions()
+    /// Whether the transaction appended events: on PostgreSQL, it then takes the next commit position
+    /// (`TenantEventCursor`) just before it commits.
+    let eventsAppended = EventsAppended()
     /// What seals the values that may be credentials.
     let vault: CredentialVault
     private let trace: TraceHolder
@@ -26,7 +29,7 @@ struct SQLRepositories: Repositories {
 
     var sessions: any SessionRepository { SQLSessionRepository(db: db, vault: vault) }
     var tasks: any TaskRepository { SQLTaskRepository(db: db, vault: vault) }
-    var events: any EventRepository { SQLEventRepository(db: db) }
+    var events: any EventRepository { SQLEventRepository(db: db, appended: eventsAppended) }
     var webhooks: any WebhookRepository { SQLWebhookRepository(db: db, vault: vault) }
     var deliveries: any DeliveryRepository { SQLDeliveryRepository(db: db) }
     var stagedFiles: any StagedFileRepository { SQLStagedFileRepository(db: db) }
@@ -80,6 +83,12 @@ final class TraceHolder {
 /// What runs just before a write transaction commits (`preparations`, one per key), once it has committed
 /// (`actions`, then the `signals` it announced), or if it rolls back (`undos`), gathered while it runs; the store
 /// runs them.
+/// Whether a transaction appended events (kept even when the part that appended them was undone: a commit
+/// position without events is skipped by the readers).
+final class EventsAppended {
+    var value = false
+}
+
 final class CommitActions {
     var actions: [@Sendable () -> Void] = []
     var preparations: [String: @Sendable () throws -> Void] = [:]

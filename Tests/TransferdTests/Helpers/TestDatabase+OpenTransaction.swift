@@ -1,0 +1,33 @@
+import Logging
+import NIOPosix
+import PostgresNIO
+import Testing
+import TransferdStorage
+
+extension TestDatabase {
+    /// A transaction left open in a service's PostgreSQL database, with a transaction id of its own, as another
+    /// application's long transaction (or a backup's) would be.
+    struct OpenTransaction {
+        private let connection: PostgresConnection
+
+        init(dataDirectory: String) async throws {
+            let url = try #require(TestService.databaseURL(forDataDirectory: dataDirectory))
+            let logger = Logger(label: "open-transaction")
+            connection = try await PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(),
+                configuration: try PostgresLocation(url: url).configuration,
+                id: 0,
+                logger: logger
+            )
+            for statement in ["BEGIN", "SELECT pg_current_xact_id()"] {
+                _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+        }
+
+        /// Rolls the transaction back and closes its connection.
+        func end() async throws {
+            _ = try await connection.query("ROLLBACK", logger: Logger(label: "open-transaction"))
+            try await connection.close()
+        }
+    }
+}
