@@ -14,7 +14,7 @@ def creation_benchmark(binary, workdir, runs):
     """Each store: the median and best of `runs` × 2 batches of 1,000 tasks (suspended, so that no claim runs
     beside them; then started), and the wall time of 100 single creations (best of `runs`). PostgreSQL is a cluster
     of the benchmark's own."""
-    cluster = PostgresCluster(workdir)
+    cluster = PostgresCluster(workdir, name="postgres-creation")
     try:
         results = {
             "SQLite": created(binary, os.path.join(workdir, "creation-sqlite"), None, runs),

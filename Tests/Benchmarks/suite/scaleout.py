@@ -67,12 +67,12 @@ def transferd_instances(binary, workdir, urls, database, instances):
 class PostgresCluster:
     """A PostgreSQL server of the benchmark's own on a free loopback port, from Debian's packages."""
 
-    def __init__(self, workdir):
+    def __init__(self, workdir, name="postgres"):
         versions = sorted(int(name) for name in os.listdir("/usr/lib/postgresql") if name.isdigit())
         if not versions:
             sys.exit("PostgreSQL is needed: apt-get install postgresql")
         self.bin = f"/usr/lib/postgresql/{versions[-1]}/bin"
-        self.directory = os.path.join(workdir, "postgres")
+        self.directory = os.path.join(workdir, name)
         os.makedirs(self.directory)
         if os.getuid() == 0:
             os.chmod(workdir, 0o755)  # the postgres user passes through it to its own directory
