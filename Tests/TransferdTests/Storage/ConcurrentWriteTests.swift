@@ -19,13 +19,9 @@ import TransferdDomain
                 // setup: a task
                 let now = Date()
                 let id = try await first.write { repositories in
-                    let session = try repositories.sessions.insert(
-                        Session(identifier: "rows", tenantId: 1, configuration: .default, createdAt: now)
-                    )
-                    let request = TransferRequest(url: "http://127.0.0.1:9/file", method: "GET", headers: [:])
-                    let new = NewTask(kind: .download, request: request, origin: "127.0.0.1:9", priority: 0.5, connections: 1, start: true)
-                    return try repositories.tasks.insert(TransferTask(new, sessionID: session.rowID, taskIdentifier: 1, createdAt: now))
-                        .rowID
+                    try repositories.tasks.insert(
+                        StoredRows.download(1, in: try StoredRows.session("rows", at: now, repositories), at: now)
+                    ).rowID
                 }
 
                 // act: the first instance reads the task and, before it commits its change, the second changes the

@@ -11,21 +11,13 @@ import TransferdDomain
 /// with it (a second's stall of every write of the instance, each time). On the suite's database.
 @Suite struct LeaseRenewalTests {
     @Test func aRenewalPassesOverTheRowsAWriteHoldsAndReportsTheLeasesItLost() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
-        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
-            store in
+        try await OpenedStore.onSuiteDatabase { store in
             // setup: three transfers of this instance, the third's task taken over since by another instance
             let now = Date()
             let ids = try await store.write { repositories in
-                let session = try repositories.sessions.insert(
-                    Session(identifier: "leases", tenantId: 1, configuration: .default, createdAt: now)
-                )
+                let session = try StoredRows.session("leases", at: now, repositories)
                 return try (1...3).map { number in
-                    let request = TransferRequest(url: "http://127.0.0.1:9/\(number)", method: "GET", headers: [:])
-                    let new = NewTask(kind: .download, request: request, origin: "127.0.0.1:9", priority: 0.5, connections: 1, start: true)
-                    let task = try repositories.tasks.insert(
-                        TransferTask(new, sessionID: session.rowID, taskIdentifier: Int64(number), createdAt: now)
-                    )
+                    let task = try repositories.tasks.insert(StoredRows.download(number, in: session, at: now))
                     let owner = number == 3 ? "other" : "this"
                     try repositories.tasks.lease(ids: [task.rowID], TaskLease(owner: owner, expiresAt: now + 30), startedAt: now)
                     return task.rowID

@@ -9,27 +9,14 @@ import TransferdDomain
 /// suite's database.
 @Suite struct TaskCountTests {
     @Test func aBatchOfTasksOfTwoSessionsIsCountedInEachAndAChangeMovesItsTask() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
-        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
-            store in
+        try await OpenedStore.onSuiteDatabase { store in
             // act: one batch of five tasks, three started, across two sessions; then one completes with a file
             let now = Date()
             let (first, second) = try await store.write { repositories in
-                let sessions = try ["first", "second"].map {
-                    try repositories.sessions.insert(Session(identifier: $0, tenantId: 1, configuration: .default, createdAt: now)).rowID
-                }
+                let sessions = try ["first", "second"].map { try StoredRows.session($0, at: now, repositories) }
                 let tasks = try repositories.tasks.insert(
-                    [(0, true), (0, false), (1, true), (1, true), (1, false)].enumerated().map { number, placed in
-                        let request = TransferRequest(url: "http://127.0.0.1:9/\(number)", method: "GET", headers: [:])
-                        let new = NewTask(
-                            kind: .download,
-                            request: request,
-                            origin: "127.0.0.1:9",
-                            priority: 0.5,
-                            connections: 1,
-                            start: placed.1
-                        )
-                        return TransferTask(new, sessionID: sessions[placed.0], taskIdentifier: Int64(number + 1), createdAt: now)
+                    [(0, true), (0, false), (1, true), (1, true), (1, false)].enumerated().map { index, placed in
+                        StoredRows.download(index + 1, in: sessions[placed.0], starts: placed.1, at: now)
                     }
                 )
                 #expect(tasks.map(\.taskIdentifier) == [1, 2, 3, 4, 5], "returned in order")

@@ -1,0 +1,27 @@
+import Foundation
+import TransferdDomain
+
+@testable import transferd
+
+/// Rows for tests that write through a store's repositories: a session of the default tenant, and downloads in it.
+enum StoredRows {
+    /// Inserts a session of the default tenant.
+    static func session(_ identifier: String, at now: Date, _ repositories: any Repositories) throws -> Int64 {
+        try repositories.sessions.insert(Session(identifier: identifier, tenantId: 1, configuration: .default, createdAt: now)).rowID
+    }
+
+    /// A new download of the session (not inserted yet), task `number`, running when it `starts`.
+    static func download(_ number: Int, in sessionID: Int64, starts: Bool = true, at now: Date) -> TransferTask {
+        let request = TransferRequest(url: "http://127.0.0.1:9/\(number)", method: "GET", headers: [:])
+        let new = NewTask(kind: .download, request: request, origin: "127.0.0.1:9", priority: 0.5, connections: 1, start: starts)
+        return TransferTask(new, sessionID: sessionID, taskIdentifier: Int64(number), createdAt: now)
+    }
+}
+
+extension OpenedStore {
+    /// A fresh store on the suite's database (SQLite in a new data directory, or a new schema on PostgreSQL).
+    static func onSuiteDatabase<T>(_ body: (any Store) async throws -> T) async throws -> T {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        return try await with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory), body)
+    }
+}
