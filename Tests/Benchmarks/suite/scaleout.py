@@ -1,12 +1,17 @@
 """Scaling out: the many-small workload on one instance over SQLite, and on one, two and three instances sharing a
 PostgreSQL database and a data directory, beside aria2."""
+import http.client
+import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
+import threading
 import time
+from datetime import datetime
 
-from .common import NO_LIMITS, Client, start_transferd, stop_transferd
+from .common import API_KEY, NO_LIMITS, Client, start_transferd, stop_transferd
 from .small import CONCURRENCY, aria2_rpc, best_times, serve_small_files
 
 
@@ -26,18 +31,51 @@ def scaleout_benchmark(binary, workdir, count, size_kib, runs):
         "PostgreSQL, 2": lambda directory: transferd_instances(binary, directory, urls, database(directory), 2),
         "PostgreSQL, 3": lambda directory: transferd_instances(binary, directory, urls, database(directory), 3),
     }
+    STREAM_P99.clear()
     try:
         results = best_times(clients, runs, workdir, "scaleout")
     finally:
         origin.close()
         cluster.stop()
     print(f"\n{count} downloads × {size_kib} KiB, {CONCURRENCY} at a time per instance, batches of 1,000 through the "
-          f"first instance, best of {runs}")
+          f"first instance, best of {runs}; the tenant's event stream read from the last instance meanwhile")
     baseline = results["SQLite, 1 instance"]
-    print(f"{'setup':<20} {'seconds':>8} {'per s':>8} {'x SQLite':>9}")
+    print(f"{'setup':<20} {'seconds':>8} {'per s':>8} {'x SQLite':>9} {'stream p99 ms':>14}")
     for name, seconds in results.items():
-        print(f"{name:<20} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:9.2f}")
+        p99 = max(STREAM_P99.get(instances, [0])) if (instances := INSTANCES.get(name)) else None
+        stream = f"{p99:14.0f}" if p99 is not None else f"{'':>14}"
+        print(f"{name:<20} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:9.2f} {stream}")
     return results
+
+
+# The worst p99 of the tenant stream's delay in each run, by the run's setup.
+STREAM_P99 = {}
+INSTANCES = {"SQLite, 1 instance": "sqlite", "PostgreSQL, 1": 1, "PostgreSQL, 2": 2, "PostgreSQL, 3": 3}
+
+
+class StreamReader:
+    """Reads the tenant's event stream (`GET /v1/events`, Server-Sent Events) and notes, for each event, how long
+    after its `createdAt` it arrived."""
+
+    def __init__(self, port):
+        self.delays = []
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+        self.connection.request("GET", "/v1/events?after=now", headers={"Accept": "text/event-stream", "Authorization": f"Bearer {API_KEY}"})
+        self.response = self.connection.getresponse()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        try:
+            for line in self.response:
+                if line.startswith(b"data:"):
+                    created = json.loads(line[5:])["createdAt"].replace("Z", "+00:00")
+                    self.delays.append((time.time() - datetime.fromisoformat(created).timestamp()) * 1000)
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):  # closed under it at the end
+            return
+
+    def p99(self):
+        self.connection.close()
+        return statistics.quantiles(self.delays, n=100)[98] if len(self.delays) >= 100 else None
 
 
 def transferd_instances(binary, workdir, urls, database, instances):
@@ -51,6 +89,7 @@ def transferd_instances(binary, workdir, urls, database, instances):
                                            fresh=number == 0, name=f"transferd-{number + 1}"))
         client = Client(started[0][1])
         client.call("PUT", "/v1/sessions/small", {"configuration": {"maximumConnectionsPerHost": CONCURRENCY * instances}})
+        stream = StreamReader(started[-1][1])
         start = time.monotonic()
         for first in range(0, len(urls), 1000):
             client.call("POST", "/v1/sessions/small/tasks", {"tasks": [{"kind": "download", "url": url} for url in urls[first:first + 1000]]})
@@ -58,6 +97,9 @@ def transferd_instances(binary, workdir, urls, database, instances):
             time.sleep(0.01)
         elapsed = time.monotonic() - start
         client.close()
+        p99 = stream.p99()
+        if p99 is not None:
+            STREAM_P99.setdefault(instances if database else "sqlite", []).append(p99)
         return elapsed
     finally:
         for process, _ in started:
