@@ -121,9 +121,10 @@ package struct Dispatcher: Service {
             .min()
         guard !candidates.isEmpty else { return ([], nextDue) }
         let expiry = instance.leaseExpiry(from: leaseNow)
-        // The heads again, in the claim: another instance may have sent some since they were read.
+        // The heads again, in the claim: another instance may have sent some since they were read. The sessions'
+        // rows are taken in ascending order, as group commits take them, so that the two never deadlock.
         let claimed = try await store.claim { repositories in
-            try candidates.map(\.delivery.sessionId).compactMap { sessionID -> Delivery? in
+            try candidates.map(\.delivery.sessionId).sorted().compactMap { sessionID -> Delivery? in
                 guard try repositories.sessions.leaseDeliveries(sessionID: sessionID, owner: owner, until: expiry, at: leaseNow) else {
                     return nil
                 }
