@@ -6,10 +6,11 @@ import TransferdDomain
 /// event exists if and only if its delivery does (when the session's subscriber takes its type).
 struct SQLEventRepository: EventRepository {
     let db: any SQLConnection
-    var appended = EventsAppended()
+    /// Told that the transaction appended events.
+    var eventsAppended = EventsAppended()
 
     func append(_ events: [Event]) throws -> [(event: Event, queuedDelivery: Bool)] {
-        appended.value = appended.value || !events.isEmpty
+        eventsAppended.value = eventsAppended.value || !events.isEmpty
         var appended: [(event: Event, subscriber: String??)] = []
         appended.reserveCapacity(events.count)
         switch db.dialect {

@@ -26,7 +26,7 @@ enum LeaseRenewals {
         case .sqlite:
             let sql = """
                 UPDATE \(table.name) SET \(table.expiry) = ? WHERE \(table.owner) = ? AND id IN (\(list))
-                RETURNING id, \(column), 1
+                RETURNING id, \(column)
                 """
             try db.forEachRow(sql, [expiry, owner] + rows) { row in renewals[row[0]] = .renewed(try holding(row)) }
         case .postgres:
@@ -35,14 +35,14 @@ enum LeaseRenewals {
                 renewed AS (
                     UPDATE \(table.name) SET \(table.expiry) = ?
                     WHERE id IN (
-                        SELECT id FROM \(table.name) WHERE \(table.owner) = ? AND id IN (\(list)) FOR UPDATE SKIP LOCKED
+                        SELECT id FROM \(table.name) WHERE \(table.owner) = ? AND id IN (\(list)) FOR NO KEY UPDATE SKIP LOCKED
                     )
                     RETURNING id, \(column) AS held
                 )
                 SELECT held.id, COALESCE(renewed.held, held.held), renewed.id IS NOT NULL
                 FROM held LEFT JOIN renewed ON renewed.id = held.id
                 """
-            try db.forEachRow(sql, [owner] + ids + [expiry, owner] + rows) { row in
+            try db.forEachRow(sql, [owner] + rows + [expiry, owner] + rows) { row in
                 renewals[row[0]] = row[2] as Bool ? .renewed(try holding(row)) : .busy
             }
         }

@@ -29,7 +29,7 @@ struct SQLRepositories: Repositories {
 
     var sessions: any SessionRepository { SQLSessionRepository(db: db, vault: vault) }
     var tasks: any TaskRepository { SQLTaskRepository(db: db, vault: vault) }
-    var events: any EventRepository { SQLEventRepository(db: db, appended: eventsAppended) }
+    var events: any EventRepository { SQLEventRepository(db: db, eventsAppended: eventsAppended) }
     var webhooks: any WebhookRepository { SQLWebhookRepository(db: db, vault: vault) }
     var deliveries: any DeliveryRepository { SQLDeliveryRepository(db: db) }
     var stagedFiles: any StagedFileRepository { SQLStagedFileRepository(db: db) }
