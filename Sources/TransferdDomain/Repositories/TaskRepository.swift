@@ -9,6 +9,8 @@ package protocol TaskRepository {
     /// Inserts new tasks together (one statement on PostgreSQL) and returns them as stored, in order.
     func insert(_ tasks: [TransferTask]) throws -> [TransferTask]
     func update(_ task: TransferTask) throws
+    /// Writes tasks together (one statement on PostgreSQL); each must be there.
+    func update(_ tasks: [TransferTask]) throws
     /// The session's tasks after task identifier `cursor`, in identifier order, optionally in one state.
     func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) throws -> [TransferTask]
     func inState(_ state: TaskState) throws -> [TransferTask]
@@ -27,9 +29,10 @@ package protocol TaskRepository {
     /// A checkpoint of a running download by the lease's `owner`, or of one being cancelled (its last checkpoint,
     /// which its resume data continues from); false when the task is neither or no longer the owner's.
     func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool
-    /// The response a running task's transfer received, by the lease's `owner`, written without reading the task
-    /// first; returns the task's identifier, or nil when it is no longer running or the owner's.
-    func recordResponse(id: Int64, owner: String, _ received: ReceivedResponse) throws -> Int64?
+    /// The responses running tasks' transfers received, by the lease's `owner`, written together without reading the
+    /// tasks first; returns the identifiers of the tasks written, by row id (one no longer running or the owner's is
+    /// missing).
+    func recordResponses(owner: String, _ responses: [(id: Int64, received: ReceivedResponse)]) throws -> [Int64: Int64]
     /// The counters of a running upload by the lease's `owner`; false when it is no longer running or the owner's.
     func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) throws -> Bool
     func recordReply(id: Int64, reply: StoredReply) throws
@@ -41,8 +44,9 @@ package protocol TaskRepository {
     /// unfinished upload will send.
     func expiredContent(at now: Date) throws -> [TransferTask]
 
-    /// The earliest `nextAttemptAt` after `now` among queued tasks.
-    func nextAttemptDate(after now: Date) throws -> Date?
+    /// When the queue must be looked at again: retries and deferred starts due after `now`, leases of instances
+    /// other than `owner` that expire, and whether a lease had expired at `leaseNow` (one statement).
+    func queueTimes(dueAfter now: Date, leasesAt leaseNow: Date, owner: String) throws -> QueueTimes
     /// Makes the queued tasks waiting for `reason` due at `now`; how many there were.
     func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) throws -> Int
     /// The queue heads, in a claim (`Store.claim`): for each session and origin, its first `depth` queued tasks due
@@ -51,9 +55,9 @@ package protocol TaskRepository {
 
     /// Leases the tasks to the instance that will run their transfers; a task's first lease also sets `startedAt`.
     func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) throws
-    /// Ends `owner`'s lease on the task, whose transfer ended, and returns the task as it is now; nil when `owner`
-    /// no longer holds it (or the task is gone).
-    func releaseLease(id: Int64, owner: String) throws -> TransferTask?
+    /// Ends `owner`'s leases on the tasks, whose transfers ended, and returns the tasks as they are now, in one
+    /// statement; a task `owner` no longer holds (or that is gone) is missing from the answer.
+    func releaseLeases(ids: [Int64], owner: String) throws -> [TransferTask]
     /// Renews the leases `owner` holds on these tasks until `expiresAt`, with the state of each task renewed; a task
     /// whose lease `owner` no longer holds is missing from the answer.
     func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<TaskState>]
@@ -63,8 +67,6 @@ package protocol TaskRepository {
     func expireLeases(ownedBy owner: String?) throws
     /// The tasks whose leases had expired at `now`: their owners stopped renewing them.
     func expiredLeases(at now: Date) throws -> [TransferTask]
-    /// When the first of the leases that instances other than `owner` hold expires.
-    func nextLeaseExpiry(notOwnedBy owner: String) throws -> Date?
     /// The transfers under way at `now` on every instance, by session and origin.
     func transfersUnderway(at now: Date) throws -> [HostQueue: Int]
 }

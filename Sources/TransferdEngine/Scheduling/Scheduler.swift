@@ -159,11 +159,9 @@ package struct Scheduler: Service {
         let (concurrency, perTenant, quotas, busyLooks) = (concurrency, perTenant, quotas, busyLooks)
         return try await store.claim { repositories in
             let share = FairShare(capacity: concurrency, perTenant: perTenant, shares: try quotas.transferShares(repositories))
-            var nextDue = [
-                try repositories.tasks.nextAttemptDate(after: now),
-                try repositories.tasks.nextLeaseExpiry(notOwnedBy: instance.id).map { instance.moment($0, on: clock) },
-            ].compactMap { $0 }.min()
-            let leasesExpired = try !repositories.tasks.expiredLeases(at: leaseNow).isEmpty
+            let times = try repositories.tasks.queueTimes(dueAfter: now, leasesAt: leaseNow, owner: instance.id)
+            var nextDue = [times.nextAttempt, times.nextForeignLeaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }.min()
+            let leasesExpired = times.leasesExpired
             let holding = transfers.byTenant
             let free = share.capacity - holding.values.reduce(0, +)
             // Looked at even when every worker is busy, now and then: another tenant's waiting work may take one back.

@@ -30,6 +30,25 @@ package final class GroupCommit: Sendable {
     fileprivate struct Member: Sendable {
         let work: Work
         let session: Int64
+        /// The batch the work is an item of, written with the group's other items of it; nil for work of its own.
+        var batch: Batch? = nil
+    }
+
+    /// The items of one kind of ``BatchWrite``, for one session and one request's trace, that a group writes
+    /// together. One session's: a batch then takes its session's rows where the group's order puts them (a batch
+    /// of two sessions' tasks changed both sessions' counters in no set order, and deadlocked with another
+    /// instance's group).
+    fileprivate struct Batch: Sendable {
+        struct Key: Hashable, Sendable {
+            let kind: ObjectIdentifier
+            let session: Int64
+            let traceparent: String?
+        }
+
+        let key: Key
+        let item: any Sendable
+        /// Writes the items (each an `Item` of the kind) and returns their outcomes, in order.
+        let write: @Sendable ([any Sendable], any Repositories) throws -> [any Sendable]
     }
 
     fileprivate struct Waiting: Sendable {
@@ -69,6 +88,12 @@ package final class GroupCommit: Sendable {
             work: { repositories in try repositories.traced(traceparent) { try body(repositories) } },
             session: sessionID ?? .max
         )
+        // The value is what `body` returned: a T.
+        return try await submit(work) as! T
+    }
+
+    /// Waits in line with `work`, or leads a transaction with it; returns what it returned.
+    private func submit(_ work: Member) async throws -> any Sendable {
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
             let leads = line.withLock { line in
                 guard line.gathering else {
@@ -85,8 +110,29 @@ package final class GroupCommit: Sendable {
             case .done(let answer): answer
             case .lead: await lead(with: work)
             }
-        // The value is what `body` returned: a T.
-        return try answer.get() as! T
+        return try answer.get()
+    }
+
+    /// Writes `item` with the other items of `writer`'s kind for the same session that a transaction gathers
+    /// (``BatchWrite``), like ``write(forSession:_:)``; returns its outcome.
+    package func write<Writer: BatchWrite>(
+        _ item: Writer.Item,
+        by writer: Writer,
+        forSession sessionID: Int64? = nil
+    ) async throws
+        -> Writer.Outcome
+    {
+        let (traceparent, session) = (Trace.parent, sessionID ?? .max)
+        let batch = Batch(
+            key: Batch.Key(kind: ObjectIdentifier(Writer.self), session: session, traceparent: traceparent),
+            item: item,
+            write: { items, repositories in
+                // Every item of a batch is the writer's: the batch's key names its kind.
+                try repositories.traced(traceparent) { try writer.write(items.map { $0 as! Writer.Item }, repositories) }
+            }
+        )
+        let work: Work = { repositories in try batch.write([item], repositories)[0] }
+        return try await submit(Member(work: work, session: session, batch: batch)) as! Writer.Outcome
     }
 
     /// Submits a transaction that writes `work` and the work it finds in line when it starts. The followers are
@@ -130,10 +176,18 @@ package final class GroupCommit: Sendable {
         isolating: ((Work) throws -> any Sendable)? = nil
     ) throws -> Answer {
         var answers = [Answer?](repeating: nil, count: members.count)
-        for index in members.indices.sorted(by: { (members[$0].session, $0) < (members[$1].session, $1) }) {
-            let work = members[index].work
+        // Without savepoints, a batch's items are written together, where the first of them comes in the order.
+        let batches =
+            isolating == nil ? Dictionary(grouping: members.indices.filter { members[$0].batch != nil }) { members[$0].batch!.key } : [:]
+        for index in members.indices.sorted(by: { (members[$0].session, $0) < (members[$1].session, $1) }) where answers[index] == nil {
+            let (work, items) = (members[index].work, members[index].batch.flatMap { batches[$0.key] } ?? [index])
             do {
-                answers[index] = .success(try isolating?(work) ?? work(repositories))
+                if items.count > 1 {
+                    let outcomes = try members[index].batch!.write(items.map { members[$0].batch!.item }, repositories)
+                    for (item, outcome) in zip(items, outcomes) { answers[item] = .success(outcome) }
+                } else {
+                    answers[index] = .success(try isolating?(work) ?? work(repositories))
+                }
             } catch let conflict as any TransactionConflict {
                 throw conflict
             } catch {
@@ -223,4 +277,14 @@ private final class Followers: Sendable {
             return group
         }
     }
+}
+
+/// Work of one kind that a group commit writes for all its callers together, with set-based statements (one
+/// `UPDATE` of many rows) where work of their own would send one statement each: ``GroupCommit/write(_:by:forSession:)``.
+/// When an item fails, the group is written again with each item alone, in a savepoint of its own.
+package protocol BatchWrite: Sendable {
+    associatedtype Item: Sendable
+    associatedtype Outcome: Sendable
+    /// Writes `items` in the caller's transaction; returns one outcome for each, in order.
+    func write(_ items: [Item], _ repositories: any Repositories) throws -> [Outcome]
 }

@@ -50,33 +50,17 @@ extension TaskService: TransferReporter {
         }
     }
 
-    /// didReceiveResponse: one guarded write of the task (no read first). An attempt that meant to continue the
-    /// partial file writes `task.resumed_at_offset` (didResumeAtOffset) with where it did, or why it restarted.
+    /// didReceiveResponse: one guarded write of the task (no read first), together with the responses of the other
+    /// transfers that a group commit gathers (``ResponseRecords``). An attempt that meant to continue the partial file
+    /// writes `task.resumed_at_offset` (didResumeAtOffset) with where it did, or why it restarted.
     package func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws {
-        let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         let received = ReceivedResponse(
             currentUrl: Redaction.url(url),
             response: response,
             start: start.map { ReceivedResponse.Start(offset: $0.offset, expectedBytes: $0.expectedBytes, resumability: $0.resumability) }
         )
-        try await writes.write(forSession: transfer.queue.sessionID) { repositories in
-            guard transfers.runs(transfer), let taskIdentifier = try repositories.tasks.recordResponse(id: taskID, owner: owner, received)
-            else { return }
-            guard let start, start.triedToResume else { return }
-            let data = EventData(
-                totalBytesExpectedToWrite: start.expectedBytes,
-                fileOffset: start.offset,
-                restartReason: start.restartReason
-            )
-            try eventLog.append(
-                repositories,
-                sessionID: transfer.queue.sessionID,
-                type: .taskResumedAtOffset,
-                taskIdentifier: taskIdentifier,
-                data: data,
-                kind: transfer.kind
-            )
-        }
+        let record = ResponseRecords.Item(transfer: transfer, received: received, start: start)
+        try await writes.write(record, by: ResponseRecords(service: self), forSession: transfer.queue.sessionID)
     }
 
     /// Persists the counters and the flushed prefix, and writes `task.progress` (didWriteData) when bytes arrived
@@ -140,48 +124,118 @@ extension TaskService: TransferReporter {
         }
     }
 
-    /// Records how a transfer attempt ended, and ends its lease. A transient failure is retried while the session's
-    /// `maximumRetries` and the task's resource deadline allow. The end of a transfer whose lease this instance lost
-    /// is not recorded: whoever took the task over continues it.
+    /// Records how a transfer attempt ended, and ends its lease, together with the ends of the other transfers that
+    /// a group commit gathers (``TransferEnds``). A transient failure is retried while the session's `maximumRetries`
+    /// and the task's resource deadline allow. The end of a transfer whose lease this instance lost is not recorded:
+    /// whoever took the task over continues it.
     package func transferEnded(
         _ transfer: ActiveTransfer,
         outcome: TaskStateMachine.TransferOutcome,
         bytes: Int64,
         release: @escaping @Sendable () -> Void
     ) async throws {
-        let (owner, logger, metrics, taskID) = (instance.id, logger, metrics, transfer.taskID)
-        try await writes.write(forSession: transfer.queue.sessionID) { repositories in
-            repositories.afterCommit(release)
-            repositories.afterCommit { metrics.attemptEnded(outcome, after: .now - transfer.startedAt) }
-            // The lease ends as the task is read: one statement, guarded by the lease's owner.
-            guard var task = try repositories.tasks.releaseLease(id: taskID, owner: owner) else {
-                logger.warning("a transfer ended after its lease was lost; its outcome is not recorded", metadata: ["task": "\(taskID)"])
-                return
-            }
-            repositories.announce(.work)
-            let transactions = transfer.transactions
-            if !transactions.isEmpty {
-                var metrics = task.metrics ?? TaskMetrics()
-                metrics.append(transactions)
-                task.metrics = metrics
-            }
-            // URLCredentialStorage: a credential the session keeps for the space is tried before the client is asked.
-            if case .challenged(let space, 0) = outcome,
-                let kept = try repositories.sessions.find(id: task.sessionId)?.credentials.first(where: { $0.protectionSpace == space })
-            {
-                task.credentials.keep(kept)
-                try repositories.tasks.update(task)
-                repositories.announce(.work)
-                return
-            }
-            var input = TaskStateMachine.Input.transferEnded(outcome)
-            if let attempt = TransferAttempt(outcome: outcome, bytes: bytes, endedAt: clock.now) {
-                task.attempts.append(attempt)
-                if case .failed(let error) = outcome, let retryAt = try retryDate(for: error, of: task, repositories) {
-                    input = .transferFailedRetryable(error, at: retryAt)
+        let end = TransferEnds.Item(transfer: transfer, outcome: outcome, bytes: bytes, release: release)
+        try await writes.write(end, by: TransferEnds(service: self), forSession: transfer.queue.sessionID)
+    }
+
+    /// The ends of transfers, written together: their leases end as their tasks are read (one statement), and their
+    /// tasks' rows and events are held back and written together once every end is worked out.
+    struct TransferEnds: BatchWrite {
+        struct Item: Sendable {
+            let transfer: ActiveTransfer
+            let outcome: TaskStateMachine.TransferOutcome
+            let bytes: Int64
+            let release: @Sendable () -> Void
+        }
+
+        let service: TaskService
+
+        func write(_ items: [Item], _ repositories: any Repositories) throws -> [Void] {
+            let (owner, logger, metrics) = (service.instance.id, service.logger, service.metrics)
+            let released = try repositories.tasks.releaseLeases(ids: items.map(\.transfer.taskID), owner: owner)
+            var tasks = Dictionary(released.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
+            let held = HeldWrites()
+            for item in items {
+                let (transfer, outcome) = (item.transfer, item.outcome)
+                repositories.afterCommit(item.release)
+                repositories.afterCommit { metrics.attemptEnded(outcome, after: .now - transfer.startedAt) }
+                guard var task = tasks.removeValue(forKey: transfer.taskID) else {
+                    logger.warning(
+                        "a transfer ended after its lease was lost; its outcome is not recorded",
+                        metadata: ["task": "\(transfer.taskID)"]
+                    )
+                    continue
                 }
+                try service.record(item, of: &task, held, repositories)
             }
-            try transitions.apply(input, to: &task, isTransferring: true, repositories)
+            if !released.isEmpty { repositories.announce(.work) }
+            try service.transitions.flush(held, repositories)
+            return items.map { _ in () }
+        }
+    }
+
+    /// Feeds the end of one transfer to its task (whose lease has ended), holding the writes in `held`.
+    private func record(_ end: TransferEnds.Item, of task: inout TransferTask, _ held: HeldWrites, _ repositories: any Repositories) throws
+    {
+        let transactions = end.transfer.transactions
+        if !transactions.isEmpty {
+            var metrics = task.metrics ?? TaskMetrics()
+            metrics.append(transactions)
+            task.metrics = metrics
+        }
+        // URLCredentialStorage: a credential the session keeps for the space is tried before the client is asked.
+        if case .challenged(let space, 0) = end.outcome,
+            let kept = try repositories.sessions.find(id: task.sessionId)?.credentials.first(where: { $0.protectionSpace == space })
+        {
+            task.credentials.keep(kept)
+            held.hold(task)
+            return
+        }
+        var input = TaskStateMachine.Input.transferEnded(end.outcome)
+        if let attempt = TransferAttempt(outcome: end.outcome, bytes: end.bytes, endedAt: clock.now) {
+            task.attempts.append(attempt)
+            if case .failed(let error) = end.outcome, let retryAt = try retryDate(for: error, of: task, repositories) {
+                input = .transferFailedRetryable(error, at: retryAt)
+            }
+        }
+        try transitions.apply(input, to: &task, isTransferring: true, repositories, holding: held)
+    }
+
+    /// Responses that transfers received, written together: one guarded `UPDATE` of their tasks (by the lease's
+    /// owner, of running tasks only), then the `task.resumed_at_offset` events together.
+    struct ResponseRecords: BatchWrite {
+        struct Item: Sendable {
+            let transfer: ActiveTransfer
+            let received: ReceivedResponse
+            let start: AttemptStart?
+        }
+
+        let service: TaskService
+
+        func write(_ items: [Item], _ repositories: any Repositories) throws -> [Void] {
+            let running = items.filter { service.transfers.runs($0.transfer) }
+            let identifiers = try repositories.tasks.recordResponses(
+                owner: service.instance.id,
+                running.map { ($0.transfer.taskID, $0.received) }
+            )
+            let resumed = running.compactMap { item -> EventLog.Entry? in
+                guard let taskIdentifier = identifiers[item.transfer.taskID], let start = item.start, start.triedToResume else {
+                    return nil
+                }
+                return EventLog.Entry(
+                    sessionID: item.transfer.queue.sessionID,
+                    type: .taskResumedAtOffset,
+                    taskIdentifier: taskIdentifier,
+                    data: EventData(
+                        totalBytesExpectedToWrite: start.expectedBytes,
+                        fileOffset: start.offset,
+                        restartReason: start.restartReason
+                    ),
+                    kind: item.transfer.kind
+                )
+            }
+            if !resumed.isEmpty { try service.eventLog.append(repositories, resumed) }
+            return items.map { _ in () }
         }
     }
 

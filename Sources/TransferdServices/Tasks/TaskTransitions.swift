@@ -38,12 +38,15 @@ package struct TaskTransitions: Sendable {
     /// Feeds `input` to the machine of `task` (as it is in the store) and performs the action, in the caller's
     /// transaction. A task is transferring while an instance holds its lease; `isTransferring` overrides that: a
     /// report that a transfer ended speaks of one.
+    ///
+    /// With `held`, the task's row, its events and its session's bookkeeping are held back for ``flush(_:_:)``.
     @discardableResult
-    package func apply(
+    func apply(
         _ input: TaskStateMachine.Input,
         to task: inout TransferTask,
         isTransferring: Bool? = nil,
-        _ repositories: any Repositories
+        _ repositories: any Repositories,
+        holding held: HeldWrites?
     ) throws -> TaskStateMachine.Action {
         var machine = TaskStateMachine(
             state: task.state,
@@ -51,8 +54,45 @@ package struct TaskTransitions: Sendable {
             cancellation: task.pendingCancellation
         )
         let action = try machine.handle(input)
-        try perform(action, on: &task, newState: machine.state, repositories)
+        try perform(action, on: &task, newState: machine.state, Writes(repositories: repositories, held: held))
         return action
+    }
+
+    /// Feeds `input` to the machine of `task` and performs the action, writing in the caller's transaction at once.
+    @discardableResult
+    package func apply(
+        _ input: TaskStateMachine.Input,
+        to task: inout TransferTask,
+        isTransferring: Bool? = nil,
+        _ repositories: any Repositories
+    ) throws -> TaskStateMachine.Action {
+        try apply(input, to: &task, isTransferring: isTransferring, repositories, holding: nil)
+    }
+
+    /// Writes what `held` holds: the tasks' rows together, then their events together, then the bookkeeping of the
+    /// sessions whose tasks went idle (which reads the counters the rows changed).
+    func flush(_ held: HeldWrites, _ repositories: any Repositories) throws {
+        let (tasks, events, idleSessions) = held.take()
+        if !tasks.isEmpty { try repositories.tasks.update(tasks) }
+        // A session's events stay in order; sessions together are fewer statements.
+        if !events.isEmpty {
+            try eventLog.append(repositories, events.enumerated().sorted { ($0.1.sessionID, $0.0) < ($1.1.sessionID, $1.0) }.map(\.1))
+        }
+        for sessionID in idleSessions { try settleSession(sessionID, taskBecameIdle: true, repositories) }
+    }
+
+    /// Where a transition writes: in the transaction at once, or held back for ``flush(_:_:)``.
+    private struct Writes {
+        let repositories: any Repositories
+        let held: HeldWrites?
+
+        func update(_ task: TransferTask) throws {
+            if let held { held.hold(task) } else { try repositories.tasks.update(task) }
+        }
+
+        func append(_ entries: [EventLog.Entry], _ eventLog: EventLog) throws {
+            if let held { held.hold(entries) } else { try eventLog.append(repositories, entries) }
+        }
     }
 
     /// Cancels unfinished tasks in the caller's transaction: invalidateAndCancel, endBackgroundTask with
@@ -68,8 +108,9 @@ package struct TaskTransitions: Sendable {
         _ action: TaskStateMachine.Action,
         on task: inout TransferTask,
         newState: TaskState,
-        _ repositories: any Repositories
+        _ writes: Writes
     ) throws {
+        let repositories = writes.repositories
         let wasBusy = task.state.isBusy
         let taskID = task.rowID
         task.state = newState
@@ -82,28 +123,28 @@ package struct TaskTransitions: Sendable {
             task.waitingReason = nil
             // A challenge that waited is asked again by the next request.
             task.challenge = nil
-            try repositories.tasks.update(task)
-            try eventLog.append(repositories, .taskResumed, for: task, data: EventData(state: .running))
+            try writes.update(task)
+            try writes.append([EventLog.Entry(.taskResumed, for: task, data: EventData(state: .running))], eventLog)
             wakeScheduler(repositories)
         case .suspend(let stopTransfer):
             if let live = transfers[taskID]?.liveCounters {
                 (task.countOfBytesReceived, task.countOfBytesExpected) = live
             }
-            try repositories.tasks.update(task)
-            try eventLog.append(repositories, .taskSuspended, for: task, data: EventData(state: .suspended))
+            try writes.update(task)
+            try writes.append([EventLog.Entry(.taskSuspended, for: task, data: EventData(state: .suspended))], eventLog)
             if stopTransfer { interrupt(taskID, repositories) }
         case .stopTransfer(let cancellation):
             task.pendingCancellation = cancellation
-            try repositories.tasks.update(task)
+            try writes.update(task)
             interrupt(taskID, repositories)
         case .complete(let completion):
-            try complete(&task, completion, repositories)
+            try complete(&task, completion, writes)
             if completion.stopTransfer { interrupt(taskID, repositories) }
         case .scheduleRetry(let at, let error):
-            try scheduleRetry(&task, at: at, after: error, repositories)
+            try scheduleRetry(&task, at: at, after: error, writes)
             wakeScheduler(repositories)
         case .awaitChallengeAnswer(let space, let failures):
-            try awaitAnswer(&task, space: space, previousFailureCount: failures, repositories)
+            try awaitAnswer(&task, space: space, previousFailureCount: failures, writes)
             wakeScheduler(repositories)
         case .discardLateTransfer:
             // Its partial file stays only when the task's resume data points to it.
@@ -111,11 +152,13 @@ package struct TaskTransitions: Sendable {
             return
         }
         if wasBusy && !newState.isBusy {
-            try settleSession(task.sessionId, taskBecameIdle: true, repositories)
+            guard let held = writes.held else { return try settleSession(task.sessionId, taskBecameIdle: true, repositories) }
+            held.settle(sessionID: task.sessionId)
         }
     }
 
-    private func complete(_ task: inout TransferTask, _ completion: TaskStateMachine.Completion, _ repositories: any Repositories) throws {
+    private func complete(_ task: inout TransferTask, _ completion: TaskStateMachine.Completion, _ writes: Writes) throws {
+        let repositories = writes.repositories
         task.error = completion.error
         let completedAt = clock.now
         task.completedAt = completedAt
@@ -134,7 +177,7 @@ package struct TaskTransitions: Sendable {
             task.partialBytes = 0
             task.countOfBytesReceived = file.size
             task.countOfBytesExpected = file.size
-            try repositories.tasks.update(task)
+            try writes.update(task)
             let progress = EventData(bytesWritten: bytesWritten, totalBytesWritten: file.size, totalBytesExpectedToWrite: file.size)
             events.append(EventLog.Entry(.taskProgress, for: task, data: progress))
             let finished = EventData(file: file, location: "tasks/\(task.taskIdentifier)/content")
@@ -155,12 +198,16 @@ package struct TaskTransitions: Sendable {
                 )
                 events.append(EventLog.Entry(.taskUploadProgress, for: task, data: progress))
             }
-            try repositories.tasks.update(task)
+            try writes.update(task)
         }
         // didCompleteWithError after the progress and the file it follows, written together.
         events.append(EventLog.Entry(.taskCompleted, for: task, data: .completion(error: task.error, metrics: task.metrics)))
-        try eventLog.append(repositories, events)
-        if let backgroundTask = task.backgroundTask { try settleBackgroundTask(backgroundTask, repositories) }
+        try writes.append(events, eventLog)
+        if let backgroundTask = task.backgroundTask {
+            // It counts its transfers' states, this one's among them.
+            if let held = writes.held { try flush(held, repositories) }
+            try settleBackgroundTask(backgroundTask, repositories)
+        }
     }
 
     /// didReceiveChallenge: the task waits for the answer until its session's `challengeTimeout` has passed (then
@@ -169,8 +216,9 @@ package struct TaskTransitions: Sendable {
         _ task: inout TransferTask,
         space: ProtectionSpace,
         previousFailureCount: Int,
-        _ repositories: any Repositories
+        _ writes: Writes
     ) throws {
+        let repositories = writes.repositories
         let timeout = try repositories.sessions.find(id: task.sessionId)?.configuration.challengeTimeout ?? 300
         let now = clock.now
         let challenge = AuthenticationChallenge(
@@ -186,11 +234,11 @@ package struct TaskTransitions: Sendable {
         task.waitingReason = .authenticationChallenge
         if task.resumeValidator == nil { discardPartial(of: &task) }
         task.countOfBytesReceived = task.partialBytes
-        try repositories.tasks.update(task)
-        try eventLog.append(repositories, .taskAuthenticationChallenge, for: task, data: EventData(challenge: challenge))
+        try writes.update(task)
+        try writes.append([EventLog.Entry(.taskAuthenticationChallenge, for: task, data: EventData(challenge: challenge))], eventLog)
     }
 
-    private func scheduleRetry(_ task: inout TransferTask, at: Date, after error: TransferError, _ repositories: any Repositories) throws {
+    private func scheduleRetry(_ task: inout TransferTask, at: Date, after error: TransferError, _ writes: Writes) throws {
         // taskIsWaitingForConnectivity: once when the host becomes unreachable, not on every retry.
         let wasWaitingForConnectivity = task.waitingReason == .waitingForConnectivity
         let reason: TransferTask.WaitingReason =
@@ -205,9 +253,9 @@ package struct TaskTransitions: Sendable {
         if task.resumeValidator == nil { discardPartial(of: &task) }
         // The next attempt continues from the checkpoint.
         task.countOfBytesReceived = task.partialBytes
-        try repositories.tasks.update(task)
+        try writes.update(task)
         if reason == .waitingForConnectivity, !wasWaitingForConnectivity {
-            try eventLog.append(repositories, .taskWaitingForConnectivity, for: task)
+            try writes.append([EventLog.Entry(.taskWaitingForConnectivity, for: task)], eventLog)
         }
     }
 

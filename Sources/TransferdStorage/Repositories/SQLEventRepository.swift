@@ -139,9 +139,13 @@ struct SQLEventRepository: EventRepository {
             case .postgres:
                 (
                     """
-                    SELECT \(columns), s.identifier AS session_identifier, c.position AS commit_position
-                    FROM event_commits c JOIN events e ON e.transaction_id = c.transaction_id JOIN sessions s ON s.id = e.session_id
-                    WHERE s.tenant_id = ? AND (c.position, e.id) > (?, ?) ORDER BY c.position, e.id LIMIT ?
+                    SELECT e.*, c.position AS commit_position FROM event_commits c CROSS JOIN LATERAL (
+                        SELECT \(columns), s.identifier AS session_identifier
+                        FROM events e JOIN sessions s ON s.id = e.session_id
+                        WHERE e.transaction_id = c.transaction_id AND s.tenant_id = ? AND (c.position > ? OR e.id > ?)
+                        OFFSET 0
+                    ) e
+                    WHERE c.position >= ? ORDER BY c.position, e.id LIMIT ?
                     """,
                     try commitPosition(of: cursor)
                 )
@@ -159,20 +163,30 @@ struct SQLEventRepository: EventRepository {
     /// The cursor's position in commit order: an earlier version's cursor names the transaction that wrote its event
     /// (or, for the present, the oldest that may still have been writing), read from then in transaction order,
     /// which the commits of the events written before this version were numbered in.
+    ///
+    /// The arguments are the query's: the position, the id, the position. The query walks the commits from the
+    /// cursor's on by their key and reads each one's events (`OFFSET 0` keeps the planner from flattening the
+    /// lateral join): joined plainly, the planner, misled by statistics behind a growing table, read every event of
+    /// the tenant for each poll (9 ms over 10,000 events under the benchmark's load, against 0.3 ms).
     private func commitPosition(of cursor: TenantEventCursor) throws -> SQLArguments {
-        guard cursor.namesTransaction else { return [cursor.commit, cursor.id] }
+        let (commit, id) = try commitAndID(of: cursor)
+        return [commit, id, commit]
+    }
+
+    private func commitAndID(of cursor: TenantEventCursor) throws -> (Int64, Int64) {
+        guard cursor.namesTransaction else { return (cursor.commit, cursor.id) }
         let transaction = String(cursor.commit)
         if let commit: Int64 = try db.value(
             "SELECT position FROM event_commits WHERE transaction_id = CAST(? AS text)::xid8",
             [transaction]
         ) {
-            return [commit, cursor.id]
+            return (commit, cursor.id)
         }
         let before: Int64? = try db.value(
             "SELECT MAX(position) FROM event_commits WHERE transaction_id < CAST(? AS text)::xid8",
             [transaction]
         )
-        return [before ?? 0, Int64.max]
+        return (before ?? 0, Int64.max)
     }
 
     /// Every column an event is read from (PostgreSQL's `transaction_id` is for ordering only).

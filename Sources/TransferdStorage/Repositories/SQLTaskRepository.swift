@@ -46,6 +46,10 @@ struct SQLTaskRepository: TaskRepository {
         try RowStatements.update(TransferTask.table, id: task.rowID, try task.storedColumns(), db)
     }
 
+    func update(_ tasks: [TransferTask]) throws {
+        try RowStatements.update(TransferTask.table, rows: tasks.map { ($0.rowID, try $0.storedColumns()) }, db)
+    }
+
     func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) throws -> [TransferTask] {
         guard let state else {
             return try tasks(
@@ -124,28 +128,51 @@ struct SQLTaskRepository: TaskRepository {
         ) > 0
     }
 
-    func recordResponse(id: Int64, owner: String, _ received: ReceivedResponse) throws -> Int64? {
-        var columns: StoredColumns = ["current_url": received.currentUrl, "response": try RowCoding.json(received.response)]
-        if let start = received.start {
-            let (validator, reason): (ResumeValidator?, String?) =
-                switch start.resumability {
-                case .success(let validator): (validator, nil)
-                case .failure(let reason): (nil, reason.rawValue)
-                }
-            columns =
-                columns
-                + [
-                    "count_of_bytes_received": start.offset, "count_of_bytes_expected": start.expectedBytes, "partial_bytes": start.offset,
-                    "resume_validator": try RowCoding.json(validator), "not_resumable_reason": reason,
-                ]
+    func recordResponses(owner: String, _ responses: [(id: Int64, received: ReceivedResponse)]) throws -> [Int64: Int64] {
+        var identifiers: [Int64: Int64] = [:]
+        // Rows of one shape go together: a response that starts a body writes its offset and validator too.
+        for shape in [true, false] {
+            let rows = try responses.filter { ($0.received.start != nil) == shape }.map { ($0.id, try Self.columns(of: $0.received)) }
+            guard let first = rows.first?.1 else { continue }
+            let guarded = [TaskState.running, owner] as SQLArguments
+            if db.dialect == .postgres, rows.count > 1 {
+                try db.forEachRow(
+                    """
+                    UPDATE tasks AS t SET \(first.map { "\($0.key) = v.\($0.key)" }.joined(separator: ", "))
+                    FROM jsonb_populate_recordset(NULL::tasks, CAST(? AS jsonb)) AS v
+                    WHERE t.id = v.id AND t.state = ? AND t.lease_owner = ? RETURNING t.id, t.task_identifier
+                    """,
+                    [try JSONRows.text(rows.map { ["id": $0.0] + $0.1 })] + guarded
+                ) { identifiers[$0[0]] = $0[1] }
+                continue
+            }
+            for (id, columns) in rows {
+                identifiers[id] = try db.value(
+                    """
+                    UPDATE tasks SET \(columns.map { "\($0.key) = ?" }.joined(separator: ", "))
+                    WHERE id = ? AND state = ? AND lease_owner = ? RETURNING task_identifier
+                    """,
+                    columns.map(\.value) + [id] + guarded
+                )
+            }
         }
-        return try db.value(
-            """
-            UPDATE tasks SET \(columns.map { "\($0.key) = ?" }.joined(separator: ", "))
-            WHERE id = ? AND state = ? AND lease_owner = ? RETURNING task_identifier
-            """,
-            columns.map(\.value) + [id, TaskState.running, owner]
-        )
+        return identifiers
+    }
+
+    /// The columns a response writes.
+    private static func columns(of received: ReceivedResponse) throws -> StoredColumns {
+        let columns: StoredColumns = ["current_url": received.currentUrl, "response": try RowCoding.json(received.response)]
+        guard let start = received.start else { return columns }
+        let (validator, reason): (ResumeValidator?, String?) =
+            switch start.resumability {
+            case .success(let validator): (validator, nil)
+            case .failure(let reason): (nil, reason.rawValue)
+            }
+        return columns
+            + [
+                "count_of_bytes_received": start.offset, "count_of_bytes_expected": start.expectedBytes, "partial_bytes": start.offset,
+                "resume_validator": try RowCoding.json(validator), "not_resumable_reason": reason,
+            ]
     }
 
     func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) throws -> Bool {
@@ -192,11 +219,16 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    func nextAttemptDate(after now: Date) throws -> Date? {
-        try db.value(
-            "SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?",
-            [TaskState.running, StoredDate.text(now)]
-        )
+    func queueTimes(dueAfter now: Date, leasesAt leaseNow: Date, owner: String) throws -> QueueTimes {
+        let times = try db.fetchOne(
+            """
+            SELECT (SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?),
+                   (SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL AND lease_owner <> ?),
+                   EXISTS (SELECT 1 FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?)
+            """,
+            [TaskState.running, StoredDate.text(now), owner, StoredDate.text(leaseNow)]
+        ) { row in QueueTimes(nextAttempt: row[0], nextForeignLeaseExpiry: row[1], leasesExpired: row[2]) }
+        return times ?? QueueTimes(nextAttempt: nil, nextForeignLeaseExpiry: nil, leasesExpired: false)
     }
 
     func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) throws -> Int {
@@ -215,18 +247,26 @@ struct SQLTaskRepository: TaskRepository {
         while let (sessionID, origin) = queue {
             let first = boosted.filter { $0.sessionId == sessionID && $0.origin == origin }
                 .sorted { ($0.priority, -$0.rowID) > ($1.priority, -$1.rowID) }
-            let rest = try tasks(
+            // The queue's session comes with its tasks: one statement for both.
+            var session: (configuration: String, tenant: Int64)?
+            let rest = try db.fetchAll(
                 """
-                SELECT * FROM tasks
-                WHERE state = ? AND session_id = ? AND origin = ? AND lease_owner IS NULL
-                  AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
-                ORDER BY priority DESC, id LIMIT ?\(skipLocked())
+                SELECT t.*, s.configuration AS session_configuration, s.tenant_id AS session_tenant
+                FROM tasks t JOIN sessions s ON s.id = t.session_id
+                WHERE t.state = ? AND t.session_id = ? AND t.origin = ? AND t.lease_owner IS NULL
+                  AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
+                ORDER BY t.priority DESC, t.id LIMIT ?\(skipLocked(of: "t"))
                 """,
                 [TaskState.running, sessionID, origin, StoredDate.text(now), depth + first.count]
-            )
+            ) { row in
+                session = (row["session_configuration"], row["session_tenant"])
+                return try TransferTask(row: row, vault: vault)
+            }
             let ranked = (first + rest.filter { !boostedIDs.contains($0.rowID) }).prefix(depth)
             if !ranked.isEmpty {
-                let (configuration, tenant) = try configuration(ofSession: sessionID)
+                let (configuration, tenant) =
+                    try session.map { (try Session.configurations.value(sealed: $0.configuration, vault), $0.tenant) }
+                    ?? configuration(ofSession: sessionID)
                 for (index, task) in ranked.enumerated() {
                     heads.append(
                         QueuedTask(
@@ -289,9 +329,12 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    func releaseLease(id: Int64, owner: String) throws -> TransferTask? {
-        try tasks("UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ? RETURNING *", [id, owner])
-            .first
+    func releaseLeases(ids: [Int64], owner: String) throws -> [TransferTask] {
+        guard !ids.isEmpty else { return [] }
+        return try tasks(
+            "UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id IN (\(Placeholders.list(ids.count))) AND lease_owner = ? RETURNING *",
+            ids + [owner]
+        )
     }
 
     func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<TaskState>] {
@@ -315,10 +358,6 @@ struct SQLTaskRepository: TaskRepository {
 
     func expiredLeases(at now: Date) throws -> [TransferTask] {
         try tasks("SELECT * FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?\(db.rowLock)", [StoredDate.text(now)])
-    }
-
-    func nextLeaseExpiry(notOwnedBy owner: String) throws -> Date? {
-        try db.value("SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL AND lease_owner <> ?", [owner])
     }
 
     func transfersUnderway(at now: Date) throws -> [HostQueue: Int] {

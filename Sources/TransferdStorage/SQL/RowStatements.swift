@@ -73,6 +73,24 @@ enum RowStatements {
         guard try db.execute(sql, columns.map(\.value) + [id]) > 0 else { throw StoreError.rowNotFound("\(table) \(id)") }
     }
 
+    /// Writes every column of `rows` of `table`, each row with its id (ids distinct); a row that is not there is
+    /// `StoreError.rowNotFound`. On PostgreSQL, one statement for all of them (``JSONRows``); on SQLite, where a
+    /// statement is a call, one cached statement each.
+    static func update(_ table: String, rows: [(id: Int64, columns: StoredColumns)], _ db: any SQLConnection) throws {
+        guard let first = rows.first?.columns, db.dialect == .postgres, rows.count > 1 else {
+            for row in rows { try update(table, id: row.id, row.columns, db) }
+            return
+        }
+        let sql = texts.text(.updateRows, table, first) {
+            """
+            UPDATE \(table) AS t SET \(first.map { "\($0.key) = v.\($0.key)" }.joined(separator: ", "))
+            FROM jsonb_populate_recordset(NULL::\(table), CAST(? AS jsonb)) AS v WHERE t.id = v.id
+            """
+        }
+        let written = try db.execute(sql, [try JSONRows.text(rows.map { ["id": $0.id] + $0.columns })])
+        guard written == rows.count else { throw StoreError.rowNotFound("\(rows.count - written) of \(rows.count) rows of \(table)") }
+    }
+
     private static func insertion(into table: String, _ columns: StoredColumns) -> String {
         "INSERT INTO \(table) (\(columns.map(\.key).joined(separator: ", "))) VALUES (\(Placeholders.list(columns.count)))"
     }
@@ -81,7 +99,7 @@ enum RowStatements {
 
     /// The statements' texts by kind and table, each built on first use.
     private final class StatementTexts: Sendable {
-        enum Kind: Hashable, Sendable { case insert, upsert, update }
+        enum Kind: Hashable, Sendable { case insert, upsert, update, updateRows }
 
         private struct Key: Hashable {
             var kind: Kind

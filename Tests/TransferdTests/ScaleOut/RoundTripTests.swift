@@ -3,12 +3,13 @@ import Testing
 
 /// The statements one instance sends PostgreSQL per task (each a round trip), counted by the service itself
 /// (`transferd_database_statements_total`) while the real binary creates 100 small downloads in one batch and runs
-/// them (after 100 created suspended, to count creation alone). Each bound is what the hot path costs when nothing
-/// is shared (no two writes in one group commit, one task a claim), so that it holds under any load and no change
-/// brings a round trip back unnoticed; the bounds go down as statements are merged and batched (when they were
+/// them (after 100 created suspended, to count creation alone). Each bound is about twice what the hot path costs
+/// at this test's load (16 transfers at once, whose writes a group commit gathers), so that a slower or faster
+/// machine passes and no change brings a round trip back unnoticed; the bounds go down as statements are merged and batched (when they were
 /// added: 7.9 a task to create, 23.7 to claim, start and complete; then 2.1 and 12.6; now, with a batch's tasks
 /// and events inserted together, guarded writes without a read first and one lease for a claim's tasks, 0.1 to
-/// create, 5.6 to create, start and complete, 1.9 to claim).
+/// create, 5.6 to create, start and complete, 1.9 to claim; now, with the responses and the ends that a group commit
+/// gathers written together and a claim's times read in one statement, 0.1, 1.5–1.7 and 1.7–2.1).
 @Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct RoundTripTests {
     static let tasks = 100
@@ -41,8 +42,8 @@ struct RoundTripTests {
             let (writes, claims) = ((after.write - created.write) / Double(Self.tasks), (after.claim - created.claim) / Double(Self.tasks))
             print("round trips per task: creation in a batch \(creation); creation, response and completion \(writes); claims \(claims)")
             #expect(creation <= 0.5, "creation in a batch: \(creation) statements a task")
-            #expect(writes <= 7, "creation, response and completion: \(writes) statements a task")
-            #expect(claims <= 4, "claims: \(claims) statements a task")
+            #expect(writes <= 4, "creation, response and completion: \(writes) statements a task")
+            #expect(claims <= 3, "claims: \(claims) statements a task")
         }
     }
 

@@ -192,6 +192,45 @@ import TransferdStorage
         #expect(try await Self.storedIdentifiers(store).isEmpty)
     }
 
+    @Test func aGroupWritesTheItemsOfABatchInOneCallBesideWorkOfItsOwn() async throws {
+        // setup: sessions inserted by a batch writer that records each call
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let commit = GroupCommit(store: store)
+        let writer = SessionInserts()
+
+        // act: eight items of the batch, for two sessions, and two callers with work of their own, in one group
+        let outcomes = await Self.callTogether(10, store: store, commit: commit) { number in
+            guard number < 8 else { return (try? await commit.write { try Self.insertSession(number, $0) }) != nil }
+            return (try? await commit.write(number, by: writer, forSession: number.isMultiple(of: 2) ? 7 : 3)) == "session-\(number)"
+        }
+
+        // verify: one call a session wrote its four items, in the order of the sessions, and each caller got its own
+        // outcome
+        #expect(outcomes.values.allSatisfy { $0 } && outcomes.count == 10)
+        #expect(writer.calls.withLock { $0 }.map { $0.sorted() } == [[1, 3, 5, 7], [0, 2, 4, 6]])
+        #expect(store.writes == 1)
+        #expect(try await Self.storedIdentifiers(store).count == 10)
+    }
+
+    @Test func anItemOfABatchThatFailsIsWrittenAloneAndOnlyItGetsTheError() async throws {
+        // setup: the batch writer refuses item 3
+        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let commit = GroupCommit(store: store)
+        let writer = SessionInserts(refusing: 3)
+
+        // act
+        let outcomes = await Self.callTogether(6, store: store, commit: commit) { number in
+            (try? await commit.write(number, by: writer)) != nil
+        }
+
+        // verify: the batch was rolled back at the refusal, then each item was written in a savepoint of its own
+        #expect(outcomes == Dictionary(uniqueKeysWithValues: (0..<6).map { ($0, $0 != 3) }))
+        let calls = writer.calls.withLock { $0 }
+        #expect(calls.first?.sorted() == Array(0..<6))
+        #expect(calls.dropFirst().allSatisfy { $0.count == 1 } && calls.dropFirst().flatMap { $0 }.sorted() == Array(0..<6))
+        #expect(try await Self.storedIdentifiers(store) == ["session-0", "session-1", "session-2", "session-4", "session-5"])
+    }
+
     /// Calls `call` for `count` numbers at once: number 0 first, whose transaction is held before it starts until
     /// the others wait in line. Returns each number's outcome.
     private static func callTogether(
@@ -218,6 +257,25 @@ import TransferdStorage
     private static func insertSession(_ number: Int, _ repositories: any Repositories) throws -> String {
         let session = Session(identifier: "session-\(number)", tenantId: 1, configuration: .default, createdAt: Date())
         return try repositories.sessions.insert(session).identifier
+    }
+}
+
+/// A batch writer that inserts a session for each number it is given, refusing one, and records its calls.
+private final class SessionInserts: BatchWrite {
+    let calls = Mutex<[[Int]]>([])
+    private let refused: Int?
+
+    init(refusing refused: Int? = nil) {
+        self.refused = refused
+    }
+
+    func write(_ items: [Int], _ repositories: any Repositories) throws -> [String] {
+        calls.withLock { $0.append(items) }
+        return try items.map { number in
+            guard number != refused else { throw DomainError.conflict("refused") }
+            let session = Session(identifier: "session-\(number)", tenantId: 1, configuration: .default, createdAt: Date())
+            return try repositories.sessions.insert(session).identifier
+        }
     }
 }
 

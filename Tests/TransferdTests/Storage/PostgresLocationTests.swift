@@ -11,7 +11,9 @@ import TransferdStorage
         #expect(location.configuration.username == "app")
         #expect(location.configuration.password == "s@cret")
         #expect(location.configuration.database == "transfers")
-        #expect(location.configuration.options.additionalStartupParameters.map { "\($0.0)=\($0.1)" } == ["search_path=tenant_a"])
+        #expect(
+            location.configuration.options.additionalStartupParameters.map { "\($0.0)=\($0.1)" } == ["jit=off", "search_path=tenant_a"]
+        )
     }
 
     @Test(arguments: [
