@@ -123,8 +123,8 @@ package struct EventLog: Sendable {
     }
 
     /// Events of every session of the tenant after `cursor`, in `TenantEventCursor`'s order; waits up to `wait` for
-    /// the first one if there is none yet. On a shared database an event is held back while an older transaction
-    /// still runs, so an idle reader there looks again every second rather than only when woken.
+    /// the first one if there is none yet. On a shared database an idle reader also looks again every second, not
+    /// only when woken: another instance's notification is lost while the connection that listens reconnects.
     package func events(tenantID: Int64, after cursor: TenantEventCursor, limit: Int, wait: Duration) async throws -> [TenantEvent] {
         let deadline = ContinuousClock.now + wait
         let recheck: Duration = store.isShared ? .seconds(1) : wait
