@@ -19,8 +19,9 @@ package protocol SessionRepository {
     /// Sessions in creation order after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.
     func list(after cursor: Int64, limit: Int, tenantID: Int64?) throws -> [Session]
     func details(sessionIDs: [Int64]) throws -> [Int64: Session.Details]
-    /// Hands out the session's next `count` task identifiers, in order.
-    func nextTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> ClosedRange<Int64>
+    /// Hands out the session's next `count` task identifiers, in order, in one statement that also reads the session
+    /// (locking its row until the transaction ends) and counts its tasks; nil when there is no such session.
+    func takeTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> (session: Session, identifiers: ClosedRange<Int64>, tasks: Int)?
     /// Records that the subscriber acknowledged the event with this sequence (and so every earlier one).
     func acknowledge(sequence: Int64, sessionID: Int64) throws
 

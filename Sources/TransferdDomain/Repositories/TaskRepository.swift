@@ -16,7 +16,6 @@ package protocol TaskRepository {
     func inState(_ state: TaskState) throws -> [TransferTask]
     /// The session's tasks that have not completed.
     func unfinished(sessionID: Int64) throws -> [TransferTask]
-    func count(sessionID: Int64) throws -> Int
     /// The running tasks no instance transfers, by their stored waiting reason (`queued` without one).
     func countWaiting() throws -> [String: Int]
     /// The session's state and its busy and unfinished tasks; nil when there is no such session.

@@ -78,12 +78,12 @@ package struct TaskService: Sendable {
     package func create(_ newTasks: [NewTask], inSession sessionID: Int64, itemsIn field: String?) async throws -> [TransferTask] {
         guard !newTasks.isEmpty else { return [] }
         return try await writes.write(forSession: sessionID) { repositories in
-            let session = try repositories.sessions.find(id: sessionID)
-            guard let session, session.state == .active else {
-                throw DomainError.conflict("The session is \(session?.state.rawValue ?? "gone") and accepts no new tasks.")
+            // The identifiers are taken as the session is read (a refusal rolls them back with the transaction).
+            let taken = try repositories.sessions.takeTaskIdentifiers(newTasks.count, sessionID: sessionID)
+            guard let (session, identifiers, inSession) = taken, session.state == .active else {
+                throw DomainError.conflict("The session is \(taken?.session.state.rawValue ?? "gone") and accepts no new tasks.")
             }
-            try checkTaskLimits(session, adding: newTasks, repositories)
-            let identifiers = try repositories.sessions.nextTaskIdentifiers(newTasks.count, sessionID: session.rowID)
+            try checkTaskLimits(session, having: inSession, adding: newTasks, repositories)
             // Inserted together (one statement on PostgreSQL) but for those continuing resume data, which take
             // their partial file over as they are inserted; row ids follow task identifiers all the same.
             var (created, unsaved) = ([TransferTask](), [TransferTask]())
@@ -220,8 +220,12 @@ package struct TaskService: Sendable {
 
     /// Refuses new tasks when the session would pass its limit, or its tenant a quota: of queued tasks, or of stored
     /// bytes for downloads once nothing is left of it.
-    private func checkTaskLimits(_ session: Session, adding newTasks: [NewTask], _ repositories: any Repositories) throws {
-        let inSession = try repositories.tasks.count(sessionID: session.rowID)
+    private func checkTaskLimits(
+        _ session: Session,
+        having inSession: Int,
+        adding newTasks: [NewTask],
+        _ repositories: any Repositories
+    ) throws {
         guard inSession + newTasks.count <= limits.maximumTasksPerSession else {
             throw DomainError.limitExceeded("Session `\(session.identifier)` has \(inSession) tasks, the most a session may have.")
         }

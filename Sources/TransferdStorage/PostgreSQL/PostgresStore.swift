@@ -152,11 +152,17 @@ package final class PostgresStore: Store {
             for statement in begin { try db.execute(statement, []) }
             result = try body(repositories)
             try repositories.commitActions.prepare()
-            let aftermath = repositories.commitActions.aftermath
-            for payload in notifications.payloads(aftermath.signals) {
-                try db.execute("SELECT pg_notify(?, ?)", [notifications.channel, payload])
+            let payloads = notifications.payloads(repositories.commitActions.aftermath.signals)
+            let channel = notifications.channel
+            let notify = { (payload: String) in try db.execute("SELECT pg_notify(?, ?)", [channel, payload]) }
+            // The commit's number goes last, with the last notification when there is one: a round trip less.
+            if repositories.eventsAppended.value, let last = payloads.last {
+                for payload in payloads.dropLast() { try notify(payload) }
+                try db.execute(Self.numberCommitNotifying, [channel, last])
+            } else {
+                for payload in payloads { try notify(payload) }
+                if repositories.eventsAppended.value { try db.execute(Self.numberCommit, []) }
             }
-            if repositories.eventsAppended.value { try db.execute(Self.numberCommit, []) }
             try db.execute("COMMIT", [])
         } catch {
             if case StoreError.unavailable = error { connections.dropIdle() }
@@ -174,6 +180,15 @@ package final class PostgresStore: Store {
     private static let numberCommit = """
         WITH head AS (UPDATE event_log_head SET position = position + 1 RETURNING position)
         INSERT INTO event_commits (position, transaction_id) SELECT position, pg_current_xact_id() FROM head
+        """
+
+    /// `numberCommit`, and a notification (`pg_notify(?, ?)`) in the same statement.
+    private static let numberCommitNotifying = """
+        WITH head AS (UPDATE event_log_head SET position = position + 1 RETURNING position),
+        numbered AS (
+            INSERT INTO event_commits (position, transaction_id) SELECT position, pg_current_xact_id() FROM head RETURNING position
+        )
+        SELECT pg_notify(?, ?) FROM numbered
         """
 
     /// Delivers the signals other instances announce until the calling task is cancelled: listens on a connection

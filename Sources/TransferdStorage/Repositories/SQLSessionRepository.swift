@@ -101,9 +101,18 @@ struct SQLSessionRepository: SessionRepository {
         return details
     }
 
-    func nextTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> ClosedRange<Int64> {
-        let last = try Self.next(.lastTaskIdentifier, count: count, sessionID: sessionID, db)
-        return last - Int64(count) + 1...last
+    func takeTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> (session: Session, identifiers: ClosedRange<Int64>, tasks: Int)? {
+        precondition(count > 0, "at least one identifier is taken")
+        return try db.fetchOne(
+            """
+            UPDATE sessions SET last_task_identifier = last_task_identifier + ? WHERE id = ?
+            RETURNING *, tasks_suspended + tasks_running + tasks_canceling + tasks_completed AS task_count
+            """,
+            [count, sessionID]
+        ) { row in
+            let session = try Session(row: row, vault: vault)
+            return (session, session.lastTaskIdentifier - Int64(count) + 1...session.lastTaskIdentifier, row["task_count"])
+        }
     }
 
     /// The session's numbers handed out in order: its event sequence and its task identifiers.

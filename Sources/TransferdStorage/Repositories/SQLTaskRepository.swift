@@ -73,11 +73,6 @@ struct SQLTaskRepository: TaskRepository {
 
     // The counts read the per-session counters that the tasks' triggers keep (`0010_queue_and_counts.sql`).
 
-    func count(sessionID: Int64) throws -> Int {
-        try db.value("SELECT tasks_suspended + tasks_running + tasks_canceling + tasks_completed FROM sessions WHERE id = ?", [sessionID])
-            ?? 0
-    }
-
     func workload(sessionID: Int64) throws -> SessionWorkload? {
         try db.fetchOne(
             """

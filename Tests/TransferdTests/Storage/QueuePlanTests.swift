@@ -69,7 +69,8 @@ import TransferdDomain
                 try SQLSessionRepository(db: SQLiteConnection(db: db), vault: .forTests).details(sessionIDs: [session.rowID])[
                     session.rowID
                 ],
-                try tasks.count(sessionID: session.rowID),
+                try SQLSessionRepository(db: SQLiteConnection(db: db), vault: .forTests).takeTaskIdentifiers(1, sessionID: session.rowID)?
+                    .tasks,
                 try tasks.workload(sessionID: session.rowID),
                 try SQLTenantRepository(db: SQLiteConnection(db: db)).standing(id: 1)?.usage
             )
