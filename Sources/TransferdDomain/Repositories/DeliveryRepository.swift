@@ -20,7 +20,13 @@ package protocol DeliveryRepository {
     func pendingHeads(exceptSessions: [Int64]) throws -> [DeliveryHead]
     /// The session's oldest pending delivery, when its subscriber is enabled.
     func pendingHead(sessionID: Int64) throws -> Delivery?
-    func insertAttempt(_ attempt: DeliveryAttempt) throws
+    /// Writes an attempt of `delivery`; then, when the delivery is still pending, what the attempt changed of it
+    /// (`update(_:ifStatus:)`) and the subscriber's `health`. False when it was no longer pending. One statement on
+    /// PostgreSQL.
+    func record(_ attempt: DeliveryAttempt, of delivery: Delivery, health: WebhookSubscription.State) throws -> Bool
+    /// Records that the subscriber acknowledged the `delivered` one's event (and so every earlier one), and returns
+    /// the session's next pending delivery, when its subscriber is enabled. One statement on PostgreSQL.
+    func acknowledge(_ delivered: Delivery) throws -> Delivery?
     /// How many deliveries wait to be sent, in every session.
     func countPending() throws -> Int
 }

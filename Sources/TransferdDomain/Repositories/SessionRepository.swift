@@ -22,8 +22,6 @@ package protocol SessionRepository {
     /// Hands out the session's next `count` task identifiers, in order, in one statement that also reads the session
     /// (locking its row until the transaction ends) and counts its tasks; nil when there is no such session.
     func takeTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> (session: Session, identifiers: ClosedRange<Int64>, tasks: Int)?
-    /// Records that the subscriber acknowledged the event with this sequence (and so every earlier one).
-    func acknowledge(sequence: Int64, sessionID: Int64) throws
 
     /// Leases the sending of the session's deliveries to `owner` until `expiresAt`, unless another instance holds
     /// that lease at `now`; false when one does.

@@ -288,14 +288,12 @@ package struct Dispatcher: Service {
         recorded: (Delivery.Status) -> Void
     ) throws -> Delivery? {
         let (delivery, answer, now) = (recording.delivery, recording.answer, recording.now)
-        try repositories.deliveries.insertAttempt(
-            DeliveryAttempt(
-                deliveryId: delivery.rowID,
-                attemptedAt: recording.attemptedAt,
-                statusCode: answer.status,
-                latencyMs: Int(recording.latency.timeInterval * 1000),
-                error: answer.error
-            )
+        let attempt = DeliveryAttempt(
+            deliveryId: delivery.rowID,
+            attemptedAt: recording.attemptedAt,
+            statusCode: answer.status,
+            latencyMs: Int(recording.latency.timeInterval * 1000),
+            error: answer.error
         )
         // The delivery is this sender's as it was claimed; it may have left the queue meanwhile (webhook deleted,
         // session invalidated): then its outcome stands and nothing else changes.
@@ -323,12 +321,9 @@ package struct Dispatcher: Service {
                 current.completedAt = now
             }
         }
-        guard try repositories.deliveries.update(current, ifStatus: .pending) else { return nil }
+        guard try repositories.deliveries.record(attempt, of: current, health: health) else { return nil }
         recorded(current.status)
-        try repositories.webhooks.setState(health, sessionID: current.sessionId)
-        guard current.status == .delivered else { return nil }
-        try repositories.sessions.acknowledge(sequence: current.sequence, sessionID: current.sessionId)
-        guard let next = try repositories.deliveries.pendingHead(sessionID: current.sessionId) else { return nil }
+        guard current.status == .delivered, let next = try repositories.deliveries.acknowledge(current) else { return nil }
         return next.nextAttemptAt <= now ? next : nil
     }
 }

@@ -18,16 +18,65 @@ struct SQLDeliveryRepository: DeliveryRepository {
     /// The status is written as a constant: bound, it would make SQLite prepare the statement again whenever its
     /// value changed (a partial index's condition names `status`).
     func update(_ delivery: Delivery, ifStatus expected: Delivery.Status) throws -> Bool {
-        try db.execute(
+        try db.execute(Self.update(ifStatus: expected), Self.changes(of: delivery)) > 0
+    }
+
+    private static func update(ifStatus expected: Delivery.Status) -> String {
+        """
+        UPDATE deliveries SET status = ?, attempt_count = ?, next_attempt_at = ?, last_error = ?, completed_at = ?
+        WHERE id = ? AND status = \(expected.sqlConstant)
+        """
+    }
+
+    private static func changes(of delivery: Delivery) -> SQLArguments {
+        [
+            delivery.status.rawValue, delivery.attemptCount, StoredDate.text(delivery.nextAttemptAt), delivery.lastError,
+            StoredDate.text(delivery.completedAt), delivery.rowID,
+        ]
+    }
+
+    func record(_ attempt: DeliveryAttempt, of delivery: Delivery, health: WebhookSubscription.State) throws -> Bool {
+        let columns = attempt.storedColumns()
+        let insertion =
+            "INSERT INTO \(DeliveryAttempt.table) (\(columns.map(\.key).joined(separator: ", "))) VALUES (\(Placeholders.list(columns.count)))"
+        let healthArguments: SQLArguments = [health, delivery.sessionId, health]
+        guard db.dialect == .postgres else {
+            try db.execute(insertion, columns.map(\.value))
+            guard try update(delivery, ifStatus: .pending) else { return false }
+            try db.execute("UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ?", healthArguments)
+            return true
+        }
+        // Data-modifying CTEs all run, whatever the outer query reads; the health waits for the update's row.
+        let updated: Int64? = try db.value(
             """
-            UPDATE deliveries SET status = ?, attempt_count = ?, next_attempt_at = ?, last_error = ?, completed_at = ?
-            WHERE id = ? AND status = \(expected.sqlConstant)
+            WITH attempt AS (\(insertion)),
+            updated AS (\(Self.update(ifStatus: .pending)) RETURNING id),
+            health AS (UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ? AND EXISTS (SELECT 1 FROM updated))
+            SELECT COUNT(*) FROM updated
             """,
-            [
-                delivery.status.rawValue, delivery.attemptCount, StoredDate.text(delivery.nextAttemptAt), delivery.lastError,
-                StoredDate.text(delivery.completedAt), delivery.rowID,
-            ]
-        ) > 0
+            columns.map(\.value) + Self.changes(of: delivery) + healthArguments
+        )
+        return updated == 1
+    }
+
+    func acknowledge(_ delivered: Delivery) throws -> Delivery? {
+        let (sequence, sessionID) = (delivered.sequence, delivered.sessionId)
+        let acknowledgement = "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?"
+        guard db.dialect == .postgres else {
+            try db.execute(acknowledgement, [sequence, sessionID, sequence])
+            return try pendingHead(sessionID: sessionID)
+        }
+        return try db.fetchOne(
+            """
+            WITH acknowledged AS (\(acknowledgement))
+            SELECT d.* FROM deliveries d JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
+            WHERE d.status = \(Delivery.Status.pending.sqlConstant) AND d.session_id = ? AND w.state <> \(WebhookSubscription.State.disabled.sqlConstant)
+              AND s.sends_launch_events = 1
+            ORDER BY d.sequence LIMIT 1\(db.rowLock(of: "d"))
+            """,
+            [sequence, sessionID, sequence, sessionID],
+            Delivery.init(row:)
+        )
     }
 
     func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) throws -> [(Delivery, [DeliveryAttempt])] {
@@ -145,7 +194,4 @@ struct SQLDeliveryRepository: DeliveryRepository {
         } ?? nil
     }
 
-    func insertAttempt(_ attempt: DeliveryAttempt) throws {
-        _ = try RowStatements.insert(into: DeliveryAttempt.table, attempt.storedColumns(), db)
-    }
 }

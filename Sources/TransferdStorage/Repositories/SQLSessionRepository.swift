@@ -136,13 +136,6 @@ struct SQLSessionRepository: SessionRepository {
         return number
     }
 
-    func acknowledge(sequence: Int64, sessionID: Int64) throws {
-        try db.execute(
-            "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?",
-            [sequence, sessionID, sequence]
-        )
-    }
-
     /// A session's deliveries no other instance than the first argument holds: no lease, its own, or one that expired.
     private static let deliveriesFree = "(delivery_owner IS NULL OR delivery_owner = ? OR delivery_lease_expires_at <= ?)"
 

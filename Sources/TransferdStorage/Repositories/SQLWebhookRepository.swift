@@ -18,10 +18,6 @@ struct SQLWebhookRepository: WebhookRepository {
         try RowStatements.upsert(into: WebhookSubscription.table, try subscription.storedColumns(vault), db)
     }
 
-    func setState(_ state: WebhookSubscription.State, sessionID: Int64) throws {
-        try db.execute("UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ?", [state, sessionID, state])
-    }
-
     func delete(sessionID: Int64) throws -> Bool {
         try db.execute("DELETE FROM webhooks WHERE session_id = ?", [sessionID]) > 0
     }

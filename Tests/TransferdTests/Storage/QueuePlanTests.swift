@@ -141,14 +141,13 @@ import TransferdDomain
                     let deliveries = SQLDeliveryRepository(db: SQLiteConnection(db: db))
                     guard var head = try deliveries.pendingHead(sessionID: session) else { continue }
                     let failed = round.isMultiple(of: 2)
-                    try deliveries.insertAttempt(
-                        DeliveryAttempt(deliveryId: head.rowID, attemptedAt: now, statusCode: failed ? 500 : 204, latencyMs: 1)
-                    )
+                    let attempt = DeliveryAttempt(deliveryId: head.rowID, attemptedAt: now, statusCode: failed ? 500 : 204, latencyMs: 1)
                     head.attemptCount += 1
                     head.status = failed ? .pending : .delivered
                     head.lastError = failed ? "The subscriber answered 500." : nil
                     head.completedAt = failed ? nil : now
-                    #expect(try deliveries.update(head, ifStatus: .pending))
+                    #expect(try deliveries.record(attempt, of: head, health: failed ? .retrying : .healthy))
+                    if !failed { _ = try deliveries.acknowledge(head) }
                 }
                 _ = try SQLDeliveryRepository(db: SQLiteConnection(db: db)).pendingHeads(exceptSessions: [])
             }
