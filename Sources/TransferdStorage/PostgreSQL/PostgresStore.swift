@@ -154,7 +154,7 @@ package final class PostgresStore: Store {
             try repositories.commitActions.prepare()
             let payloads = notifications.payloads(repositories.commitActions.aftermath.signals)
             let channel = notifications.channel
-            let notify = { (payload: String) in try db.execute("SELECT pg_notify(?, ?)", [channel, payload]) }
+            let notify = { (payload: String) in _ = try db.execute("SELECT pg_notify(?, ?)", [channel, payload]) }
             // The commit's number goes last, with the last notification when there is one: a round trip less.
             if repositories.eventsAppended.value, let last = payloads.last {
                 for payload in payloads.dropLast() { try notify(payload) }
