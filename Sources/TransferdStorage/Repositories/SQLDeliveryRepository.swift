@@ -146,6 +146,11 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     func pendingHeads(exceptSessions: [Int64]) throws -> [DeliveryHead] {
         let busy = Set(exceptSessions)
+        guard db.dialect == .sqlite else {
+            return try db.fetchAll(Self.headsWalk, []) { row in DeliveryHead(delivery: try Delivery(row: row), tenantID: row["head_tenant"])
+            }
+            .filter { !busy.contains($0.delivery.sessionId) }
+        }
         var heads: [DeliveryHead] = []
         var session = Int64.min
         // One seek per session with pending deliveries: its lowest pending sequence is its head.
@@ -164,6 +169,27 @@ struct SQLDeliveryRepository: DeliveryRepository {
         }
         return heads.sorted { $0.delivery.nextAttemptAt < $1.delivery.nextAttemptAt }
     }
+
+    /// The heads of every session's pending deliveries whose subscriber is enabled, with their tenants, the earliest
+    /// due first, in one statement: the same seek a session as SQLite's walk, each from the session before it (a
+    /// statement a session was as many round trips as sessions with a backlog, every time the dispatcher looked).
+    /// Each head's row is read by its key (`OFFSET 0` keeps the planner from flattening the lateral join): joined
+    /// plainly, it was a scan of every delivery (25 ms against 3 ms for 100 sessions and 10,000 deliveries).
+    private static let headsWalk = """
+        WITH RECURSIVE heads (session_id, id) AS (
+            (SELECT session_id, id FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) ORDER BY session_id, sequence LIMIT 1)
+            UNION ALL
+            SELECT next.session_id, next.id FROM heads CROSS JOIN LATERAL (
+                SELECT session_id, id FROM deliveries
+                WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id > heads.session_id
+                ORDER BY session_id, sequence LIMIT 1
+            ) AS next
+        )
+        SELECT d.*, s.tenant_id AS head_tenant FROM heads h CROSS JOIN LATERAL (SELECT * FROM deliveries WHERE id = h.id OFFSET 0) AS d
+        JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
+        WHERE w.state <> \(WebhookSubscription.State.disabled.sqlConstant) AND s.sends_launch_events = 1
+        ORDER BY d.next_attempt_at
+        """
 
     func countPending() throws -> Int {
         try db.value("SELECT COUNT(*) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant)", []) ?? 0
