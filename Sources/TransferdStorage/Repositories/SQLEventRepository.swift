@@ -16,7 +16,7 @@ struct SQLEventRepository: EventRepository {
         switch db.dialect {
         case .sqlite:
             for var event in events {
-                event.sequence = try SQLSessionRepository.next(.lastSequence, sessionID: event.sessionId, db)
+                event.sequence = try SQLSessionRepository.nextSequence(sessionID: event.sessionId, db)
                 event.id = try RowStatements.insert(into: Event.table, try event.storedColumns(), db)
                 let subscriber = try db.fetchOne("SELECT event_types FROM webhooks WHERE session_id = ?", [event.sessionId]) {
                     $0[0] as String?

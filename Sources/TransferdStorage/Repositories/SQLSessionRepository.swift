@@ -115,20 +115,12 @@ struct SQLSessionRepository: SessionRepository {
         }
     }
 
-    /// The session's numbers handed out in order: its event sequence and its task identifiers.
-    enum Numbering: String {
-        case lastSequence = "last_sequence"
-        case lastTaskIdentifier = "last_task_identifier"
-    }
-
-    /// Takes the session's next `count` numbers of `numbering`; returns the last of them.
-    static func next(_ numbering: Numbering, count: Int = 1, sessionID: Int64, _ db: any SQLConnection) throws -> Int64 {
-        precondition(count > 0, "at least one number is taken")
-        let column = numbering.rawValue
+    /// Takes the session's next event sequence number (its task identifiers are taken by `takeTaskIdentifiers`).
+    static func nextSequence(sessionID: Int64, _ db: any SQLConnection) throws -> Int64 {
         guard
             let number: Int64 = try db.value(
-                "UPDATE sessions SET \(column) = \(column) + ? WHERE id = ? RETURNING \(column)",
-                [count, sessionID]
+                "UPDATE sessions SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence",
+                [sessionID]
             )
         else {
             throw StoreError.rowNotFound("sessions \(sessionID)")
