@@ -12,7 +12,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let applied: [String]
         let vault = try CredentialsKey.vault(dataDirectory: options.dataDir)
         if options.databaseURL.isEmpty {
-            applied = try SQLiteStore.migrate(dataDirectory: options.dataDir, vault: vault)
+            applied = try await SQLiteStore.migrate(dataDirectory: options.dataDir, vault: vault)
         } else {
             let store = try await PostgresStore(url: options.databaseURL, vault: vault, connections: 1, logger: Logger(label: "transferd"))
             applied = store.appliedMigrations

@@ -20,7 +20,7 @@ struct OpenedStore: Service {
         logger: Logger
     ) async throws {
         guard let databaseURL else {
-            store = try SQLiteStore(dataDirectory: dataDirectory, vault: vault, signals: signals)
+            store = try await SQLiteStore(dataDirectory: dataDirectory, vault: vault, signals: signals)
             (relay, close) = (nil, {})
             return
         }

@@ -1,9 +1,9 @@
 /// Finite-length background tasks.
 package protocol BackgroundTaskRepository {
-    func insert(_ task: BackgroundTask) throws -> BackgroundTask
-    func update(_ task: BackgroundTask) throws
-    func find(publicID: String) throws -> BackgroundTask?
-    func find(publicID: String, sessionID: Int64) throws -> BackgroundTask?
-    func list(sessionID: Int64) throws -> [BackgroundTask]
-    func active() throws -> [BackgroundTask]
+    func insert(_ task: BackgroundTask) async throws -> BackgroundTask
+    func update(_ task: BackgroundTask) async throws
+    func find(publicID: String) async throws -> BackgroundTask?
+    func find(publicID: String, sessionID: Int64) async throws -> BackgroundTask?
+    func list(sessionID: Int64) async throws -> [BackgroundTask]
+    func active() async throws -> [BackgroundTask]
 }

@@ -2,31 +2,31 @@ import Foundation
 
 /// The outbox's deliveries and their attempts.
 package protocol DeliveryRepository {
-    func find(id: Int64) throws -> Delivery?
-    func find(eventID: Int64) throws -> Delivery?
+    func find(id: Int64) async throws -> Delivery?
+    func find(eventID: Int64) async throws -> Delivery?
     /// Writes what an attempt or a retry changes (status, attempt count, next attempt, error, completion) when the
     /// delivery's stored status is still `expected`; false, writing nothing, when it is not.
-    func update(_ delivery: Delivery, ifStatus expected: Delivery.Status) throws -> Bool
+    func update(_ delivery: Delivery, ifStatus expected: Delivery.Status) async throws -> Bool
     /// The session's deliveries after row id `cursor`, optionally with one status, each with its attempts.
-    func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) throws -> [(Delivery, [DeliveryAttempt])]
-    func list(sessionID: Int64, status: Delivery.Status) throws -> [Delivery]
+    func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) async throws -> [(Delivery, [DeliveryAttempt])]
+    func list(sessionID: Int64, status: Delivery.Status) async throws -> [Delivery]
     /// Fails every pending delivery of the session with `message`.
-    func failPending(sessionID: Int64, message: String, at: Date) throws
+    func failPending(sessionID: Int64, message: String, at: Date) async throws
     /// Queues the deliveries of events just written. A progress delivery supersedes the pending progress of the
     /// same task and type before it, which become coalesced, but for the session's head (it may be in flight).
-    func enqueue(_ events: [Event]) throws
+    func enqueue(_ events: [Event]) async throws
     /// The oldest pending delivery of every session whose subscriber is enabled, except the sessions given, with
     /// the session's tenant; the earliest due first.
-    func pendingHeads(exceptSessions: [Int64]) throws -> [DeliveryHead]
+    func pendingHeads(exceptSessions: [Int64]) async throws -> [DeliveryHead]
     /// The session's oldest pending delivery, when its subscriber is enabled.
-    func pendingHead(sessionID: Int64) throws -> Delivery?
+    func pendingHead(sessionID: Int64) async throws -> Delivery?
     /// Writes an attempt of `delivery`; then, when the delivery is still pending, what the attempt changed of it
     /// (`update(_:ifStatus:)`) and the subscriber's `health`. False when it was no longer pending. One statement on
     /// PostgreSQL.
-    func record(_ attempt: DeliveryAttempt, of delivery: Delivery, health: WebhookSubscription.State) throws -> Bool
+    func record(_ attempt: DeliveryAttempt, of delivery: Delivery, health: WebhookSubscription.State) async throws -> Bool
     /// Records that the subscriber acknowledged the `delivered` one's event (and so every earlier one), and returns
     /// the session's next pending delivery, when its subscriber is enabled. One statement on PostgreSQL.
-    func acknowledge(_ delivered: Delivery) throws -> Delivery?
+    func acknowledge(_ delivered: Delivery) async throws -> Delivery?
     /// How many deliveries wait to be sent, in every session.
-    func countPending() throws -> Int
+    func countPending() async throws -> Int
 }

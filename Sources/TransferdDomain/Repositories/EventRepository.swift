@@ -6,13 +6,13 @@ package protocol EventRepository {
     /// delivery of each whose session's subscriber takes its type, in the caller's transaction. Returns them as
     /// stored, in order, each with whether a delivery was queued for it. On PostgreSQL the events of one session are
     /// one statement, however many.
-    func append(_ events: [Event]) throws -> [(event: Event, queuedDelivery: Bool)]
-    func find(id: Int64) throws -> Event?
+    func append(_ events: [Event]) async throws -> [(event: Event, queuedDelivery: Bool)]
+    func find(id: Int64) async throws -> Event?
     /// The session's events after `sequence`, oldest first; only one task's when `taskIdentifier` is given.
-    func list(sessionID: Int64, after sequence: Int64, taskIdentifier: Int64?, limit: Int) throws -> [Event]
+    func list(sessionID: Int64, after sequence: Int64, taskIdentifier: Int64?, limit: Int) async throws -> [Event]
     /// The events of every session of the tenant after `cursor`, in the order `TenantEventCursor` describes.
-    func list(tenantID: Int64, after cursor: TenantEventCursor, limit: Int) throws -> [TenantEvent]
+    func list(tenantID: Int64, after cursor: TenantEventCursor, limit: Int) async throws -> [TenantEvent]
     /// A cursor at the present: every event written from now on comes after it (on PostgreSQL, so may a few
     /// written just before, by transactions that overlapped an older one still running).
-    func presentCursor() throws -> TenantEventCursor
+    func presentCursor() async throws -> TenantEventCursor
 }

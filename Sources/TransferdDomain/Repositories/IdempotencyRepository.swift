@@ -2,15 +2,15 @@ import Foundation
 
 /// Responses of creating requests, kept for replay to a retry with the same `Idempotency-Key`.
 package protocol IdempotencyRepository {
-    func find(tenantID: Int64, key: String) throws -> IdempotencyRecord?
+    func find(tenantID: Int64, key: String) async throws -> IdempotencyRecord?
     /// Claims the key for a request being handled (its record has no response yet).
-    func reserve(tenantID: Int64, key: String, fingerprint: String, at: Date) throws
+    func reserve(tenantID: Int64, key: String, fingerprint: String, at: Date) async throws
     /// Keeps the response of the request that holds the key.
-    func complete(tenantID: Int64, key: String, response: IdempotencyRecord.Response) throws
+    func complete(tenantID: Int64, key: String, response: IdempotencyRecord.Response) async throws
     /// Gives up a key whose request failed, so that a retry may run it again.
-    func release(tenantID: Int64, key: String) throws
+    func release(tenantID: Int64, key: String) async throws
     /// Forgets keys created before `cutoff`: of one tenant's key, or all of them.
-    func deleteCreated(before cutoff: Date, tenantID: Int64?, key: String?) throws
+    func deleteCreated(before cutoff: Date, tenantID: Int64?, key: String?) async throws
 }
 
 /// A claimed `Idempotency-Key`: who sent it with which request, and the response once there is one.

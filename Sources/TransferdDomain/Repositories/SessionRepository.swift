@@ -2,39 +2,42 @@ import Foundation
 
 /// Sessions, and what their representation needs besides the row.
 package protocol SessionRepository {
-    func find(id: Int64) throws -> Session?
+    func find(id: Int64) async throws -> Session?
     /// The tenant's live (not invalidated) session with this identifier.
-    func live(identifier: String, tenantID: Int64) throws -> Session?
+    func live(identifier: String, tenantID: Int64) async throws -> Session?
     /// The tenant's session with this identifier: the live one, else the most recently invalidated one.
-    func latest(identifier: String, tenantID: Int64) throws -> Session?
+    func latest(identifier: String, tenantID: Int64) async throws -> Session?
     /// Inserts a new session and returns it as stored.
-    func insert(_ session: Session) throws -> Session
+    func insert(_ session: Session) async throws -> Session
     /// Writes the session's lifecycle fields (`state`, `cancelOnInvalidate`, `invalidatedAt`); its counters
     /// (sequences, task identifiers) belong to the store and are never written back.
-    func updateState(of session: Session) throws
+    func updateState(of session: Session) async throws
     /// Writes the session's configuration, as a change of a live session left it.
-    func updateConfiguration(of session: Session) throws
+    func updateConfiguration(of session: Session) async throws
     /// Writes the credentials kept for the session's protection spaces.
-    func updateCredentials(of session: Session) throws
+    func updateCredentials(of session: Session) async throws
     /// Sessions in creation order after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.
-    func list(after cursor: Int64, limit: Int, tenantID: Int64?) throws -> [Session]
-    func details(sessionIDs: [Int64]) throws -> [Int64: Session.Details]
+    func list(after cursor: Int64, limit: Int, tenantID: Int64?) async throws -> [Session]
+    func details(sessionIDs: [Int64]) async throws -> [Int64: Session.Details]
     /// Hands out the session's next `count` task identifiers, in order, in one statement that also reads the session
     /// (locking its row until the transaction ends) and counts its tasks; nil when there is no such session.
-    func takeTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> (session: Session, identifiers: ClosedRange<Int64>, tasks: Int)?
+    func takeTaskIdentifiers(
+        _ count: Int,
+        sessionID: Int64
+    ) async throws -> (session: Session, identifiers: ClosedRange<Int64>, tasks: Int)?
 
     /// Leases the sending of the session's deliveries to `owner` until `expiresAt`, unless another instance holds
     /// that lease at `now`; false when one does.
-    func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) throws -> Bool
+    func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) async throws -> Bool
     /// Whether `owner` could lease the session's deliveries at `now`: no other instance holds them.
-    func canLeaseDeliveries(sessionID: Int64, owner: String, at now: Date) throws -> Bool
+    func canLeaseDeliveries(sessionID: Int64, owner: String, at now: Date) async throws -> Bool
     /// Makes the delivery leases `owner` holds (every one, when nil) expired, as `TaskRepository.expireLeases` does.
-    func expireDeliveryLeases(ownedBy owner: String?) throws
+    func expireDeliveryLeases(ownedBy owner: String?) async throws
     /// Renews the leases `owner` holds on these sessions' deliveries until `expiresAt`; a session whose lease `owner`
     /// no longer holds is missing from the answer.
-    func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<Void>]
+    func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<Void>]
     /// Ends `owner`'s lease on the session's deliveries, if it holds it.
-    func releaseDeliveries(sessionID: Int64, owner: String) throws
+    func releaseDeliveries(sessionID: Int64, owner: String) async throws
     /// When the first of the delivery leases that instances other than `owner` hold expires.
-    func nextDeliveryLeaseExpiry(notOwnedBy owner: String) throws -> Date?
+    func nextDeliveryLeaseExpiry(notOwnedBy owner: String) async throws -> Date?
 }

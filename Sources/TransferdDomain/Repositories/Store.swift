@@ -1,23 +1,23 @@
 /// Where transferd keeps its state: transactions over the repositories of every aggregate.
 ///
-/// A transaction's body is synchronous and touches nothing but the repositories it is given, so that it can be
-/// retried or run wherever the store runs its transactions (a database's own thread, for SQLite). Changes and the
+/// A transaction's body touches nothing but the repositories it is given, so that it can be run again from the
+/// start; it awaits its statements (a round trip each on PostgreSQL, a call on SQLite) and nothing else. Changes and the
 /// events they cause are written in one transaction; whatever must follow the commit is registered with
 /// `afterCommit`, and what other loops (of this instance or another) must learn of it is announced as a `Signal`.
 package protocol Store: Sendable {
     /// Runs `body` in a read-only transaction that sees one consistent snapshot.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// Runs `body` in a write transaction: all of it is committed, or none of it.
-    func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// Runs `body` in a write transaction that claims work: across every instance sharing the database one such
     /// transaction runs at a time, it sees what the others committed before it, and rows another transaction is
     /// changing are passed over (`FOR UPDATE SKIP LOCKED`) rather than waited for. Its body writes nothing but the
     /// claims.
-    func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
+    func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// Runs `body` in a short write transaction that must not wait behind the store's other writes: a lease renewal,
     /// whose lateness stops the work it holds. It sees what others committed, not a snapshot. On a store with one
     /// writer of its own (SQLite) it is a write like any other.
-    func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T
+    func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// Whether the store answers a trivial query (readiness).
     func isReachable() async -> Bool
     /// Whether other instances may share the database (PostgreSQL); if not, this instance owns it (SQLite).
@@ -49,11 +49,11 @@ package protocol Repositories {
 
     /// Runs `body` so that, if it throws, what it wrote (and the actions it registered) is undone while the
     /// transaction goes on (a savepoint); its error is rethrown. Many callers' work can share one transaction so.
-    func isolated<T>(_ body: () throws -> T) throws -> T
+    func isolated<T>(_ body: () async throws -> T) async throws -> T
     /// The `traceparent` of the request the work in progress serves (`Trace.parent` where it was submitted).
     var traceparent: String? { get }
     /// Runs `body` as work that serves the request with `traceparent` (work of many callers sharing a transaction).
-    func traced<T>(_ traceparent: String?, _ body: () throws -> T) rethrows -> T
+    func traced<T>(_ traceparent: String?, _ body: () async throws -> T) async rethrows -> T
     /// Runs `action` once the transaction has committed; never when it rolls back.
     func afterCommit(_ action: @escaping @Sendable () -> Void)
     /// Runs `action` when what was written since is undone: the transaction rolls back (a body that throws, a commit

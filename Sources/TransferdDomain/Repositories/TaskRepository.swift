@@ -2,72 +2,72 @@ import Foundation
 
 /// Transfer tasks: their rows, their queue, and the counts that limits and session bookkeeping need.
 package protocol TaskRepository {
-    func find(id: Int64) throws -> TransferTask?
-    func find(sessionID: Int64, taskIdentifier: Int64) throws -> TransferTask?
+    func find(id: Int64) async throws -> TransferTask?
+    func find(sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask?
     /// Inserts a new task and returns it as stored (with its row id, dates at the store's precision).
-    func insert(_ task: TransferTask) throws -> TransferTask
+    func insert(_ task: TransferTask) async throws -> TransferTask
     /// Inserts new tasks together (one statement on PostgreSQL) and returns them as stored, in order.
-    func insert(_ tasks: [TransferTask]) throws -> [TransferTask]
-    func update(_ task: TransferTask) throws
+    func insert(_ tasks: [TransferTask]) async throws -> [TransferTask]
+    func update(_ task: TransferTask) async throws
     /// Writes tasks together (one statement on PostgreSQL); each must be there.
-    func update(_ tasks: [TransferTask]) throws
+    func update(_ tasks: [TransferTask]) async throws
     /// The session's tasks after task identifier `cursor`, in identifier order, optionally in one state.
-    func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) throws -> [TransferTask]
-    func inState(_ state: TaskState) throws -> [TransferTask]
+    func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) async throws -> [TransferTask]
+    func inState(_ state: TaskState) async throws -> [TransferTask]
     /// The session's tasks that have not completed.
-    func unfinished(sessionID: Int64) throws -> [TransferTask]
+    func unfinished(sessionID: Int64) async throws -> [TransferTask]
     /// The running tasks no instance transfers, by their stored waiting reason (`queued` without one).
-    func countWaiting() throws -> [String: Int]
+    func countWaiting() async throws -> [String: Int]
     /// The session's state and its busy and unfinished tasks; nil when there is no such session.
-    func workload(sessionID: Int64) throws -> SessionWorkload?
+    func workload(sessionID: Int64) async throws -> SessionWorkload?
     /// The transfers of a background task, in task identifier order.
-    func transfers(ofBackgroundTask publicID: String) throws -> [TransferTask]
+    func transfers(ofBackgroundTask publicID: String) async throws -> [TransferTask]
     /// Task identifiers of unfinished upload tasks that will send this staged file, or this download's content.
-    func unfinishedUploads(sending source: UploadSourceReference) throws -> [Int64]
+    func unfinishedUploads(sending source: UploadSourceReference) async throws -> [Int64]
 
     /// A checkpoint of a running download by the lease's `owner`, or of one being cancelled (its last checkpoint,
     /// which its resume data continues from); false when the task is neither or no longer the owner's.
-    func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool
+    func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) async throws -> Bool
     /// The responses running tasks' transfers received, by the lease's `owner`, written together without reading the
     /// tasks first; returns the identifiers of the tasks written, by row id (one no longer running or the owner's is
     /// missing).
-    func recordResponses(owner: String, _ responses: [(id: Int64, received: ReceivedResponse)]) throws -> [Int64: Int64]
+    func recordResponses(owner: String, _ responses: [(id: Int64, received: ReceivedResponse)]) async throws -> [Int64: Int64]
     /// The counters of a running upload by the lease's `owner`; false when it is no longer running or the owner's.
-    func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) throws -> Bool
-    func recordReply(id: Int64, reply: StoredReply) throws
+    func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) async throws -> Bool
+    func recordReply(id: Int64, reply: StoredReply) async throws
     /// Forgets the finished content of a task (its file is removed by the caller).
-    func forgetContent(id: Int64) throws
+    func forgetContent(id: Int64) async throws
     /// Releases the partial files kept for the resume data of the session's completed tasks; returns their row ids.
-    func releaseResumeData(sessionID: Int64) throws -> [Int64]
+    func releaseResumeData(sessionID: Int64) async throws -> [Int64]
     /// Completed tasks whose content or reply body outlived their session's retention period at `now`, and that no
     /// unfinished upload will send.
-    func expiredContent(at now: Date) throws -> [TransferTask]
+    func expiredContent(at now: Date) async throws -> [TransferTask]
 
     /// When the queue must be looked at again: retries and deferred starts due after `now`, leases of instances
     /// other than `owner` that expire, and whether a lease had expired at `leaseNow` (one statement).
-    func queueTimes(dueAfter now: Date, leasesAt leaseNow: Date, owner: String) throws -> QueueTimes
+    func queueTimes(dueAfter now: Date, leasesAt leaseNow: Date, owner: String) async throws -> QueueTimes
     /// Makes the queued tasks waiting for `reason` due at `now`; how many there were.
-    func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) throws -> Int
+    func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) async throws -> Int
     /// The queue heads, in a claim (`Store.claim`): for each session and origin, its first `depth` queued tasks due
     /// at `now` that no instance holds, ranked by active background task first, then priority, then age.
-    func queueHeads(dueAt now: Date, depth: Int) throws -> [QueuedTask]
+    func queueHeads(dueAt now: Date, depth: Int) async throws -> [QueuedTask]
 
     /// Leases the tasks to the instance that will run their transfers; a task's first lease also sets `startedAt`.
-    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) throws
+    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws
     /// Ends `owner`'s leases on the tasks, whose transfers ended, and returns the tasks as they are now, in one
     /// statement; a task `owner` no longer holds (or that is gone) is missing from the answer.
-    func releaseLeases(ids: [Int64], owner: String) throws -> [TransferTask]
+    func releaseLeases(ids: [Int64], owner: String) async throws -> [TransferTask]
     /// Renews the leases `owner` holds on these tasks until `expiresAt`, with the state of each task renewed; a task
     /// whose lease `owner` no longer holds is missing from the answer.
-    func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<TaskState>]
-    func releaseLease(id: Int64) throws
+    func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>]
+    func releaseLease(id: Int64) async throws
     /// Makes the leases `owner` holds (every lease, when nil) expired: an instance that starts again takes back at
     /// once what it held before it stopped.
-    func expireLeases(ownedBy owner: String?) throws
+    func expireLeases(ownedBy owner: String?) async throws
     /// The tasks whose leases had expired at `now`: their owners stopped renewing them.
-    func expiredLeases(at now: Date) throws -> [TransferTask]
+    func expiredLeases(at now: Date) async throws -> [TransferTask]
     /// The transfers under way at `now` on every instance, by session and origin.
-    func transfersUnderway(at now: Date) throws -> [HostQueue: Int]
+    func transfersUnderway(at now: Date) async throws -> [HostQueue: Int]
 }
 
 /// A session's queue for one origin: what `maximumConnectionsPerHost` counts by.

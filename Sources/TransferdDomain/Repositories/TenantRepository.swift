@@ -1,11 +1,11 @@
 /// Tenants: the quotas the operator set for them and what they hold.
 package protocol TenantRepository {
     /// The tenant with its quota and usage; nil when no tenant has the id.
-    func standing(id: Int64) throws -> TenantStanding?
+    func standing(id: Int64) async throws -> TenantStanding?
     /// Every tenant with its quota and usage, by name.
-    func standings() throws -> [TenantStanding]
+    func standings() async throws -> [TenantStanding]
     /// The quotas the operator set, of the tenants that have one.
-    func quotas() throws -> [Int64: TenantQuota]
+    func quotas() async throws -> [Int64: TenantQuota]
     /// Replaces the quota of the tenant named `name`; false when no tenant has that name.
-    func setQuota(_ quota: TenantQuota, name: String) throws -> Bool
+    func setQuota(_ quota: TenantQuota, name: String) async throws -> Bool
 }

@@ -1,8 +1,8 @@
 /// Webhook subscriptions, one per session at most.
 package protocol WebhookRepository {
-    func find(sessionID: Int64) throws -> WebhookSubscription?
+    func find(sessionID: Int64) async throws -> WebhookSubscription?
     /// Inserts or replaces the session's subscription.
-    func save(_ subscription: WebhookSubscription) throws
+    func save(_ subscription: WebhookSubscription) async throws
     /// Removes the subscription; false when there was none.
-    func delete(sessionID: Int64) throws -> Bool
+    func delete(sessionID: Int64) async throws -> Bool
 }

@@ -14,19 +14,19 @@ package final class TenantQuotas: Sendable {
     }
 
     /// The quota `tenant` is held to.
-    package func quota(of tenant: Int64, _ repositories: any Repositories) throws -> TenantQuota {
-        defaults.overridden(by: try overrides(repositories)[tenant] ?? TenantQuota())
+    package func quota(of tenant: Int64, _ repositories: any Repositories) async throws -> TenantQuota {
+        await defaults.overridden(by: try overrides(repositories)[tenant] ?? TenantQuota())
     }
 
     /// The workers each tenant the operator set it for holds while another tenant's work waits.
-    package func transferShares(_ repositories: any Repositories) throws -> [Int64: Int] {
-        try overrides(repositories).compactMapValues(\.transfers)
+    package func transferShares(_ repositories: any Repositories) async throws -> [Int64: Int] {
+        try await overrides(repositories).compactMapValues(\.transfers)
     }
 
-    private func overrides(_ repositories: any Repositories) throws -> [Int64: TenantQuota] {
+    private func overrides(_ repositories: any Repositories) async throws -> [Int64: TenantQuota] {
         let now = ContinuousClock.now
         if let cached = loaded.withLock({ $0 }), now - cached.at < lifetime { return cached.overrides }
-        let overrides = try repositories.tenants.quotas()
+        let overrides = try await repositories.tenants.quotas()
         loaded.withLock { $0 = (overrides, now) }
         return overrides
     }
@@ -36,8 +36,8 @@ extension TenantQuotas {
     /// Refuses (`DomainError.quotaExceeded`) a request that would take `tenant` past one of its quotas by adding to it
     /// what `requests` says; the quotas and usage are read in the caller's transaction. A request of 0 stored bytes (a
     /// new download, of a size not known yet) is refused once nothing is left.
-    package func admit(_ requests: [QuotaBreach.Quota: Int64], tenant: Int64, _ repositories: any Repositories) throws {
-        guard let standing = try repositories.tenants.standing(id: tenant) else { return }
+    package func admit(_ requests: [QuotaBreach.Quota: Int64], tenant: Int64, _ repositories: any Repositories) async throws {
+        guard let standing = try await repositories.tenants.standing(id: tenant) else { return }
         let quota = defaults.overridden(by: standing.quota)
         for (kind, amount) in requests.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let (limit, used): (Int64?, Int64) =
@@ -51,7 +51,7 @@ extension TenantQuotas {
     }
 
     /// Whether `tenant` may be held to a quota of stored bytes: the service's default or its own (as last read).
-    package func limitsStorage(of tenant: Int64, _ repositories: any Repositories) throws -> Bool {
-        try quota(of: tenant, repositories).storedBytes != nil
+    package func limitsStorage(of tenant: Int64, _ repositories: any Repositories) async throws -> Bool {
+        try await quota(of: tenant, repositories).storedBytes != nil
     }
 }

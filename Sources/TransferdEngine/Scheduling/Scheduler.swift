@@ -130,7 +130,7 @@ package struct Scheduler: Service {
     package func reconsider(taskID: Int64) async {
         guard let transfer = transfers[taskID] else { return }
         do {
-            let task = try await store.read { try $0.tasks.find(id: taskID) }
+            let task = try await store.read { try await $0.tasks.find(id: taskID) }
             guard let task, task.state == .running, task.lease?.owner == instance.id else { return transfer.interrupt(.byClient) }
             transfer.limit.setRate(task.maxBytesPerSecond)
         } catch {
@@ -158,8 +158,8 @@ package struct Scheduler: Service {
         )
         let (concurrency, perTenant, quotas, busyLooks) = (concurrency, perTenant, quotas, busyLooks)
         return try await store.claim { repositories in
-            let share = FairShare(capacity: concurrency, perTenant: perTenant, shares: try quotas.transferShares(repositories))
-            let times = try repositories.tasks.queueTimes(dueAfter: now, leasesAt: leaseNow, owner: instance.id)
+            let share = await FairShare(capacity: concurrency, perTenant: perTenant, shares: try quotas.transferShares(repositories))
+            let times = try await repositories.tasks.queueTimes(dueAfter: now, leasesAt: leaseNow, owner: instance.id)
             var nextDue = [times.nextAttempt, times.nextForeignLeaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }.min()
             let leasesExpired = times.leasesExpired
             let holding = transfers.byTenant
@@ -170,8 +170,8 @@ package struct Scheduler: Service {
                 return ([], min(nextDue ?? look, look), leasesExpired)
             }
             let depth = max(free, 1)
-            var underway = try repositories.tasks.transfersUnderway(at: leaseNow)
-            var candidates = try repositories.tasks.queueHeads(dueAt: now, depth: depth).sorted { lhs, rhs in
+            var underway = try await repositories.tasks.transfersUnderway(at: leaseNow)
+            var candidates = try await repositories.tasks.queueHeads(dueAt: now, depth: depth).sorted { lhs, rhs in
                 lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
             }
             let othersWait = candidates.contains { !$0.configuration.discretionary }
@@ -187,35 +187,30 @@ package struct Scheduler: Service {
                 return transfers[candidate.task.rowID] == nil
                     && underway[queue, default: 0] < candidate.configuration.maximumConnectionsPerHost
             }
-            let picked = try share.pick(candidates.map { (tenant: $0.tenantID, item: $0) }, holding: holding) { candidate in
-                let task = candidate.task
-                let queue = HostQueue(sessionID: task.sessionId, origin: task.origin)
+            let picked = share.pick(candidates.map { (tenant: $0.tenantID, item: $0) }, holding: holding) { candidate in
                 guard fits(candidate, underway) else { return false }
-                underway[queue, default: 0] += 1
-                turns.served(task.sessionId)
+                underway[HostQueue(sessionID: candidate.task.sessionId, origin: candidate.task.origin), default: 0] += 1
+                turns.served(candidate.task.sessionId)
+                return true
+            }
+            for candidate in picked {
+                let task = candidate.task
                 let transfer = ActiveTransfer(
                     taskID: task.rowID,
                     kind: task.kind,
                     attempt: task.attempts.count + 1,
-                    queue: queue,
+                    queue: HostQueue(sessionID: task.sessionId, origin: task.origin),
                     tenantID: candidate.tenantID,
                     maxBytesPerSecond: task.maxBytesPerSecond,
                     leaseHeldUntil: started + instance.safeLeaseDuration
                 )
                 // Registered once the claim has committed: a claim that runs again registers only what it claims.
                 repositories.afterCommit { transfers.add(transfer) }
-                let upload = task.kind == .upload ? try UploadJob(task: task, files: files, repositories) : nil
-                let job = TransferJob(
-                    task: task,
-                    configuration: candidate.configuration,
-                    upload: upload,
-                    bounds: bounds
-                )
-                claimed.append((job, transfer))
-                return true
+                let upload = task.kind == .upload ? try await UploadJob(task: task, files: files, repositories) : nil
+                claimed.append((TransferJob(task: task, configuration: candidate.configuration, upload: upload, bounds: bounds), transfer))
             }
             let lease = TaskLease(owner: instance.id, expiresAt: instance.leaseExpiry(from: leaseNow))
-            try repositories.tasks.lease(ids: claimed.map(\.1.taskID), lease, startedAt: now)
+            try await repositories.tasks.lease(ids: claimed.map(\.1.taskID), lease, startedAt: now)
             // What waits for a worker alone, not for its session's per-host limit: only that may take one back.
             let pickedIDs = Set(picked.map(\.task.rowID))
             var room = underway

@@ -24,7 +24,7 @@ package struct StorageRecovery: Service {
             let now = loop.clock.now
             if !disk.isBelowFloor {
                 try await store.write { repositories in
-                    if try repositories.tasks.wake(waitingFor: .insufficientStorage, at: now) > 0 { repositories.announce(.work) }
+                    if try await repositories.tasks.wake(waitingFor: .insufficientStorage, at: now) > 0 { repositories.announce(.work) }
                 }
             }
             return now.addingTimeInterval(interval.timeInterval)

@@ -17,16 +17,16 @@ package struct UploadJob: Sendable {
         multipart.map { MultipartFraming(form: $0, filename: filename, fileContentType: contentType) }
     }
 
-    package init(task: TransferTask, files: FileStore, _ repositories: any Repositories) throws {
+    package init(task: TransferTask, files: FileStore, _ repositories: any Repositories) async throws {
         method = task.originalRequest.method
         multipart = task.multipart
         if let fileID = task.sourceFileId {
-            let file = try repositories.stagedFiles.find(id: fileID)
+            let file = try await repositories.stagedFiles.find(id: fileID)
             sourcePath = files.stagedPath(fileID: fileID)
             contentType = file?.contentType ?? "application/octet-stream"
             filename = task.multipart?.filename ?? file?.metadata?["filename"] ?? file?.publicId ?? "file"
         } else {
-            let source = try task.sourceTaskId.flatMap { try repositories.tasks.find(id: $0) }
+            let source = if let id = task.sourceTaskId { try await repositories.tasks.find(id: id) } else { TransferTask?.none }
             sourcePath = files.contentPath(taskID: task.sourceTaskId ?? 0)
             contentType = source?.file?.contentType ?? "application/octet-stream"
             let lastComponent = source.flatMap { URL(string: $0.originalRequest.url)?.lastPathComponent } ?? ""

@@ -30,30 +30,32 @@ package struct BackgroundTaskService: Sendable {
             now: clock.now
         )
         return try await store.write { repositories in
-            guard try repositories.sessions.find(id: sessionID)?.state == .active else {
+            guard try await repositories.sessions.find(id: sessionID)?.state == .active else {
                 throw DomainError.conflict("The session is not active and takes no background tasks.")
             }
             repositories.announce(.deadlines)
-            return try repositories.backgroundTasks.insert(task)
+            return try await repositories.backgroundTasks.insert(task)
         }
     }
 
     /// The session's background task with this id, with its transfers.
     package func find(_ publicID: String, sessionID: Int64) async throws -> (BackgroundTask, [TransferTask]) {
         try await store.read { repositories in
-            guard let task = try repositories.backgroundTasks.find(publicID: publicID, sessionID: sessionID) else {
+            guard let task = try await repositories.backgroundTasks.find(publicID: publicID, sessionID: sessionID) else {
                 throw DomainError.notFound("Background task `\(publicID)` does not exist in this session.")
             }
-            return (task, try repositories.tasks.transfers(ofBackgroundTask: publicID))
+            return await (task, try repositories.tasks.transfers(ofBackgroundTask: publicID))
         }
     }
 
     /// The session's background tasks in the order they began, each with its transfers.
     package func list(sessionID: Int64) async throws -> [(BackgroundTask, [TransferTask])] {
         try await store.read { repositories in
-            try repositories.backgroundTasks.list(sessionID: sessionID).map {
-                ($0, try repositories.tasks.transfers(ofBackgroundTask: $0.publicId))
+            var listed: [(BackgroundTask, [TransferTask])] = []
+            for backgroundTask in try await repositories.backgroundTasks.list(sessionID: sessionID) {
+                listed.append((backgroundTask, try await repositories.tasks.transfers(ofBackgroundTask: backgroundTask.publicId)))
             }
+            return listed
         }
     }
 
@@ -61,7 +63,7 @@ package struct BackgroundTaskService: Sendable {
     package func end(_ publicID: String, sessionID: Int64, cancelTasks: Bool) async throws -> (BackgroundTask, [TransferTask]) {
         let now = clock.now
         return try await store.write { repositories in
-            guard let task = try repositories.backgroundTasks.find(publicID: publicID, sessionID: sessionID) else {
+            guard let task = try await repositories.backgroundTasks.find(publicID: publicID, sessionID: sessionID) else {
                 throw DomainError.notFound("Background task `\(publicID)` does not exist in this session.")
             }
             var machine = BackgroundTaskStateMachine(task)
@@ -70,11 +72,11 @@ package struct BackgroundTaskService: Sendable {
             } catch {
                 throw DomainError.conflict("Background task `\(publicID)` is \(task.state.rawValue) already.")
             }
-            try repositories.backgroundTasks.update(machine.task)
+            try await repositories.backgroundTasks.update(machine.task)
             if cancelTasks {
-                try transitions.cancel(try repositories.tasks.transfers(ofBackgroundTask: publicID), .cancel(.init()), repositories)
+                try await transitions.cancel(try repositories.tasks.transfers(ofBackgroundTask: publicID), .cancel(.init()), repositories)
             }
-            return (machine.task, try repositories.tasks.transfers(ofBackgroundTask: publicID))
+            return await (machine.task, try repositories.tasks.transfers(ofBackgroundTask: publicID))
         }
     }
 
@@ -86,23 +88,23 @@ package struct BackgroundTaskService: Sendable {
         let now = clock.now
         return try await store.write { repositories in
             var next: Date?
-            for task in try repositories.backgroundTasks.active() {
+            for task in try await repositories.backgroundTasks.active() {
                 var machine = BackgroundTaskStateMachine(task)
                 let action = try machine.handle(.clockTicked(now: now), at: now)
                 let expired = TaskStateMachine.Cancellation(error: .backgroundTaskExpired, produceResumeData: true)
                 switch action {
                 case .warn:
-                    try repositories.backgroundTasks.update(machine.task)
-                    try write(.backgroundTaskExpiring, of: machine.task, at: now, repositories)
+                    try await repositories.backgroundTasks.update(machine.task)
+                    try await write(.backgroundTaskExpiring, of: machine.task, at: now, repositories)
                 case .expire(let warnFirst):
-                    try repositories.backgroundTasks.update(machine.task)
-                    if warnFirst { try write(.backgroundTaskExpiring, of: machine.task, at: now, repositories) }
-                    try transitions.cancel(
+                    try await repositories.backgroundTasks.update(machine.task)
+                    if warnFirst { try await write(.backgroundTaskExpiring, of: machine.task, at: now, repositories) }
+                    try await transitions.cancel(
                         try repositories.tasks.transfers(ofBackgroundTask: task.publicId),
                         .expire(expired),
                         repositories
                     )
-                    try write(.backgroundTaskExpired, of: machine.task, at: now, repositories)
+                    try await write(.backgroundTaskExpired, of: machine.task, at: now, repositories)
                 case .none, .end, .complete:
                     break
                 }
@@ -115,7 +117,7 @@ package struct BackgroundTaskService: Sendable {
         }
     }
 
-    private func write(_ type: EventType, of task: BackgroundTask, at now: Date, _ repositories: any Repositories) throws {
-        try eventLog.append(repositories, sessionID: task.sessionId, type: type, data: EventData(backgroundTask: task, at: now))
+    private func write(_ type: EventType, of task: BackgroundTask, at now: Date, _ repositories: any Repositories) async throws {
+        try await eventLog.append(repositories, sessionID: task.sessionId, type: type, data: EventData(backgroundTask: task, at: now))
     }
 }

@@ -46,9 +46,9 @@ package struct EventLog: Sendable {
     /// session on PostgreSQL); readers and the dispatchers (of every instance) wake after the commit, which the
     /// metrics count.
     @discardableResult
-    package func append(_ repositories: any Repositories, _ entries: [Entry]) throws -> [Event] {
+    package func append(_ repositories: any Repositories, _ entries: [Entry]) async throws -> [Event] {
         let (now, traceparent) = (clock.now, repositories.traceparent)
-        let appended = try repositories.events.append(
+        let appended = try await repositories.events.append(
             entries.map { entry in
                 Event(
                     sessionId: entry.sessionID,
@@ -77,8 +77,8 @@ package struct EventLog: Sendable {
         taskIdentifier: Int64? = nil,
         data: EventData = EventData(),
         kind: TransferTask.Kind? = nil
-    ) throws -> Event {
-        try append(repositories, [Entry(sessionID: sessionID, type: type, taskIdentifier: taskIdentifier, data: data, kind: kind)])[0]
+    ) async throws -> Event {
+        try await append(repositories, [Entry(sessionID: sessionID, type: type, taskIdentifier: taskIdentifier, data: data, kind: kind)])[0]
     }
 
     /// Appends an event about `task` to its session's log, in the caller's transaction.
@@ -88,10 +88,10 @@ package struct EventLog: Sendable {
         _ type: EventType,
         for task: TransferTask,
         data: EventData = EventData()
-    ) throws
+    ) async throws
         -> Event
     {
-        try append(repositories, [Entry(type, for: task, data: data)])[0]
+        try await append(repositories, [Entry(type, for: task, data: data)])[0]
     }
 
     /// Events of the session after `sequence` (only one task's when `taskIdentifier` is given), oldest first; waits
@@ -107,7 +107,7 @@ package struct EventLog: Sendable {
         while true {
             let seen = signal.version(sessionID: sessionID)
             let events = try await store.read {
-                try $0.events.list(sessionID: sessionID, after: sequence, taskIdentifier: taskIdentifier, limit: limit)
+                try await $0.events.list(sessionID: sessionID, after: sequence, taskIdentifier: taskIdentifier, limit: limit)
             }
             let remaining = deadline - ContinuousClock.now
             if !events.isEmpty || remaining <= .zero || Task.isCancelled {
@@ -119,7 +119,7 @@ package struct EventLog: Sendable {
 
     /// A cursor from which a reader of the tenant's events sees what is written from now on.
     package func presentCursor() async throws -> TenantEventCursor {
-        try await store.read { try $0.events.presentCursor() }
+        try await store.read { try await $0.events.presentCursor() }
     }
 
     /// Events of every session of the tenant after `cursor`, in `TenantEventCursor`'s order; waits up to `wait` for
@@ -130,7 +130,7 @@ package struct EventLog: Sendable {
         let recheck: Duration = store.isShared ? .seconds(1) : wait
         while true {
             let seen = signal.version(sessionID: EventSignal.everySession)
-            let events = try await store.read { try $0.events.list(tenantID: tenantID, after: cursor, limit: limit) }
+            let events = try await store.read { try await $0.events.list(tenantID: tenantID, after: cursor, limit: limit) }
             let remaining = deadline - ContinuousClock.now
             if !events.isEmpty || remaining <= .zero || Task.isCancelled {
                 return events

@@ -70,11 +70,11 @@ package struct StagedFileService: Sendable {
         let now = clock.now
         let (limits, quotas, publicID) = (limits, quotas, publicID ?? UUID().uuidString.lowercased())
         let file = try await store.write { repositories in
-            guard try repositories.stagedFiles.find(publicID: publicID, tenantID: tenantID) == nil else {
+            guard try await repositories.stagedFiles.find(publicID: publicID, tenantID: tenantID) == nil else {
                 throw DomainError.conflict("A file with the id `\(publicID)` exists already; files cannot be replaced.")
             }
-            try quotas.admit([.storedBytes: length], tenant: tenantID, repositories)
-            return try repositories.stagedFiles.insert(
+            try await quotas.admit([.storedBytes: length], tenant: tenantID, repositories)
+            return try await repositories.stagedFiles.insert(
                 StagedFile(
                     tenantId: tenantID,
                     publicId: publicID,
@@ -96,7 +96,7 @@ package struct StagedFileService: Sendable {
     /// The file a public id names among the tenant's; unfinished uploads past their expiry count as gone.
     package func find(_ publicID: String, tenantID: Int64) async throws -> StagedFile {
         try ClientIdentifier.validate(publicID, field: "id")
-        let file = try await store.read { try $0.stagedFiles.find(publicID: publicID, tenantID: tenantID) }
+        let file = try await store.read { try await $0.stagedFiles.find(publicID: publicID, tenantID: tenantID) }
         guard let file, file.isComplete || file.expiresAt > clock.now else {
             throw DomainError.notFound("No file has the id `\(publicID)`.")
         }
@@ -106,7 +106,7 @@ package struct StagedFileService: Sendable {
     /// The tenant's files after row id `cursor`, oldest first; unfinished uploads past their expiry count as gone.
     package func list(tenantID: Int64, after cursor: Int64, limit: Int) async throws -> [StagedFile] {
         let now = clock.now
-        return try await store.read { try $0.stagedFiles.list(tenantID: tenantID, after: cursor, limit: limit, now: now) }
+        return try await store.read { try await $0.stagedFiles.list(tenantID: tenantID, after: cursor, limit: limit, now: now) }
     }
 
     /// Appends `body` at `offset`, which must be where the upload stands (409 otherwise). With `checksum`, the
@@ -195,7 +195,7 @@ package struct StagedFileService: Sendable {
     private func record(_ file: StagedFile, offset: Int64) async throws -> StagedFile {
         var file = file
         file.uploadOffset = offset
-        try await store.write { [file] in try $0.stagedFiles.update(file) }
+        try await store.write { [file] in try await $0.stagedFiles.update(file) }
         return file
     }
 
@@ -213,20 +213,20 @@ package struct StagedFileService: Sendable {
         file.sha256 = hasher.finalize().hex
         file.completedAt = now
         file.expiresAt = now.addingTimeInterval(limits.retention.timeInterval)
-        try await store.write { [file] in try $0.stagedFiles.update(file) }
+        try await store.write { [file] in try await $0.stagedFiles.update(file) }
         return file
     }
 
     /// Removes a file (tus termination); one that a queued or running upload task will send is kept (409).
     package func remove(_ file: StagedFile) async throws {
         try await store.write { repositories in
-            let users = try repositories.tasks.unfinishedUploads(sending: .stagedFile(file.rowID))
+            let users = try await repositories.tasks.unfinishedUploads(sending: .stagedFile(file.rowID))
             guard users.isEmpty else {
                 throw DomainError.conflict(
                     "File `\(file.publicId)` is used by upload task(s) \(users.map(String.init).joined(separator: ", "))."
                 )
             }
-            try repositories.stagedFiles.delete(id: file.rowID)
+            try await repositories.stagedFiles.delete(id: file.rowID)
         }
         files.removeStaged(fileID: file.rowID)
     }

@@ -29,9 +29,13 @@ package struct IdempotencyService: Sendable {
     package func claim(_ key: String, tenantID: Int64, fingerprint: String) async throws -> Claim {
         let now = clock.now
         return try await store.write { repositories in
-            try repositories.idempotencyKeys.deleteCreated(before: now.addingTimeInterval(-Self.lifetime), tenantID: tenantID, key: key)
-            guard let record = try repositories.idempotencyKeys.find(tenantID: tenantID, key: key) else {
-                try repositories.idempotencyKeys.reserve(tenantID: tenantID, key: key, fingerprint: fingerprint, at: now)
+            try await repositories.idempotencyKeys.deleteCreated(
+                before: now.addingTimeInterval(-Self.lifetime),
+                tenantID: tenantID,
+                key: key
+            )
+            guard let record = try await repositories.idempotencyKeys.find(tenantID: tenantID, key: key) else {
+                try await repositories.idempotencyKeys.reserve(tenantID: tenantID, key: key, fingerprint: fingerprint, at: now)
                 return .claimed
             }
             guard record.fingerprint == fingerprint else { return .reusedWithOtherRequest }
@@ -40,10 +44,10 @@ package struct IdempotencyService: Sendable {
     }
 
     package func keep(_ response: IdempotencyRecord.Response, key: String, tenantID: Int64) async throws {
-        try await store.write { try $0.idempotencyKeys.complete(tenantID: tenantID, key: key, response: response) }
+        try await store.write { try await $0.idempotencyKeys.complete(tenantID: tenantID, key: key, response: response) }
     }
 
     package func release(_ key: String, tenantID: Int64) async throws {
-        try await store.write { try $0.idempotencyKeys.release(tenantID: tenantID, key: key) }
+        try await store.write { try await $0.idempotencyKeys.release(tenantID: tenantID, key: key) }
     }
 }

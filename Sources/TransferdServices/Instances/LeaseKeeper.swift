@@ -40,7 +40,7 @@ package struct LeaseKeeper: Service {
             let (instance, expiry) = (instance, instance.leaseExpiry(from: now))
             do {
                 let (transfersRenewed, sessionsRenewed) = try await store.renew { repositories in
-                    (
+                    await (
                         ids.isEmpty ? [:] : try repositories.tasks.renewLeases(ids: ids, owner: instance.id, until: expiry),
                         sessionIDs.isEmpty
                             ? [:] : try repositories.sessions.renewDeliveryLeases(sessionIDs: sessionIDs, owner: instance.id, until: expiry)

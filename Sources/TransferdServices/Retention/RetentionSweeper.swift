@@ -34,15 +34,15 @@ package struct RetentionSweeper: Service {
     /// One pass; files leave the disk only once the rows that name them are committed.
     package func sweep(now: Date) async throws {
         let (taskIDs, fileIDs) = try await store.write { repositories in
-            let expiredTasks = try repositories.tasks.expiredContent(at: now)
+            let expiredTasks = try await repositories.tasks.expiredContent(at: now)
             for var task in expiredTasks {
                 let file = task.file
                 (task.file, task.reply) = (nil, nil)
-                try repositories.tasks.update(task)
-                try eventLog.append(repositories, .taskContentExpired, for: task, data: EventData(file: file))
+                try await repositories.tasks.update(task)
+                try await eventLog.append(repositories, .taskContentExpired, for: task, data: EventData(file: file))
             }
-            let fileIDs = try repositories.stagedFiles.deleteExpired(at: now)
-            try repositories.idempotencyKeys.deleteCreated(
+            let fileIDs = try await repositories.stagedFiles.deleteExpired(at: now)
+            try await repositories.idempotencyKeys.deleteCreated(
                 before: now.addingTimeInterval(-IdempotencyService.lifetime),
                 tenantID: nil,
                 key: nil

@@ -41,9 +41,9 @@ package struct DashboardSessionService: Sendable {
             expiresAt: now.addingTimeInterval(lifetime)
         )
         try await store.write { repositories in
-            try repositories.dashboardSessions.deleteExpired(before: now)
-            try repositories.dashboardSessions.insert(session)
-            try repositories.dashboardSessions.deleteAllButNewest(Self.maximumPerKey, apiKeyID: session.apiKeyID)
+            try await repositories.dashboardSessions.deleteExpired(before: now)
+            try await repositories.dashboardSessions.insert(session)
+            try await repositories.dashboardSessions.deleteAllButNewest(Self.maximumPerKey, apiKeyID: session.apiKeyID)
         }
         return .success((token, session))
     }
@@ -52,7 +52,7 @@ package struct DashboardSessionService: Sendable {
     /// key was revoked.
     package func resolve(token: String) async throws -> (principal: Principal, session: DashboardSession)? {
         let hash = Self.hash(token)
-        guard let session = try await store.read({ try $0.dashboardSessions.find(tokenHash: hash) }), session.expiresAt > clock.now,
+        guard let session = try await store.read({ try await $0.dashboardSessions.find(tokenHash: hash) }), session.expiresAt > clock.now,
             let principal = try await keys.principal(keyID: session.apiKeyID)
         else { return nil }
         return (principal, session)
@@ -60,7 +60,7 @@ package struct DashboardSessionService: Sendable {
 
     /// Ends `session`: its cookie signs in no more.
     package func signOut(_ session: DashboardSession) async throws {
-        try await store.write { try $0.dashboardSessions.delete(tokenHash: session.tokenHash) }
+        try await store.write { try await $0.dashboardSessions.delete(tokenHash: session.tokenHash) }
     }
 
     private static func hash(_ token: String) -> String {

@@ -40,14 +40,17 @@ package struct SessionService: Sendable {
         webhook: WebhookSettings?
     ) async throws -> Creation {
         try await store.write { repositories in
-            if let live = try repositories.sessions.live(identifier: identifier, tenantID: tenantID) {
+            if let live = try await repositories.sessions.live(identifier: identifier, tenantID: tenantID) {
                 return Creation(session: live, created: false)
             }
-            try quotas.admit([.sessions: 1], tenant: tenantID, repositories)
-            let session = try repositories.sessions.insert(
+            try await quotas.admit([.sessions: 1], tenant: tenantID, repositories)
+            let session = try await repositories.sessions.insert(
                 Session(identifier: identifier, tenantId: tenantID, configuration: configuration, createdAt: clock.now)
             )
-            let secret = try webhook.flatMap { try webhooks.set($0, sessionID: session.rowID, repositories).generated }
+            let secret =
+                if let webhook { try await webhooks.set(webhook, sessionID: session.rowID, repositories).generated } else {
+                    WebhookSecret?.none
+                }
             return Creation(session: session, created: true, generatedSecret: secret)
         }
     }
@@ -56,19 +59,19 @@ package struct SessionService: Sendable {
     /// Another tenant's sessions are as absent as sessions that never were.
     package func session(identifier: String, tenantID: Int64) async throws -> Session {
         try ClientIdentifier.validate(identifier, field: "identifier")
-        let session = try await store.read { try $0.sessions.latest(identifier: identifier, tenantID: tenantID) }
+        let session = try await store.read { try await $0.sessions.latest(identifier: identifier, tenantID: tenantID) }
         guard let session else { throw DomainError.notFound("No session has the identifier `\(identifier)`.") }
         return session
     }
 
     /// Sessions in creation order, after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.
     package func list(after cursor: Int64, limit: Int, tenantID: Int64?) async throws -> [Session] {
-        try await store.read { try $0.sessions.list(after: cursor, limit: limit, tenantID: tenantID) }
+        try await store.read { try await $0.sessions.list(after: cursor, limit: limit, tenantID: tenantID) }
     }
 
     /// What the sessions' representations need besides their rows.
     package func details(sessionIDs: [Int64]) async throws -> [Int64: Session.Details] {
-        try await store.read { try $0.sessions.details(sessionIDs: sessionIDs) }
+        try await store.read { try await $0.sessions.details(sessionIDs: sessionIDs) }
     }
 
     /// finishTasksAndInvalidate (`cancelTasks: false`) or invalidateAndCancel (`cancelTasks: true`).
@@ -78,7 +81,7 @@ package struct SessionService: Sendable {
     /// and making it no longer discretionary wakes the scheduler.
     package func update(sessionID: Int64, _ change: SessionChange) async throws -> Session {
         try await store.write { repositories in
-            guard var session = try repositories.sessions.find(id: sessionID) else {
+            guard var session = try await repositories.sessions.find(id: sessionID) else {
                 throw DomainError.notFound("The session does not exist.")
             }
             guard session.state == .active else {
@@ -86,7 +89,7 @@ package struct SessionService: Sendable {
             }
             if let sends = change.sessionSendsLaunchEvents { session.configuration.sessionSendsLaunchEvents = sends }
             if let discretionary = change.discretionary { session.configuration.discretionary = discretionary }
-            try repositories.sessions.updateConfiguration(of: session)
+            try await repositories.sessions.updateConfiguration(of: session)
             if change.sessionSendsLaunchEvents == true { repositories.announce(.outbox) }
             if change.discretionary == false { repositories.announce(.work) }
             return session
@@ -95,7 +98,7 @@ package struct SessionService: Sendable {
 
     package func invalidate(sessionID: Int64, cancelTasks: Bool) async throws -> Session {
         try await store.write { repositories in
-            guard var session = try repositories.sessions.find(id: sessionID) else {
+            guard var session = try await repositories.sessions.find(id: sessionID) else {
                 throw DomainError.notFound("The session does not exist.")
             }
             var machine = SessionStateMachine(state: session.state, cancelsTasks: session.cancelOnInvalidate)
@@ -105,12 +108,12 @@ package struct SessionService: Sendable {
                 throw DomainError.conflict("Session \(session.identifier) is already invalidated.")
             }
             (session.state, session.cancelOnInvalidate) = (machine.state, machine.cancelsTasks)
-            try repositories.sessions.updateState(of: session)
+            try await repositories.sessions.updateState(of: session)
             if cancelTasks {
-                try transitions.cancel(try repositories.tasks.unfinished(sessionID: sessionID), .cancel(.init()), repositories)
+                try await transitions.cancel(try repositories.tasks.unfinished(sessionID: sessionID), .cancel(.init()), repositories)
             }
-            try transitions.settleSession(sessionID, taskBecameIdle: false, repositories)
-            return try repositories.sessions.find(id: sessionID) ?? session
+            try await transitions.settleSession(sessionID, taskBecameIdle: false, repositories)
+            return try await repositories.sessions.find(id: sessionID) ?? session
         }
     }
 }

@@ -18,7 +18,7 @@ import TransferdDomain
 /// its sessions in one order (ascending ids). Two instances' groups took them in the order their callers came, and
 /// deadlocked on PostgreSQL, where writes wait for the rows they change.
 package final class GroupCommit: Sendable {
-    fileprivate typealias Work = @Sendable (any Repositories) throws -> any Sendable
+    fileprivate typealias Work = @Sendable (any Repositories) async throws -> any Sendable
     fileprivate typealias Answer = Result<any Sendable, any Error>
 
     fileprivate enum Turn: Sendable {
@@ -48,7 +48,7 @@ package final class GroupCommit: Sendable {
         let key: Key
         let item: any Sendable
         /// Writes the items (each an `Item` of the kind) and returns their outcomes, in order.
-        let write: @Sendable ([any Sendable], any Repositories) throws -> [any Sendable]
+        let write: @Sendable ([any Sendable], any Repositories) async throws -> [any Sendable]
     }
 
     fileprivate struct Waiting: Sendable {
@@ -81,11 +81,11 @@ package final class GroupCommit: Sendable {
     /// writes for the session `sessionID` (its rows and its tasks'), if for one.
     package func write<T: Sendable>(
         forSession sessionID: Int64? = nil,
-        _ body: @escaping @Sendable (any Repositories) throws -> T
+        _ body: @escaping @Sendable (any Repositories) async throws -> T
     ) async throws -> T {
         let traceparent = Trace.parent
         let work = Member(
-            work: { repositories in try repositories.traced(traceparent) { try body(repositories) } },
+            work: { repositories in try await repositories.traced(traceparent) { try await body(repositories) } },
             session: sessionID ?? .max
         )
         // The value is what `body` returned: a T.
@@ -128,10 +128,10 @@ package final class GroupCommit: Sendable {
             item: item,
             write: { items, repositories in
                 // Every item of a batch is the writer's: the batch's key names its kind.
-                try repositories.traced(traceparent) { try writer.write(items.map { $0 as! Writer.Item }, repositories) }
+                try await repositories.traced(traceparent) { try await writer.write(items.map { $0 as! Writer.Item }, repositories) }
             }
         )
-        let work: Work = { repositories in try batch.write([item], repositories)[0] }
+        let work: Work = { repositories in try await batch.write([item], repositories)[0] }
         return try await submit(Member(work: work, session: session, batch: batch)) as! Writer.Outcome
     }
 
@@ -145,12 +145,12 @@ package final class GroupCommit: Sendable {
             return try await Task {
                 do {
                     return try await store.write {
-                        try self.write([work] + followers.gather { self.gather() }.map(\.member), followers, $0)
+                        try await self.write([work] + followers.gather { self.gather() }.map(\.member), followers, $0)
                     }
                 } catch is MemberFailed {
                     return try await store.write { repositories in
-                        try self.write([work] + followers.gather { self.gather() }.map(\.member), followers, repositories) { work in
-                            try repositories.isolated { try work(repositories) }
+                        try await self.write([work] + followers.gather { self.gather() }.map(\.member), followers, repositories) { work in
+                            try await repositories.isolated { try await work(repositories) }
                         }
                     }
                 }
@@ -173,8 +173,8 @@ package final class GroupCommit: Sendable {
         _ members: [Member],
         _ followers: Followers,
         _ repositories: any Repositories,
-        isolating: ((Work) throws -> any Sendable)? = nil
-    ) throws -> Answer {
+        isolating: ((Work) async throws -> any Sendable)? = nil
+    ) async throws -> Answer {
         var answers = [Answer?](repeating: nil, count: members.count)
         // Without savepoints, a batch's items are written together, where the first of them comes in the order.
         let batches =
@@ -183,10 +183,14 @@ package final class GroupCommit: Sendable {
             let (work, items) = (members[index].work, members[index].batch.flatMap { batches[$0.key] } ?? [index])
             do {
                 if items.count > 1 {
-                    let outcomes = try members[index].batch!.write(items.map { members[$0].batch!.item }, repositories)
+                    let outcomes = try await members[index].batch!.write(items.map { members[$0].batch!.item }, repositories)
                     for (item, outcome) in zip(items, outcomes) { answers[item] = .success(outcome) }
                 } else {
-                    answers[index] = .success(try isolating?(work) ?? work(repositories))
+                    if let isolating {
+                        answers[index] = .success(try await isolating(work))
+                    } else {
+                        answers[index] = .success(try await work(repositories))
+                    }
                 }
             } catch let conflict as any TransactionConflict {
                 throw conflict
@@ -286,5 +290,5 @@ package protocol BatchWrite: Sendable {
     associatedtype Item: Sendable
     associatedtype Outcome: Sendable
     /// Writes `items` in the caller's transaction; returns one outcome for each, in order.
-    func write(_ items: [Item], _ repositories: any Repositories) throws -> [Outcome]
+    func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Outcome]
 }

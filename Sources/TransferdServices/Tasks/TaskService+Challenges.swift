@@ -8,7 +8,7 @@ extension TaskService {
     package func answerChallenge(_ answer: ChallengeAnswer, sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask {
         let vault = vault
         return try await store.write { repositories in
-            guard var task = try repositories.tasks.find(sessionID: sessionID, taskIdentifier: taskIdentifier) else {
+            guard var task = try await repositories.tasks.find(sessionID: sessionID, taskIdentifier: taskIdentifier) else {
                 throw DomainError.notFound("No task has the identifier \(taskIdentifier) in this session.")
             }
             guard task.state == .running, let challenge = task.challenge, task.lease == nil else {
@@ -19,12 +19,12 @@ extension TaskService {
             case .useCredential(let credential, let persistence):
                 let sealed = SealedCredential(protectionSpace: challenge.protectionSpace, sealed: try vault.seal(credential))
                 task.credentials.keep(sealed)
-                if persistence == .forSession, var session = try repositories.sessions.find(id: sessionID) {
+                if persistence == .forSession, var session = try await repositories.sessions.find(id: sessionID) {
                     session.credentials.keep(sealed)
-                    try repositories.sessions.updateCredentials(of: session)
+                    try await repositories.sessions.updateCredentials(of: session)
                 }
                 (task.nextAttemptAt, task.waitingReason) = (nil, nil)
-                try repositories.tasks.update(task)
+                try await repositories.tasks.update(task)
                 repositories.announce(.work)
             case .performDefaultHandling, .rejectProtectionSpace:
                 let status = challenge.protectionSpace.isProxy ? 407 : 401
@@ -33,9 +33,9 @@ extension TaskService {
                     message: "The server asked for credentials (HTTP \(status)) and none were given.",
                     statusCode: status
                 )
-                try transitions.apply(.cancel(.init(error: error)), to: &task, repositories)
+                try await transitions.apply(.cancel(.init(error: error)), to: &task, repositories)
             case .cancelAuthenticationChallenge:
-                try transitions.apply(.cancel(.init()), to: &task, repositories)
+                try await transitions.apply(.cancel(.init()), to: &task, repositories)
             }
             return task
         }

@@ -5,11 +5,12 @@ import TransferdStorage
 extension TaskService {
     /// Inserts `task` as the continuation of the download `resumeData` describes: it takes over the partial file
     /// (so the token works once) and starts with a range request after the kept bytes.
-    func continueDownload(from resumeData: ResumeData, in task: TransferTask, _ repositories: any Repositories) throws -> TransferTask {
+    func continueDownload(from resumeData: ResumeData, in task: TransferTask, _ repositories: any Repositories) async throws -> TransferTask
+    {
         guard resumeData.sessionID == task.sessionId else {
             throw DomainError.invalidField("resumeData", requirement: "belongs to another session")
         }
-        guard var source = try repositories.tasks.find(id: resumeData.taskID), source.state == .completed,
+        guard var source = try await repositories.tasks.find(id: resumeData.taskID), source.state == .completed,
             source.partialBytes == resumeData.bytes, files.partialSize(taskID: resumeData.taskID) >= resumeData.bytes
         else {
             throw DomainError.conflict("This resume data has been used already, or its partial file is gone; create the task without it.")
@@ -20,9 +21,9 @@ extension TaskService {
         task.resumeValidator = resumeData.validator
         task.countOfBytesReceived = resumeData.bytes
         task.countOfBytesExpected = resumeData.expectedBytes
-        task = try repositories.tasks.insert(task)
+        task = try await repositories.tasks.insert(task)
         source.partialBytes = 0
-        try repositories.tasks.update(source)
+        try await repositories.tasks.update(source)
         // The body of a write may run again (a conflict on PostgreSQL): the source's file goes once this one commits.
         guard files.sharePartial(from: source.rowID, to: task.rowID) else {
             throw TransferError(code: .cannotWriteToFile, message: "Could not take over the partial file (errno \(errno)).")

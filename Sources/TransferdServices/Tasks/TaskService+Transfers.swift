@@ -11,7 +11,7 @@ extension TaskService: TransferReporter {
     /// down take effect, before anything of their sessions runs.
     package func prepareQueue() async throws {
         let owner = store.isShared ? instance.id : nil
-        try await store.write { try $0.tasks.expireLeases(ownedBy: owner) }
+        try await store.write { try await $0.tasks.expireLeases(ownedBy: owner) }
         _ = try await backgroundTasks.processDeadlines()
     }
 
@@ -21,12 +21,12 @@ extension TaskService: TransferReporter {
         let (owner, transfers) = (instance.id, transfers)
         let takeBack: @Sendable (TransferTask) -> Bool = { !($0.lease?.owner == owner && transfers[$0.rowID] != nil) }
         let owners = try await store.write { repositories in
-            let expired = try repositories.tasks.expiredLeases(at: now).filter(takeBack)
+            let expired = try await repositories.tasks.expiredLeases(at: now).filter(takeBack)
             for var task in expired {
-                try repositories.tasks.releaseLease(id: task.rowID)
+                try await repositories.tasks.releaseLease(id: task.rowID)
                 task.lease = nil
                 if task.state == .canceling {
-                    try transitions.apply(.transferEnded(.interrupted), to: &task, isTransferring: true, repositories)
+                    try await transitions.apply(.transferEnded(.interrupted), to: &task, isTransferring: true, repositories)
                 }
             }
             if !expired.isEmpty { repositories.announce(.work) }
@@ -42,11 +42,11 @@ extension TaskService: TransferReporter {
     package func redirected(_ transfer: ActiveTransfer, statusCode: Int, from: String, to: String, followed: Bool) async throws {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         try await writes.write(forSession: transfer.queue.sessionID) { repositories in
-            guard transfers.runs(transfer), let task = try repositories.tasks.find(id: taskID), task.state == .running,
+            guard transfers.runs(transfer), let task = try await repositories.tasks.find(id: taskID), task.state == .running,
                 task.lease?.owner == owner
             else { return }
             let data = EventData(redirect: statusCode, from: from, to: to, followed: followed)
-            try eventLog.append(repositories, .taskRedirected, for: task, data: data)
+            try await eventLog.append(repositories, .taskRedirected, for: task, data: data)
         }
     }
 
@@ -78,23 +78,23 @@ extension TaskService: TransferReporter {
         let (owner, transfers, taskID, quotas) = (instance.id, transfers, transfer.taskID, quotas)
         return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             guard transfers.runs(transfer),
-                try repositories.tasks.recordProgress(
+                try await repositories.tasks.recordProgress(
                     id: taskID,
                     owner: owner,
                     received: received,
                     expected: expected,
                     partialBytes: partialBytes
                 ),
-                let task = try repositories.tasks.find(id: taskID), task.state == .running
+                let task = try await repositories.tasks.find(id: taskID), task.state == .running
             else { return .unwanted }
             if bytesWritten > 0 {
                 let data = EventData(bytesWritten: bytesWritten, totalBytesWritten: received, totalBytesExpectedToWrite: expected)
-                try eventLog.append(repositories, .taskProgress, for: task, data: data)
+                try await eventLog.append(repositories, .taskProgress, for: task, data: data)
             }
             // Past the quota by what arrived since the last checkpoint at most.
-            guard try quotas.limitsStorage(of: transfer.tenantID, repositories) else { return .proceed }
+            guard try await quotas.limitsStorage(of: transfer.tenantID, repositories) else { return .proceed }
             do {
-                try quotas.admit([.storedBytes: 1], tenant: transfer.tenantID, repositories)
+                try await quotas.admit([.storedBytes: 1], tenant: transfer.tenantID, repositories)
                 return .proceed
             } catch DomainError.quotaExceeded(let breach) {
                 return .overQuota(breach)
@@ -107,11 +107,11 @@ extension TaskService: TransferReporter {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             guard transfers.runs(transfer),
-                try repositories.tasks.recordUploadProgress(id: taskID, owner: owner, sent: sent, expected: expected),
-                let task = try repositories.tasks.find(id: taskID)
+                try await repositories.tasks.recordUploadProgress(id: taskID, owner: owner, sent: sent, expected: expected),
+                let task = try await repositories.tasks.find(id: taskID)
             else { return false }
             let data = EventData(bytesSent: bytesSent, totalBytesSent: sent, totalBytesExpectedToSend: expected)
-            try eventLog.append(repositories, .taskUploadProgress, for: task, data: data)
+            try await eventLog.append(repositories, .taskUploadProgress, for: task, data: data)
             return true
         }
     }
@@ -119,8 +119,8 @@ extension TaskService: TransferReporter {
     package func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         try await writes.write(forSession: transfer.queue.sessionID) { repositories in
-            guard transfers.runs(transfer), try repositories.tasks.find(id: taskID)?.lease?.owner == owner else { return }
-            try repositories.tasks.recordReply(id: taskID, reply: reply)
+            guard transfers.runs(transfer), try await repositories.tasks.find(id: taskID)?.lease?.owner == owner else { return }
+            try await repositories.tasks.recordReply(id: taskID, reply: reply)
         }
     }
 
@@ -150,9 +150,9 @@ extension TaskService: TransferReporter {
 
         let service: TaskService
 
-        func write(_ items: [Item], _ repositories: any Repositories) throws -> [Void] {
+        func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Void] {
             let (owner, logger, metrics) = (service.instance.id, service.logger, service.metrics)
-            let released = try repositories.tasks.releaseLeases(ids: items.map(\.transfer.taskID), owner: owner)
+            let released = try await repositories.tasks.releaseLeases(ids: items.map(\.transfer.taskID), owner: owner)
             var tasks = Dictionary(released.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
             let held = HeldWrites()
             for item in items {
@@ -166,17 +166,21 @@ extension TaskService: TransferReporter {
                     )
                     continue
                 }
-                try service.record(item, of: &task, held, repositories)
+                try await service.record(item, of: &task, held, repositories)
             }
             if !released.isEmpty { repositories.announce(.work) }
-            try service.transitions.flush(held, repositories)
+            try await service.transitions.flush(held, repositories)
             return items.map { _ in () }
         }
     }
 
     /// Feeds the end of one transfer to its task (whose lease has ended), holding the writes in `held`.
-    private func record(_ end: TransferEnds.Item, of task: inout TransferTask, _ held: HeldWrites, _ repositories: any Repositories) throws
-    {
+    private func record(
+        _ end: TransferEnds.Item,
+        of task: inout TransferTask,
+        _ held: HeldWrites,
+        _ repositories: any Repositories
+    ) async throws {
         let transactions = end.transfer.transactions
         if !transactions.isEmpty {
             var metrics = task.metrics ?? TaskMetrics()
@@ -185,7 +189,7 @@ extension TaskService: TransferReporter {
         }
         // URLCredentialStorage: a credential the session keeps for the space is tried before the client is asked.
         if case .challenged(let space, 0) = end.outcome,
-            let kept = try repositories.sessions.find(id: task.sessionId)?.credentials.first(where: { $0.protectionSpace == space })
+            let kept = try await repositories.sessions.find(id: task.sessionId)?.credentials.first(where: { $0.protectionSpace == space })
         {
             task.credentials.keep(kept)
             held.hold(task)
@@ -194,11 +198,11 @@ extension TaskService: TransferReporter {
         var input = TaskStateMachine.Input.transferEnded(end.outcome)
         if let attempt = TransferAttempt(outcome: end.outcome, bytes: end.bytes, endedAt: clock.now) {
             task.attempts.append(attempt)
-            if case .failed(let error) = end.outcome, let retryAt = try retryDate(for: error, of: task, repositories) {
+            if case .failed(let error) = end.outcome, let retryAt = try await retryDate(for: error, of: task, repositories) {
                 input = .transferFailedRetryable(error, at: retryAt)
             }
         }
-        try transitions.apply(input, to: &task, isTransferring: true, repositories, holding: held)
+        try await transitions.apply(input, to: &task, isTransferring: true, repositories, holding: held)
     }
 
     /// Responses that transfers received, written together: one guarded `UPDATE` of their tasks (by the lease's
@@ -212,9 +216,9 @@ extension TaskService: TransferReporter {
 
         let service: TaskService
 
-        func write(_ items: [Item], _ repositories: any Repositories) throws -> [Void] {
+        func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Void] {
             let running = items.filter { service.transfers.runs($0.transfer) }
-            let identifiers = try repositories.tasks.recordResponses(
+            let identifiers = try await repositories.tasks.recordResponses(
                 owner: service.instance.id,
                 running.map { ($0.transfer.taskID, $0.received) }
             )
@@ -234,14 +238,14 @@ extension TaskService: TransferReporter {
                     kind: item.transfer.kind
                 )
             }
-            if !resumed.isEmpty { try service.eventLog.append(repositories, resumed) }
+            if !resumed.isEmpty { try await service.eventLog.append(repositories, resumed) }
             return items.map { _ in () }
         }
     }
 
     /// When to try again after `error`, or nil when the task must fail now.
-    private func retryDate(for error: TransferError, of task: TransferTask, _ repositories: any Repositories) throws -> Date? {
-        guard error.isTransient, let session = try repositories.sessions.find(id: task.sessionId) else { return nil }
+    private func retryDate(for error: TransferError, of task: TransferTask, _ repositories: any Repositories) async throws -> Date? {
+        guard error.isTransient, let session = try await repositories.sessions.find(id: task.sessionId) else { return nil }
         let failures = task.attempts.count
         if let maximum = session.configuration.maximumRetries, failures > maximum { return nil }
         let policy = retryPolicy.bounded(by: session.configuration)

@@ -5,11 +5,16 @@ import TransferdEngine
 extension TaskService {
     /// Binds a new upload task to what it sends: a complete staged file, or the content of a finished download
     /// of the same session. Fixes the body's length (with its multipart framing) up front.
-    func bindUploadSource(_ source: UploadSource, to task: inout TransferTask, tenantID: Int64, _ repositories: any Repositories) throws {
+    func bindUploadSource(
+        _ source: UploadSource,
+        to task: inout TransferTask,
+        tenantID: Int64,
+        _ repositories: any Repositories
+    ) async throws {
         let size: Int64
         switch source {
         case .file(let publicID):
-            guard let file = try repositories.stagedFiles.find(publicID: publicID, tenantID: tenantID),
+            guard let file = try await repositories.stagedFiles.find(publicID: publicID, tenantID: tenantID),
                 file.expiresAt > clock.now || file.isComplete
             else {
                 throw DomainError.invalidField("from.file", requirement: "does not name a file (`\(publicID)`)")
@@ -22,7 +27,7 @@ extension TaskService {
             task.sourceFileId = file.rowID
             size = file.uploadLength
         case .task(let taskIdentifier):
-            let download = try repositories.tasks.find(sessionID: task.sessionId, taskIdentifier: taskIdentifier)
+            let download = try await repositories.tasks.find(sessionID: task.sessionId, taskIdentifier: taskIdentifier)
             guard let download, download.kind == .download, let file = download.file else {
                 throw DomainError.conflict("Task \(taskIdentifier) has no downloaded content in this session to upload.")
             }
@@ -30,7 +35,7 @@ extension TaskService {
             size = file.size
         }
         task.uploadFrom = source
-        let framing = try UploadJob(task: task, files: files, repositories).framing
+        let framing = try await UploadJob(task: task, files: files, repositories).framing
         task.countOfBytesExpectedToSend = size + (framing?.length ?? 0)
     }
 }

@@ -79,31 +79,31 @@ package struct TaskService: Sendable {
         guard !newTasks.isEmpty else { return [] }
         return try await writes.write(forSession: sessionID) { repositories in
             // The identifiers are taken as the session is read (a refusal rolls them back with the transaction).
-            let taken = try repositories.sessions.takeTaskIdentifiers(newTasks.count, sessionID: sessionID)
+            let taken = try await repositories.sessions.takeTaskIdentifiers(newTasks.count, sessionID: sessionID)
             guard let (session, identifiers, inSession) = taken, session.state == .active else {
                 throw DomainError.conflict("The session is \(taken?.session.state.rawValue ?? "gone") and accepts no new tasks.")
             }
-            try checkTaskLimits(session, having: inSession, adding: newTasks, repositories)
+            try await checkTaskLimits(session, having: inSession, adding: newTasks, repositories)
             // Inserted together (one statement on PostgreSQL) but for those continuing resume data, which take
             // their partial file over as they are inserted; row ids follow task identifiers all the same.
             var (created, unsaved) = ([TransferTask](), [TransferTask]())
             for (index, (identifier, newTask)) in zip(identifiers, newTasks).enumerated() {
                 do {
-                    let task = try prepare(newTask, as: identifier, in: session, repositories)
+                    let task = try await prepare(newTask, as: identifier, in: session, repositories)
                     guard let resumeData = newTask.resumeData else {
                         unsaved.append(task)
                         continue
                     }
-                    created += try repositories.tasks.insert(unsaved)
+                    await created += try repositories.tasks.insert(unsaved)
                     unsaved = []
-                    created.append(try continueDownload(from: resumeData, in: task, repositories))
+                    await created.append(try continueDownload(from: resumeData, in: task, repositories))
                 } catch let refusal as DomainError where field != nil {
                     throw refusal.item(index, of: field ?? "")
                 }
             }
-            created += try repositories.tasks.insert(unsaved)
+            await created += try repositories.tasks.insert(unsaved)
             // task.created, and task.resumed for those that start at once, all in one append.
-            try eventLog.append(
+            try await eventLog.append(
                 repositories,
                 zip(created, newTasks).flatMap { task, newTask in
                     [EventLog.Entry(.taskCreated, for: task, data: EventData(state: .suspended))]
@@ -121,24 +121,24 @@ package struct TaskService: Sendable {
         as taskIdentifier: Int64,
         in session: Session,
         _ repositories: any Repositories
-    ) throws -> TransferTask {
+    ) async throws -> TransferTask {
         var task = TransferTask(newTask, sessionID: session.rowID, taskIdentifier: taskIdentifier, createdAt: clock.now)
         if let backgroundTask = newTask.backgroundTask {
-            guard try repositories.backgroundTasks.find(publicID: backgroundTask, sessionID: session.rowID)?.state == .active else {
+            guard try await repositories.backgroundTasks.find(publicID: backgroundTask, sessionID: session.rowID)?.state == .active else {
                 throw DomainError.conflict("Background task `\(backgroundTask)` is not an active background task of this session.")
             }
             task.backgroundTask = backgroundTask
         }
-        if let source = newTask.uploadFrom { try bindUploadSource(source, to: &task, tenantID: session.tenantId, repositories) }
+        if let source = newTask.uploadFrom { try await bindUploadSource(source, to: &task, tenantID: session.tenantId, repositories) }
         return task
     }
 
     /// Applies a client's `resume`, `suspend` or `cancel`; an input the task's state forbids is a conflict.
     package func apply(_ input: TaskStateMachine.Input, sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask {
         try await store.write { repositories in
-            var task = try Self.task(taskIdentifier, sessionID: sessionID, repositories)
+            var task = try await Self.task(taskIdentifier, sessionID: sessionID, repositories)
             do {
-                try transitions.apply(input, to: &task, repositories)
+                try await transitions.apply(input, to: &task, repositories)
             } catch is TaskStateMachine.IllegalTransition {
                 throw DomainError.conflict("Task \(taskIdentifier) is \(task.state.rawValue); it cannot \(input.name).")
             }
@@ -150,12 +150,12 @@ package struct TaskService: Sendable {
     /// on whichever instance runs it.
     package func update(_ change: TaskChange, sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask {
         try await store.write { repositories in
-            var task = try Self.task(taskIdentifier, sessionID: sessionID, repositories)
+            var task = try await Self.task(taskIdentifier, sessionID: sessionID, repositories)
             guard task.state != .completed else { throw DomainError.conflict("Task \(taskIdentifier) is completed; it cannot change.") }
             if let priority = change.priority { task.priority = priority }
             if let description = change.taskDescription { task.taskDescription = description }
             if let rate = change.maxBytesPerSecond { task.maxBytesPerSecond = rate }
-            try repositories.tasks.update(task)
+            try await repositories.tasks.update(task)
             if change.maxBytesPerSecond != nil { repositories.announce(.task(id: task.rowID)) }
             return task
         }
@@ -164,7 +164,7 @@ package struct TaskService: Sendable {
     /// The session's task with this identifier.
     package func task(_ taskIdentifier: Int64, in session: Session) async throws -> TransferTask {
         try await store.read { repositories in
-            guard let task = try repositories.tasks.find(sessionID: session.rowID, taskIdentifier: taskIdentifier) else {
+            guard let task = try await repositories.tasks.find(sessionID: session.rowID, taskIdentifier: taskIdentifier) else {
                 throw DomainError.notFound("Task \(taskIdentifier) does not exist in session `\(session.identifier)`.")
             }
             return task
@@ -173,17 +173,17 @@ package struct TaskService: Sendable {
 
     /// The session's tasks after task identifier `cursor`, optionally in one state.
     package func tasks(in sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) async throws -> [TransferTask] {
-        try await store.read { try $0.tasks.list(sessionID: sessionID, after: cursor, state: state, limit: limit) }
+        try await store.read { try await $0.tasks.list(sessionID: sessionID, after: cursor, state: state, limit: limit) }
     }
 
     /// Forgets a finished download's content and removes its file; refused while an upload task will send it.
     package func removeContent(of task: TransferTask) async throws {
         try await store.write { repositories in
-            let users = try repositories.tasks.unfinishedUploads(sending: .task(task.rowID))
+            let users = try await repositories.tasks.unfinishedUploads(sending: .task(task.rowID))
             guard users.isEmpty else {
                 throw DomainError.conflict("Upload task(s) \(users.map(String.init).joined(separator: ", ")) will send this content.")
             }
-            try repositories.tasks.forgetContent(id: task.rowID)
+            try await repositories.tasks.forgetContent(id: task.rowID)
         }
         files.removeContent(taskID: task.rowID)
     }
@@ -194,7 +194,7 @@ package struct TaskService: Sendable {
         var task = task
         while task.state == .canceling, ContinuousClock.now < deadline {
             let seen = eventLog.signal.version(sessionID: task.sessionId)
-            task = try await store.read { [task] in try $0.tasks.find(id: task.rowID) } ?? task
+            task = try await store.read { [task] in try await $0.tasks.find(id: task.rowID) } ?? task
             if task.state == .canceling {
                 await eventLog.signal.wait(sessionID: task.sessionId, seen: seen, timeout: deadline - ContinuousClock.now)
             }
@@ -225,17 +225,17 @@ package struct TaskService: Sendable {
         having inSession: Int,
         adding newTasks: [NewTask],
         _ repositories: any Repositories
-    ) throws {
+    ) async throws {
         guard inSession + newTasks.count <= limits.maximumTasksPerSession else {
             throw DomainError.limitExceeded("Session `\(session.identifier)` has \(inSession) tasks, the most a session may have.")
         }
         var requests: [QuotaBreach.Quota: Int64] = [.queuedTasks: Int64(newTasks.count)]
         if newTasks.contains(where: { $0.kind == .download }) { requests[.storedBytes] = 0 }
-        try quotas.admit(requests, tenant: session.tenantId, repositories)
+        try await quotas.admit(requests, tenant: session.tenantId, repositories)
     }
 
-    static func task(_ taskIdentifier: Int64, sessionID: Int64, _ repositories: any Repositories) throws -> TransferTask {
-        guard let task = try repositories.tasks.find(sessionID: sessionID, taskIdentifier: taskIdentifier) else {
+    static func task(_ taskIdentifier: Int64, sessionID: Int64, _ repositories: any Repositories) async throws -> TransferTask {
+        guard let task = try await repositories.tasks.find(sessionID: sessionID, taskIdentifier: taskIdentifier) else {
             throw DomainError.notFound("Task \(taskIdentifier) does not exist in this session.")
         }
         return task

@@ -47,14 +47,14 @@ package struct TaskTransitions: Sendable {
         isTransferring: Bool? = nil,
         _ repositories: any Repositories,
         holding held: HeldWrites?
-    ) throws -> TaskStateMachine.Action {
+    ) async throws -> TaskStateMachine.Action {
         var machine = TaskStateMachine(
             state: task.state,
             isTransferring: isTransferring ?? task.isTransferring(at: leaseClock.now),
             cancellation: task.pendingCancellation
         )
         let action = try machine.handle(input)
-        try perform(action, on: &task, newState: machine.state, Writes(repositories: repositories, held: held))
+        try await perform(action, on: &task, newState: machine.state, Writes(repositories: repositories, held: held))
         return action
     }
 
@@ -65,20 +65,20 @@ package struct TaskTransitions: Sendable {
         to task: inout TransferTask,
         isTransferring: Bool? = nil,
         _ repositories: any Repositories
-    ) throws -> TaskStateMachine.Action {
-        try apply(input, to: &task, isTransferring: isTransferring, repositories, holding: nil)
+    ) async throws -> TaskStateMachine.Action {
+        try await apply(input, to: &task, isTransferring: isTransferring, repositories, holding: nil)
     }
 
     /// Writes what `held` holds: the tasks' rows together, then their events together, then the bookkeeping of the
     /// sessions whose tasks went idle (which reads the counters the rows changed).
-    func flush(_ held: HeldWrites, _ repositories: any Repositories) throws {
+    func flush(_ held: HeldWrites, _ repositories: any Repositories) async throws {
         let (tasks, events, idleSessions) = held.take()
-        if !tasks.isEmpty { try repositories.tasks.update(tasks) }
+        if !tasks.isEmpty { try await repositories.tasks.update(tasks) }
         // A session's events stay in order; sessions together are fewer statements.
         if !events.isEmpty {
-            try eventLog.append(repositories, events.enumerated().sorted { ($0.1.sessionID, $0.0) < ($1.1.sessionID, $1.0) }.map(\.1))
+            try await eventLog.append(repositories, events.enumerated().sorted { ($0.1.sessionID, $0.0) < ($1.1.sessionID, $1.0) }.map(\.1))
         }
-        for sessionID in idleSessions { try settleSession(sessionID, taskBecameIdle: true, repositories) }
+        for sessionID in idleSessions { try await settleSession(sessionID, taskBecameIdle: true, repositories) }
     }
 
     /// Where a transition writes: in the transaction at once, or held back for ``flush(_:_:)``.
@@ -86,20 +86,20 @@ package struct TaskTransitions: Sendable {
         let repositories: any Repositories
         let held: HeldWrites?
 
-        func update(_ task: TransferTask) throws {
-            if let held { held.hold(task) } else { try repositories.tasks.update(task) }
+        func update(_ task: TransferTask) async throws {
+            if let held { held.hold(task) } else { try await repositories.tasks.update(task) }
         }
 
-        func append(_ entries: [EventLog.Entry], _ eventLog: EventLog) throws {
-            if let held { held.hold(entries) } else { try eventLog.append(repositories, entries) }
+        func append(_ entries: [EventLog.Entry], _ eventLog: EventLog) async throws {
+            if let held { held.hold(entries) } else { try await eventLog.append(repositories, entries) }
         }
     }
 
     /// Cancels unfinished tasks in the caller's transaction: invalidateAndCancel, endBackgroundTask with
     /// `cancelTasks`, or (`expire`) a background task's deadline, which completes them at once.
-    package func cancel(_ tasks: [TransferTask], _ input: TaskStateMachine.Input, _ repositories: any Repositories) throws {
+    package func cancel(_ tasks: [TransferTask], _ input: TaskStateMachine.Input, _ repositories: any Repositories) async throws {
         for var task in tasks where task.state != .completed {
-            try apply(input, to: &task, repositories)
+            try await apply(input, to: &task, repositories)
         }
     }
 
@@ -109,7 +109,7 @@ package struct TaskTransitions: Sendable {
         on task: inout TransferTask,
         newState: TaskState,
         _ writes: Writes
-    ) throws {
+    ) async throws {
         let repositories = writes.repositories
         let wasBusy = task.state.isBusy
         let taskID = task.rowID
@@ -123,28 +123,28 @@ package struct TaskTransitions: Sendable {
             task.waitingReason = nil
             // A challenge that waited is asked again by the next request.
             task.challenge = nil
-            try writes.update(task)
-            try writes.append([EventLog.Entry(.taskResumed, for: task, data: EventData(state: .running))], eventLog)
+            try await writes.update(task)
+            try await writes.append([EventLog.Entry(.taskResumed, for: task, data: EventData(state: .running))], eventLog)
             wakeScheduler(repositories)
         case .suspend(let stopTransfer):
             if let live = transfers[taskID]?.liveCounters {
                 (task.countOfBytesReceived, task.countOfBytesExpected) = live
             }
-            try writes.update(task)
-            try writes.append([EventLog.Entry(.taskSuspended, for: task, data: EventData(state: .suspended))], eventLog)
+            try await writes.update(task)
+            try await writes.append([EventLog.Entry(.taskSuspended, for: task, data: EventData(state: .suspended))], eventLog)
             if stopTransfer { interrupt(taskID, repositories) }
         case .stopTransfer(let cancellation):
             task.pendingCancellation = cancellation
-            try writes.update(task)
+            try await writes.update(task)
             interrupt(taskID, repositories)
         case .complete(let completion):
-            try complete(&task, completion, writes)
+            try await complete(&task, completion, writes)
             if completion.stopTransfer { interrupt(taskID, repositories) }
         case .scheduleRetry(let at, let error):
-            try scheduleRetry(&task, at: at, after: error, writes)
+            try await scheduleRetry(&task, at: at, after: error, writes)
             wakeScheduler(repositories)
         case .awaitChallengeAnswer(let space, let failures):
-            try awaitAnswer(&task, space: space, previousFailureCount: failures, writes)
+            try await awaitAnswer(&task, space: space, previousFailureCount: failures, writes)
             wakeScheduler(repositories)
         case .discardLateTransfer:
             // Its partial file stays only when the task's resume data points to it.
@@ -152,12 +152,12 @@ package struct TaskTransitions: Sendable {
             return
         }
         if wasBusy && !newState.isBusy {
-            guard let held = writes.held else { return try settleSession(task.sessionId, taskBecameIdle: true, repositories) }
+            guard let held = writes.held else { return try await settleSession(task.sessionId, taskBecameIdle: true, repositories) }
             held.settle(sessionID: task.sessionId)
         }
     }
 
-    private func complete(_ task: inout TransferTask, _ completion: TaskStateMachine.Completion, _ writes: Writes) throws {
+    private func complete(_ task: inout TransferTask, _ completion: TaskStateMachine.Completion, _ writes: Writes) async throws {
         let repositories = writes.repositories
         task.error = completion.error
         let completedAt = clock.now
@@ -177,7 +177,7 @@ package struct TaskTransitions: Sendable {
             task.partialBytes = 0
             task.countOfBytesReceived = file.size
             task.countOfBytesExpected = file.size
-            try writes.update(task)
+            try await writes.update(task)
             let progress = EventData(bytesWritten: bytesWritten, totalBytesWritten: file.size, totalBytesExpectedToWrite: file.size)
             events.append(EventLog.Entry(.taskProgress, for: task, data: progress))
             let finished = EventData(file: file, location: "tasks/\(task.taskIdentifier)/content")
@@ -198,15 +198,15 @@ package struct TaskTransitions: Sendable {
                 )
                 events.append(EventLog.Entry(.taskUploadProgress, for: task, data: progress))
             }
-            try writes.update(task)
+            try await writes.update(task)
         }
         // didCompleteWithError after the progress and the file it follows, written together.
         events.append(EventLog.Entry(.taskCompleted, for: task, data: .completion(error: task.error, metrics: task.metrics)))
-        try writes.append(events, eventLog)
+        try await writes.append(events, eventLog)
         if let backgroundTask = task.backgroundTask {
             // It counts its transfers' states, this one's among them.
-            if let held = writes.held { try flush(held, repositories) }
-            try settleBackgroundTask(backgroundTask, repositories)
+            if let held = writes.held { try await flush(held, repositories) }
+            try await settleBackgroundTask(backgroundTask, repositories)
         }
     }
 
@@ -217,9 +217,9 @@ package struct TaskTransitions: Sendable {
         space: ProtectionSpace,
         previousFailureCount: Int,
         _ writes: Writes
-    ) throws {
+    ) async throws {
         let repositories = writes.repositories
-        let timeout = try repositories.sessions.find(id: task.sessionId)?.configuration.challengeTimeout ?? 300
+        let timeout = try await repositories.sessions.find(id: task.sessionId)?.configuration.challengeTimeout ?? 300
         let now = clock.now
         let challenge = AuthenticationChallenge(
             protectionSpace: space,
@@ -234,11 +234,11 @@ package struct TaskTransitions: Sendable {
         task.waitingReason = .authenticationChallenge
         if task.resumeValidator == nil { discardPartial(of: &task) }
         task.countOfBytesReceived = task.partialBytes
-        try writes.update(task)
-        try writes.append([EventLog.Entry(.taskAuthenticationChallenge, for: task, data: EventData(challenge: challenge))], eventLog)
+        try await writes.update(task)
+        try await writes.append([EventLog.Entry(.taskAuthenticationChallenge, for: task, data: EventData(challenge: challenge))], eventLog)
     }
 
-    private func scheduleRetry(_ task: inout TransferTask, at: Date, after error: TransferError, _ writes: Writes) throws {
+    private func scheduleRetry(_ task: inout TransferTask, at: Date, after error: TransferError, _ writes: Writes) async throws {
         // taskIsWaitingForConnectivity: once when the host becomes unreachable, not on every retry.
         let wasWaitingForConnectivity = task.waitingReason == .waitingForConnectivity
         let reason: TransferTask.WaitingReason =
@@ -253,16 +253,16 @@ package struct TaskTransitions: Sendable {
         if task.resumeValidator == nil { discardPartial(of: &task) }
         // The next attempt continues from the checkpoint.
         task.countOfBytesReceived = task.partialBytes
-        try writes.update(task)
+        try await writes.update(task)
         if reason == .waitingForConnectivity, !wasWaitingForConnectivity {
-            try writes.append([EventLog.Entry(.taskWaitingForConnectivity, for: task)], eventLog)
+            try await writes.append([EventLog.Entry(.taskWaitingForConnectivity, for: task)], eventLog)
         }
     }
 
     /// Session bookkeeping in the transaction of a change of its tasks: `session.events_finished` when the session
     /// went idle, and the end of an invalidation when no task is left unfinished.
-    package func settleSession(_ sessionID: Int64, taskBecameIdle: Bool, _ repositories: any Repositories) throws {
-        guard let workload = try repositories.tasks.workload(sessionID: sessionID) else { return }
+    package func settleSession(_ sessionID: Int64, taskBecameIdle: Bool, _ repositories: any Repositories) async throws {
+        guard let workload = try await repositories.tasks.workload(sessionID: sessionID) else { return }
         var machine = SessionStateMachine(state: workload.state, cancelsTasks: workload.cancelsTasks)
         let action: SessionStateMachine.Action
         do {
@@ -276,28 +276,28 @@ package struct TaskTransitions: Sendable {
         case .none, .beginInvalidation:
             return
         case .finishEvents:
-            try eventLog.append(repositories, sessionID: sessionID, type: .sessionEventsFinished)
+            try await eventLog.append(repositories, sessionID: sessionID, type: .sessionEventsFinished)
         case .completeInvalidation(let finishEvents):
-            if finishEvents { try eventLog.append(repositories, sessionID: sessionID, type: .sessionEventsFinished) }
-            guard var session = try repositories.sessions.find(id: sessionID) else { return }
+            if finishEvents { try await eventLog.append(repositories, sessionID: sessionID, type: .sessionEventsFinished) }
+            guard var session = try await repositories.sessions.find(id: sessionID) else { return }
             session.state = machine.state
             session.invalidatedAt = clock.now
-            try repositories.sessions.updateState(of: session)
+            try await repositories.sessions.updateState(of: session)
             // An invalidated session takes no tasks, so the partial files its resume data pointed to go.
-            for taskID in try repositories.tasks.releaseResumeData(sessionID: sessionID) { files.removePartial(taskID: taskID) }
-            try eventLog.append(repositories, sessionID: sessionID, type: .sessionInvalidated)
+            for taskID in try await repositories.tasks.releaseResumeData(sessionID: sessionID) { files.removePartial(taskID: taskID) }
+            try await eventLog.append(repositories, sessionID: sessionID, type: .sessionInvalidated)
         }
     }
 
     /// A transfer of a background task completed: the background task completes itself once none is left unfinished.
-    private func settleBackgroundTask(_ publicID: String, _ repositories: any Repositories) throws {
-        guard let backgroundTask = try repositories.backgroundTasks.find(publicID: publicID) else { return }
-        let unfinished = try repositories.tasks.transfers(ofBackgroundTask: publicID).count { $0.state != .completed }
+    private func settleBackgroundTask(_ publicID: String, _ repositories: any Repositories) async throws {
+        guard let backgroundTask = try await repositories.backgroundTasks.find(publicID: publicID) else { return }
+        let unfinished = try await repositories.tasks.transfers(ofBackgroundTask: publicID).count { $0.state != .completed }
         var machine = BackgroundTaskStateMachine(backgroundTask)
         let now = clock.now
         guard (try? machine.handle(.transferCompleted(unfinished: unfinished), at: now)) == .complete else { return }
-        try repositories.backgroundTasks.update(machine.task)
-        try eventLog.append(
+        try await repositories.backgroundTasks.update(machine.task)
+        try await eventLog.append(
             repositories,
             sessionID: backgroundTask.sessionId,
             type: .backgroundTaskCompleted,

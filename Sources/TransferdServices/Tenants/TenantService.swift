@@ -14,7 +14,7 @@ package struct TenantService: Sendable {
 
     /// A tenant's quota as it is held to it (the operator's figures over the defaults), and what it holds.
     package func standing(id: Int64) async throws -> TenantStanding {
-        guard var standing = try await store.read({ try $0.tenants.standing(id: id) }) else {
+        guard var standing = try await store.read({ try await $0.tenants.standing(id: id) }) else {
             throw DomainError.notFound("The tenant of this key is gone.")
         }
         standing.quota = defaults.overridden(by: standing.quota)
@@ -23,15 +23,15 @@ package struct TenantService: Sendable {
 
     /// Every tenant, with the figures the operator set for it (nil: the default) and what it holds.
     package func standings() async throws -> [TenantStanding] {
-        try await store.read { try $0.tenants.standings() }
+        try await store.read { try await $0.tenants.standings() }
     }
 
     /// Changes the figures the operator set for the tenant named `name`; nil when there is no such tenant.
     package func changeQuota(name: String, _ change: @escaping @Sendable (inout TenantQuota) -> Void) async throws -> TenantStanding? {
         try await store.write { repositories in
-            guard var standing = try repositories.tenants.standings().first(where: { $0.name == name }) else { return nil }
+            guard var standing = try await repositories.tenants.standings().first(where: { $0.name == name }) else { return nil }
             change(&standing.quota)
-            _ = try repositories.tenants.setQuota(standing.quota, name: name)
+            _ = try await repositories.tenants.setQuota(standing.quota, name: name)
             return standing
         }
     }

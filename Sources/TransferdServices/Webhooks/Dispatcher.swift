@@ -77,7 +77,7 @@ package struct Dispatcher: Service {
     package func run() async throws {
         // What this instance held before it stopped (every lease, when it owns the database) is free at once.
         let owner = store.isShared ? instance.id : nil
-        try await store.write { try $0.sessions.expireDeliveryLeases(ownedBy: owner) }
+        try await store.write { try await $0.sessions.expireDeliveryLeases(ownedBy: owner) }
         await withDiscardingTaskGroup { group in
             await loop.run("read the outbox") {
                 let (due, nextDue) = try await claimDueDeliveries()
@@ -105,12 +105,12 @@ package struct Dispatcher: Service {
         let (now, leaseNow, asked) = (clock.now, instance.clock.now, ContinuousClock.now)
         let (busy, owner) = (sending.all, instance.id)
         let (heads, leaseExpiry) = try await store.read { repositories in
-            (
-                try repositories.deliveries.pendingHeads(exceptSessions: busy).filter {
-                    try repositories.sessions.canLeaseDeliveries(sessionID: $0.delivery.sessionId, owner: owner, at: leaseNow)
-                },
-                try repositories.sessions.nextDeliveryLeaseExpiry(notOwnedBy: owner)
-            )
+            var heads: [DeliveryHead] = []
+            for head in try await repositories.deliveries.pendingHeads(exceptSessions: busy)
+            where try await repositories.sessions.canLeaseDeliveries(sessionID: head.delivery.sessionId, owner: owner, at: leaseNow) {
+                heads.append(head)
+            }
+            return (heads, try await repositories.sessions.nextDeliveryLeaseExpiry(notOwnedBy: owner))
         }
         let due = heads.filter { $0.delivery.nextAttemptAt <= now }
         let candidates = FairShare(capacity: concurrency).pick(due.map { (tenant: $0.tenantID, item: $0) }, holding: sending.byTenant)
@@ -124,16 +124,16 @@ package struct Dispatcher: Service {
         // The heads again, in the claim: another instance may have sent some since they were read. The sessions'
         // rows are taken in ascending order, as group commits take them, so that the two never deadlock.
         let claimed = try await store.claim { repositories in
-            try candidates.map(\.delivery.sessionId).sorted().compactMap { sessionID -> Delivery? in
-                guard try repositories.sessions.leaseDeliveries(sessionID: sessionID, owner: owner, until: expiry, at: leaseNow) else {
-                    return nil
+            var claimed: [Delivery] = []
+            for sessionID in candidates.map(\.delivery.sessionId).sorted()
+            where try await repositories.sessions.leaseDeliveries(sessionID: sessionID, owner: owner, until: expiry, at: leaseNow) {
+                guard let head = try await repositories.deliveries.pendingHead(sessionID: sessionID), head.nextAttemptAt <= now else {
+                    try await repositories.sessions.releaseDeliveries(sessionID: sessionID, owner: owner)
+                    continue
                 }
-                guard let head = try repositories.deliveries.pendingHead(sessionID: sessionID), head.nextAttemptAt <= now else {
-                    try repositories.sessions.releaseDeliveries(sessionID: sessionID, owner: owner)
-                    return nil
-                }
-                return head
+                claimed.append(head)
             }
+            return claimed
         }
         for head in claimed {
             sending.insert(head.sessionId, tenant: tenants[head.sessionId] ?? 0, leaseHeldUntil: asked + instance.safeLeaseDuration)
@@ -157,7 +157,7 @@ package struct Dispatcher: Service {
     private func release(_ sessionID: Int64) async {
         let owner = instance.id
         do {
-            try await recorder.write(forSession: sessionID) { try $0.sessions.releaseDeliveries(sessionID: sessionID, owner: owner) }
+            try await recorder.write(forSession: sessionID) { try await $0.sessions.releaseDeliveries(sessionID: sessionID, owner: owner) }
         } catch {
             logger.warning(
                 "could not release a session's delivery lease; it expires",
@@ -172,13 +172,14 @@ package struct Dispatcher: Service {
     private func deliver(_ delivery: Delivery) async -> Delivery? {
         do {
             let loaded = try await store.read { repositories -> (Event, Session, WebhookSubscription, TransferTask?)? in
-                guard let event = try repositories.events.find(id: delivery.eventId),
-                    let session = try repositories.sessions.find(id: delivery.sessionId),
-                    let webhook = try repositories.webhooks.find(sessionID: delivery.sessionId)
+                guard let event = try await repositories.events.find(id: delivery.eventId),
+                    let session = try await repositories.sessions.find(id: delivery.sessionId),
+                    let webhook = try await repositories.webhooks.find(sessionID: delivery.sessionId)
                 else { return nil }
-                let task = try event.taskIdentifier.flatMap {
-                    try repositories.tasks.find(sessionID: delivery.sessionId, taskIdentifier: $0)
-                }
+                let task =
+                    if let identifier = event.taskIdentifier {
+                        try await repositories.tasks.find(sessionID: delivery.sessionId, taskIdentifier: identifier)
+                    } else { TransferTask?.none }
                 return (event, session, webhook, task)
             }
             guard let (event, session, webhook, task) = loaded else { return nil }
@@ -224,10 +225,10 @@ package struct Dispatcher: Service {
             let recording = Recording(delivery: delivery, answer: answer, attemptedAt: attemptedAt, latency: latency, now: clock.now)
             let (policy, owner, metrics, written) = (policy, instance.id, metrics, event.createdAt)
             return try await recorder.write(forSession: delivery.sessionId) { repositories in
-                let next = try Self.record(recording, in: repositories, policy: policy) { outcome in
+                let next = try await Self.record(recording, in: repositories, policy: policy) { outcome in
                     repositories.afterCommit { metrics.delivered(outcome, eventWrittenAt: written, at: recording.now) }
                 }
-                if next == nil { try repositories.sessions.releaseDeliveries(sessionID: delivery.sessionId, owner: owner) }
+                if next == nil { try await repositories.sessions.releaseDeliveries(sessionID: delivery.sessionId, owner: owner) }
                 return next
             }
         } catch {
@@ -286,7 +287,7 @@ package struct Dispatcher: Service {
         in repositories: any Repositories,
         policy: DeliveryPolicy,
         recorded: (Delivery.Status) -> Void
-    ) throws -> Delivery? {
+    ) async throws -> Delivery? {
         let (delivery, answer, now) = (recording.delivery, recording.answer, recording.now)
         let attempt = DeliveryAttempt(
             deliveryId: delivery.rowID,
@@ -321,9 +322,9 @@ package struct Dispatcher: Service {
                 current.completedAt = now
             }
         }
-        guard try repositories.deliveries.record(attempt, of: current, health: health) else { return nil }
+        guard try await repositories.deliveries.record(attempt, of: current, health: health) else { return nil }
         recorded(current.status)
-        guard current.status == .delivered, let next = try repositories.deliveries.acknowledge(current) else { return nil }
+        guard current.status == .delivered, let next = try await repositories.deliveries.acknowledge(current) else { return nil }
         return next.nextAttemptAt <= now ? next : nil
     }
 }

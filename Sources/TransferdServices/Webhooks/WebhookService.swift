@@ -25,8 +25,8 @@ package struct WebhookService: Sendable {
 
     /// Creates or replaces the subscriber in the caller's transaction. A replacement keeps the current secret
     /// unless a new one is given, and re-enables a disabled subscription.
-    package func set(_ settings: WebhookSettings, sessionID: Int64, _ repositories: any Repositories) throws -> Setting {
-        let existing = try repositories.webhooks.find(sessionID: sessionID)
+    package func set(_ settings: WebhookSettings, sessionID: Int64, _ repositories: any Repositories) async throws -> Setting {
+        let existing = try await repositories.webhooks.find(sessionID: sessionID)
         let generated = settings.secret == nil && existing == nil ? WebhookSecret.generate() : nil
         let subscription = WebhookSubscription(
             sessionId: sessionID,
@@ -38,17 +38,17 @@ package struct WebhookService: Sendable {
             state: .healthy,
             createdAt: existing?.createdAt ?? clock.now
         )
-        try repositories.webhooks.save(subscription)
+        try await repositories.webhooks.save(subscription)
         wakeDispatcher(repositories)
         return Setting(subscription: subscription, generated: generated, created: existing == nil)
     }
 
     package func set(_ settings: WebhookSettings, sessionID: Int64) async throws -> Setting {
-        try await store.write { repositories in try set(settings, sessionID: sessionID, repositories) }
+        try await store.write { repositories in try await set(settings, sessionID: sessionID, repositories) }
     }
 
     package func subscription(sessionID: Int64) async throws -> WebhookSubscription {
-        let subscription = try await store.read { try $0.webhooks.find(sessionID: sessionID) }
+        let subscription = try await store.read { try await $0.webhooks.find(sessionID: sessionID) }
         guard let subscription else { throw DomainError.notFound("The session has no webhook.") }
         return subscription
     }
@@ -57,10 +57,10 @@ package struct WebhookService: Sendable {
     package func remove(sessionID: Int64) async throws {
         let now = clock.now
         try await store.write { repositories in
-            guard try repositories.webhooks.delete(sessionID: sessionID) else {
+            guard try await repositories.webhooks.delete(sessionID: sessionID) else {
                 throw DomainError.notFound("The session has no webhook.")
             }
-            try repositories.deliveries.failPending(sessionID: sessionID, message: "The webhook was removed.", at: now)
+            try await repositories.deliveries.failPending(sessionID: sessionID, message: "The webhook was removed.", at: now)
         }
     }
 
@@ -68,14 +68,14 @@ package struct WebhookService: Sendable {
     package func rotateSecret(sessionID: Int64, to secret: WebhookSecret?) async throws -> (WebhookSubscription, WebhookSecret) {
         let now = clock.now
         return try await store.write { repositories in
-            guard var subscription = try repositories.webhooks.find(sessionID: sessionID) else {
+            guard var subscription = try await repositories.webhooks.find(sessionID: sessionID) else {
                 throw DomainError.notFound("The session has no webhook.")
             }
             let newSecret = secret ?? .generate()
             subscription.previousSecret = subscription.secret
             subscription.previousSecretExpiresAt = now.addingTimeInterval(policy.rotationWindow.timeInterval)
             subscription.secret = newSecret
-            try repositories.webhooks.save(subscription)
+            try await repositories.webhooks.save(subscription)
             return (subscription, newSecret)
         }
     }
@@ -83,11 +83,11 @@ package struct WebhookService: Sendable {
     /// Writes a `webhook.test` event, which the outbox delivers like any other.
     package func sendTest(sessionID: Int64) async throws -> Delivery {
         try await store.write { repositories in
-            guard let subscription = try repositories.webhooks.find(sessionID: sessionID), subscription.state != .disabled else {
+            guard let subscription = try await repositories.webhooks.find(sessionID: sessionID), subscription.state != .disabled else {
                 throw DomainError.conflict("The session has no enabled webhook to test.")
             }
-            let event = try eventLog.append(repositories, sessionID: sessionID, type: .webhookTest)
-            guard let delivery = try repositories.deliveries.find(eventID: event.rowID) else {
+            let event = try await eventLog.append(repositories, sessionID: sessionID, type: .webhookTest)
+            guard let delivery = try await repositories.deliveries.find(eventID: event.rowID) else {
                 throw DomainError.conflict("The webhook's event filter excludes `webhook.test`.")
             }
             return delivery
@@ -101,13 +101,13 @@ package struct WebhookService: Sendable {
         return try await store.write { repositories in
             var deliveries: [Delivery]
             if let deliveryID {
-                guard let delivery = try repositories.deliveries.find(id: deliveryID), delivery.sessionId == sessionID else {
+                guard let delivery = try await repositories.deliveries.find(id: deliveryID), delivery.sessionId == sessionID else {
                     throw DomainError.notFound("Delivery \(deliveryID) does not exist in this session.")
                 }
                 guard delivery.status != .pending else { throw DomainError.conflict("Delivery \(deliveryID) is already pending.") }
                 deliveries = [delivery]
             } else {
-                deliveries = try repositories.deliveries.list(sessionID: sessionID, status: .failed)
+                deliveries = try await repositories.deliveries.list(sessionID: sessionID, status: .failed)
             }
             for index in deliveries.indices {
                 let status = deliveries[index].status
@@ -115,12 +115,13 @@ package struct WebhookService: Sendable {
                 deliveries[index].attemptCount = 0
                 deliveries[index].nextAttemptAt = now
                 deliveries[index].completedAt = nil
-                _ = try repositories.deliveries.update(deliveries[index], ifStatus: status)
+                _ = try await repositories.deliveries.update(deliveries[index], ifStatus: status)
             }
-            if var subscription = try repositories.webhooks.find(sessionID: sessionID), subscription.state == .disabled, !deliveries.isEmpty
+            if var subscription = try await repositories.webhooks.find(sessionID: sessionID), subscription.state == .disabled,
+                !deliveries.isEmpty
             {
                 subscription.state = .retrying
-                try repositories.webhooks.save(subscription)
+                try await repositories.webhooks.save(subscription)
             }
             wakeDispatcher(repositories)
             return deliveries
@@ -136,7 +137,7 @@ package struct WebhookService: Sendable {
     ) async throws -> [(
         Delivery, [DeliveryAttempt]
     )] {
-        try await store.read { try $0.deliveries.list(sessionID: sessionID, after: cursor, status: status, limit: limit) }
+        try await store.read { try await $0.deliveries.list(sessionID: sessionID, after: cursor, status: status, limit: limit) }
     }
 
     private func wakeDispatcher(_ repositories: any Repositories) {

@@ -5,7 +5,10 @@ import PostgresNIO
 /// parameters `schema` (the schema transferd's tables live in, created when missing; `public` by default) and
 /// `sslmode` (`disable`, `prefer`, the default, or `require`).
 package struct PostgresLocation: Sendable {
+    /// A connection of its own (the one that listens).
     package let configuration: PostgresConnection.Configuration
+    /// The pool's connections (their number left to the store).
+    package let clientConfiguration: PostgresClient.Configuration
     let schema: String?
 
     package init(url text: String) throws {
@@ -16,10 +19,13 @@ package struct PostgresLocation: Sendable {
         }
         let parameters = Dictionary((url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
         let tls: PostgresConnection.Configuration.TLS
+        let clientTLS: PostgresClient.Configuration.TLS
         switch parameters["sslmode"] ?? "prefer" {
-        case "disable": tls = .disable
-        case "prefer": tls = .prefer(try .init(configuration: .makeClientConfiguration()))
-        case "require": tls = .require(try .init(configuration: .makeClientConfiguration()))
+        case "disable": (tls, clientTLS) = (.disable, .disable)
+        case "prefer":
+            (tls, clientTLS) = (.prefer(try .init(configuration: .makeClientConfiguration())), .prefer(.makeClientConfiguration()))
+        case "require":
+            (tls, clientTLS) = (.require(try .init(configuration: .makeClientConfiguration())), .require(.makeClientConfiguration()))
         case let mode: throw StoreError.misconfigured("sslmode `\(mode)` is not one of disable, prefer, require")
         }
         let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
@@ -40,6 +46,16 @@ package struct PostgresLocation: Sendable {
             configuration.options.additionalStartupParameters.append(("search_path", schema))
         }
         self.configuration = configuration
+        var clientConfiguration = PostgresClient.Configuration(
+            host: host,
+            port: configuration.port ?? 5432,
+            username: configuration.username,
+            password: configuration.password,
+            database: configuration.database,
+            tls: clientTLS
+        )
+        clientConfiguration.options.additionalStartupParameters = configuration.options.additionalStartupParameters
+        self.clientConfiguration = clientConfiguration
     }
 
     /// Settings of every connection. No JIT compilation: transferd's statements read and write a few rows each, and a

@@ -6,37 +6,25 @@ import PostgresNIO
 import Synchronization
 import TransferdDomain
 
-/// A PostgreSQL connection as the repositories use it, from a thread of the store's own that may wait: each
-/// statement is sent and its whole result awaited (`wait()`), its `?` placeholders numbered (`$1`, `$2`, …) and its
-/// values exchanged as GRDB's database values.
+/// A PostgreSQL connection as the repositories use it, lent by the store's pool for one transaction: each statement
+/// is sent and its whole result awaited, its `?` placeholders numbered (`$1`, `$2`, …) and its values exchanged as
+/// GRDB's database values. A statement sent again is prepared on the connection (`PreparedStatements`), so that the
+/// server parses and plans it once per connection rather than every time.
 ///
 /// A statement the server has not answered within `answerTimeout` fails as `StoreError.unavailable` and closes the
-/// connection: a server that died mid-statement (a crash, a failover, a lost network) must not hold the store's
-/// thread for ever.
-final class PostgresSQLConnection: SQLConnection {
+/// connection: a server that died mid-statement (a crash, a failover, a lost network) must not hold a transaction
+/// for ever.
+struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
-    private let logger: Logger
-    private let answerTimeout: TimeAmount?
-    /// Told of every statement sent.
-    private let sending: () -> Void
+    let logger: Logger
+    /// nil waits as long as a statement takes (migrations).
+    var answerTimeout: TimeAmount? = .seconds(15)
     /// Whether the transaction locks the rows it reads to change (a write under READ COMMITTED).
-    private let locksRowsRead: Bool
-    private var savepoints = 0
-
-    /// `answerTimeout` nil waits as long as a statement takes (migrations).
-    init(
-        _ connection: PostgresConnection,
-        answerTimeout: TimeAmount? = .seconds(15),
-        locksRowsRead: Bool = false,
-        logger: Logger,
-        sending: @escaping () -> Void = {}
-    ) {
-        self.connection = connection
-        self.locksRowsRead = locksRowsRead
-        self.answerTimeout = answerTimeout
-        self.logger = logger
-        self.sending = sending
-    }
+    var locksRowsRead = false
+    /// Whether statements sent again are prepared (not a migration's, sent once).
+    var prepares = true
+    /// Told of every statement sent.
+    var sending: @Sendable () -> Void = {}
 
     var dialect: SQLDialect { .postgres }
 
@@ -49,17 +37,42 @@ final class PostgresSQLConnection: SQLConnection {
     }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
-        try run(sql, arguments).metadata.rows ?? 0
+    func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
+        // A command prepared answers rows, not its tag (postgres-nio's prepared statements without rows cannot be read
+        // for their tag): a row each for the rows it changed.
+        if prepares, PreparedStatements.returnsNoRows(sql) {
+            var changed = 0
+            try await forEachRow(sql + " RETURNING 1", arguments) { _ in changed += 1 }
+            return changed
+        }
+        let (text, bindings) = Self.statement(sql, arguments)
+        return try await answer { try await connection.query(PostgresQuery(unsafeSQL: text, binds: bindings.values), logger: logger).get() }
+            .metadata.rows ?? 0
     }
 
-    func insert(_ sql: String, _ arguments: SQLArguments) throws -> Int64 {
-        guard let id: Int64 = try value(sql + " RETURNING id", arguments) else { throw StoreError.rowNotFound("the row of \(sql)") }
+    func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64 {
+        guard let id: Int64 = try await value(sql + " RETURNING id", arguments) else { throw StoreError.rowNotFound("the row of \(sql)") }
         return id
     }
 
-    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) throws {
-        let rows = try run(sql, arguments).rows
+    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+        let (text, bindings) = Self.statement(sql, arguments)
+        let rows: [PostgresRow]
+        if prepares, let prepared = PreparedStatements.shared.prepared(text, types: bindings.types) {
+            rows = try await answer {
+                try await PreparedQuery.$text.withValue(prepared) {
+                    var rows: [PostgresRow] = []
+                    for try await row in try await connection.execute(PreparedQuery(bindings: bindings.values), logger: logger) {
+                        rows.append(row)
+                    }
+                    return rows
+                }
+            }
+        } else {
+            rows = try await answer {
+                try await connection.query(PostgresQuery(unsafeSQL: text, binds: bindings.values), logger: logger).get().rows
+            }
+        }
         guard let first = rows.first else { return }
         let columns = ColumnNames(first.map(\.columnName))
         for row in rows {
@@ -67,68 +80,80 @@ final class PostgresSQLConnection: SQLConnection {
         }
     }
 
-    func savepoint<T>(_ body: () throws -> T) throws -> T {
-        savepoints += 1
-        let name = "s\(savepoints)"
-        defer { savepoints -= 1 }
-        try execute("SAVEPOINT \(name)", [])
-        do {
-            let result = try body()
-            try execute("RELEASE SAVEPOINT \(name)", [])
-            return result
-        } catch {
-            try execute("ROLLBACK TO SAVEPOINT \(name)", [])
-            throw error
-        }
-    }
-
-    private func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
+    /// A statement's text with its placeholders numbered, and its values bound. A statement without arguments is
+    /// sent as written (a migration's text may hold a `?` of its own).
+    private static func statement(
+        _ sql: String,
+        _ arguments: SQLArguments
+    ) -> (String, (values: PostgresBindings, types: [PostgresDataType])) {
         var bindings = PostgresBindings(capacity: arguments.count)
+        var types: [PostgresDataType] = []
+        types.reserveCapacity(arguments.count)
         for argument in arguments {
-            switch (argument?.databaseValue ?? .null).storage {
+            let value = (argument?.databaseValue ?? .null).storage
+            switch value {
             case .null: bindings.appendNull()
             case .int64(let value): bindings.append(value)
             case .double(let value): bindings.append(value)
             case .string(let value): bindings.append(value)
             case .blob(let value): bindings.append(ByteBuffer(bytes: value))
             }
+            types.append(Self.type(of: value))
         }
-        // A statement without arguments is sent as written (a migration's text may hold a `?` of its own).
-        let text = arguments.isEmpty ? sql : Self.numbered(sql)
+        return (arguments.isEmpty ? sql : numbered(sql), (bindings, types))
+    }
+
+    /// The type a value is sent as (NULL's left to the server to infer).
+    private static func type(of value: DatabaseValue.Storage) -> PostgresDataType {
+        switch value {
+        case .null: .null
+        case .int64: .int8
+        case .double: .float8
+        case .string: .text
+        case .blob: .bytea
+        }
+    }
+
+    /// What `send` answers. The server's errors that mean it cannot be used now are `StoreError.unavailable`, and
+    /// those that mean the transaction must run again are `SerializationConflict`.
+    ///
+    /// After `answerTimeout` without an answer, it is `StoreError.unavailable`, and the connection is closed (the pool
+    /// drops it). The statement is not awaited any longer: postgres-nio may never answer a statement written to a
+    /// connection that closed meanwhile (seen when the server stopped under load), and a transaction waiting for it
+    /// would hold the writer's turn for ever.
+    private func answer<T: Sendable>(_ send: @escaping @Sendable () async throws -> T) async throws -> T {
         sending()
+        guard let answerTimeout else { return try await Self.translatingErrors(send) }
+        let answer = SingleAnswer<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            answer.awaited(by: continuation)
+            let statement = Task {
+                do {
+                    answer.settle(.success(try await Self.translatingErrors(send)))
+                } catch {
+                    answer.settle(.failure(error))
+                }
+            }
+            let connection = connection
+            let timeout = connection.eventLoop.scheduleTask(in: answerTimeout) {
+                answer.settle(
+                    .failure(StoreError.unavailable("no answer from the database within \(answerTimeout.nanoseconds / 1_000_000_000) s"))
+                )
+                statement.cancel()
+                let _: EventLoopFuture<Void> = connection.close()
+            }
+            answer.onSettled { timeout.cancel() }
+        }
+    }
+
+    private static func translatingErrors<T>(_ send: () async throws -> T) async throws -> T {
         do {
-            return try answer(to: connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger)).wait()
+            return try await send()
         } catch let error as PSQLError where SerializationConflict.states.contains(error.serverInfo?[.sqlState] ?? "") {
             throw SerializationConflict(error: error)
         } catch let error as PSQLError where Self.meansUnavailable(error) {
             throw StoreError.unavailable(String(reflecting: error))
         }
-    }
-
-    /// The query's result, or, after `answerTimeout` without one, `StoreError.unavailable`; the connection is then
-    /// closed, and the pool drops it.
-    private func answer(to query: EventLoopFuture<PostgresQueryResult>) -> EventLoopFuture<PostgresQueryResult> {
-        guard let answerTimeout else { return query }
-        let connection = connection
-        let promise = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
-        let settled = Mutex(false)
-        let settle: @Sendable (Result<PostgresQueryResult, any Error>) -> Void = { result in
-            guard
-                settled.withLock({ done in
-                    defer { done = true }; return !done
-                })
-            else { return }
-            promise.completeWith(result)
-        }
-        let timeout = connection.eventLoop.scheduleTask(in: answerTimeout) {
-            settle(.failure(StoreError.unavailable("no answer from the database within \(answerTimeout.nanoseconds / 1_000_000_000) s")))
-            let _: EventLoopFuture<Void> = connection.close()
-        }
-        query.whenComplete { result in
-            timeout.cancel()
-            settle(result)
-        }
-        return promise.futureResult
     }
 
     /// Whether the error says that the database cannot be used now (a lost connection, a server shutting down or
@@ -176,6 +201,41 @@ final class PostgresSQLConnection: SQLConnection {
     }
 
     private static let numberedTexts = Mutex<[String: String]>([:])
+}
+
+/// The first of a statement's answer and its timeout, handed once to the transaction that waits for it; what is to
+/// follow it (the timeout's cancellation) runs once it is settled.
+private final class SingleAnswer<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var settled = false
+        var onSettled: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    func awaited(by continuation: CheckedContinuation<T, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func settle(_ result: Result<T, any Error>) {
+        let (continuation, then) = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
+            guard !state.settled else { return (nil, nil) }
+            state.settled = true
+            defer { (state.continuation, state.onSettled) = (nil, nil) }
+            return (state.continuation, state.onSettled)
+        }
+        continuation?.resume(with: result)
+        then?()
+    }
+
+    func onSettled(_ action: @escaping @Sendable () -> Void) {
+        let settled = state.withLock { state in
+            if !state.settled { state.onSettled = action }
+            return state.settled
+        }
+        if settled { action() }
+    }
 }
 
 /// PostgreSQL aborted the transaction because another one conflicted with it; running it again sees what that one

@@ -2,13 +2,16 @@ import Foundation
 import Logging
 import NIOPosix
 import PostgresNIO
+import ServiceLifecycle
+import Synchronization
 import TransferdDomain
 import TransferdMigrations
 
-/// transferd's store on PostgreSQL, for many instances over one database. A transaction's body is synchronous (as on
-/// SQLite), so it runs on a thread of the store's own that waits for each statement; that thread holds one
-/// connection for the whole transaction. As on SQLite, an instance writes one transaction at a time (its writer
-/// thread), and group commit batches what waits; reads run beside it on the other threads.
+/// transferd's store on PostgreSQL, for many instances over one database. Its connections are postgres-nio's pool
+/// (`PostgresClient`), run as a ServiceLifecycle service from the moment the store opens until it shuts down; a
+/// transaction leases one connection for its whole length and awaits each statement on it. As on SQLite, an
+/// instance writes one transaction at a time (its writer's turns), and group commit batches what waits; reads and
+/// lease renewals run beside it on connections of their own.
 ///
 /// Writes run under READ COMMITTED, never SERIALIZABLE: instances sharing a session would otherwise abort each
 /// other over its counters and sequences, which they now take in turn on the session's row (`UPDATE … RETURNING`).
@@ -18,12 +21,15 @@ import TransferdMigrations
 /// only touches its repositories allows.
 ///
 /// Signals a write announces are sent with `NOTIFY` in its transaction, so that other instances hear of them once
-/// it commits; `relaySignals()` listens for theirs.
+/// it commits; `relaySignals()` listens for theirs on a connection of its own.
 package final class PostgresStore: Store {
     private let location: PostgresLocation
-    private let connections: PostgresConnections
-    private let readers: NIOThreadPool
-    private let writer: NIOThreadPool
+    private let client: PostgresClient
+    /// Runs the pool until the store shuts down.
+    private let pool: ServiceGroup
+    private let running: Task<Void, Never>
+    /// The writer's turns: one write or claim at a time.
+    private let writer = Turnstile(capacity: 1)
     private let signals: SignalBus
     private let vault: CredentialVault
     private let notifications: PostgresNotifications
@@ -33,8 +39,9 @@ package final class PostgresStore: Store {
     package let statistics: StoreStatistics? = StoreStatistics()
 
     /// Connects to the database at `url` and applies every pending migration; what may hold credentials is sealed by
-    /// `vault`, which must be the one that sealed the database. At most `connections` connections are open: one for
-    /// writes, the others for reads (and one more listens). What commits announce goes to `signals`.
+    /// `vault`, which must be the one that sealed the database. At most `connections` connections are open in the
+    /// pool, and at least two may be, so that a lease renewal never waits for the writer's (one more listens). What
+    /// commits announce goes to `signals`.
     package init(
         url: String,
         vault: CredentialVault,
@@ -48,53 +55,55 @@ package final class PostgresStore: Store {
         self.vault = vault
         notifications = PostgresNotifications(schema: location.schema)
         self.logger = logger
-        self.connections = PostgresConnections(location: location, logger: logger)
-        readers = NIOThreadPool(numberOfThreads: max(connections - 1, 1))
-        writer = NIOThreadPool(numberOfThreads: 1)
-        readers.start()
-        writer.start()
-        let (pool, readers, writer) = (self.connections, self.readers, self.writer)
+        var configuration = location.clientConfiguration
+        configuration.options.maximumConnections = max(connections, 2)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        let pool = ServiceGroup(services: [client], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
+        self.pool = pool
+        // The pool runs before the first lease asks it for a connection.
+        let (started, starting) = AsyncStream.makeStream(of: Void.self)
+        running = Task {
+            starting.finish()
+            try? await pool.run()
+        }
+        for await _ in started {}
         do {
-            appliedMigrations = try await writer.runIfActive {
-                try Self.migrate(connections: pool, schema: location.schema, vault: vault, logger: logger)
+            appliedMigrations = try await Self.leasing(client) { connection in
+                try await Self.migrate(connection, schema: location.schema, vault: vault, logger: logger)
             }
         } catch {
-            await Self.close(pool, [readers, writer])
+            await pool.triggerGracefulShutdown()
+            await running.value
             throw error
         }
     }
 
-    /// Closes the connections and stops the store's threads.
+    /// Closes the pool's connections once the transactions under way have ended.
     package func shutdown() async {
-        await Self.close(connections, [readers, writer])
+        await pool.triggerGracefulShutdown()
+        await running.value
     }
 
-    private static func close(_ connections: PostgresConnections, _ threads: [NIOThreadPool]) async {
-        for pool in threads { try? await pool.shutdownGracefully() }
-        await connections.closeAll()
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        try await transaction(.read, begin: ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"], body)
     }
 
-    package func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await readers.runIfActive { [self] in
-            try transaction(.read, begin: ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"], body)
-        }
+    package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        try await writer.run { try await writing(.write, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body) }
     }
 
-    package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await writing(.write, on: writer, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body)
-    }
-
-    /// A renewal runs on a reader's thread and connection, beside the writer's queue; its `UPDATE … WHERE
-    /// lease_owner = …` reads the row as committed, so it never renews a lease another instance has taken.
-    package func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await writing(.renew, on: readers, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body)
+    /// A renewal runs beside the writer's turns; its `UPDATE … WHERE lease_owner = …` reads the row as committed, so
+    /// it never renews a lease another instance has taken.
+    package func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        try await writing(.renew, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body)
     }
 
     /// A claim reads committed rows, not a snapshot, after it has waited for the claim lock of the store's schema
     /// (every instance over the schema takes the same), so that it sees the claims made before it; the lock is
     /// released when it commits.
-    package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try await writing(.claim, on: writer, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED", Self.lock(7302)], body)
+    package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        try await writer.run { try await writing(.claim, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED", Self.lock(7302)], body) }
     }
 
     /// Takes the advisory lock `key` of the current schema until the transaction ends: deployments in other schemas
@@ -105,18 +114,14 @@ package final class PostgresStore: Store {
 
     private func writing<T: Sendable>(
         _ kind: StoreStatistics.Transaction,
-        on threads: NIOThreadPool,
         begin: [String],
-        _ body: @escaping @Sendable (any Repositories) throws -> T
+        _ body: @escaping @Sendable (any Repositories) async throws -> T
     ) async throws -> T {
         var attempt = 0
-        let traceparent = Trace.parent
         while true {
             attempt += 1
             do {
-                return try await threads.runIfActive { [self] in
-                    try transaction(kind, begin: begin, traceparent: traceparent, body)
-                }
+                return try await transaction(kind, begin: begin, body)
             } catch let conflict as SerializationConflict where attempt < Self.maximumAttempts {
                 statistics?.ranAgain(kind)
                 logger.debug(
@@ -135,44 +140,84 @@ package final class PostgresStore: Store {
 
     private static let maximumAttempts = 50
 
-    /// Runs `body` in a transaction on a connection of its own, then what it registered for after its commit.
-    private func transaction<T>(
+    /// Runs `body` in a transaction on a connection of the pool's, then what it registered for after its commit.
+    private func transaction<T: Sendable>(
         _ kind: StoreStatistics.Transaction,
         begin: [String],
-        traceparent: String? = nil,
-        _ body: (any Repositories) throws -> T
-    ) throws -> T {
-        let connection = try connections.acquire()
-        defer { connections.release(connection) }
-        let statistics = statistics
-        let db = PostgresSQLConnection(connection, locksRowsRead: kind == .write, logger: logger) { statistics?.sent(in: kind) }
-        let repositories = SQLRepositories(db: db, vault: vault, traceparent: traceparent)
-        let result: T
-        do {
-            for statement in begin { try db.execute(statement, []) }
-            result = try body(repositories)
-            try repositories.commitActions.prepare()
-            let payloads = notifications.payloads(repositories.commitActions.aftermath.signals)
-            let channel = notifications.channel
-            let notify = { (payload: String) in _ = try db.execute("SELECT pg_notify(?, ?)", [channel, payload]) }
-            // The commit's number goes last, with the last notification when there is one: a round trip less.
-            if repositories.eventsAppended.value, let last = payloads.last {
-                for payload in payloads.dropLast() { try notify(payload) }
-                try db.execute(Self.numberCommitNotifying, [channel, last])
-            } else {
-                for payload in payloads { try notify(payload) }
-                if repositories.eventsAppended.value { try db.execute(Self.numberCommit, []) }
+        _ body: @escaping @Sendable (any Repositories) async throws -> T
+    ) async throws -> T {
+        let (statistics, traceparent, logger, vault, signals) = (statistics, Trace.parent, logger, vault, signals)
+        let notifications = notifications
+        return try await Self.leasing(client) { connection in
+            let db = PostgresSQLConnection(connection: connection, logger: logger, locksRowsRead: kind == .write) {
+                statistics?.sent(in: kind)
             }
-            try db.execute("COMMIT", [])
-        } catch {
-            if case StoreError.unavailable = error { connections.dropIdle() }
-            _ = try? db.execute("ROLLBACK", [])
-            repositories.commitActions.undo()
-            throw error
+            return try await SQLTransaction(db: db, vault: vault, traceparent: traceparent).run(
+                begin: begin,
+                signalling: signals,
+                finish: { repositories in
+                    try await Self.announce(repositories, on: db, notifications)
+                },
+                body
+            )
         }
-        repositories.commitActions.aftermath.run(signalling: signals)
-        return result
     }
+
+    /// Sends the transaction's signals as notifications, and, when it appended events, takes its commit's number (with
+    /// the last notification, a round trip less).
+    private static func announce(
+        _ repositories: SQLRepositories,
+        on db: PostgresSQLConnection,
+        _ notifications: PostgresNotifications
+    )
+        async throws
+    {
+        let payloads = notifications.payloads(repositories.commitActions.aftermath.signals)
+        let channel = notifications.channel
+        if repositories.eventsAppended.value, let last = payloads.last {
+            for payload in payloads.dropLast() { try await db.forEachRow("SELECT pg_notify(?, ?)", [channel, payload]) { _ in } }
+            try await db.forEachRow(Self.numberCommitNotifying, [channel, last]) { _ in }
+        } else {
+            for payload in payloads { try await db.forEachRow("SELECT pg_notify(?, ?)", [channel, payload]) { _ in } }
+            if repositories.eventsAppended.value { try await db.forEachRow(Self.numberCommit, []) { _ in } }
+        }
+    }
+
+    /// Runs `work` on a connection the pool lends; a pool that has none to lend within `leaseTimeout` (the database
+    /// is down or unreachable, and the pool keeps trying to connect) is `StoreError.unavailable`, where the pool
+    /// would have the caller wait for as long as the database stays away.
+    private static func leasing<T: Sendable>(
+        _ client: PostgresClient,
+        _ work: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let leased = LeaseMark()
+        return try await withThrowingTaskGroup(of: LeaseOutcome<T>.self) { group in
+            group.addTask {
+                .done(
+                    try await client.withConnection { connection in
+                        leased.mark()
+                        return try await work(connection)
+                    }
+                )
+            }
+            group.addTask {
+                try? await Task.sleep(for: leaseTimeout)
+                if !leased.isMarked && !Task.isCancelled {
+                    throw StoreError.unavailable("no connection to the database within \(leaseTimeout)")
+                }
+                return .timerEnded
+            }
+            while let outcome = try await group.next() {
+                if case .done(let value) = outcome {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            preconditionFailure("the work's task ended without an answer")
+        }
+    }
+
+    private static let leaseTimeout = Duration.seconds(3)
 
     /// The last statement of a transaction that appended events: it takes the next commit position of the events'
     /// log, and holds the log's head until it has committed, so that positions commit in order and a reader of a
@@ -225,37 +270,45 @@ package final class PostgresStore: Store {
     /// Applies the migrations of `Migrations/PostgreSQL/` that this database has not had, in order, each in a
     /// transaction that records it; an advisory lock lets one instance migrate while others starting wait.
     private static func migrate(
-        connections: PostgresConnections,
+        _ connection: PostgresConnection,
         schema: String?,
         vault: CredentialVault,
         logger: Logger
-    ) throws -> [String] {
+    ) async throws -> [String] {
         var applied: [String] = []
-        let connection = try connections.acquire()
-        defer { connections.release(connection) }
-        let db = PostgresSQLConnection(connection, answerTimeout: nil, logger: logger)
-        if let schema { try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)", []) }
-        try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)", [])
+        let db = PostgresSQLConnection(connection: connection, logger: logger, answerTimeout: nil, prepares: false)
+        if let schema { try await db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)", []) }
+        try await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)", [])
         for migration in try SQLMigrations.postgres() {
-            try db.execute("BEGIN", [])
-            do {
-                try db.execute(Self.lock(7301), [])
-                if try db.value("SELECT name FROM schema_migrations WHERE name = ?", [migration.name]) as String? == nil {
-                    try db.execute(MigrationScript.statement(migration.sql), [])
-                    if SealedSecretsMigration.follows(migration.name) { try SealedSecretsMigration.run(db, vault) }
-                    try db.execute(
-                        "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
-                        [migration.name, StoredDate.text(Date())]
-                    )
-                    applied.append(migration.name)
+            let ran = try await SQLTransaction(db: db, vault: vault).run(begin: ["BEGIN", Self.lock(7301)], signalling: nil) { _ in
+                guard try await db.value("SELECT name FROM schema_migrations WHERE name = ?", [migration.name]) as String? == nil else {
+                    return false
                 }
-                try db.execute("COMMIT", [])
-            } catch {
-                _ = try? db.execute("ROLLBACK", [])
-                throw error
+                try await db.execute(MigrationScript.statement(migration.sql), [])
+                if SealedSecretsMigration.follows(migration.name) { try await SealedSecretsMigration.run(db, vault) }
+                try await db.execute(
+                    "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                    [migration.name, StoredDate.text(Date())]
+                )
+                return true
             }
+            if ran { applied.append(migration.name) }
         }
-        try SealedSecretsMigration.verify(db, vault)
+        try await SealedSecretsMigration.verify(db, vault)
         return applied
     }
+}
+
+/// Whether a transaction's work has its connection (`PostgresStore.leasing`).
+private final class LeaseMark: Sendable {
+    private let marked = Atomic(false)
+
+    func mark() { marked.store(true, ordering: .releasing) }
+    var isMarked: Bool { marked.load(ordering: .acquiring) }
+}
+
+/// How a child task of `PostgresStore.leasing` ended.
+private enum LeaseOutcome<T: Sendable>: Sendable {
+    case done(T)
+    case timerEnded
 }

@@ -25,7 +25,7 @@ extension APIKey {
             "secret_sha256": secretSha256,
             "admin": admin,
             "created_at": StoredDate.text(createdAt),
-            "revoked_at": StoredDate.text(revokedAt),
+            "revoked_at": StoredDate.text(orNil: revokedAt),
         ]
     }
 }

@@ -32,7 +32,7 @@ extension BackgroundTask {
             "expires_at": StoredDate.text(expiresAt),
             "warned": warned,
             "created_at": StoredDate.text(createdAt),
-            "ended_at": StoredDate.text(endedAt),
+            "ended_at": StoredDate.text(orNil: endedAt),
         ]
     }
 }

@@ -38,7 +38,7 @@ extension Delivery {
             "next_attempt_at": StoredDate.text(nextAttemptAt),
             "last_error": lastError,
             "created_at": StoredDate.text(createdAt),
-            "completed_at": StoredDate.text(completedAt),
+            "completed_at": StoredDate.text(orNil: completedAt),
         ]
     }
 }

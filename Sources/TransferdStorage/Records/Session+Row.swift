@@ -40,7 +40,7 @@ extension Session {
             "retention_period": configuration.retentionPeriod,
             "sends_launch_events": configuration.sessionSendsLaunchEvents,
             "created_at": StoredDate.text(createdAt),
-            "invalidated_at": StoredDate.text(invalidatedAt),
+            "invalidated_at": StoredDate.text(orNil: invalidatedAt),
         ]
     }
 

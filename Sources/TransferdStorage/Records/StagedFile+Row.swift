@@ -32,7 +32,7 @@ extension StagedFile {
             "sha256": sha256,
             "created_at": StoredDate.text(createdAt),
             "expires_at": StoredDate.text(expiresAt),
-            "completed_at": StoredDate.text(completedAt),
+            "completed_at": StoredDate.text(orNil: completedAt),
         ]
     }
 }

@@ -12,7 +12,7 @@ enum StoredDate {
         date.flatMap { Date.fromDatabaseValue(text($0).databaseValue) }
     }
 
-    static func text(_ date: Date?) -> String? {
+    static func text(orNil date: Date?) -> String? {
         date.map(text)
     }
 

@@ -95,8 +95,8 @@ extension TransferTask {
             "error": try RowCoding.json(error),
             "file": try RowCoding.json(file),
             "checksum": try RowCoding.json(checksum),
-            "earliest_begin_date": StoredDate.text(earliestBeginDate),
-            "next_attempt_at": StoredDate.text(nextAttemptAt),
+            "earliest_begin_date": StoredDate.text(orNil: earliestBeginDate),
+            "next_attempt_at": StoredDate.text(orNil: nextAttemptAt),
             "attempts": try RowCoding.json(attempts),
             "waiting_reason": waitingReason?.rawValue,
             "partial_bytes": partialBytes,
@@ -120,8 +120,8 @@ extension TransferTask {
             "background_task": backgroundTask,
             "cancellation": try RowCoding.json(cancellation),
             "created_at": StoredDate.text(createdAt),
-            "started_at": StoredDate.text(startedAt),
-            "completed_at": StoredDate.text(completedAt),
+            "started_at": StoredDate.text(orNil: startedAt),
+            "completed_at": StoredDate.text(orNil: completedAt),
         ]
     }
 }

@@ -36,7 +36,7 @@ extension WebhookSubscription {
             "event_types": try RowCoding.json(eventTypes),
             "secret": try vault.seal(text: secret.value),
             "previous_secret": try previousSecret.map { try vault.seal(text: $0.value) },
-            "previous_secret_expires_at": StoredDate.text(previousSecretExpiresAt),
+            "previous_secret_expires_at": StoredDate.text(orNil: previousSecretExpiresAt),
             "state": state.rawValue,
             "created_at": StoredDate.text(createdAt),
         ]

@@ -6,20 +6,20 @@ import TransferdDomain
 struct SQLAPIKeyRepository: APIKeyRepository {
     let db: any SQLConnection
 
-    func find(id: String) throws -> APIKey? {
-        try db.fetchOne("SELECT * FROM api_keys WHERE id = ?\(db.rowLock)", [id], APIKey.init(row:))
+    func find(id: String) async throws -> APIKey? {
+        try await db.fetchOne("SELECT * FROM api_keys WHERE id = ?\(db.rowLock)", [id], APIKey.init(row:))
     }
 
-    func count() throws -> Int {
-        try db.value("SELECT COUNT(*) FROM api_keys") ?? 0
+    func count() async throws -> Int {
+        try await db.value("SELECT COUNT(*) FROM api_keys") ?? 0
     }
 
-    func insert(_ key: APIKey) throws {
-        try RowStatements.insertKeyed(into: APIKey.table, key.storedColumns(), db)
+    func insert(_ key: APIKey) async throws {
+        try await RowStatements.insertKeyed(into: APIKey.table, key.storedColumns(), db)
     }
 
-    func list() throws -> [APIKey.Listing] {
-        try db.fetchAll(
+    func list() async throws -> [APIKey.Listing] {
+        try await db.fetchAll(
             """
             SELECT k.id, k.name, t.name AS tenant, k.admin, k.created_at, k.revoked_at
             FROM api_keys k JOIN tenants t ON t.id = k.tenant_id ORDER BY k.created_at
@@ -36,12 +36,12 @@ struct SQLAPIKeyRepository: APIKeyRepository {
         }
     }
 
-    func revoke(id: String, at now: Date) throws -> Bool {
-        try db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [StoredDate.text(now), id]) > 0
+    func revoke(id: String, at now: Date) async throws -> Bool {
+        try await db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [StoredDate.text(now), id]) > 0
     }
 
-    func tenantID(named name: String, createdAt: Date) throws -> Int64 {
-        if let id: Int64 = try db.value("SELECT id FROM tenants WHERE name = ?", [name]) { return id }
-        return try db.insert("INSERT INTO tenants (name, created_at) VALUES (?, ?)", [name, StoredDate.text(createdAt)])
+    func tenantID(named name: String, createdAt: Date) async throws -> Int64 {
+        if let id: Int64 = try await db.value("SELECT id FROM tenants WHERE name = ?", [name]) { return id }
+        return try await db.insert("INSERT INTO tenants (name, created_at) VALUES (?, ?)", [name, StoredDate.text(createdAt)])
     }
 }

@@ -5,8 +5,8 @@ import TransferdDomain
 struct SQLDashboardSessionRepository: DashboardSessionRepository {
     let db: any SQLConnection
 
-    func insert(_ session: DashboardSession) throws {
-        try db.execute(
+    func insert(_ session: DashboardSession) async throws {
+        try await db.execute(
             "INSERT INTO dashboard_sessions (token_hash, api_key_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
             [
                 session.tokenHash, session.apiKeyID, session.csrfToken, StoredDate.text(session.createdAt),
@@ -15,8 +15,8 @@ struct SQLDashboardSessionRepository: DashboardSessionRepository {
         )
     }
 
-    func find(tokenHash: String) throws -> DashboardSession? {
-        try db.fetchOne(
+    func find(tokenHash: String) async throws -> DashboardSession? {
+        try await db.fetchOne(
             "SELECT token_hash, api_key_id, csrf_token, created_at, expires_at FROM dashboard_sessions WHERE token_hash = ?",
             [tokenHash]
         ) { row in
@@ -30,12 +30,12 @@ struct SQLDashboardSessionRepository: DashboardSessionRepository {
         }
     }
 
-    func delete(tokenHash: String) throws {
-        try db.execute("DELETE FROM dashboard_sessions WHERE token_hash = ?", [tokenHash])
+    func delete(tokenHash: String) async throws {
+        try await db.execute("DELETE FROM dashboard_sessions WHERE token_hash = ?", [tokenHash])
     }
 
-    func deleteAllButNewest(_ count: Int, apiKeyID: String) throws {
-        try db.execute(
+    func deleteAllButNewest(_ count: Int, apiKeyID: String) async throws {
+        try await db.execute(
             """
             DELETE FROM dashboard_sessions WHERE api_key_id = ? AND token_hash NOT IN
                 (SELECT token_hash FROM dashboard_sessions WHERE api_key_id = ? ORDER BY created_at DESC, token_hash LIMIT ?)
@@ -44,7 +44,7 @@ struct SQLDashboardSessionRepository: DashboardSessionRepository {
         )
     }
 
-    func deleteExpired(before date: Date) throws {
-        try db.execute("DELETE FROM dashboard_sessions WHERE expires_at < ?", [StoredDate.text(date)])
+    func deleteExpired(before date: Date) async throws {
+        try await db.execute("DELETE FROM dashboard_sessions WHERE expires_at < ?", [StoredDate.text(date)])
     }
 }

@@ -6,19 +6,19 @@ import TransferdDomain
 struct SQLDeliveryRepository: DeliveryRepository {
     let db: any SQLConnection
 
-    func find(id: Int64) throws -> Delivery? {
-        try db.fetchOne("SELECT * FROM deliveries WHERE id = ?\(db.rowLock)", [id], Delivery.init(row:))
+    func find(id: Int64) async throws -> Delivery? {
+        try await db.fetchOne("SELECT * FROM deliveries WHERE id = ?\(db.rowLock)", [id], Delivery.init(row:))
     }
 
-    func find(eventID: Int64) throws -> Delivery? {
-        try db.fetchOne("SELECT * FROM deliveries WHERE event_id = ?\(db.rowLock)", [eventID], Delivery.init(row:))
+    func find(eventID: Int64) async throws -> Delivery? {
+        try await db.fetchOne("SELECT * FROM deliveries WHERE event_id = ?\(db.rowLock)", [eventID], Delivery.init(row:))
     }
 
     /// Writes the columns an attempt changes (the others never change), through one statement per expected status.
     /// The status is written as a constant: bound, it would make SQLite prepare the statement again whenever its
     /// value changed (a partial index's condition names `status`).
-    func update(_ delivery: Delivery, ifStatus expected: Delivery.Status) throws -> Bool {
-        try db.execute(Self.update(ifStatus: expected), Self.changes(of: delivery)) > 0
+    func update(_ delivery: Delivery, ifStatus expected: Delivery.Status) async throws -> Bool {
+        try await db.execute(Self.update(ifStatus: expected), Self.changes(of: delivery)) > 0
     }
 
     private static func update(ifStatus expected: Delivery.Status) -> String {
@@ -31,23 +31,23 @@ struct SQLDeliveryRepository: DeliveryRepository {
     private static func changes(of delivery: Delivery) -> SQLArguments {
         [
             delivery.status.rawValue, delivery.attemptCount, StoredDate.text(delivery.nextAttemptAt), delivery.lastError,
-            StoredDate.text(delivery.completedAt), delivery.rowID,
+            StoredDate.text(orNil: delivery.completedAt), delivery.rowID,
         ]
     }
 
-    func record(_ attempt: DeliveryAttempt, of delivery: Delivery, health: WebhookSubscription.State) throws -> Bool {
+    func record(_ attempt: DeliveryAttempt, of delivery: Delivery, health: WebhookSubscription.State) async throws -> Bool {
         let columns = attempt.storedColumns()
         let insertion =
             "INSERT INTO \(DeliveryAttempt.table) (\(columns.map(\.key).joined(separator: ", "))) VALUES (\(Placeholders.list(columns.count)))"
         let healthArguments: SQLArguments = [health, delivery.sessionId, health]
         guard db.dialect == .postgres else {
-            try db.execute(insertion, columns.map(\.value))
-            guard try update(delivery, ifStatus: .pending) else { return false }
-            try db.execute("UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ?", healthArguments)
+            try await db.execute(insertion, columns.map(\.value))
+            guard try await update(delivery, ifStatus: .pending) else { return false }
+            try await db.execute("UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ?", healthArguments)
             return true
         }
         // Data-modifying CTEs all run, whatever the outer query reads; the health waits for the update's row.
-        let updated: Int64? = try db.value(
+        let updated: Int64? = try await db.value(
             """
             WITH attempt AS (\(insertion)),
             updated AS (\(Self.update(ifStatus: .pending)) RETURNING id),
@@ -59,14 +59,14 @@ struct SQLDeliveryRepository: DeliveryRepository {
         return updated == 1
     }
 
-    func acknowledge(_ delivered: Delivery) throws -> Delivery? {
+    func acknowledge(_ delivered: Delivery) async throws -> Delivery? {
         let (sequence, sessionID) = (delivered.sequence, delivered.sessionId)
         let acknowledgement = "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?"
         guard db.dialect == .postgres else {
-            try db.execute(acknowledgement, [sequence, sessionID, sequence])
-            return try pendingHead(sessionID: sessionID)
+            try await db.execute(acknowledgement, [sequence, sessionID, sequence])
+            return try await pendingHead(sessionID: sessionID)
         }
-        return try db.fetchOne(
+        return try await db.fetchOne(
             """
             WITH acknowledged AS (\(acknowledgement))
             SELECT d.* FROM deliveries d JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
@@ -79,23 +79,23 @@ struct SQLDeliveryRepository: DeliveryRepository {
         )
     }
 
-    func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) throws -> [(Delivery, [DeliveryAttempt])] {
+    func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) async throws -> [(Delivery, [DeliveryAttempt])] {
         let deliveries =
             if let status {
-                try db.fetchAll(
+                try await db.fetchAll(
                     "SELECT * FROM deliveries WHERE session_id = ? AND id > ? AND status = ? ORDER BY id LIMIT ?",
                     [sessionID, cursor, status, limit],
                     Delivery.init(row:)
                 )
             } else {
-                try db.fetchAll(
+                try await db.fetchAll(
                     "SELECT * FROM deliveries WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?",
                     [sessionID, cursor, limit],
                     Delivery.init(row:)
                 )
             }
         let ids = deliveries.map(\.rowID)
-        let attempts = try db.fetchAll(
+        let attempts = try await db.fetchAll(
             "SELECT * FROM delivery_attempts WHERE delivery_id IN (\(Placeholders.list(ids.count))) ORDER BY id",
             ids,
             DeliveryAttempt.init(row:)
@@ -104,16 +104,16 @@ struct SQLDeliveryRepository: DeliveryRepository {
         return deliveries.map { ($0, byDelivery[$0.rowID] ?? []) }
     }
 
-    func list(sessionID: Int64, status: Delivery.Status) throws -> [Delivery] {
-        try db.fetchAll(
+    func list(sessionID: Int64, status: Delivery.Status) async throws -> [Delivery] {
+        try await db.fetchAll(
             "SELECT * FROM deliveries WHERE session_id = ? AND status = ? ORDER BY id\(db.rowLock)",
             [sessionID, status],
             Delivery.init(row:)
         )
     }
 
-    func failPending(sessionID: Int64, message: String, at now: Date) throws {
-        try db.execute(
+    func failPending(sessionID: Int64, message: String, at now: Date) async throws {
+        try await db.execute(
             """
             UPDATE deliveries SET status = ?, completed_at = ?, last_error = ?
             WHERE session_id = ? AND status = \(Delivery.Status.pending.sqlConstant)
@@ -123,13 +123,13 @@ struct SQLDeliveryRepository: DeliveryRepository {
     }
 
     /// One statement on PostgreSQL for the deliveries, however many, and one for each progress event.
-    func enqueue(_ events: [Event]) throws {
+    func enqueue(_ events: [Event]) async throws {
         guard !events.isEmpty else { return }
-        _ = try RowStatements.insert(into: Delivery.table, rows: events.map { Delivery(pending: $0).storedColumns() }, db)
+        _ = try await RowStatements.insert(into: Delivery.table, rows: events.map { Delivery(pending: $0).storedColumns() }, db)
         for event in events where Self.progressTypes.contains(event.type) {
             // The partial index `deliveries_pending_progress` holds the pending progress; its conditions are written
             // as constants here, as SQLite uses a partial index only for queries that repeat them.
-            try db.execute(
+            try await db.execute(
                 """
                 UPDATE deliveries SET status = \(Delivery.Status.coalesced.sqlConstant), completed_at = ?
                 WHERE status = \(Delivery.Status.pending.sqlConstant) AND event_type IN \(Self.progressTypesSQL)
@@ -144,17 +144,18 @@ struct SQLDeliveryRepository: DeliveryRepository {
     private static let progressTypes: [EventType] = [.taskProgress, .taskUploadProgress]
     private static let progressTypesSQL = "(" + progressTypes.map(\.sqlConstant).joined(separator: ", ") + ")"
 
-    func pendingHeads(exceptSessions: [Int64]) throws -> [DeliveryHead] {
+    func pendingHeads(exceptSessions: [Int64]) async throws -> [DeliveryHead] {
         let busy = Set(exceptSessions)
         guard db.dialect == .sqlite else {
-            return try db.fetchAll(Self.headsWalk, []) { row in DeliveryHead(delivery: try Delivery(row: row), tenantID: row["head_tenant"])
+            return try await db.fetchAll(Self.headsWalk, []) { row in
+                DeliveryHead(delivery: try Delivery(row: row), tenantID: row["head_tenant"])
             }
             .filter { !busy.contains($0.delivery.sessionId) }
         }
         var heads: [DeliveryHead] = []
         var session = Int64.min
         // One seek per session with pending deliveries: its lowest pending sequence is its head.
-        while let head = try db.fetchOne(
+        while let head = try await db.fetchOne(
             """
             SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id > ?
             ORDER BY session_id, sequence LIMIT 1
@@ -163,7 +164,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
             Delivery.init(row:)
         ) {
             session = head.sessionId
-            if !busy.contains(session), let tenant = try tenantIfSent(sessionID: session) {
+            if !busy.contains(session), let tenant = try await tenantIfSent(sessionID: session) {
                 heads.append(DeliveryHead(delivery: head, tenantID: tenant))
             }
         }
@@ -191,24 +192,24 @@ struct SQLDeliveryRepository: DeliveryRepository {
         ORDER BY d.next_attempt_at
         """
 
-    func countPending() throws -> Int {
-        try db.value("SELECT COUNT(*) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant)", []) ?? 0
+    func countPending() async throws -> Int {
+        try await db.value("SELECT COUNT(*) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant)", []) ?? 0
     }
 
-    func pendingHead(sessionID: Int64) throws -> Delivery? {
-        let head = try db.fetchOne(
+    func pendingHead(sessionID: Int64) async throws -> Delivery? {
+        let head = try await db.fetchOne(
             "SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ? ORDER BY sequence LIMIT 1\(db.rowLock)",
             [sessionID],
             Delivery.init(row:)
         )
-        guard let head, try tenantIfSent(sessionID: sessionID) != nil else { return nil }
+        guard let head, try await tenantIfSent(sessionID: sessionID) != nil else { return nil }
         return head
     }
 
     /// The session's tenant, if its deliveries go out now: its subscriber is not disabled, and the session sends
     /// launch events.
-    private func tenantIfSent(sessionID: Int64) throws -> Int64? {
-        try db.fetchOne(
+    private func tenantIfSent(sessionID: Int64) async throws -> Int64? {
+        try await db.fetchOne(
             """
             SELECT w.state, s.tenant_id FROM webhooks w JOIN sessions s ON s.id = w.session_id
             WHERE w.session_id = ? AND s.sends_launch_events = 1

@@ -9,16 +9,16 @@ struct SQLEventRepository: EventRepository {
     /// Told that the transaction appended events.
     var eventsAppended = EventsAppended()
 
-    func append(_ events: [Event]) throws -> [(event: Event, queuedDelivery: Bool)] {
+    func append(_ events: [Event]) async throws -> [(event: Event, queuedDelivery: Bool)] {
         eventsAppended.value = eventsAppended.value || !events.isEmpty
         var appended: [(event: Event, subscriber: String??)] = []
         appended.reserveCapacity(events.count)
         switch db.dialect {
         case .sqlite:
             for var event in events {
-                event.sequence = try SQLSessionRepository.nextSequence(sessionID: event.sessionId, db)
-                event.id = try RowStatements.insert(into: Event.table, try event.storedColumns(), db)
-                let subscriber = try db.fetchOne("SELECT event_types FROM webhooks WHERE session_id = ?", [event.sessionId]) {
+                event.sequence = try await SQLSessionRepository.nextSequence(sessionID: event.sessionId, db)
+                event.id = try await RowStatements.insert(into: Event.table, try event.storedColumns(), db)
+                let subscriber = try await db.fetchOne("SELECT event_types FROM webhooks WHERE session_id = ?", [event.sessionId]) {
                     $0[0] as String?
                 }
                 appended.append((event, subscriber))
@@ -30,7 +30,7 @@ struct SQLEventRepository: EventRepository {
                 let session = events[start].sessionId
                 var end = start
                 while end < events.endIndex, events[end].sessionId == session, end - start < 10_000 { end += 1 }
-                appended += try numberedInsertion(of: events[start..<end])
+                await appended += try numberedInsertion(of: events[start..<end])
                 start = end
             }
         }
@@ -44,14 +44,14 @@ struct SQLEventRepository: EventRepository {
             queued.append(delivers)
             if delivers { deliveries.append(event) }
         }
-        try SQLDeliveryRepository(db: db).enqueue(deliveries)
+        try await SQLDeliveryRepository(db: db).enqueue(deliveries)
         return zip(appended, queued).map { ($0.event, $1) }
     }
 
     /// On PostgreSQL, one round trip for events of one session: the session's next sequences, the events' rows, and
     /// the `event_types` of the session's subscriber (nil: no subscriber; `.some(nil)`: one that takes every type),
     /// one column of the subscriber's row rather than the whole subscription.
-    private func numberedInsertion(of events: ArraySlice<Event>) throws -> [(event: Event, subscriber: String??)] {
+    private func numberedInsertion(of events: ArraySlice<Event>) async throws -> [(event: Event, subscriber: String??)] {
         guard let session = events.first?.sessionId else { return [] }
         let values = events.indices.map { "(\($0 - events.startIndex + 1), ?, CAST(? AS BIGINT), ?, ?, ?)" }.joined(separator: ", ")
         var arguments: SQLArguments = [events.count, session]
@@ -64,7 +64,7 @@ struct SQLEventRepository: EventRepository {
         arguments += [session, events.count, session]
         var appended: [(event: Event, subscriber: String??)] = []
         var position = events.startIndex
-        try db.forEachRow(
+        try await db.forEachRow(
             """
             WITH numbered AS (UPDATE sessions SET last_sequence = last_sequence + ? WHERE id = ? RETURNING last_sequence),
             new (ordinal, type, task_identifier, data, created_at, traceparent) AS (VALUES \(values)),
@@ -90,19 +90,19 @@ struct SQLEventRepository: EventRepository {
 
     private static let eventTypes = DecodedTexts<[EventType]>(capacity: 256)
 
-    func find(id: Int64) throws -> Event? {
-        try db.fetchOne("SELECT \(Self.columns) FROM events WHERE id = ?", [id], Event.init(row:))
+    func find(id: Int64) async throws -> Event? {
+        try await db.fetchOne("SELECT \(Self.columns) FROM events WHERE id = ?", [id], Event.init(row:))
     }
 
-    func list(sessionID: Int64, after sequence: Int64, taskIdentifier: Int64?, limit: Int) throws -> [Event] {
+    func list(sessionID: Int64, after sequence: Int64, taskIdentifier: Int64?, limit: Int) async throws -> [Event] {
         guard let taskIdentifier else {
-            return try db.fetchAll(
+            return try await db.fetchAll(
                 "SELECT \(Self.columns) FROM events WHERE session_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",
                 [sessionID, sequence, limit],
                 Event.init(row:)
             )
         }
-        return try db.fetchAll(
+        return try await db.fetchAll(
             """
             SELECT \(Self.columns) FROM events WHERE session_id = ? AND sequence > ? AND task_identifier = ?
             ORDER BY sequence LIMIT ?
@@ -112,18 +112,18 @@ struct SQLEventRepository: EventRepository {
         )
     }
 
-    func presentCursor() throws -> TenantEventCursor {
+    func presentCursor() async throws -> TenantEventCursor {
         switch db.dialect {
         case .sqlite:
             // One writer commits in id order: the newest id is the present.
-            TenantEventCursor(commit: 0, id: try db.value("SELECT MAX(id) FROM events") ?? 0)
+            await TenantEventCursor(commit: 0, id: try db.value("SELECT MAX(id) FROM events") ?? 0)
         case .postgres:
             // A transaction that has not committed yet takes a later position than the last one committed.
-            TenantEventCursor(commit: try db.value("SELECT position FROM event_log_head") ?? 0, id: .max)
+            await TenantEventCursor(commit: try db.value("SELECT position FROM event_log_head") ?? 0, id: .max)
         }
     }
 
-    func list(tenantID: Int64, after cursor: TenantEventCursor, limit: Int) throws -> [TenantEvent] {
+    func list(tenantID: Int64, after cursor: TenantEventCursor, limit: Int) async throws -> [TenantEvent] {
         let columns = Self.columns.split(separator: ", ").map { "e.\($0)" }.joined(separator: ", ")
         let (sql, position): (String, SQLArguments) =
             switch db.dialect {
@@ -147,10 +147,10 @@ struct SQLEventRepository: EventRepository {
                     ) e
                     WHERE c.position >= ? ORDER BY c.position, e.id LIMIT ?
                     """,
-                    try commitPosition(of: cursor)
+                    try await commitPosition(of: cursor)
                 )
             }
-        return try db.fetchAll(sql, [tenantID] + position + [limit]) { row in
+        return try await db.fetchAll(sql, [tenantID] + position + [limit]) { row in
             let event = try Event(row: row)
             return TenantEvent(
                 event: event,
@@ -168,21 +168,21 @@ struct SQLEventRepository: EventRepository {
     /// cursor's on by their key and reads each one's events (`OFFSET 0` keeps the planner from flattening the
     /// lateral join): joined plainly, the planner, misled by statistics behind a growing table, read every event of
     /// the tenant for each poll (9 ms over 10,000 events under the benchmark's load, against 0.3 ms).
-    private func commitPosition(of cursor: TenantEventCursor) throws -> SQLArguments {
-        let (commit, id) = try commitAndID(of: cursor)
+    private func commitPosition(of cursor: TenantEventCursor) async throws -> SQLArguments {
+        let (commit, id) = try await commitAndID(of: cursor)
         return [commit, id, commit]
     }
 
-    private func commitAndID(of cursor: TenantEventCursor) throws -> (Int64, Int64) {
+    private func commitAndID(of cursor: TenantEventCursor) async throws -> (Int64, Int64) {
         guard cursor.namesTransaction else { return (cursor.commit, cursor.id) }
         let transaction = String(cursor.commit)
-        if let commit: Int64 = try db.value(
+        if let commit: Int64 = try await db.value(
             "SELECT position FROM event_commits WHERE transaction_id = CAST(? AS text)::xid8",
             [transaction]
         ) {
             return (commit, cursor.id)
         }
-        let before: Int64? = try db.value(
+        let before: Int64? = try await db.value(
             "SELECT MAX(position) FROM event_commits WHERE transaction_id < CAST(? AS text)::xid8",
             [transaction]
         )

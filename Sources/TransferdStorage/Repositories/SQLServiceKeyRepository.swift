@@ -7,7 +7,7 @@ struct SQLServiceKeyRepository: ServiceKeyRepository {
     let db: any SQLConnection
     let vault: CredentialVault
 
-    func key(named name: String) throws -> Data? {
-        try (db.value("SELECT value FROM service_keys WHERE name = ?", [name]) as Data?).map(vault.open)
+    func key(named name: String) async throws -> Data? {
+        try await (db.value("SELECT value FROM service_keys WHERE name = ?", [name]) as Data?).map(vault.open)
     }
 }

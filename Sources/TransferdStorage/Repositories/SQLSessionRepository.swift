@@ -7,42 +7,42 @@ struct SQLSessionRepository: SessionRepository {
     let db: any SQLConnection
     let vault: CredentialVault
 
-    func find(id: Int64) throws -> Session? {
-        try db.fetchOne("SELECT * FROM sessions WHERE id = ?\(db.rowLock)", [id], { try Session(row: $0, vault: vault) })
+    func find(id: Int64) async throws -> Session? {
+        try await db.fetchOne("SELECT * FROM sessions WHERE id = ?\(db.rowLock)", [id], { try Session(row: $0, vault: vault) })
     }
 
-    func live(identifier: String, tenantID: Int64) throws -> Session? {
-        try db.fetchOne(
+    func live(identifier: String, tenantID: Int64) async throws -> Session? {
+        try await db.fetchOne(
             "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? AND state <> ?\(db.rowLock)",
             [tenantID, identifier, Session.State.invalidated],
             { try Session(row: $0, vault: vault) }
         )
     }
 
-    func latest(identifier: String, tenantID: Int64) throws -> Session? {
-        try db.fetchOne(
+    func latest(identifier: String, tenantID: Int64) async throws -> Session? {
+        try await db.fetchOne(
             "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? ORDER BY id DESC LIMIT 1\(db.rowLock)",
             [tenantID, identifier],
             { try Session(row: $0, vault: vault) }
         )
     }
 
-    func insert(_ session: Session) throws -> Session {
-        let id = try RowStatements.insert(into: Session.table, try session.storedColumns(vault), db)
+    func insert(_ session: Session) async throws -> Session {
+        let id = try await RowStatements.insert(into: Session.table, try session.storedColumns(vault), db)
         // Read back, so that the session is shown as it is stored (dates at the database's precision).
-        guard let stored = try find(id: id) else { throw StoreError.rowNotFound("sessions \(id)") }
+        guard let stored = try await find(id: id) else { throw StoreError.rowNotFound("sessions \(id)") }
         return stored
     }
 
-    func updateState(of session: Session) throws {
-        try db.execute(
+    func updateState(of session: Session) async throws {
+        try await db.execute(
             "UPDATE sessions SET state = ?, cancel_on_invalidate = ?, invalidated_at = ? WHERE id = ?",
-            [session.state, session.cancelOnInvalidate, StoredDate.text(session.invalidatedAt), session.rowID]
+            [session.state, session.cancelOnInvalidate, StoredDate.text(orNil: session.invalidatedAt), session.rowID]
         )
     }
 
-    func updateConfiguration(of session: Session) throws {
-        try db.execute(
+    func updateConfiguration(of session: Session) async throws {
+        try await db.execute(
             "UPDATE sessions SET configuration = ?, retention_period = ?, sends_launch_events = ? WHERE id = ?",
             [
                 try Session.sealed(session.configuration, vault), session.configuration.retentionPeriod,
@@ -51,19 +51,19 @@ struct SQLSessionRepository: SessionRepository {
         )
     }
 
-    func updateCredentials(of session: Session) throws {
-        try db.execute("UPDATE sessions SET credentials = ? WHERE id = ?", [try RowCoding.json(session.credentials), session.rowID])
+    func updateCredentials(of session: Session) async throws {
+        try await db.execute("UPDATE sessions SET credentials = ? WHERE id = ?", [try RowCoding.json(session.credentials), session.rowID])
     }
 
-    func list(after cursor: Int64, limit: Int, tenantID: Int64?) throws -> [Session] {
+    func list(after cursor: Int64, limit: Int, tenantID: Int64?) async throws -> [Session] {
         guard let tenantID else {
-            return try db.fetchAll(
+            return try await db.fetchAll(
                 "SELECT * FROM sessions WHERE id > ? ORDER BY id LIMIT ?",
                 [cursor, limit],
                 { try Session(row: $0, vault: vault) }
             )
         }
-        return try db.fetchAll(
+        return try await db.fetchAll(
             "SELECT * FROM sessions WHERE id > ? AND tenant_id = ? ORDER BY id LIMIT ?",
             [cursor, tenantID, limit],
             { try Session(row: $0, vault: vault) }
@@ -72,9 +72,9 @@ struct SQLSessionRepository: SessionRepository {
 
     /// Every session's details in one statement (a `GET` of a session reads them on each request): the task counts
     /// and stored bytes are the counters that the tasks' triggers keep, and the webhook's columns follow.
-    func details(sessionIDs: [Int64]) throws -> [Int64: Session.Details] {
+    func details(sessionIDs: [Int64]) async throws -> [Int64: Session.Details] {
         var details: [Int64: Session.Details] = [:]
-        try db.forEachRow(
+        try await db.forEachRow(
             """
             SELECT s.id, t.name, s.tasks_suspended, s.tasks_running, s.tasks_canceling, s.tasks_completed, s.stored_bytes,
               (SELECT COUNT(*) FROM deliveries d WHERE d.session_id = s.id AND d.status = \(Delivery.Status.pending.sqlConstant))
@@ -101,9 +101,12 @@ struct SQLSessionRepository: SessionRepository {
         return details
     }
 
-    func takeTaskIdentifiers(_ count: Int, sessionID: Int64) throws -> (session: Session, identifiers: ClosedRange<Int64>, tasks: Int)? {
+    func takeTaskIdentifiers(
+        _ count: Int,
+        sessionID: Int64
+    ) async throws -> (session: Session, identifiers: ClosedRange<Int64>, tasks: Int)? {
         precondition(count > 0, "at least one identifier is taken")
-        return try db.fetchOne(
+        return try await db.fetchOne(
             """
             UPDATE sessions SET last_task_identifier = last_task_identifier + ? WHERE id = ?
             RETURNING *, tasks_suspended + tasks_running + tasks_canceling + tasks_completed AS task_count
@@ -116,9 +119,9 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     /// Takes the session's next event sequence number (its task identifiers are taken by `takeTaskIdentifiers`).
-    static func nextSequence(sessionID: Int64, _ db: any SQLConnection) throws -> Int64 {
+    static func nextSequence(sessionID: Int64, _ db: any SQLConnection) async throws -> Int64 {
         guard
-            let number: Int64 = try db.value(
+            let number: Int64 = try await db.value(
                 "UPDATE sessions SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence",
                 [sessionID]
             )
@@ -131,40 +134,41 @@ struct SQLSessionRepository: SessionRepository {
     /// A session's deliveries no other instance than the first argument holds: no lease, its own, or one that expired.
     private static let deliveriesFree = "(delivery_owner IS NULL OR delivery_owner = ? OR delivery_lease_expires_at <= ?)"
 
-    func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) throws -> Bool {
-        try db.execute(
+    func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) async throws -> Bool {
+        try await db.execute(
             "UPDATE sessions SET delivery_owner = ?, delivery_lease_expires_at = ? WHERE id = ? AND \(Self.deliveriesFree)",
             [owner, StoredDate.text(expiresAt), sessionID, owner, StoredDate.text(now)]
         ) > 0
     }
 
-    func canLeaseDeliveries(sessionID: Int64, owner: String, at now: Date) throws -> Bool {
-        try db.value("SELECT 1 FROM sessions WHERE id = ? AND \(Self.deliveriesFree)", [sessionID, owner, StoredDate.text(now)]) as Int?
+    func canLeaseDeliveries(sessionID: Int64, owner: String, at now: Date) async throws -> Bool {
+        try await db.value("SELECT 1 FROM sessions WHERE id = ? AND \(Self.deliveriesFree)", [sessionID, owner, StoredDate.text(now)])
+            as Int?
             != nil
     }
 
-    func expireDeliveryLeases(ownedBy owner: String?) throws {
+    func expireDeliveryLeases(ownedBy owner: String?) async throws {
         let expired = StoredDate.text(Date(timeIntervalSince1970: 0))
         if let owner {
-            try db.execute("UPDATE sessions SET delivery_lease_expires_at = ? WHERE delivery_owner = ?", [expired, owner])
+            try await db.execute("UPDATE sessions SET delivery_lease_expires_at = ? WHERE delivery_owner = ?", [expired, owner])
         } else {
-            try db.execute("UPDATE sessions SET delivery_lease_expires_at = ? WHERE delivery_owner IS NOT NULL", [expired])
+            try await db.execute("UPDATE sessions SET delivery_lease_expires_at = ? WHERE delivery_owner IS NOT NULL", [expired])
         }
     }
 
-    func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<Void>] {
-        try LeaseRenewals.renew(.deliveries, ids: sessionIDs, owner: owner, until: expiresAt, reading: "id", db) { _ in }
+    func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<Void>] {
+        try await LeaseRenewals.renew(.deliveries, ids: sessionIDs, owner: owner, until: expiresAt, reading: "id", db) { _ in }
     }
 
-    func releaseDeliveries(sessionID: Int64, owner: String) throws {
-        try db.execute(
+    func releaseDeliveries(sessionID: Int64, owner: String) async throws {
+        try await db.execute(
             "UPDATE sessions SET delivery_owner = NULL, delivery_lease_expires_at = NULL WHERE id = ? AND delivery_owner = ?",
             [sessionID, owner]
         )
     }
 
-    func nextDeliveryLeaseExpiry(notOwnedBy owner: String) throws -> Date? {
-        try db.value(
+    func nextDeliveryLeaseExpiry(notOwnedBy owner: String) async throws -> Date? {
+        try await db.value(
             "SELECT MIN(delivery_lease_expires_at) FROM sessions WHERE delivery_owner IS NOT NULL AND delivery_owner <> ?",
             [owner]
         )

@@ -6,20 +6,20 @@ import TransferdDomain
 struct SQLStagedFileRepository: StagedFileRepository {
     let db: any SQLConnection
 
-    func find(id: Int64) throws -> StagedFile? {
-        try db.fetchOne("SELECT * FROM files WHERE id = ?\(db.rowLock)", [id], StagedFile.init(row:))
+    func find(id: Int64) async throws -> StagedFile? {
+        try await db.fetchOne("SELECT * FROM files WHERE id = ?\(db.rowLock)", [id], StagedFile.init(row:))
     }
 
-    func find(publicID: String, tenantID: Int64) throws -> StagedFile? {
-        try db.fetchOne(
+    func find(publicID: String, tenantID: Int64) async throws -> StagedFile? {
+        try await db.fetchOne(
             "SELECT * FROM files WHERE tenant_id = ? AND public_id = ?\(db.rowLock)",
             [tenantID, publicID],
             StagedFile.init(row:)
         )
     }
 
-    func list(tenantID: Int64, after cursor: Int64, limit: Int, now: Date) throws -> [StagedFile] {
-        try db.fetchAll(
+    func list(tenantID: Int64, after cursor: Int64, limit: Int, now: Date) async throws -> [StagedFile] {
+        try await db.fetchAll(
             """
             SELECT * FROM files WHERE tenant_id = ? AND id > ? AND (completed_at IS NOT NULL OR expires_at > ?)
             ORDER BY id LIMIT ?
@@ -29,22 +29,22 @@ struct SQLStagedFileRepository: StagedFileRepository {
         )
     }
 
-    func insert(_ file: StagedFile) throws -> StagedFile {
+    func insert(_ file: StagedFile) async throws -> StagedFile {
         var file = file
-        file.id = try RowStatements.insert(into: StagedFile.table, try file.storedColumns(), db)
+        file.id = try await RowStatements.insert(into: StagedFile.table, try file.storedColumns(), db)
         return file
     }
 
-    func update(_ file: StagedFile) throws {
-        try RowStatements.update(StagedFile.table, id: file.rowID, try file.storedColumns(), db)
+    func update(_ file: StagedFile) async throws {
+        try await RowStatements.update(StagedFile.table, id: file.rowID, try file.storedColumns(), db)
     }
 
-    func delete(id: Int64) throws {
-        try db.execute("DELETE FROM files WHERE id = ?", [id])
+    func delete(id: Int64) async throws {
+        try await db.execute("DELETE FROM files WHERE id = ?", [id])
     }
 
-    func deleteExpired(at now: Date) throws -> [Int64] {
-        try db.values(
+    func deleteExpired(at now: Date) async throws -> [Int64] {
+        try await db.values(
             """
             DELETE FROM files WHERE expires_at < ?
               AND NOT EXISTS (SELECT 1 FROM tasks u WHERE u.source_file_id = files.id AND u.state <> ?)

@@ -7,28 +7,28 @@ struct SQLTaskRepository: TaskRepository {
     let db: any SQLConnection
     let vault: CredentialVault
 
-    private func tasks(_ sql: String, _ arguments: SQLArguments = []) throws -> [TransferTask] {
-        try db.fetchAll(sql, arguments, { try TransferTask(row: $0, vault: vault) })
+    private func tasks(_ sql: String, _ arguments: SQLArguments = []) async throws -> [TransferTask] {
+        try await db.fetchAll(sql, arguments, { try TransferTask(row: $0, vault: vault) })
     }
 
-    func find(id: Int64) throws -> TransferTask? {
-        try db.fetchOne("SELECT * FROM tasks WHERE id = ?\(db.rowLock)", [id], { try TransferTask(row: $0, vault: vault) })
+    func find(id: Int64) async throws -> TransferTask? {
+        try await db.fetchOne("SELECT * FROM tasks WHERE id = ?\(db.rowLock)", [id], { try TransferTask(row: $0, vault: vault) })
     }
 
-    func find(sessionID: Int64, taskIdentifier: Int64) throws -> TransferTask? {
-        try db.fetchOne(
+    func find(sessionID: Int64, taskIdentifier: Int64) async throws -> TransferTask? {
+        try await db.fetchOne(
             "SELECT * FROM tasks WHERE session_id = ? AND task_identifier = ?\(db.rowLock)",
             [sessionID, taskIdentifier],
             { try TransferTask(row: $0, vault: vault) }
         )
     }
 
-    func insert(_ task: TransferTask) throws -> TransferTask {
-        try insert([task])[0]
+    func insert(_ task: TransferTask) async throws -> TransferTask {
+        try await insert([task])[0]
     }
 
-    func insert(_ tasks: [TransferTask]) throws -> [TransferTask] {
-        let ids = try RowStatements.insert(into: TransferTask.table, rows: tasks.map { try $0.insertedColumns(vault) }, db)
+    func insert(_ tasks: [TransferTask]) async throws -> [TransferTask] {
+        let ids = try await RowStatements.insert(into: TransferTask.table, rows: tasks.map { try $0.insertedColumns(vault) }, db)
         return zip(tasks, ids).map { task, id in
             var task = task
             task.id = id
@@ -42,39 +42,39 @@ struct SQLTaskRepository: TaskRepository {
         }
     }
 
-    func update(_ task: TransferTask) throws {
-        try RowStatements.update(TransferTask.table, id: task.rowID, try task.storedColumns(), db)
+    func update(_ task: TransferTask) async throws {
+        try await RowStatements.update(TransferTask.table, id: task.rowID, try task.storedColumns(), db)
     }
 
-    func update(_ tasks: [TransferTask]) throws {
-        try RowStatements.update(TransferTask.table, rows: tasks.map { ($0.rowID, try $0.storedColumns()) }, db)
+    func update(_ tasks: [TransferTask]) async throws {
+        try await RowStatements.update(TransferTask.table, rows: tasks.map { ($0.rowID, try $0.storedColumns()) }, db)
     }
 
-    func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) throws -> [TransferTask] {
+    func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) async throws -> [TransferTask] {
         guard let state else {
-            return try tasks(
+            return try await tasks(
                 "SELECT * FROM tasks WHERE session_id = ? AND task_identifier > ? ORDER BY task_identifier LIMIT ?",
                 [sessionID, cursor, limit]
             )
         }
-        return try tasks(
+        return try await tasks(
             "SELECT * FROM tasks WHERE session_id = ? AND task_identifier > ? AND state = ? ORDER BY task_identifier LIMIT ?",
             [sessionID, cursor, state, limit]
         )
     }
 
-    func inState(_ state: TaskState) throws -> [TransferTask] {
-        try tasks("SELECT * FROM tasks WHERE state = ?\(db.rowLock)", [state])
+    func inState(_ state: TaskState) async throws -> [TransferTask] {
+        try await tasks("SELECT * FROM tasks WHERE state = ?\(db.rowLock)", [state])
     }
 
-    func unfinished(sessionID: Int64) throws -> [TransferTask] {
-        try tasks("SELECT * FROM tasks WHERE session_id = ? AND state <> ?\(db.rowLock)", [sessionID, TaskState.completed])
+    func unfinished(sessionID: Int64) async throws -> [TransferTask] {
+        try await tasks("SELECT * FROM tasks WHERE session_id = ? AND state <> ?\(db.rowLock)", [sessionID, TaskState.completed])
     }
 
     // The counts read the per-session counters that the tasks' triggers keep (`0010_queue_and_counts.sql`).
 
-    func workload(sessionID: Int64) throws -> SessionWorkload? {
-        try db.fetchOne(
+    func workload(sessionID: Int64) async throws -> SessionWorkload? {
+        try await db.fetchOne(
             """
             SELECT state, cancel_on_invalidate, tasks_running + tasks_canceling, tasks_suspended + tasks_running + tasks_canceling
             FROM sessions WHERE id = ?
@@ -85,25 +85,25 @@ struct SQLTaskRepository: TaskRepository {
         }
     }
 
-    func transfers(ofBackgroundTask publicID: String) throws -> [TransferTask] {
-        try tasks("SELECT * FROM tasks WHERE background_task = ? ORDER BY task_identifier\(db.rowLock)", [publicID])
+    func transfers(ofBackgroundTask publicID: String) async throws -> [TransferTask] {
+        try await tasks("SELECT * FROM tasks WHERE background_task = ? ORDER BY task_identifier\(db.rowLock)", [publicID])
     }
 
-    func unfinishedUploads(sending source: UploadSourceReference) throws -> [Int64] {
+    func unfinishedUploads(sending source: UploadSourceReference) async throws -> [Int64] {
         let (column, id) =
             switch source {
             case .stagedFile(let id): ("source_file_id", id)
             case .task(let id): ("source_task_id", id)
             }
-        return try db.values(
+        return try await db.values(
             "SELECT task_identifier FROM tasks WHERE \(column) = ? AND state <> ? ORDER BY task_identifier",
             [id, TaskState.completed]
         )
     }
 
-    func countWaiting() throws -> [String: Int] {
+    func countWaiting() async throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        try db.forEachRow(
+        try await db.forEachRow(
             """
             SELECT COALESCE(waiting_reason, 'queued') AS reason, COUNT(*) FROM tasks
             WHERE state = ? AND lease_owner IS NULL GROUP BY reason
@@ -113,8 +113,8 @@ struct SQLTaskRepository: TaskRepository {
         return counts
     }
 
-    func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) throws -> Bool {
-        try db.execute(
+    func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) async throws -> Bool {
+        try await db.execute(
             """
             UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?
             WHERE id = ? AND state IN (?, ?) AND lease_owner = ?
@@ -123,7 +123,7 @@ struct SQLTaskRepository: TaskRepository {
         ) > 0
     }
 
-    func recordResponses(owner: String, _ responses: [(id: Int64, received: ReceivedResponse)]) throws -> [Int64: Int64] {
+    func recordResponses(owner: String, _ responses: [(id: Int64, received: ReceivedResponse)]) async throws -> [Int64: Int64] {
         var identifiers: [Int64: Int64] = [:]
         // Rows of one shape go together: a response that starts a body writes its offset and validator too.
         for shape in [true, false] {
@@ -131,7 +131,7 @@ struct SQLTaskRepository: TaskRepository {
             guard let first = rows.first?.1 else { continue }
             let guarded = [TaskState.running, owner] as SQLArguments
             if db.dialect == .postgres, rows.count > 1 {
-                try db.forEachRow(
+                try await db.forEachRow(
                     """
                     UPDATE tasks AS t SET \(first.map { "\($0.key) = v.\($0.key)" }.joined(separator: ", "))
                     FROM jsonb_populate_recordset(NULL::tasks, CAST(? AS jsonb)) AS v
@@ -142,7 +142,7 @@ struct SQLTaskRepository: TaskRepository {
                 continue
             }
             for (id, columns) in rows {
-                identifiers[id] = try db.value(
+                identifiers[id] = try await db.value(
                     """
                     UPDATE tasks SET \(columns.map { "\($0.key) = ?" }.joined(separator: ", "))
                     WHERE id = ? AND state = ? AND lease_owner = ? RETURNING task_identifier
@@ -170,8 +170,8 @@ struct SQLTaskRepository: TaskRepository {
             ]
     }
 
-    func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) throws -> Bool {
-        try db.execute(
+    func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) async throws -> Bool {
+        try await db.execute(
             """
             UPDATE tasks SET count_of_bytes_sent = ?, count_of_bytes_expected_to_send = ?
             WHERE id = ? AND state = ? AND lease_owner = ?
@@ -180,22 +180,22 @@ struct SQLTaskRepository: TaskRepository {
         ) > 0
     }
 
-    func recordReply(id: Int64, reply: StoredReply) throws {
-        try db.execute("UPDATE tasks SET reply = ? WHERE id = ?", [try RowCoding.json(reply), id])
+    func recordReply(id: Int64, reply: StoredReply) async throws {
+        try await db.execute("UPDATE tasks SET reply = ? WHERE id = ?", [try RowCoding.json(reply), id])
     }
 
-    func forgetContent(id: Int64) throws {
-        try db.execute("UPDATE tasks SET file = NULL WHERE id = ?", [id])
+    func forgetContent(id: Int64) async throws {
+        try await db.execute("UPDATE tasks SET file = NULL WHERE id = ?", [id])
     }
 
-    func releaseResumeData(sessionID: Int64) throws -> [Int64] {
-        try db.values(
+    func releaseResumeData(sessionID: Int64) async throws -> [Int64] {
+        try await db.values(
             "UPDATE tasks SET partial_bytes = 0 WHERE session_id = ? AND state = ? AND partial_bytes > 0 RETURNING id",
             [sessionID, TaskState.completed]
         )
     }
 
-    func expiredContent(at now: Date) throws -> [TransferTask] {
+    func expiredContent(at now: Date) async throws -> [TransferTask] {
         // The session's retention period, in seconds.
         let expired =
             switch db.dialect {
@@ -204,7 +204,7 @@ struct SQLTaskRepository: TaskRepository {
             case .postgres:
                 "CAST(t.completed_at AS timestamp) + make_interval(secs => s.retention_period) < CAST(? AS timestamp)"
             }
-        return try tasks(
+        return try await tasks(
             """
             SELECT t.* FROM tasks t JOIN sessions s ON s.id = t.session_id
             WHERE t.state = ? AND (t.file IS NOT NULL OR t.reply IS NOT NULL) AND \(expired)
@@ -214,8 +214,8 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    func queueTimes(dueAfter now: Date, leasesAt leaseNow: Date, owner: String) throws -> QueueTimes {
-        let times = try db.fetchOne(
+    func queueTimes(dueAfter now: Date, leasesAt leaseNow: Date, owner: String) async throws -> QueueTimes {
+        let times = try await db.fetchOne(
             """
             SELECT (SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?),
                    (SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL AND lease_owner <> ?),
@@ -226,25 +226,25 @@ struct SQLTaskRepository: TaskRepository {
         return times ?? QueueTimes(nextAttempt: nil, nextForeignLeaseExpiry: nil, leasesExpired: false)
     }
 
-    func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) throws -> Int {
+    func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) async throws -> Int {
         let now = StoredDate.text(now)
-        return try db.execute(
+        return try await db.execute(
             "UPDATE tasks SET next_attempt_at = ? WHERE state = ? AND next_attempt_at > ? AND waiting_reason = ?",
             [now, TaskState.running, now, reason.rawValue]
         )
     }
 
-    func queueHeads(dueAt now: Date, depth: Int) throws -> [QueuedTask] {
-        let boosted = try boostedTasks(dueAt: now)
+    func queueHeads(dueAt now: Date, depth: Int) async throws -> [QueuedTask] {
+        let boosted = try await boostedTasks(dueAt: now)
         let boostedIDs = Set(boosted.map(\.rowID))
         var heads: [QueuedTask] = []
-        var queue = try nextQueue(after: nil)
+        var queue = try await nextQueue(after: nil)
         while let (sessionID, origin) = queue {
             let first = boosted.filter { $0.sessionId == sessionID && $0.origin == origin }
                 .sorted { ($0.priority, -$0.rowID) > ($1.priority, -$1.rowID) }
             // The queue's session comes with its tasks: one statement for both.
             var session: (configuration: String, tenant: Int64)?
-            let rest = try db.fetchAll(
+            let rest = try await db.fetchAll(
                 """
                 SELECT t.*, s.configuration AS session_configuration, s.tenant_id AS session_tenant
                 FROM tasks t JOIN sessions s ON s.id = t.session_id
@@ -260,8 +260,9 @@ struct SQLTaskRepository: TaskRepository {
             let ranked = (first + rest.filter { !boostedIDs.contains($0.rowID) }).prefix(depth)
             if !ranked.isEmpty {
                 let (configuration, tenant) =
-                    try session.map { (try Session.configurations.value(sealed: $0.configuration, vault), $0.tenant) }
-                    ?? configuration(ofSession: sessionID)
+                    if let session { (try Session.configurations.value(sealed: session.configuration, vault), session.tenant) } else {
+                        try await configuration(ofSession: sessionID)
+                    }
                 for (index, task) in ranked.enumerated() {
                     heads.append(
                         QueuedTask(
@@ -274,16 +275,16 @@ struct SQLTaskRepository: TaskRepository {
                     )
                 }
             }
-            queue = try nextQueue(after: (sessionID, origin))
+            queue = try await nextQueue(after: (sessionID, origin))
         }
         return heads
     }
 
     /// The first queue, by session and origin, of running tasks after `previous`: one index seek, so that walking
     /// every queue costs one seek per queue however many tasks wait in each.
-    private func nextQueue(after previous: (sessionID: Int64, origin: String)?) throws -> (Int64, String)? {
+    private func nextQueue(after previous: (sessionID: Int64, origin: String)?) async throws -> (Int64, String)? {
         let (sessionID, origin) = previous ?? (Int64.min, "")
-        return try db.fetchOne(
+        return try await db.fetchOne(
             """
             SELECT session_id, origin FROM tasks WHERE state = ? AND (session_id, origin) > (?, ?)
             ORDER BY session_id, origin LIMIT 1
@@ -294,8 +295,8 @@ struct SQLTaskRepository: TaskRepository {
 
     /// Queued tasks of active background tasks, which run ahead of their session's other tasks: found from the
     /// active background tasks, whatever the depth of the queue.
-    private func boostedTasks(dueAt now: Date) throws -> [TransferTask] {
-        try tasks(
+    private func boostedTasks(dueAt now: Date) async throws -> [TransferTask] {
+        try await tasks(
             """
             SELECT t.* FROM background_tasks b CROSS JOIN tasks t
             WHERE b.state = ? AND t.background_task IS NOT NULL AND t.background_task = b.public_id AND t.state = ?
@@ -313,9 +314,9 @@ struct SQLTaskRepository: TaskRepository {
         }
     }
 
-    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) throws {
+    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws {
         guard !ids.isEmpty else { return }
-        try db.execute(
+        try await db.execute(
             """
             UPDATE tasks SET lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)
             WHERE id IN (\(Placeholders.list(ids.count)))
@@ -324,40 +325,40 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    func releaseLeases(ids: [Int64], owner: String) throws -> [TransferTask] {
+    func releaseLeases(ids: [Int64], owner: String) async throws -> [TransferTask] {
         guard !ids.isEmpty else { return [] }
-        return try tasks(
+        return try await tasks(
             "UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id IN (\(Placeholders.list(ids.count))) AND lease_owner = ? RETURNING *",
             ids + [owner]
         )
     }
 
-    func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) throws -> [Int64: LeaseRenewal<TaskState>] {
-        try LeaseRenewals.renew(.tasks, ids: ids, owner: owner, until: expiresAt, reading: "state", db) { row in
+    func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>] {
+        try await LeaseRenewals.renew(.tasks, ids: ids, owner: owner, until: expiresAt, reading: "state", db) { row in
             try RowCoding.enumeration(row[1] as String, "state")
         }
     }
 
-    func releaseLease(id: Int64) throws {
-        try db.execute("UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ?", [id])
+    func releaseLease(id: Int64) async throws {
+        try await db.execute("UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ?", [id])
     }
 
-    func expireLeases(ownedBy owner: String?) throws {
+    func expireLeases(ownedBy owner: String?) async throws {
         let expired = StoredDate.text(Date(timeIntervalSince1970: 0))
         if let owner {
-            try db.execute("UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ?", [expired, owner])
+            try await db.execute("UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ?", [expired, owner])
         } else {
-            try db.execute("UPDATE tasks SET lease_expires_at = ? WHERE lease_owner IS NOT NULL", [expired])
+            try await db.execute("UPDATE tasks SET lease_expires_at = ? WHERE lease_owner IS NOT NULL", [expired])
         }
     }
 
-    func expiredLeases(at now: Date) throws -> [TransferTask] {
-        try tasks("SELECT * FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?\(db.rowLock)", [StoredDate.text(now)])
+    func expiredLeases(at now: Date) async throws -> [TransferTask] {
+        try await tasks("SELECT * FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?\(db.rowLock)", [StoredDate.text(now)])
     }
 
-    func transfersUnderway(at now: Date) throws -> [HostQueue: Int] {
+    func transfersUnderway(at now: Date) async throws -> [HostQueue: Int] {
         var counts: [HostQueue: Int] = [:]
-        try db.forEachRow(
+        try await db.forEachRow(
             """
             SELECT session_id, origin, COUNT(*) FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at > ?
             GROUP BY session_id, origin
@@ -370,8 +371,8 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     /// The session's configuration and tenant.
-    private func configuration(ofSession sessionID: Int64) throws -> (SessionConfiguration, Int64) {
-        let row = try db.fetchOne("SELECT configuration, tenant_id FROM sessions WHERE id = ?", [sessionID]) {
+    private func configuration(ofSession sessionID: Int64) async throws -> (SessionConfiguration, Int64) {
+        let row = try await db.fetchOne("SELECT configuration, tenant_id FROM sessions WHERE id = ?", [sessionID]) {
             ($0[0] as String, $0[1] as Int64)
         }
         guard let (sealed, tenant) = row else { throw StoreError.rowNotFound("sessions \(sessionID)") }

@@ -6,16 +6,16 @@ import TransferdDomain
 struct SQLTenantRepository: TenantRepository {
     let db: any SQLConnection
 
-    func standing(id: Int64) throws -> TenantStanding? {
-        try db.fetchOne(Self.standings + " WHERE t.id = ?", [id], Self.standing(row:))
+    func standing(id: Int64) async throws -> TenantStanding? {
+        try await db.fetchOne(Self.standings + " WHERE t.id = ?", [id], Self.standing(row:))
     }
 
-    func standings() throws -> [TenantStanding] {
-        try db.fetchAll(Self.standings + " ORDER BY t.name", [], Self.standing(row:))
+    func standings() async throws -> [TenantStanding] {
+        try await db.fetchAll(Self.standings + " ORDER BY t.name", [], Self.standing(row:))
     }
 
-    func quotas() throws -> [Int64: TenantQuota] {
-        let rows = try db.fetchAll(
+    func quotas() async throws -> [Int64: TenantQuota] {
+        let rows = try await db.fetchAll(
             """
             SELECT id, max_sessions, max_queued_tasks, max_stored_bytes, max_transfers FROM tenants
             WHERE max_sessions IS NOT NULL OR max_queued_tasks IS NOT NULL OR max_stored_bytes IS NOT NULL OR max_transfers IS NOT NULL
@@ -24,8 +24,8 @@ struct SQLTenantRepository: TenantRepository {
         return Dictionary(rows) { $1 }
     }
 
-    func setQuota(_ quota: TenantQuota, name: String) throws -> Bool {
-        try db.execute(
+    func setQuota(_ quota: TenantQuota, name: String) async throws -> Bool {
+        try await db.execute(
             "UPDATE tenants SET max_sessions = ?, max_queued_tasks = ?, max_stored_bytes = ?, max_transfers = ? WHERE name = ?",
             [quota.sessions, quota.queuedTasks, quota.storedBytes, quota.transfers, name]
         ) > 0

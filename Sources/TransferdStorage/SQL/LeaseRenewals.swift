@@ -17,7 +17,7 @@ enum LeaseRenewals {
         reading column: String,
         _ db: any SQLConnection,
         _ holding: (StoredRow) throws -> Holding
-    ) throws -> [Int64: LeaseRenewal<Holding>] {
+    ) async throws -> [Int64: LeaseRenewal<Holding>] {
         let list = Placeholders.list(ids.count)
         let expiry = StoredDate.text(expiresAt)
         let rows: SQLArguments = ids.map { $0 }
@@ -28,7 +28,7 @@ enum LeaseRenewals {
                 UPDATE \(table.name) SET \(table.expiry) = ? WHERE \(table.owner) = ? AND id IN (\(list))
                 RETURNING id, \(column)
                 """
-            try db.forEachRow(sql, [expiry, owner] + rows) { row in renewals[row[0]] = .renewed(try holding(row)) }
+            try await db.forEachRow(sql, [expiry, owner] + rows) { row in renewals[row[0]] = .renewed(try holding(row)) }
         case .postgres:
             let sql = """
                 WITH held AS (SELECT id, \(column) AS held FROM \(table.name) WHERE \(table.owner) = ? AND id IN (\(list))),
@@ -42,7 +42,7 @@ enum LeaseRenewals {
                 SELECT held.id, COALESCE(renewed.held, held.held), renewed.id IS NOT NULL
                 FROM held LEFT JOIN renewed ON renewed.id = held.id
                 """
-            try db.forEachRow(sql, [owner] + rows + [expiry, owner] + rows) { row in
+            try await db.forEachRow(sql, [owner] + rows + [expiry, owner] + rows) { row in
                 renewals[row[0]] = row[2] as Bool ? .renewed(try holding(row)) : .busy
             }
         }

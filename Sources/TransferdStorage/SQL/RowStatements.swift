@@ -27,16 +27,18 @@ struct StoredColumns: RandomAccessCollection, ExpressibleByDictionaryLiteral {
 /// writer's time when creating tasks), and the connection prepares it once.
 enum RowStatements {
     /// Inserts a row into `table`; returns its row id.
-    static func insert(into table: String, _ columns: StoredColumns, _ db: any SQLConnection) throws -> Int64 {
-        try db.insert(texts.text(.insert, table, columns) { insertion(into: table, columns) }, columns.map(\.value))
+    static func insert(into table: String, _ columns: StoredColumns, _ db: any SQLConnection) async throws -> Int64 {
+        try await db.insert(texts.text(.insert, table, columns) { insertion(into: table, columns) }, columns.map(\.value))
     }
 
     /// Inserts rows of one shape into `table`; returns their row ids, in order. On PostgreSQL, one statement for as
     /// many rows as its 65,535 parameters hold (a batch of 1,000 tasks was 1,000 round trips); on SQLite, where a
     /// statement is a call, one cached statement each.
-    static func insert(into table: String, rows: [StoredColumns], _ db: any SQLConnection) throws -> [Int64] {
+    static func insert(into table: String, rows: [StoredColumns], _ db: any SQLConnection) async throws -> [Int64] {
         guard let first = rows.first, db.dialect == .postgres else {
-            return try rows.map { try insert(into: table, $0, db) }
+            var ids: [Int64] = []
+            for row in rows { ids.append(try await insert(into: table, row, db)) }
+            return ids
         }
         let names = first.map(\.key).joined(separator: ", ")
         var ids: [Int64] = []
@@ -45,40 +47,40 @@ enum RowStatements {
             let chunk = rows[start..<min(start + 65_535 / first.count, rows.count)]
             let values = repeatElement("(\(Placeholders.list(first.count)))", count: chunk.count).joined(separator: ", ")
             // Rows come back in the order of the VALUES list.
-            ids += try db.values("INSERT INTO \(table) (\(names)) VALUES \(values) RETURNING id", chunk.flatMap { $0.map(\.value) })
+            await ids += try db.values("INSERT INTO \(table) (\(names)) VALUES \(values) RETURNING id", chunk.flatMap { $0.map(\.value) })
         }
         return ids
     }
 
     /// Inserts a row into `table`, whose key is a column of its own rather than a row id.
-    static func insertKeyed(into table: String, _ columns: StoredColumns, _ db: any SQLConnection) throws {
-        try db.execute(texts.text(.insert, table, columns) { insertion(into: table, columns) }, columns.map(\.value))
+    static func insertKeyed(into table: String, _ columns: StoredColumns, _ db: any SQLConnection) async throws {
+        try await db.execute(texts.text(.insert, table, columns) { insertion(into: table, columns) }, columns.map(\.value))
     }
 
     /// Inserts a row into `table` keyed by its first column, or writes every other column of the row with that key.
-    static func upsert(into table: String, _ columns: StoredColumns, _ db: any SQLConnection) throws {
+    static func upsert(into table: String, _ columns: StoredColumns, _ db: any SQLConnection) async throws {
         let sql = texts.text(.upsert, table, columns) {
             let (key, others) = (columns[columns.startIndex].key, columns.dropFirst().map(\.key))
             return insertion(into: table, columns)
                 + " ON CONFLICT (\(key)) DO UPDATE SET \(others.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))"
         }
-        try db.execute(sql, columns.map(\.value))
+        try await db.execute(sql, columns.map(\.value))
     }
 
     /// Writes every column of the row `id` of `table`; a row that is not there is `StoreError.rowNotFound`.
-    static func update(_ table: String, id: Int64, _ columns: StoredColumns, _ db: any SQLConnection) throws {
+    static func update(_ table: String, id: Int64, _ columns: StoredColumns, _ db: any SQLConnection) async throws {
         let sql = texts.text(.update, table, columns) {
             "UPDATE \(table) SET \(columns.map { "\($0.key) = ?" }.joined(separator: ", ")) WHERE id = ?"
         }
-        guard try db.execute(sql, columns.map(\.value) + [id]) > 0 else { throw StoreError.rowNotFound("\(table) \(id)") }
+        guard try await db.execute(sql, columns.map(\.value) + [id]) > 0 else { throw StoreError.rowNotFound("\(table) \(id)") }
     }
 
     /// Writes every column of `rows` of `table`, each row with its id (ids distinct); a row that is not there is
     /// `StoreError.rowNotFound`. On PostgreSQL, one statement for all of them (``JSONRows``); on SQLite, where a
     /// statement is a call, one cached statement each.
-    static func update(_ table: String, rows: [(id: Int64, columns: StoredColumns)], _ db: any SQLConnection) throws {
+    static func update(_ table: String, rows: [(id: Int64, columns: StoredColumns)], _ db: any SQLConnection) async throws {
         guard let first = rows.first?.columns, db.dialect == .postgres, rows.count > 1 else {
-            for row in rows { try update(table, id: row.id, row.columns, db) }
+            for row in rows { try await update(table, id: row.id, row.columns, db) }
             return
         }
         let sql = texts.text(.updateRows, table, first) {
@@ -87,7 +89,7 @@ enum RowStatements {
             FROM jsonb_populate_recordset(NULL::\(table), CAST(? AS jsonb)) AS v WHERE t.id = v.id
             """
         }
-        let written = try db.execute(sql, [try JSONRows.text(rows.map { ["id": $0.id] + $0.columns })])
+        let written = try await db.execute(sql, [try JSONRows.text(rows.map { ["id": $0.id] + $0.columns })])
         guard written == rows.count else { throw StoreError.rowNotFound("\(rows.count - written) of \(rows.count) rows of \(table)") }
     }
 

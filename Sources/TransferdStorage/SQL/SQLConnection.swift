@@ -14,43 +14,56 @@ package protocol SQLConnection {
     func rowLock(of table: String?) -> String
     /// Runs `sql`; returns the number of rows it inserted, changed or deleted.
     @discardableResult
-    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int
+    func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int
     /// Runs the `INSERT` statement `sql` into a table with an `id` row id; returns the id of the row it inserted.
-    func insert(_ sql: String, _ arguments: SQLArguments) throws -> Int64
+    func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64
     /// Runs the query `sql`, handing its rows to `body` in order; a row is valid only during its call.
-    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) throws
-    /// Runs `body` in a savepoint: if it throws, what it wrote is undone while the transaction goes on.
-    func savepoint<T>(_ body: () throws -> T) throws -> T
+    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws
 }
 
 extension SQLConnection {
     /// The clause that locks the rows of a query of one table (`rowLock(of:)`).
     var rowLock: String { rowLock(of: nil) }
 
+    /// Runs `body` in a savepoint: if it throws, what it wrote is undone while the transaction goes on. Savepoints
+    /// nest; `depth` is the number of savepoints open around this one.
+    func savepoint<T>(depth: Int, _ body: () async throws -> T) async throws -> T {
+        let name = "s\(depth + 1)"
+        try await execute("SAVEPOINT \(name)", [])
+        do {
+            let result = try await body()
+            try await execute("RELEASE SAVEPOINT \(name)", [])
+            return result
+        } catch {
+            try await execute("ROLLBACK TO SAVEPOINT \(name)", [])
+            throw error
+        }
+    }
+
     /// Every row of the query, decoded.
-    func fetchAll<T>(_ sql: String, _ arguments: SQLArguments = [], _ decode: (StoredRow) throws -> T) throws -> [T] {
+    func fetchAll<T>(_ sql: String, _ arguments: SQLArguments = [], _ decode: (StoredRow) throws -> T) async throws -> [T] {
         var values: [T] = []
-        try forEachRow(sql, arguments) { values.append(try decode($0)) }
+        try await forEachRow(sql, arguments) { values.append(try decode($0)) }
         return values
     }
 
     /// The query's first row, decoded; nil when it has none.
-    func fetchOne<T>(_ sql: String, _ arguments: SQLArguments = [], _ decode: (StoredRow) throws -> T) throws -> T? {
+    func fetchOne<T>(_ sql: String, _ arguments: SQLArguments = [], _ decode: (StoredRow) throws -> T) async throws -> T? {
         var value: T?
-        try forEachRow(sql, arguments) { row in
+        try await forEachRow(sql, arguments) { row in
             if value == nil { value = try decode(row) }
         }
         return value
     }
 
     /// The first column of every row.
-    func values<V: DatabaseValueConvertible>(_ sql: String, _ arguments: SQLArguments = []) throws -> [V] {
-        try fetchAll(sql, arguments) { $0[0] }
+    func values<V: DatabaseValueConvertible>(_ sql: String, _ arguments: SQLArguments = []) async throws -> [V] {
+        try await fetchAll(sql, arguments) { $0[0] }
     }
 
     /// The first column of the first row; nil when there is no row or it holds NULL.
-    func value<V: DatabaseValueConvertible>(_ sql: String, _ arguments: SQLArguments = []) throws -> V? {
-        try fetchOne(sql, arguments) { $0[0] as V? } ?? nil
+    func value<V: DatabaseValueConvertible>(_ sql: String, _ arguments: SQLArguments = []) async throws -> V? {
+        try await fetchOne(sql, arguments) { $0[0] as V? } ?? nil
     }
 }
 

@@ -10,6 +10,8 @@ struct SQLRepositories: Repositories {
     /// What seals the values that may be credentials.
     let vault: CredentialVault
     private let trace: TraceHolder
+    /// How many `isolated` bodies are running, one inside the other.
+    private let savepoints = Counter()
 
     /// The repositories of a transaction over `db`, for work that serves the request with `traceparent`.
     init(db: any SQLConnection, vault: CredentialVault, traceparent: String? = nil) {
@@ -20,11 +22,11 @@ struct SQLRepositories: Repositories {
 
     var traceparent: String? { trace.value }
 
-    func traced<T>(_ traceparent: String?, _ body: () throws -> T) rethrows -> T {
+    func traced<T>(_ traceparent: String?, _ body: () async throws -> T) async rethrows -> T {
         let outer = trace.value
         trace.value = traceparent
         defer { trace.value = outer }
-        return try body()
+        return try await body()
     }
 
     var sessions: any SessionRepository { SQLSessionRepository(db: db, vault: vault) }
@@ -40,11 +42,13 @@ struct SQLRepositories: Repositories {
     var dashboardSessions: any DashboardSessionRepository { SQLDashboardSessionRepository(db: db) }
     var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db, vault: vault) }
 
-    func isolated<T>(_ body: () throws -> T) throws -> T {
+    func isolated<T>(_ body: () async throws -> T) async throws -> T {
         let (actions, preparations, signals) = (commitActions.actions.count, commitActions.preparations, commitActions.signals.count)
         let undos = commitActions.undos.count
+        savepoints.value += 1
+        defer { savepoints.value -= 1 }
         do {
-            return try db.savepoint(body)
+            return try await db.savepoint(depth: savepoints.value - 1, body)
         } catch {
             commitActions.actions.removeSubrange(actions...)
             commitActions.preparations = preparations
@@ -71,13 +75,18 @@ struct SQLRepositories: Repositories {
     }
 }
 
-/// The trace of the work a transaction runs now; one transaction runs on one thread at a time.
+/// The trace of the work a transaction runs now; a transaction is one task's, which runs one part at a time.
 final class TraceHolder {
     var value: String?
 
     init(_ value: String?) {
         self.value = value
     }
+}
+
+/// A count a transaction keeps while it runs.
+final class Counter {
+    var value = 0
 }
 
 /// What runs just before a write transaction commits (`preparations`, one per key), once it has committed

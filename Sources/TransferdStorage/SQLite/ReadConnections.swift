@@ -1,7 +1,7 @@
 import GRDB
 import Synchronization
 
-/// Read-only connections to the store's database, lent to one read at a time from a free list behind a mutex.
+/// Read-only connections to the store's database, lent to one read at a time: a read waits its turn for one.
 ///
 /// A read through GRDB's `DatabasePool` checks a reader out through a semaphore, a dispatch group and a
 /// reader-writer lock and parses `BEGIN` and `COMMIT` afresh. Measured beside each other in the API benchmark's
@@ -10,27 +10,34 @@ import Synchronization
 /// through it exactly as through the pool, with its cached statements.
 final class ReadConnections: Sendable {
     private let free: Mutex<[DatabaseQueue]>
+    private let turns: Turnstile
 
     /// Opens `count` read-only connections to the database at `path`, whose schema is already migrated.
     init(path: String, count: Int, configuration: GRDB.Configuration) throws {
         var configuration = configuration
         configuration.readonly = true
         free = Mutex(try (0..<count).map { _ in try DatabaseQueue(path: path, configuration: configuration) })
+        turns = Turnstile(capacity: count)
     }
 
-    /// Runs `body` in a read transaction (one snapshot) on a free connection; nil, without running it, when every
-    /// connection is lent out.
-    func read<T>(_ body: (Database) throws -> T) throws -> T? {
-        guard let connection = free.withLock({ $0.popLast() }) else { return nil }
-        defer { free.withLock { $0.append(connection) } }
-        return try connection.inDatabase { db in
-            try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-            defer {
-                // Ending a read transaction releases its snapshot and cannot lose anything; a connection whose
-                // commit failed is rolled back rather than lent out inside a transaction.
-                do { try db.cachedStatement(sql: "COMMIT TRANSACTION").execute() } catch { try? db.rollback() }
+    /// Runs `body` in a read transaction (one snapshot) on a free connection.
+    func read<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
+        try await turns.run {
+            guard let connection = free.withLock({ $0.popLast() }) else { preconditionFailure("a turn without a free connection") }
+            defer { free.withLock { $0.append(connection) } }
+            let db = SQLiteConnection { work in try connection.inDatabase(work) }
+            try await db.execute("BEGIN DEFERRED TRANSACTION", [])
+            let result: T
+            do {
+                result = try await body(db)
+            } catch {
+                _ = try? await db.execute("ROLLBACK TRANSACTION", [])
+                throw error
             }
-            return try body(db)
+            // Ending a read transaction releases its snapshot and cannot lose anything; a connection whose commit
+            // failed is rolled back rather than lent out inside a transaction.
+            do { try await db.execute("COMMIT TRANSACTION", []) } catch { _ = try? await db.execute("ROLLBACK TRANSACTION", []) }
+            return result
         }
     }
 }

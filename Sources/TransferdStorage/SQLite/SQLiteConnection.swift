@@ -1,37 +1,40 @@
 import GRDB
 
 /// A GRDB connection as the repositories use it: every statement is prepared once per connection and cached, and
-/// rows are read in place from SQLite's statement.
+/// rows are read in place from SQLite's statement. GRDB lets a connection be used only inside its own access (on its
+/// queue), so each statement is one access: `access` runs it at once on the calling thread when the connection is
+/// free, which the store's turns make sure of.
 struct SQLiteConnection: SQLConnection {
-    let db: Database
+    /// Runs a statement's work on the connection.
+    let access: (_ work: (Database) throws -> Void) throws -> Void
 
     var dialect: SQLDialect { .sqlite }
 
     func rowLock(of table: String?) -> String { "" }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
-        return db.changesCount
-    }
-
-    func insert(_ sql: String, _ arguments: SQLArguments) throws -> Int64 {
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
-        return db.lastInsertedRowID
-    }
-
-    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) throws {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
-        while let row = try rows.next() { try body(StoredRow(row)) }
-    }
-
-    func savepoint<T>(_ body: () throws -> T) throws -> T {
-        var result: T?
-        try db.inSavepoint {
-            result = try body()
-            return .commit
+    func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
+        var changes = 0
+        try access { db in
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+            changes = db.changesCount
         }
-        guard let result else { preconditionFailure("a savepoint that committed ran its body") }
-        return result
+        return changes
+    }
+
+    func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64 {
+        var id: Int64 = 0
+        try access { db in
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+            id = db.lastInsertedRowID
+        }
+        return id
+    }
+
+    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+        try access { db in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+            while let row = try rows.next() { try body(StoredRow(row)) }
+        }
     }
 }

@@ -8,75 +8,78 @@ import TransferdMigrations
 package final class SQLiteStore: Store {
     private let pool: DatabasePool
     private let readers: ReadConnections
+    /// The writer's turns: one write transaction at a time, each on the pool's one writer connection.
+    private let writer = Turnstile(capacity: 1)
+    private let writerThread = WriterExecutor()
     private let signals: SignalBus
     private let vault: CredentialVault
     let checkpointer: WALCheckpointer
 
     /// Opens (creating if needed) the database at `path` and applies every pending migration; what may hold
     /// credentials is sealed by `vault`, which must be the one that sealed the database. Reads take one of
-    /// `readConnections` connections of the store's own, else one of the pool's readers. The log is checkpointed
-    /// beside the writer once it holds `checkpointPages` pages. What commits announce goes to `signals`.
+    /// `readConnections` connections of the store's own. The log is checkpointed beside the writer once it holds
+    /// `checkpointPages` pages. What commits announce goes to `signals`.
     package init(
         path: String,
         vault: CredentialVault,
         readConnections: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2,
         checkpointPages: Int32 = 1000,
         signals: SignalBus = SignalBus()
-    ) throws {
+    ) async throws {
         self.signals = signals
         self.vault = vault
-        var configuration = GRDB.Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(10)
+        let configuration = Self.configuration
         pool = try DatabasePool(path: path, configuration: configuration)
-        _ = try Self.migrate(pool, vault)
+        _ = try await Self.migrate(pool, vault)
         readers = try ReadConnections(path: path, count: readConnections, configuration: configuration)
         let checkpointer = try WALCheckpointer(path: path, configuration: configuration, threshold: checkpointPages)
-        pool.writeWithoutTransaction { db in checkpointer.install(on: db) }
+        try await pool.writeWithoutTransaction { db in checkpointer.install(on: db) }
         self.checkpointer = checkpointer
     }
 
     /// The store of a data directory (`transferd.sqlite` in it), creating the directory when needed.
-    package convenience init(dataDirectory: String, vault: CredentialVault, signals: SignalBus = SignalBus()) throws {
+    package convenience init(dataDirectory: String, vault: CredentialVault, signals: SignalBus = SignalBus()) async throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        try self.init(path: Self.path(dataDirectory: dataDirectory), vault: vault, signals: signals)
+        try await self.init(path: Self.path(dataDirectory: dataDirectory), vault: vault, signals: signals)
+    }
+
+    /// Foreign keys on; a busy database waited for; and transactions begun and ended by the store's own statements,
+    /// each statement one access to GRDB's connection (`SQLiteConnection`), so that a transaction outlives an access.
+    private static var configuration: GRDB.Configuration {
+        var configuration = GRDB.Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.allowsUnsafeTransactions = true
+        return configuration
     }
 
     /// Reads on the calling thread. A read of SQLite in WAL mode never waits for a writer and is CPU work of
     /// microseconds, cheaper than the two thread hops of GRDB's asynchronous read (measured: 1.4× the requests a
-    /// second on `GET …/tasks/{n}`). It takes one of the store's own read connections, or the pool's readers when
-    /// all of those are lent out. Writes stay asynchronous: they wait their turn for the one writer.
-    package func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
-        try readOnCallingThread(body)
+    /// second on `GET …/tasks/{n}`). Writes wait their turn for the one writer, and run on a thread of their own.
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        try await readers.read { db in try await body(SQLRepositories(db: db, vault: vault)) }
     }
 
-    private func readOnCallingThread<T>(_ body: (any Repositories) throws -> T) throws -> T {
-        func read(_ db: Database) throws -> T { try body(SQLRepositories(db: SQLiteConnection(db: db), vault: vault)) }
-        return try readers.read(read) ?? pool.read(read)
-    }
-
-    package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         let traceparent = Trace.parent
-        return try await pool.write { db in
-            let repositories = SQLRepositories(db: SQLiteConnection(db: db), vault: vault, traceparent: traceparent)
-            do {
-                let result = try body(repositories)
-                try repositories.commitActions.prepare()
-                repositories.commitActions.register(in: db, signalling: signals)
-                return result
-            } catch {
-                repositories.commitActions.undo()
-                throw error
+        return try await withTaskExecutorPreference(writerThread) {
+            try await writer.run { [pool, vault, signals] in
+                let db = SQLiteConnection { work in try pool.writeWithoutTransaction(work) }
+                return try await SQLTransaction(db: db, vault: vault, traceparent: traceparent).run(
+                    begin: ["BEGIN IMMEDIATE TRANSACTION"],
+                    signalling: signals,
+                    body
+                )
             }
         }
     }
 
     /// One instance owns a SQLite database, and its writes take turns: a claim is a write.
-    package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+    package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         try await write(body)
     }
 
-    package func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+    package func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         try await write(body)
     }
 
@@ -85,49 +88,58 @@ package final class SQLiteStore: Store {
     package var statistics: StoreStatistics? { nil }
 
     package func isReachable() async -> Bool {
-        (try? readOnCallingThread { _ in 1 }) == 1
+        (try? await read { _ in 1 }) == 1
     }
 
-    /// One GRDB migration per SQL file, in file-name order (with the Swift that follows one, under `vault`);
+    /// One GRDB migration per SQL file, in file-name order, up to the one `isLast` names (all without it);
     /// applied migrations are recorded by name.
-    package static func migrator(_ vault: CredentialVault) throws -> DatabaseMigrator {
+    package static func migrator(upTo isLast: (String) -> Bool = { _ in false }) throws -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in try SQLMigrations.sqlite() {
-            migrator.registerMigration(migration.name) { db in
-                try db.execute(sql: migration.sql)
-                if SealedSecretsMigration.follows(migration.name) { try SealedSecretsMigration.run(SQLiteConnection(db: db), vault) }
-            }
+            migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
+            if isLast(migration.name) { break }
         }
         return migrator
     }
 
     /// Applies pending migrations to the database in `dataDirectory` (creating both if needed); returns their names.
-    package static func migrate(dataDirectory: String, vault: CredentialVault) throws -> [String] {
+    package static func migrate(dataDirectory: String, vault: CredentialVault) async throws -> [String] {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        return try migrate(try DatabasePool(path: path(dataDirectory: dataDirectory)), vault)
+        return try await migrate(try DatabasePool(path: path(dataDirectory: dataDirectory), configuration: configuration), vault)
     }
 
-    /// Applies pending migrations to `pool`; returns their names. Once secrets an earlier version kept in plain text
-    /// are sealed, the file is rewritten (`VACUUM`) and its log emptied, so that no page keeps a copy of them. Then
-    /// `vault` must open what the database holds sealed.
-    private static func migrate(_ pool: DatabasePool, _ vault: CredentialVault) throws -> [String] {
-        let migrator = try migrator(vault)
-        let before = try pool.read { db in try migrator.appliedIdentifiers(db) }
+    /// Applies pending migrations to `pool`; returns their names. The part of the sealed-secrets migration written in
+    /// Swift runs in a transaction of its own once its SQL is applied, when the database holds no proof that it has
+    /// (a crash between the two leaves none). Once secrets an earlier version kept in plain text are sealed, the file
+    /// is rewritten (`VACUUM`) and its log emptied, so that no page keeps a copy of them. Then `vault` must open what
+    /// the database holds sealed.
+    private static func migrate(_ pool: DatabasePool, _ vault: CredentialVault) async throws -> [String] {
+        let migrator = try migrator()
+        let before = try await pool.read { db in try migrator.appliedIdentifiers(db) }
+        let db = SQLiteConnection { work in try pool.writeWithoutTransaction(work) }
+        // Up to the sealed-secrets migration first, by a migrator that knows no later one: another instance opening
+        // the same file may have applied those since.
+        try Self.migrator(upTo: SealedSecretsMigration.follows).migrate(pool)
+        let sealed = try await SQLTransaction(db: db, vault: vault).run(begin: ["BEGIN IMMEDIATE TRANSACTION"], signalling: nil) { _ in
+            guard try await !SealedSecretsMigration.hasRun(db) else { return false }
+            try await SealedSecretsMigration.run(db, vault)
+            return true
+        }
         try migrator.migrate(pool)
-        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }.subtracting(before).sorted()
-        if applied.contains(where: SealedSecretsMigration.follows) {
-            try pool.writeWithoutTransaction { db in
+        let applied = try await pool.read { db in try migrator.appliedIdentifiers(db) }.subtracting(before).sorted()
+        if sealed {
+            try await pool.writeWithoutTransaction { db in
                 try db.execute(sql: "VACUUM")
                 try db.checkpoint(.truncate)
             }
         }
-        try pool.read { db in try SealedSecretsMigration.verify(SQLiteConnection(db: db), vault) }
+        try await SealedSecretsMigration.verify(db, vault)
         return applied
     }
 
     /// The names of every migration, in order, and of those applied to this store.
     package func migrations() async throws -> (all: [String], applied: Set<String>) {
-        let migrator = try Self.migrator(vault)
+        let migrator = try Self.migrator()
         return (migrator.migrations, try await pool.read { db in try migrator.appliedIdentifiers(db) })
     }
 
@@ -138,19 +150,5 @@ package final class SQLiteStore: Store {
 
     private static func path(dataDirectory: String) -> String {
         dataDirectory + "/transferd.sqlite"
-    }
-}
-
-extension CommitActions {
-    /// Hands what follows the commit to GRDB as one observer: GRDB visits every registered observer before each
-    /// statement, so one per action would make a transaction of n statements and n actions (a batch of tasks) cost n².
-    func register(in db: Database, signalling bus: SignalBus) {
-        let (aftermath, undos) = (aftermath, undos)
-        guard !aftermath.isEmpty || !undos.isEmpty else { return }
-        db.afterNextTransaction { _ in
-            aftermath.run(signalling: bus)
-        } onRollback: { _ in
-            for undo in undos.reversed() { undo() }
-        }
     }
 }

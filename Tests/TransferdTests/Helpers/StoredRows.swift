@@ -6,8 +6,8 @@ import TransferdDomain
 /// Rows for tests that write through a store's repositories: a session of the default tenant, and downloads in it.
 enum StoredRows {
     /// Inserts a session of the default tenant.
-    static func session(_ identifier: String, at now: Date, _ repositories: any Repositories) throws -> Int64 {
-        try repositories.sessions.insert(Session(identifier: identifier, tenantId: 1, configuration: .default, createdAt: now)).rowID
+    static func session(_ identifier: String, at now: Date, _ repositories: any Repositories) async throws -> Int64 {
+        try await repositories.sessions.insert(Session(identifier: identifier, tenantId: 1, configuration: .default, createdAt: now)).rowID
     }
 
     /// A new download of the session (not inserted yet), task `number`, running when it `starts`.

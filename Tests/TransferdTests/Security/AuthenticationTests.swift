@@ -57,9 +57,9 @@ import TransferdStorage
     @Test func aRevokedKeyStopsWorkingWithinTheCachesLifetime() async throws {
         let dataDirectory = TestService.temporaryDataDirectory()
         let clock = ManualClock()
-        let store = try SQLiteStore(dataDirectory: dataDirectory, vault: .forTests)
+        let store = try await SQLiteStore(dataDirectory: dataDirectory, vault: .forTests)
         let service = APIKeyService(store: store, clock: clock)
-        let elsewhere = APIKeyService(store: try SQLiteStore(dataDirectory: dataDirectory, vault: .forTests), clock: clock)
+        let elsewhere = await APIKeyService(store: try SQLiteStore(dataDirectory: dataDirectory, vault: .forTests), clock: clock)
         let token = try await service.create(name: "busy", tenant: "default", admin: false)
         let id = try #require(APIKey.Token(token)).id
         let isLive = { try await service.authenticate(token).get().keyID == id }

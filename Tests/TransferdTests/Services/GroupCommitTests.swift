@@ -8,13 +8,13 @@ import TransferdStorage
 @Suite struct GroupCommitTests {
     @Test func callersThatArriveWhileATransactionWaitsForTheWriterShareIt() async throws {
         // setup: the first transaction is held before it starts until 49 more callers wait in line
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
 
         // act
         let identifiers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for number in 0..<50 {
-                group.addTask { (number, try await commit.write { try Self.insertSession(number, $0) }) }
+                group.addTask { (number, try await commit.write { try await Self.insertSession(number, $0) }) }
                 if number == 0 { try await waitUntil { store.writes == 1 } }
             }
             try await waitUntil { commit.waiting == 49 }
@@ -31,7 +31,7 @@ import TransferdStorage
     @Test func aGroupRunsItsWorkInTheOrderOfTheSessionsItWritesFor() async throws {
         // setup: the leader's transaction waits for the writer while callers for other sessions, and one for none,
         // arrive in no order
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let ran = SessionsRun()
         let sessions: [Int64?] = [5, 2, nil, 9, 1, 2]
@@ -61,11 +61,11 @@ import TransferdStorage
 
     @Test func aCancelledLeaderStillCommitsTheWorkOfItsFollowers() async throws {
         // setup: the leader's transaction waits for the writer, with a follower in line behind it
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
-        let leader = Task { try await commit.write { try Self.insertSession(0, $0) } }
+        let leader = Task { try await commit.write { try await Self.insertSession(0, $0) } }
         try await waitUntil { store.writes == 1 }
-        let follower = Task { try await commit.write { try Self.insertSession(1, $0) } }
+        let follower = Task { try await commit.write { try await Self.insertSession(1, $0) } }
         try await waitUntil { commit.waiting == 1 }
 
         // act: the leader's caller goes away (a transfer stopped) before the writer takes the transaction
@@ -80,7 +80,7 @@ import TransferdStorage
 
     @Test func theNextTransactionIsSubmittedWhileOneIsWritten() async throws {
         // setup: the first caller's work holds its transaction open on the writer
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         store.open()
         let commit = GroupCommit(store: store)
         let (written, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
@@ -93,7 +93,7 @@ import TransferdStorage
                     try await commit.write { repositories in
                         written.signal()
                         release.wait()
-                        return try Self.insertSession(0, repositories)
+                        return try await Self.insertSession(0, repositories)
                     }
                 )
             }
@@ -104,7 +104,7 @@ import TransferdStorage
                 }
             }
             for number in 1..<10 {
-                group.addTask { (number, try await commit.write { try Self.insertSession(number, $0) }) }
+                group.addTask { (number, try await commit.write { try await Self.insertSession(number, $0) }) }
             }
             // verify: the first newcomer submitted the next transaction at once; the others wait for it to start
             try await waitUntil { store.writes == 2 && commit.waiting == 8 }
@@ -120,12 +120,12 @@ import TransferdStorage
 
     @Test func onlyTheInputsThatFailGetAnError() async throws {
         // setup: odd inputs fail
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let write = { @Sendable (number: Int) in
             try await commit.write { repositories in
                 guard number.isMultiple(of: 2) else { throw DomainError.conflict("odd") }
-                return try Self.insertSession(number, repositories)
+                return try await Self.insertSession(number, repositories)
             }
         }
 
@@ -141,12 +141,12 @@ import TransferdStorage
 
     @Test func aGroupHoldsAtMostItsSizeAndTheRestLeadTheNext() async throws {
         // setup: groups of four
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store, maximumGroup: 4)
 
         // act
         let outcomes = await Self.callTogether(10, store: store, commit: commit) { number in
-            (try? await commit.write { try Self.insertSession(number, $0) }) != nil
+            (try? await commit.write { try await Self.insertSession(number, $0) }) != nil
         }
 
         // verify: 4 + 4 + 2
@@ -157,7 +157,7 @@ import TransferdStorage
 
     @Test func aTransactionThatFailsBeforeGatheringHandsTheLeadOn() async throws {
         // setup: the first transaction fails before its body runs
-        let store = GatedStore(
+        let store = await GatedStore(
             try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests),
             failingFirstWrite: true
         )
@@ -165,7 +165,7 @@ import TransferdStorage
 
         // act
         let outcomes = await Self.callTogether(10, store: store, commit: commit) { number in
-            (try? await commit.write { try Self.insertSession(number, $0) }) != nil
+            (try? await commit.write { try await Self.insertSession(number, $0) }) != nil
         }
 
         // verify: only the leader of the failed transaction got the error; the next caller led the others
@@ -176,14 +176,14 @@ import TransferdStorage
 
     @Test func aTransactionThatDoesNotCommitAnswersEveryCallerInItWithItsError() async throws {
         // setup: the first caller's work makes the commit fail
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
 
         // act
         let outcomes = await Self.callTogether(10, store: store, commit: commit) { number in
             (try? await commit.write { repositories in
                 if number == 0 { repositories.beforeCommit("refuse") { throw DomainError.conflict("refused") } }
-                return try Self.insertSession(number, repositories)
+                return try await Self.insertSession(number, repositories)
             }) != nil
         }
 
@@ -194,13 +194,13 @@ import TransferdStorage
 
     @Test func aGroupWritesTheItemsOfABatchInOneCallBesideWorkOfItsOwn() async throws {
         // setup: sessions inserted by a batch writer that records each call
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let writer = SessionInserts()
 
         // act: eight items of the batch, for two sessions, and two callers with work of their own, in one group
         let outcomes = await Self.callTogether(10, store: store, commit: commit) { number in
-            guard number < 8 else { return (try? await commit.write { try Self.insertSession(number, $0) }) != nil }
+            guard number < 8 else { return (try? await commit.write { try await Self.insertSession(number, $0) }) != nil }
             return (try? await commit.write(number, by: writer, forSession: number.isMultiple(of: 2) ? 7 : 3)) == "session-\(number)"
         }
 
@@ -214,7 +214,7 @@ import TransferdStorage
 
     @Test func anItemOfABatchThatFailsIsWrittenAloneAndOnlyItGetsTheError() async throws {
         // setup: the batch writer refuses item 3
-        let store = GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let writer = SessionInserts(refusing: 3)
 
@@ -251,12 +251,12 @@ import TransferdStorage
     }
 
     private static func storedIdentifiers(_ store: some Store) async throws -> [String] {
-        try await store.read { try $0.sessions.list(after: 0, limit: 100, tenantID: nil) }.map(\.identifier).sorted()
+        try await store.read { try await $0.sessions.list(after: 0, limit: 100, tenantID: nil) }.map(\.identifier).sorted()
     }
 
-    private static func insertSession(_ number: Int, _ repositories: any Repositories) throws -> String {
+    private static func insertSession(_ number: Int, _ repositories: any Repositories) async throws -> String {
         let session = Session(identifier: "session-\(number)", tenantId: 1, configuration: .default, createdAt: Date())
-        return try repositories.sessions.insert(session).identifier
+        return try await repositories.sessions.insert(session).identifier
     }
 }
 
@@ -269,13 +269,15 @@ private final class SessionInserts: BatchWrite {
         self.refused = refused
     }
 
-    func write(_ items: [Int], _ repositories: any Repositories) throws -> [String] {
+    func write(_ items: [Int], _ repositories: any Repositories) async throws -> [String] {
         calls.withLock { $0.append(items) }
-        return try items.map { number in
+        var identifiers: [String] = []
+        for number in items {
             guard number != refused else { throw DomainError.conflict("refused") }
             let session = Session(identifier: "session-\(number)", tenantId: 1, configuration: .default, createdAt: Date())
-            return try repositories.sessions.insert(session).identifier
+            identifiers.append(try await repositories.sessions.insert(session).identifier)
         }
+        return identifiers
     }
 }
 
@@ -302,11 +304,11 @@ private final class GatedStore: Store {
         gate.continuation.finish()
     }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         try await store.read(body)
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         let first = writeCount.withLock { count in
             count += 1
             return count == 1
@@ -318,11 +320,11 @@ private final class GatedStore: Store {
         return try await store.write(body)
     }
 
-    func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+    func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         try await store.claim(body)
     }
 
-    func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) throws -> T) async throws -> T {
+    func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         try await store.renew(body)
     }
 

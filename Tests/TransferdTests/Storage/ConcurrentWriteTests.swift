@@ -19,7 +19,7 @@ import TransferdDomain
                 // setup: a task
                 let now = Date()
                 let id = try await first.write { repositories in
-                    try repositories.tasks.insert(
+                    try await repositories.tasks.insert(
                         StoredRows.download(1, in: try StoredRows.session("rows", at: now, repositories), at: now)
                     ).rowID
                 }
@@ -27,29 +27,41 @@ import TransferdDomain
                 // act: the first instance reads the task and, before it commits its change, the second changes the
                 // task too. The first gives the second a second to read the row before it commits: a read that
                 // does not wait for it is the lost update this test is about.
-                let (holding, secondRead) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+                let (holding, secondRead) = (AsyncStream.makeStream(of: Void.self), AsyncStream.makeStream(of: Void.self))
                 let secondReadFirst = Mutex(false)
                 let firstWrite = Task {
                     try await first.write { repositories in
-                        var task = try #require(try repositories.tasks.find(id: id))
-                        holding.signal()
-                        secondReadFirst.withLock { $0 = secondRead.wait(timeout: .now() + 1) == .success }
+                        var task = try await #require(try repositories.tasks.find(id: id))
+                        holding.continuation.yield()
+                        let readFirst = await withTaskGroup(of: Bool.self) { group in
+                            group.addTask {
+                                for await _ in secondRead.stream { return true }
+                                return false
+                            }
+                            group.addTask {
+                                try? await Task.sleep(for: .seconds(1))
+                                return false
+                            }
+                            defer { group.cancelAll() }
+                            return await group.next() ?? false
+                        }
+                        secondReadFirst.withLock { $0 = readFirst }
                         task.taskDescription = "first"
-                        try repositories.tasks.update(task)
+                        try await repositories.tasks.update(task)
                     }
                 }
-                await Task.detached { holding.wait() }.value
+                for await _ in holding.stream { break }
                 try await second.write { repositories in
-                    var task = try #require(try repositories.tasks.find(id: id))
-                    secondRead.signal()
+                    var task = try await #require(try repositories.tasks.find(id: id))
+                    secondRead.continuation.yield()
                     task.priority = 0.9
-                    try repositories.tasks.update(task)
+                    try await repositories.tasks.update(task)
                 }
                 try await firstWrite.value
 
                 // verify: the second read the task once the first had committed, and both changes are there
                 #expect(!secondReadFirst.withLock { $0 }, "the second write read the row while the first held it")
-                let task = try #require(try await first.read { try $0.tasks.find(id: id) })
+                let task = try #require(try await first.read { try await $0.tasks.find(id: id) })
                 #expect(task.taskDescription == "first")
                 #expect(task.priority == 0.9)
             }

@@ -15,16 +15,18 @@ import TransferdDomain
             // setup: three transfers of this instance, the third's task taken over since by another instance
             let now = Date()
             let ids = try await store.write { repositories in
-                let session = try StoredRows.session("leases", at: now, repositories)
-                return try (1...3).map { number in
-                    let task = try repositories.tasks.insert(StoredRows.download(number, in: session, at: now))
+                let session = try await StoredRows.session("leases", at: now, repositories)
+                var ids: [Int64] = []
+                for number in 1...3 {
+                    let task = try await repositories.tasks.insert(StoredRows.download(number, in: session, at: now))
                     let owner = number == 3 ? "other" : "this"
-                    try repositories.tasks.lease(ids: [task.rowID], TaskLease(owner: owner, expiresAt: now + 30), startedAt: now)
-                    return task.rowID
+                    try await repositories.tasks.lease(ids: [task.rowID], TaskLease(owner: owner, expiresAt: now + 30), startedAt: now)
+                    ids.append(task.rowID)
                 }
+                return ids
             }
             let renewal = { @Sendable in
-                try await store.renew { try $0.tasks.renewLeases(ids: ids, owner: "this", until: now + 60) }
+                try await store.renew { try await $0.tasks.renewLeases(ids: ids, owner: "this", until: now + 60) }
             }
 
             // act: renew without a write in the way
@@ -34,18 +36,19 @@ import TransferdDomain
             #expect(free == [ids[0]: .renewed(.running), ids[1]: .renewed(.running)])
 
             guard store.isShared else { return }  // SQLite's renewals are writes, which take turns
-            // act: renew while a write holds the first task's row (the write lets go after 20 s at the latest)
-            let (holding, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            // act: renew while a write holds the first task's row (it waits, without holding a thread, to be let go)
+            let (holding, release) = (AsyncStream.makeStream(of: Void.self), AsyncStream.makeStream(of: Void.self))
+            defer { release.continuation.finish() }
             let write = Task {
                 try await store.write { repositories in
-                    _ = try repositories.tasks.find(id: ids[0])
-                    holding.signal()
-                    _ = release.wait(timeout: .now() + 20)
+                    _ = try await repositories.tasks.find(id: ids[0])
+                    holding.continuation.yield()
+                    for await _ in release.stream {}
                 }
             }
-            await Task.detached { holding.wait() }.value
+            for await _ in holding.stream { break }
             let busy = try await renewal()
-            release.signal()
+            release.continuation.finish()
             try await write.value
 
             // verify: the held row is busy rather than lost, and the next renewal renews it

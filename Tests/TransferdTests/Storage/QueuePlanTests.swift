@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Synchronization
 import Testing
 import TransferdDomain
 
@@ -9,27 +10,30 @@ import TransferdDomain
 /// What the scheduler, the dispatcher and the API read stays index seeks and counters however deep the queue: none
 /// of their statements scans a table or sorts what it found, and their cached statements stay prepared.
 @Suite struct QueuePlanTests {
-    @Test func theSchedulerFindsItsNextTasksThroughIndexes() throws {
+    @Test func theSchedulerFindsItsNextTasksThroughIndexes() async throws {
         // setup: queued tasks of two sessions on two origins, one of them waiting to retry
-        let database = try Self.database()
+        let database = try await Self.database()
         let now = Date()
-        try database.write { db in
+        let db = Self.connection(database)
+        do {
             for name in ["first", "second"] {
-                let session = try Self.insertSession(db, name, at: now)
+                let session = try await Self.insertSession(db, name, at: now)
                 for (number, origin) in ["a.test:80", "b.test:80", "a.test:80"].enumerated() {
-                    var task = try Self.insertTask(db, session: session.rowID, number: number, origin: origin, at: now)
+                    var task = try await Self.insertTask(db, session: session.rowID, number: number, origin: origin, at: now)
                     if number == 2 {
                         task.nextAttemptAt = now.addingTimeInterval(60)
-                        try SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests).update(task)
+                        try await SQLTaskRepository(db: db, vault: .forTests).update(task)
                     }
                 }
             }
         }
 
         // act
-        let ((heads, nextDue), plans) = try Self.planned(database) { db in
-            let tasks = SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests)
-            return (try tasks.queueHeads(dueAt: now, depth: 4), try tasks.queueTimes(dueAfter: now, leasesAt: now, owner: "i1").nextAttempt)
+        let ((heads, nextDue), plans) = try await Self.planned(database) { db in
+            let tasks = SQLTaskRepository(db: db, vault: .forTests)
+            return await (
+                try tasks.queueHeads(dueAt: now, depth: 4), try tasks.queueTimes(dueAfter: now, leasesAt: now, owner: "i1").nextAttempt
+            )
         }
 
         // verify: every queue's due task was found, through seeks only
@@ -44,35 +48,36 @@ import TransferdDomain
         Self.expectSeeksOnly(plans)
     }
 
-    @Test func aSessionsTaskCountsAreCountersKeptWithItsTasks() throws {
+    @Test func aSessionsTaskCountsAreCountersKeptWithItsTasks() async throws {
         // setup: three tasks; one completes with a file, one is suspended, one keeps a partial file
-        let database = try Self.database()
+        let database = try await Self.database()
         let now = Date()
-        let session = try database.write { db in
-            let session = try Self.insertSession(db, "counted", at: now)
-            var completed = try Self.insertTask(db, session: session.rowID, number: 0, origin: "a.test:80", at: now)
-            var suspended = try Self.insertTask(db, session: session.rowID, number: 1, origin: "a.test:80", at: now)
-            var partial = try Self.insertTask(db, session: session.rowID, number: 2, origin: "a.test:80", at: now)
+        let db = Self.connection(database)
+        let session = try await { () async throws -> Session in
+            let session = try await Self.insertSession(db, "counted", at: now)
+            var completed = try await Self.insertTask(db, session: session.rowID, number: 0, origin: "a.test:80", at: now)
+            var suspended = try await Self.insertTask(db, session: session.rowID, number: 1, origin: "a.test:80", at: now)
+            var partial = try await Self.insertTask(db, session: session.rowID, number: 2, origin: "a.test:80", at: now)
             (completed.state, completed.file) = (.completed, StoredFile(size: 1000, sha256: ""))
             suspended.state = .suspended
             partial.partialBytes = 300
             for task in [completed, suspended, partial] {
-                try SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests).update(task)
+                try await SQLTaskRepository(db: db, vault: .forTests).update(task)
             }
             return session
-        }
+        }()
 
         // act
-        let (counts, plans) = try Self.planned(database) { db in
-            let tasks = SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests)
-            return (
-                try SQLSessionRepository(db: SQLiteConnection(db: db), vault: .forTests).details(sessionIDs: [session.rowID])[
+        let (counts, plans) = try await Self.planned(database) { db in
+            let tasks = SQLTaskRepository(db: db, vault: .forTests)
+            return await (
+                try SQLSessionRepository(db: db, vault: .forTests).details(sessionIDs: [session.rowID])[
                     session.rowID
                 ],
-                try SQLSessionRepository(db: SQLiteConnection(db: db), vault: .forTests).takeTaskIdentifiers(1, sessionID: session.rowID)?
+                try SQLSessionRepository(db: db, vault: .forTests).takeTaskIdentifiers(1, sessionID: session.rowID)?
                     .tasks,
                 try tasks.workload(sessionID: session.rowID),
-                try SQLTenantRepository(db: SQLiteConnection(db: db)).standing(id: 1)?.usage
+                try SQLTenantRepository(db: db).standing(id: 1)?.usage
             )
         }
 
@@ -85,74 +90,74 @@ import TransferdDomain
         Self.expectSeeksOnly(plans)
     }
 
-    @Test func theDispatcherFindsEachSessionsNextDeliveryThroughAnIndex() throws {
+    @Test func theDispatcherFindsEachSessionsNextDeliveryThroughAnIndex() async throws {
         // setup: two subscribed sessions with three progress deliveries of one task each (the middle one superseded
         // when the third was written), the first session's head delivered
-        let database = try Self.database()
+        let database = try await Self.database()
         let now = Date()
-        let sessions = try database.write { db in
-            let sessions = try ["first", "second"].map { name in
-                let session = try Self.insertSubscribedSession(db, name, at: now)
-                for _ in 0..<3 { try Self.appendProgress(db, session: session, at: now) }
-                return session
-            }
+        let db = Self.connection(database)
+        var sessions: [Int64] = []
+        for name in ["first", "second"] {
+            let session = try await Self.insertSubscribedSession(db, name, at: now)
+            for _ in 0..<3 { try await Self.appendProgress(db, session: session, at: now) }
+            sessions.append(session)
+        }
+        try await database.write { [sessions] db in
             try db.execute(
                 sql: "UPDATE deliveries SET status = 'delivered' WHERE sequence = 1 AND session_id = ?",
                 arguments: [sessions[0]]
             )
-            return sessions
         }
 
         // act: another progress of the second session's task is written; the heads are found
-        let ((heads, head), plans) = try Self.planned(database) { db in
-            try Self.appendProgress(db, session: sessions[1], at: now)
-            let deliveries = SQLDeliveryRepository(db: SQLiteConnection(db: db))
-            return (try deliveries.pendingHeads(exceptSessions: []), try deliveries.pendingHead(sessionID: sessions[1]))
+        let ((heads, head), plans) = try await Self.planned(database) { db in
+            try await Self.appendProgress(db, session: sessions[1], at: now)
+            let deliveries = SQLDeliveryRepository(db: db)
+            return await (try deliveries.pendingHeads(exceptSessions: []), try deliveries.pendingHead(sessionID: sessions[1]))
         }
 
         // verify: each session's lowest pending sequence; the second session's head (it may be in flight) was not
         // coalesced, every progress between it and the newest was; through seeks only
         #expect(heads.map(\.delivery.sequence).sorted() == [1, 3])
         #expect(head?.sequence == 1)
-        let statuses = try database.read { db in
-            try SQLDeliveryRepository(db: SQLiteConnection(db: db)).list(sessionID: sessions[1], after: 0, status: nil, limit: 10).map(
-                \.0.status
-            )
-        }
+        let statuses = try await SQLDeliveryRepository(db: db).list(sessionID: sessions[1], after: 0, status: nil, limit: 10).map(
+            \.0.status
+        )
         #expect(statuses == [.pending, .coalesced, .coalesced, .pending])
         Self.expectSeeksOnly(plans)
         #expect(plans.contains { $0.0.hasPrefix("UPDATE deliveries") && $0.1.contains { $0.contains("deliveries_pending_progress") } })
     }
 
-    @Test func theDispatchersStatementsArePreparedOnceWhateverTheirValues() throws {
+    @Test func theDispatchersStatementsArePreparedOnceWhateverTheirValues() async throws {
         // setup: two subscribed sessions with progress pending
-        let database = try Self.database()
+        let database = try await Self.database()
         let now = Date()
-        let sessions = try database.write { db in
-            try ["first", "second"].map { try Self.insertSubscribedSession(db, $0, at: now) }
-        }
+        let db = Self.connection(database)
+        let sessions = [
+            try await Self.insertSubscribedSession(db, "first", at: now), try await Self.insertSubscribedSession(db, "second", at: now),
+        ]
 
         // act: the outbox written, read and answered with different values bound each time (a failed attempt, then
         // a delivered one)
-        let reprepared = try database.write { db in
+        do {
             for round in 0..<3 {
                 for session in sessions {
-                    try Self.appendProgress(db, session: session, at: now.addingTimeInterval(Double(round)))
-                    let deliveries = SQLDeliveryRepository(db: SQLiteConnection(db: db))
-                    guard var head = try deliveries.pendingHead(sessionID: session) else { continue }
+                    try await Self.appendProgress(db, session: session, at: now.addingTimeInterval(Double(round)))
+                    let deliveries = SQLDeliveryRepository(db: db)
+                    guard var head = try await deliveries.pendingHead(sessionID: session) else { continue }
                     let failed = round.isMultiple(of: 2)
                     let attempt = DeliveryAttempt(deliveryId: head.rowID, attemptedAt: now, statusCode: failed ? 500 : 204, latencyMs: 1)
                     head.attemptCount += 1
                     head.status = failed ? .pending : .delivered
                     head.lastError = failed ? "The subscriber answered 500." : nil
                     head.completedAt = failed ? nil : now
-                    #expect(try deliveries.record(attempt, of: head, health: failed ? .retrying : .healthy))
-                    if !failed { _ = try deliveries.acknowledge(head) }
+                    await #expect(try deliveries.record(attempt, of: head, health: failed ? .retrying : .healthy))
+                    if !failed { _ = try await deliveries.acknowledge(head) }
                 }
-                _ = try SQLDeliveryRepository(db: SQLiteConnection(db: db)).pendingHeads(exceptSessions: [])
+                _ = try await SQLDeliveryRepository(db: db).pendingHeads(exceptSessions: [])
             }
-            return Self.repreparations(db)
         }
+        let reprepared = database.inDatabase { db in Self.repreparations(db) }
 
         // verify: SQLite never prepared a cached statement again (as it does when a bound value decides whether a
         // partial index applies)
@@ -171,8 +176,8 @@ import TransferdDomain
     }
 
     /// A session with a webhook subscriber; returns its row id.
-    private static func insertSubscribedSession(_ db: Database, _ identifier: String, at now: Date) throws -> Int64 {
-        let session = try insertSession(db, identifier, at: now)
+    private static func insertSubscribedSession(_ db: any SQLConnection, _ identifier: String, at now: Date) async throws -> Int64 {
+        let session = try await insertSession(db, identifier, at: now)
         let webhook = WebhookSubscription(
             sessionId: session.rowID,
             url: "http://hook.test/",
@@ -180,11 +185,11 @@ import TransferdDomain
             state: .healthy,
             createdAt: now
         )
-        try SQLWebhookRepository(db: SQLiteConnection(db: db), vault: .forTests).save(webhook)
+        try await SQLWebhookRepository(db: db, vault: .forTests).save(webhook)
         return session.rowID
     }
 
-    private static func appendProgress(_ db: Database, session: Int64, at now: Date) throws {
+    private static func appendProgress(_ db: any SQLConnection, session: Int64, at now: Date) async throws {
         let event = Event(
             sessionId: session,
             sequence: 0,
@@ -194,44 +199,67 @@ import TransferdDomain
             createdAt: now,
             traceparent: nil
         )
-        _ = try SQLEventRepository(db: SQLiteConnection(db: db)).append([event])
+        _ = try await SQLEventRepository(db: db).append([event])
     }
 
     /// A migrated database of its own.
-    private static func database() throws -> DatabaseQueue {
+    private static func database() async throws -> DatabaseQueue {
         let directory = TestService.temporaryDataDirectory()
-        _ = try SQLiteStore(dataDirectory: directory, vault: .forTests)
+        _ = try await SQLiteStore(dataDirectory: directory, vault: .forTests)
         return try DatabaseQueue(path: directory + "/transferd.sqlite")
     }
 
-    private static func insertSession(_ db: Database, _ identifier: String, at now: Date) throws -> Session {
-        try SQLSessionRepository(db: SQLiteConnection(db: db), vault: .forTests).insert(
+    /// The repositories' connection to `database`: each statement one access, outside a transaction.
+    private static func connection(_ database: DatabaseQueue) -> any SQLConnection {
+        SQLiteConnection { work in try database.inDatabase(work) }
+    }
+
+    private static func insertSession(_ db: any SQLConnection, _ identifier: String, at now: Date) async throws -> Session {
+        try await SQLSessionRepository(db: db, vault: .forTests).insert(
             Session(identifier: identifier, tenantId: 1, configuration: .default, createdAt: now)
         )
     }
 
-    private static func insertTask(_ db: Database, session: Int64, number: Int, origin: String, at now: Date) throws -> TransferTask {
+    private static func insertTask(
+        _ db: any SQLConnection,
+        session: Int64,
+        number: Int,
+        origin: String,
+        at now: Date
+    ) async throws
+        -> TransferTask
+    {
         let request = TransferRequest(url: "http://\(origin)/\(number)", method: "GET", headers: [:])
         let new = NewTask(kind: .download, request: request, origin: origin, priority: 0.5, connections: 1, start: true)
-        return try SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests).insert(
+        return try await SQLTaskRepository(db: db, vault: .forTests).insert(
             TransferTask(new, sessionID: session, taskIdentifier: Int64(number + 1), createdAt: now)
         )
     }
 
     /// Runs `body` in a transaction, and returns its result with the query plan of every statement it ran.
-    private static func planned<T>(_ database: DatabaseQueue, _ body: (Database) throws -> T) throws -> (T, [(String, [String])]) {
-        try database.write { db in
-            var statements: [String] = []
-            db.trace { statements.append("\($0)") }
-            let result = try body(db)
+    private static func planned<T>(
+        _ database: DatabaseQueue,
+        _ body: (any SQLConnection) async throws -> T
+    ) async throws -> (
+        T, [(String, [String])]
+    ) {
+        let statements = Statements()
+        database.inDatabase { db in db.trace { statements.texts.withLock { [text = "\($0)"] in $0.append(text) } } }
+        let result = try await body(connection(database))
+        return try database.inDatabase { db in
             db.trace(options: .statement, nil)
-            let plans = try statements.map { sql in
+            let plans = try statements.texts.withLock { $0 }.map { sql in
                 // Plans are made before arguments are bound: each parameter is given a NULL.
                 let nulls = StatementArguments(Array(repeating: DatabaseValue.null, count: sql.count { $0 == "?" }))
                 return (sql, try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: nulls).map { $0["detail"] as String })
             }
             return (result, plans)
         }
+    }
+
+    /// The statements a traced connection ran.
+    private final class Statements: Sendable {
+        let texts = Mutex<[String]>([])
     }
 
     /// A SCAN reads a whole table (a scan of `json_each` reads the argument list of ids); a temporary B-tree sorts

@@ -25,7 +25,7 @@ import TransferdDomain
             // a write that commits, with an isolated part that fails
             try await store.write { repositories in
                 repositories.ifRolledBack { undone.withLock { $0.append("committed write") } }
-                _ = try? repositories.isolated {
+                _ = try? await repositories.isolated {
                     repositories.ifRolledBack { undone.withLock { $0.append("failed part") } }
                     throw Refusal()
                 }

@@ -6,7 +6,7 @@ import TransferdStorage
 
 @Suite struct SQLiteStoreTests {
     @Test func opensInWALModeWithEveryMigrationApplied() async throws {
-        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
+        let store = try await SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
 
         #expect(try await store.journalMode() == "wal")
         let (all, applied) = try await store.migrations()
@@ -18,71 +18,76 @@ import TransferdStorage
         // A file that Package.swift does not list as a resource would never be applied.
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Migrations")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
-        #expect(try SQLiteStore.migrator(.forTests).migrations == files.map { String($0.dropLast(".sql".count)) }.sorted())
+        #expect(try SQLiteStore.migrator().migrations == files.map { String($0.dropLast(".sql".count)) }.sorted())
     }
 
     @Test func aPreparationRunsOncePerKeyBeforeTheCommitAndCanRollItBack() async throws {
         // setup
-        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
+        let store = try await SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
         let runs = Runs()
 
         // act: three preparations under one key; then one that fails
         try await store.write { repositories in
             for name in ["a", "b", "c"] {
-                _ = try repositories.sessions.insert(Self.session(name))
+                _ = try await repositories.sessions.insert(Self.session(name))
                 repositories.beforeCommit("count") { runs.count.withLock { $0 += 1 } }
             }
         }
         await #expect(throws: DomainError.self) {
             try await store.write { repositories in
-                _ = try repositories.sessions.insert(Self.session("d"))
+                _ = try await repositories.sessions.insert(Self.session("d"))
                 repositories.beforeCommit("refuse") { throw DomainError.conflict("refused") }
             }
         }
 
         // verify
         #expect(runs.count.withLock { $0 } == 1)
-        let stored = try await store.read { try $0.sessions.list(after: 0, limit: 10, tenantID: nil) }
+        let stored = try await store.read { try await $0.sessions.list(after: 0, limit: 10, tenantID: nil) }
         #expect(stored.map(\.identifier) == ["a", "b", "c"])
     }
 
     @Test func anIsolatedPartThatFailsIsUndoneAndTheRestCommits() async throws {
         // setup
-        let store = try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
+        let store = try await SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
         let runs = Runs()
 
         // act: the second part writes, registers an action, then fails
         let outcomes = try await store.write { repositories in
-            ["a", "b", "c"].map { name in
-                Result {
-                    try repositories.isolated {
-                        _ = try repositories.sessions.insert(Self.session(name))
+            var outcomes: [Bool] = []
+            for name in ["a", "b", "c"] {
+                do {
+                    try await repositories.isolated {
+                        _ = try await repositories.sessions.insert(Self.session(name))
                         repositories.afterCommit { runs.count.withLock { $0 += 1 } }
                         if name == "b" { throw DomainError.conflict("refused") }
                     }
+                    outcomes.append(true)
+                } catch {
+                    outcomes.append(false)
                 }
             }
+            return outcomes
         }
 
         // verify: b's session and b's action are gone; a and c committed
-        #expect(outcomes.map { (try? $0.get()) != nil } == [true, false, true])
+        #expect(outcomes == [true, false, true])
         #expect(runs.count.withLock { $0 } == 2)
-        let stored = try await store.read { try $0.sessions.list(after: 0, limit: 10, tenantID: nil) }
+        let stored = try await store.read { try await $0.sessions.list(after: 0, limit: 10, tenantID: nil) }
         #expect(stored.map(\.identifier) == ["a", "c"])
     }
 
-    @Test(arguments: [0, 4])
+    @Test(arguments: [1, 4])
     func aReadSeesOneSnapshotWhileWritesCommit(readConnections: Int) async throws {
-        // setup: with no connections of its own, every read takes one of the pool's readers
+        // setup: one read connection, which every read waits its turn for, or several
         let dataDirectory = TestService.temporaryDataDirectory()
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: dataDirectory + "/transferd.sqlite", vault: .forTests, readConnections: readConnections)
+        let store = try await SQLiteStore(path: dataDirectory + "/transferd.sqlite", vault: .forTests, readConnections: readConnections)
 
         // act: reads that list the sessions twice, while sessions are inserted one transaction at a time
         let writes = Runs()
         let writer = Task {
             for index in 0..<200 {
-                try await store.write { _ = try $0.sessions.insert(Self.session("s\(index)")) }
+                try await store.write { _ = try await $0.sessions.insert(Self.session("s\(index)")) }
                 writes.count.withLock { $0 += 1 }
             }
         }
@@ -90,8 +95,8 @@ import TransferdStorage
         while writes.count.withLock({ $0 }) < 200 {
             reads.append(
                 try await store.read { repositories in
-                    let first = try repositories.sessions.list(after: 0, limit: 1000, tenantID: nil).count
-                    return (first, try repositories.sessions.list(after: 0, limit: 1000, tenantID: nil).count)
+                    let first = try await repositories.sessions.list(after: 0, limit: 1000, tenantID: nil).count
+                    return (first, try await repositories.sessions.list(after: 0, limit: 1000, tenantID: nil).count)
                 }
             )
             await Task.yield()
@@ -111,11 +116,11 @@ import TransferdStorage
         let count = Mutex(0)
     }
 
-    @Test func migrateAppliesOnceAndThenHasNothingToDo() throws {
+    @Test func migrateAppliesOnceAndThenHasNothingToDo() async throws {
         let dataDirectory = TestService.temporaryDataDirectory()
-        let all = try SQLiteStore.migrator(.forTests).migrations
+        let all = try SQLiteStore.migrator().migrations
         #expect(all.starts(with: ["0001_initial", "0002_webhooks", "0003_task_checksum"]))
-        #expect(try SQLiteStore.migrate(dataDirectory: dataDirectory, vault: .forTests) == all)
-        #expect(try SQLiteStore.migrate(dataDirectory: dataDirectory, vault: .forTests) == [])
+        #expect(try await SQLiteStore.migrate(dataDirectory: dataDirectory, vault: .forTests) == all)
+        #expect(try await SQLiteStore.migrate(dataDirectory: dataDirectory, vault: .forTests) == [])
     }
 }

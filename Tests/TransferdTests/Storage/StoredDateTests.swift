@@ -20,10 +20,9 @@ import TransferdDomain
         }
     }
 
-    @Test func anInsertedTaskIsReturnedAsItReadsBack() throws {
+    @Test func anInsertedTaskIsReturnedAsItReadsBack() async throws {
         // setup: dates finer than the database keeps
-        let database = try DatabaseQueue()
-        try SQLiteStore.migrator(.forTests).migrate(database)
+        let store = try await SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
         let created = Date(timeIntervalSince1970: 1_790_000_000.123_456_7)
         let request = TransferRequest(url: "http://a.test/", method: "GET", headers: ["Accept": "*/*"])
         var task = TransferTask(
@@ -35,12 +34,10 @@ import TransferdDomain
         task.earliestBeginDate = created.addingTimeInterval(60.000_9)
 
         // act
-        let (inserted, read) = try database.write { db in
-            _ = try SQLSessionRepository(db: SQLiteConnection(db: db), vault: .forTests).insert(
-                Session(identifier: "s", tenantId: 1, configuration: .default, createdAt: created)
-            )
-            let inserted = try SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests).insert(task)
-            return (inserted, try SQLTaskRepository(db: SQLiteConnection(db: db), vault: .forTests).find(id: inserted.rowID))
+        let (inserted, read) = try await store.write { [task] repositories in
+            _ = try await repositories.sessions.insert(Session(identifier: "s", tenantId: 1, configuration: .default, createdAt: created))
+            let inserted = try await repositories.tasks.insert(task)
+            return (inserted, try await repositories.tasks.find(id: inserted.rowID))
         }
 
         // verify

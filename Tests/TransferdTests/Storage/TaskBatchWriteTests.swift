@@ -19,8 +19,8 @@ import TransferdDomain
         try await OpenedStore.onSuiteDatabase { store in
             let now = Date()
             let tasks = try await store.write { repositories in
-                let session = try StoredRows.session("batch", at: now, repositories)
-                return try repositories.tasks.insert(Self.hostile.indices.map { StoredRows.download($0 + 1, in: session, at: now) })
+                let session = try await StoredRows.session("batch", at: now, repositories)
+                return try await repositories.tasks.insert(Self.hostile.indices.map { StoredRows.download($0 + 1, in: session, at: now) })
             }
 
             // act: every task changed at once, each differently
@@ -33,10 +33,14 @@ import TransferdDomain
                 task.countOfBytesReceived = Int64(index) * 1_000_000_007
                 return task
             }
-            try await store.write { try $0.tasks.update(changed) }
+            try await store.write { try await $0.tasks.update(changed) }
 
             // verify
-            let read = try await store.read { repositories in try changed.map { try repositories.tasks.find(id: $0.rowID) } }
+            let read = try await store.read { repositories in
+                var read: [TransferTask?] = []
+                for task in changed { read.append(try await repositories.tasks.find(id: task.rowID)) }
+                return read
+            }
             for (expected, task) in zip(changed, read) {
                 let task = try #require(task)
                 #expect(task.taskDescription == expected.taskDescription)
@@ -53,8 +57,8 @@ import TransferdDomain
         try await OpenedStore.onSuiteDatabase { store in
             let now = Date()
             let tasks = try await store.write { repositories in
-                let session = try StoredRows.session("gone", at: now, repositories)
-                return try repositories.tasks.insert([
+                let session = try await StoredRows.session("gone", at: now, repositories)
+                return try await repositories.tasks.insert([
                     StoredRows.download(1, in: session, at: now), StoredRows.download(2, in: session, at: now),
                 ])
             }
@@ -64,10 +68,10 @@ import TransferdDomain
             let (batch, keptID) = ([kept, gone], kept.rowID)
 
             // act
-            await #expect(throws: StoreError.self) { try await store.write { try $0.tasks.update(batch) } }
+            await #expect(throws: StoreError.self) { try await store.write { try await $0.tasks.update(batch) } }
 
             // verify: the transaction rolled back
-            #expect(try await store.read { try $0.tasks.find(id: keptID)?.taskDescription } == nil)
+            #expect(try await store.read { try await $0.tasks.find(id: keptID)?.taskDescription } == nil)
         }
     }
 
@@ -76,14 +80,14 @@ import TransferdDomain
             let now = Date()
             // setup: four tasks leased to i1 (one of them suspended since), one leased to i2
             let tasks = try await store.write { repositories in
-                let session = try StoredRows.session("responses", at: now, repositories)
-                let tasks = try repositories.tasks.insert((1...5).map { StoredRows.download($0, in: session, at: now) })
+                let session = try await StoredRows.session("responses", at: now, repositories)
+                let tasks = try await repositories.tasks.insert((1...5).map { StoredRows.download($0, in: session, at: now) })
                 let lease = { (owner: String) in TaskLease(owner: owner, expiresAt: now.addingTimeInterval(60)) }
-                try repositories.tasks.lease(ids: tasks.prefix(4).map(\.rowID), lease("i1"), startedAt: now)
-                try repositories.tasks.lease(ids: [tasks[4].rowID], lease("i2"), startedAt: now)
+                try await repositories.tasks.lease(ids: tasks.prefix(4).map(\.rowID), lease("i1"), startedAt: now)
+                try await repositories.tasks.lease(ids: [tasks[4].rowID], lease("i2"), startedAt: now)
                 var suspended = tasks[3]
                 suspended.state = .suspended
-                try repositories.tasks.update(suspended)
+                try await repositories.tasks.update(suspended)
                 return tasks
             }
             let response = TransferResponse(statusCode: 206, headers: ["ETag": Self.hostile[0]])
@@ -94,12 +98,16 @@ import TransferdDomain
 
             // act
             let recorded = try await store.write { repositories in
-                try repositories.tasks.recordResponses(owner: "i1", zip(tasks, received).map { ($0.rowID, $1) })
+                try await repositories.tasks.recordResponses(owner: "i1", zip(tasks, received).map { ($0.rowID, $1) })
             }
 
             // verify: tasks 1 to 3 (both shapes of response), not the suspended one nor i2's
             #expect(recorded == Dictionary(uniqueKeysWithValues: tasks.prefix(3).map { ($0.rowID, $0.taskIdentifier) }))
-            let read = try await store.read { repositories in try tasks.map { try repositories.tasks.find(id: $0.rowID) } }
+            let read = try await store.read { repositories in
+                var read: [TransferTask?] = []
+                for task in tasks { read.append(try await repositories.tasks.find(id: task.rowID)) }
+                return read
+            }
             for index in 0..<3 {
                 let task = try #require(read[index])
                 #expect(task.currentUrl == Self.hostile[index])
@@ -116,24 +124,24 @@ import TransferdDomain
         try await OpenedStore.onSuiteDatabase { store in
             let now = Date()
             let tasks = try await store.write { repositories in
-                let session = try StoredRows.session("leases", at: now, repositories)
-                let tasks = try repositories.tasks.insert((1...3).map { StoredRows.download($0, in: session, at: now) })
-                try repositories.tasks.lease(
+                let session = try await StoredRows.session("leases", at: now, repositories)
+                let tasks = try await repositories.tasks.insert((1...3).map { StoredRows.download($0, in: session, at: now) })
+                try await repositories.tasks.lease(
                     ids: [tasks[0].rowID, tasks[1].rowID],
                     TaskLease(owner: "i1", expiresAt: now + 60),
                     startedAt: now
                 )
-                try repositories.tasks.lease(ids: [tasks[2].rowID], TaskLease(owner: "i2", expiresAt: now + 60), startedAt: now)
+                try await repositories.tasks.lease(ids: [tasks[2].rowID], TaskLease(owner: "i2", expiresAt: now + 60), startedAt: now)
                 return tasks
             }
 
             // act
-            let released = try await store.write { try $0.tasks.releaseLeases(ids: tasks.map(\.rowID), owner: "i1") }
+            let released = try await store.write { try await $0.tasks.releaseLeases(ids: tasks.map(\.rowID), owner: "i1") }
 
             // verify
             #expect(Set(released.map(\.rowID)) == [tasks[0].rowID, tasks[1].rowID])
             #expect(released.allSatisfy { $0.lease == nil })
-            #expect(try await store.read { try $0.tasks.find(id: tasks[2].rowID)?.lease?.owner } == "i2")
+            #expect(try await store.read { try await $0.tasks.find(id: tasks[2].rowID)?.lease?.owner } == "i2")
         }
     }
 }

@@ -7,7 +7,7 @@ import Testing
     @Test func taskColumnsAreTheTablesColumnsInItsOrder() throws {
         // setup: the schema every migration builds
         let database = try DatabaseQueue()
-        try SQLiteStore.migrator(.forTests).migrate(database)
+        try SQLiteStore.migrator().migrate(database)
 
         // act
         let table = try database.read { db in try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('tasks') ORDER BY cid") }

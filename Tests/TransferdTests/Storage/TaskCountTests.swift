@@ -13,8 +13,11 @@ import TransferdDomain
             // act: one batch of five tasks, three started, across two sessions; then one completes with a file
             let now = Date()
             let (first, second) = try await store.write { repositories in
-                let sessions = try ["first", "second"].map { try StoredRows.session($0, at: now, repositories) }
-                let tasks = try repositories.tasks.insert(
+                let sessions = [
+                    try await StoredRows.session("first", at: now, repositories),
+                    try await StoredRows.session("second", at: now, repositories),
+                ]
+                let tasks = try await repositories.tasks.insert(
                     [(0, true), (0, false), (1, true), (1, true), (1, false)].enumerated().map { index, placed in
                         StoredRows.download(index + 1, in: sessions[placed.0], starts: placed.1, at: now)
                     }
@@ -22,12 +25,12 @@ import TransferdDomain
                 #expect(tasks.map(\.taskIdentifier) == [1, 2, 3, 4, 5], "returned in order")
                 var completed = tasks[2]
                 (completed.state, completed.file) = (.completed, StoredFile(size: 700, sha256: ""))
-                try repositories.tasks.update(completed)
+                try await repositories.tasks.update(completed)
                 return (sessions[0], sessions[1])
             }
 
             // verify
-            let details = try await store.read { try $0.sessions.details(sessionIDs: [first, second]) }
+            let details = try await store.read { try await $0.sessions.details(sessionIDs: [first, second]) }
             #expect(details[first]?.taskCounts == [.suspended: 1, .running: 1, .canceling: 0, .completed: 0])
             #expect(details[second]?.taskCounts == [.suspended: 1, .running: 1, .canceling: 0, .completed: 1])
             #expect(details[first]?.storedBytes == 0)

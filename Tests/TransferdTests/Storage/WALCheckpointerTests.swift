@@ -7,14 +7,14 @@ import TransferdDomain
 @Suite struct WALCheckpointerTests {
     @Test func theLogIsCheckpointedBesideTheWriter() async throws {
         // setup: the same 300 transactions on a store that checkpoints past 50 pages and on one that never does
-        let (checkpointed, checkpointedPath) = try Self.store(checkpointPages: 50)
-        let (unchecked, _) = try Self.store(checkpointPages: .max)
+        let (checkpointed, checkpointedPath) = try await Self.store(checkpointPages: 50)
+        let (unchecked, _) = try await Self.store(checkpointPages: .max)
 
         // act: after each 50 transactions (well past 50 pages), the checkpointed store's next write waits for its
         // checkpointer to have caught up once, however slow a loaded machine makes the thread beside the writer
         for store in [checkpointed, unchecked] {
             for number in 0..<300 {
-                try await store.write { _ = try $0.sessions.insert(Self.session(number)) }
+                try await store.write { _ = try await $0.sessions.insert(Self.session(number)) }
                 if store === checkpointed, number % 50 == 49 {
                     let checkpoints = number / 50 + 1
                     try await waitUntil { checkpointed.checkpointer.checkpoints >= checkpoints }
@@ -27,15 +27,15 @@ import TransferdDomain
         // benchmark to measure, not for this test to assert.)
         #expect(unchecked.checkpointer.checkpoints == 0)
         // verify: nothing was lost on the way into the database
-        let reopened = try SQLiteStore(path: checkpointedPath, vault: .forTests)
-        #expect(try await reopened.read { try $0.sessions.list(after: 0, limit: 500, tenantID: nil) }.count == 300)
+        let reopened = try await SQLiteStore(path: checkpointedPath, vault: .forTests)
+        #expect(try await reopened.read { try await $0.sessions.list(after: 0, limit: 500, tenantID: nil) }.count == 300)
     }
 
-    private static func store(checkpointPages: Int32) throws -> (SQLiteStore, String) {
+    private static func store(checkpointPages: Int32) async throws -> (SQLiteStore, String) {
         let directory = TestService.temporaryDataDirectory()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/transferd.sqlite"
-        return (try SQLiteStore(path: path, vault: .forTests, checkpointPages: checkpointPages), path)
+        return await (try SQLiteStore(path: path, vault: .forTests, checkpointPages: checkpointPages), path)
     }
 
     private static func session(_ number: Int) -> Session {
