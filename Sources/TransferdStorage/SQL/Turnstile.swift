@@ -14,6 +14,11 @@ final class Turnstile: Sendable {
         state = Mutex(State(free: capacity))
     }
 
+    /// How many callers wait in line.
+    var waiting: Int {
+        state.withLock { $0.line.count }
+    }
+
     /// Runs `body` once a turn is free, then frees it.
     func run<T>(_ body: () async throws -> T) async throws -> T {
         await enter()

@@ -1,0 +1,70 @@
+import Synchronization
+import Testing
+
+@testable import TransferdStorage
+
+/// A store's turns: at most `capacity` callers inside at once, the others let in the order they came, and a turn
+/// freed whatever the caller's body did.
+@Suite struct TurnstileTests {
+    @Test(arguments: [1, 3])
+    func neverMoreThanItsCapacityInsideAndTheLineGoesInOrder(capacity: Int) async throws {
+        // setup: a first group fills the turns and holds them until let go
+        let turnstile = Turnstile(capacity: capacity)
+        let inside = Inside()
+        let (holders, release) = (AsyncStream.makeStream(of: Void.self), AsyncStream.makeStream(of: Void.self))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<capacity {
+                group.addTask {
+                    try await turnstile.run {
+                        holders.continuation.yield()
+                        for await _ in release.stream {}
+                    }
+                }
+            }
+            var entered = 0
+            for await _ in holders.stream {
+                entered += 1
+                if entered == capacity { break }
+            }
+
+            // act: ten more callers queue one after another, each waiting until the previous is in line
+            for number in 0..<10 {
+                group.addTask {
+                    try await turnstile.run {
+                        inside.state.withLock { state in
+                            state.now += 1
+                            state.most = max(state.most, state.now)
+                            state.order.append(number)
+                        }
+                        await Task.yield()
+                        inside.state.withLock { $0.now -= 1 }
+                    }
+                }
+                try await waitUntil { turnstile.waiting == number + 1 }
+            }
+            release.continuation.finish()
+            try await group.waitForAll()
+        }
+
+        // verify
+        let state = inside.state.withLock { $0 }
+        #expect(state.order == Array(0..<10))
+        #expect(state.most <= capacity)
+    }
+
+    /// Who is inside now, the most ever inside at once, and the order they came in.
+    private final class Inside: Sendable {
+        let state = Mutex((now: 0, most: 0, order: [Int]()))
+    }
+
+    @Test func aBodyThatThrowsFreesItsTurn() async throws {
+        let turnstile = Turnstile(capacity: 1)
+        struct Refused: Error {}
+
+        // act
+        await #expect(throws: Refused.self) { try await turnstile.run { throw Refused() } }
+
+        // verify: the turn is free again
+        #expect(try await turnstile.run { 42 } == 42)
+    }
+}
