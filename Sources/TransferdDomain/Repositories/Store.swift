@@ -7,6 +7,10 @@
 package protocol Store: Sendable {
     /// Runs `body` in a read-only transaction that sees one consistent snapshot.
     func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
+    /// Runs `body`, a read of one statement, which sees that statement's own snapshot: on PostgreSQL it is sent without
+    /// a transaction around it (one round trip, where a transaction adds two). A body that sends a second statement
+    /// is run again as a ``read(_:)``, whatever it made of the refusal.
+    func lookup<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// Runs `body` in a write transaction: all of it is committed, or none of it.
     func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// Runs `body` in a write transaction that claims work: across every instance sharing the database one such

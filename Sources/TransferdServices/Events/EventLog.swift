@@ -106,7 +106,7 @@ package struct EventLog: Sendable {
         let deadline = ContinuousClock.now + wait
         while true {
             let seen = signal.version(sessionID: sessionID)
-            let events = try await store.read {
+            let events = try await store.lookup {
                 try await $0.events.list(sessionID: sessionID, after: sequence, taskIdentifier: taskIdentifier, limit: limit)
             }
             let remaining = deadline - ContinuousClock.now
@@ -119,7 +119,7 @@ package struct EventLog: Sendable {
 
     /// A cursor from which a reader of the tenant's events sees what is written from now on.
     package func presentCursor() async throws -> TenantEventCursor {
-        try await store.read { try await $0.events.presentCursor() }
+        try await store.lookup { try await $0.events.presentCursor() }
     }
 
     /// Events of every session of the tenant after `cursor`, in `TenantEventCursor`'s order; waits up to `wait` for
@@ -130,7 +130,7 @@ package struct EventLog: Sendable {
         let recheck: Duration = store.isShared ? .seconds(1) : wait
         while true {
             let seen = signal.version(sessionID: EventSignal.everySession)
-            let events = try await store.read { try await $0.events.list(tenantID: tenantID, after: cursor, limit: limit) }
+            let events = try await store.lookup { try await $0.events.list(tenantID: tenantID, after: cursor, limit: limit) }
             let remaining = deadline - ContinuousClock.now
             if !events.isEmpty || remaining <= .zero || Task.isCancelled {
                 return events

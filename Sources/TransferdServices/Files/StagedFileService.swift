@@ -96,7 +96,7 @@ package struct StagedFileService: Sendable {
     /// The file a public id names among the tenant's; unfinished uploads past their expiry count as gone.
     package func find(_ publicID: String, tenantID: Int64) async throws -> StagedFile {
         try ClientIdentifier.validate(publicID, field: "id")
-        let file = try await store.read { try await $0.stagedFiles.find(publicID: publicID, tenantID: tenantID) }
+        let file = try await store.lookup { try await $0.stagedFiles.find(publicID: publicID, tenantID: tenantID) }
         guard let file, file.isComplete || file.expiresAt > clock.now else {
             throw DomainError.notFound("No file has the id `\(publicID)`.")
         }
@@ -106,7 +106,7 @@ package struct StagedFileService: Sendable {
     /// The tenant's files after row id `cursor`, oldest first; unfinished uploads past their expiry count as gone.
     package func list(tenantID: Int64, after cursor: Int64, limit: Int) async throws -> [StagedFile] {
         let now = clock.now
-        return try await store.read { try await $0.stagedFiles.list(tenantID: tenantID, after: cursor, limit: limit, now: now) }
+        return try await store.lookup { try await $0.stagedFiles.list(tenantID: tenantID, after: cursor, limit: limit, now: now) }
     }
 
     /// Appends `body` at `offset`, which must be where the upload stands (409 otherwise). With `checksum`, the

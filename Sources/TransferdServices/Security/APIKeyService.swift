@@ -30,7 +30,7 @@ package struct APIKeyService: Sendable {
     }
 
     package func list() async throws -> [APIKey.Listing] {
-        try await store.read { try await $0.apiKeys.list() }
+        try await store.lookup { try await $0.apiKeys.list() }
     }
 
     /// Revokes a key at once, on every instance that shares the database (`Signal.keyRevoked`); false when no live
@@ -51,12 +51,12 @@ package struct APIKeyService: Sendable {
             guard let token = APIKey.Token(configured) else {
                 throw ValidationFailure("TRANSFERD_API_KEY must be at least 32 characters")
             }
-            if try await store.read({ try await $0.apiKeys.find(id: token.id) }) == nil {
+            if try await store.lookup({ try await $0.apiKeys.find(id: token.id) }) == nil {
                 _ = try await create(name: "TRANSFERD_API_KEY", tenant: "default", admin: true, token: configured)
             }
             return nil
         }
-        let count = try await store.read { try await $0.apiKeys.count() }
+        let count = try await store.lookup { try await $0.apiKeys.count() }
         return count == 0 ? try await create(name: "initial admin", tenant: "default", admin: true) : nil
     }
 
@@ -78,7 +78,7 @@ package struct APIKeyService: Sendable {
     private func key(id: String) async throws -> APIKey? {
         let now = clock.now
         if let key = cache.key(id: id, now: now) { return key }
-        let key = try await store.read { try await $0.apiKeys.find(id: id) }
+        let key = try await store.lookup { try await $0.apiKeys.find(id: id) }
         if let key { cache.remember(key, readAt: now) }
         return key
     }

@@ -52,7 +52,7 @@ package struct DashboardSessionService: Sendable {
     /// key was revoked.
     package func resolve(token: String) async throws -> (principal: Principal, session: DashboardSession)? {
         let hash = Self.hash(token)
-        guard let session = try await store.read({ try await $0.dashboardSessions.find(tokenHash: hash) }), session.expiresAt > clock.now,
+        guard let session = try await store.lookup({ try await $0.dashboardSessions.find(tokenHash: hash) }), session.expiresAt > clock.now,
             let principal = try await keys.principal(keyID: session.apiKeyID)
         else { return nil }
         return (principal, session)

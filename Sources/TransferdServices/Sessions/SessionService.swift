@@ -59,19 +59,19 @@ package struct SessionService: Sendable {
     /// Another tenant's sessions are as absent as sessions that never were.
     package func session(identifier: String, tenantID: Int64) async throws -> Session {
         try ClientIdentifier.validate(identifier, field: "identifier")
-        let session = try await store.read { try await $0.sessions.latest(identifier: identifier, tenantID: tenantID) }
+        let session = try await store.lookup { try await $0.sessions.latest(identifier: identifier, tenantID: tenantID) }
         guard let session else { throw DomainError.notFound("No session has the identifier `\(identifier)`.") }
         return session
     }
 
     /// Sessions in creation order, after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.
     package func list(after cursor: Int64, limit: Int, tenantID: Int64?) async throws -> [Session] {
-        try await store.read { try await $0.sessions.list(after: cursor, limit: limit, tenantID: tenantID) }
+        try await store.lookup { try await $0.sessions.list(after: cursor, limit: limit, tenantID: tenantID) }
     }
 
     /// What the sessions' representations need besides their rows.
     package func details(sessionIDs: [Int64]) async throws -> [Int64: Session.Details] {
-        try await store.read { try await $0.sessions.details(sessionIDs: sessionIDs) }
+        try await store.lookup { try await $0.sessions.details(sessionIDs: sessionIDs) }
     }
 
     /// finishTasksAndInvalidate (`cancelTasks: false`) or invalidateAndCancel (`cancelTasks: true`).

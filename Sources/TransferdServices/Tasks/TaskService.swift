@@ -163,7 +163,7 @@ package struct TaskService: Sendable {
 
     /// The session's task with this identifier.
     package func task(_ taskIdentifier: Int64, in session: Session) async throws -> TransferTask {
-        try await store.read { repositories in
+        try await store.lookup { repositories in
             guard let task = try await repositories.tasks.find(sessionID: session.rowID, taskIdentifier: taskIdentifier) else {
                 throw DomainError.notFound("Task \(taskIdentifier) does not exist in session `\(session.identifier)`.")
             }
@@ -173,7 +173,7 @@ package struct TaskService: Sendable {
 
     /// The session's tasks after task identifier `cursor`, optionally in one state.
     package func tasks(in sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) async throws -> [TransferTask] {
-        try await store.read { try await $0.tasks.list(sessionID: sessionID, after: cursor, state: state, limit: limit) }
+        try await store.lookup { try await $0.tasks.list(sessionID: sessionID, after: cursor, state: state, limit: limit) }
     }
 
     /// Forgets a finished download's content and removes its file; refused while an upload task will send it.
@@ -194,7 +194,7 @@ package struct TaskService: Sendable {
         var task = task
         while task.state == .canceling, ContinuousClock.now < deadline {
             let seen = eventLog.signal.version(sessionID: task.sessionId)
-            task = try await store.read { [task] in try await $0.tasks.find(id: task.rowID) } ?? task
+            task = try await store.lookup { [task] in try await $0.tasks.find(id: task.rowID) } ?? task
             if task.state == .canceling {
                 await eventLog.signal.wait(sessionID: task.sessionId, seen: seen, timeout: deadline - ContinuousClock.now)
             }

@@ -14,7 +14,7 @@ package struct TenantService: Sendable {
 
     /// A tenant's quota as it is held to it (the operator's figures over the defaults), and what it holds.
     package func standing(id: Int64) async throws -> TenantStanding {
-        guard var standing = try await store.read({ try await $0.tenants.standing(id: id) }) else {
+        guard var standing = try await store.lookup({ try await $0.tenants.standing(id: id) }) else {
             throw DomainError.notFound("The tenant of this key is gone.")
         }
         standing.quota = defaults.overridden(by: standing.quota)
@@ -23,7 +23,7 @@ package struct TenantService: Sendable {
 
     /// Every tenant, with the figures the operator set for it (nil: the default) and what it holds.
     package func standings() async throws -> [TenantStanding] {
-        try await store.read { try await $0.tenants.standings() }
+        try await store.lookup { try await $0.tenants.standings() }
     }
 
     /// Changes the figures the operator set for the tenant named `name`; nil when there is no such tenant.

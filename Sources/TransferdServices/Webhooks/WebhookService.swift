@@ -48,7 +48,7 @@ package struct WebhookService: Sendable {
     }
 
     package func subscription(sessionID: Int64) async throws -> WebhookSubscription {
-        let subscription = try await store.read { try await $0.webhooks.find(sessionID: sessionID) }
+        let subscription = try await store.lookup { try await $0.webhooks.find(sessionID: sessionID) }
         guard let subscription else { throw DomainError.notFound("The session has no webhook.") }
         return subscription
     }

@@ -23,6 +23,8 @@ struct PostgresSQLConnection: SQLConnection {
     var locksRowsRead = false
     /// Whether statements sent again are prepared (not a migration's, sent once).
     var prepares = true
+    /// For a statement sent without a transaction (`Store.lookup`): refuses a second one.
+    var budget: StatementBudget? = nil
     /// Told of every statement sent.
     var sending: @Sendable () -> Void = {}
 
@@ -122,6 +124,7 @@ struct PostgresSQLConnection: SQLConnection {
     /// connection that closed meanwhile (seen when the server stopped under load), and a transaction waiting for it
     /// would hold the writer's turn for ever.
     private func answer<T: Sendable>(_ send: @escaping @Sendable () async throws -> T) async throws -> T {
+        try budget?.spend()
         sending()
         guard let answerTimeout else { return try await Self.translatingErrors(send) }
         let answer = SingleAnswer<T>()
@@ -201,6 +204,21 @@ struct PostgresSQLConnection: SQLConnection {
     }
 
     private static let numberedTexts = Mutex<[String: String]>([:])
+}
+
+/// The one statement a lookup may send without a transaction; a second is refused, and the lookup runs again as
+/// a read.
+final class StatementBudget: Sendable {
+    private let spent = Atomic(0)
+
+    /// Whether a second statement was asked for.
+    var isExceeded: Bool { spent.load(ordering: .acquiring) > 1 }
+
+    func spend() throws {
+        guard spent.add(1, ordering: .acquiringAndReleasing).newValue == 1 else { throw MoreThanOneStatement() }
+    }
+
+    struct MoreThanOneStatement: Error {}
 }
 
 /// The first of a statement's answer and its timeout, handed once to the transaction that waits for it; what is to

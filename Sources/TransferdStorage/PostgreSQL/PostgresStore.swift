@@ -89,6 +89,19 @@ package final class PostgresStore: Store {
         try await transaction(.read, begin: ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"], body)
     }
 
+    package func lookup<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        let (statistics, logger, vault) = (statistics, logger, vault)
+        let budget = StatementBudget()
+        do {
+            let result = try await Self.leasing(client) { connection in
+                let db = PostgresSQLConnection(connection: connection, logger: logger, budget: budget) { statistics?.sent(in: .read) }
+                return try await body(SQLRepositories(db: db, vault: vault))
+            }
+            if !budget.isExceeded { return result }
+        } catch  where budget.isExceeded {}
+        return try await read(body)
+    }
+
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         try await writer.run { try await writing(.write, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body) }
     }
@@ -217,7 +230,7 @@ package final class PostgresStore: Store {
         }
     }
 
-    private static let leaseTimeout = Duration.seconds(3)
+    private static let leaseTimeout = Duration.seconds(5)
 
     /// The last statement of a transaction that appended events: it takes the next commit position of the events'
     /// log, and holds the log's head until it has committed, so that positions commit in order and a reader of a

@@ -60,6 +60,11 @@ package final class SQLiteStore: Store {
         try await readers.read { db in try await body(SQLRepositories(db: db, vault: vault)) }
     }
 
+    /// A read of SQLite is a call, with or without a transaction around it.
+    package func lookup<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        try await read(body)
+    }
+
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         let traceparent = Trace.parent
         return try await withTaskExecutorPreference(writerThread) {

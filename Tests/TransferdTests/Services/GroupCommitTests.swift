@@ -308,6 +308,10 @@ private final class GatedStore: Store {
         try await store.read(body)
     }
 
+    func lookup<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        try await store.lookup(body)
+    }
+
     func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         let first = writeCount.withLock { count in
             count += 1
