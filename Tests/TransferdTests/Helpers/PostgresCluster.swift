@@ -26,7 +26,7 @@ final class PostgresCluster: Sendable {
     }
 
     /// Creates a cluster in a new directory, starts it and creates its `transferd` database.
-    static func start() async throws -> PostgresCluster {
+    private static func start() async throws -> PostgresCluster {
         let binaries = try #require(Self.binaries, "PostgreSQL's binaries are not installed")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transferd-pg-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -40,6 +40,19 @@ final class PostgresCluster: Sendable {
         try await cluster.start()
         try await cluster.run("createdb", ["-h", "127.0.0.1", "-p", "\(cluster.port)", "-U", "postgres", "transferd"])
         return cluster
+    }
+
+    /// Runs `body` with a cluster of its own, which is stopped and removed afterwards, whether `body` threw or not.
+    static func with<T>(_ body: (PostgresCluster) async throws -> T) async throws -> T {
+        let cluster = try await start()
+        do {
+            let result = try await body(cluster)
+            await cluster.destroy()
+            return result
+        } catch {
+            await cluster.destroy()
+            throw error
+        }
     }
 
     /// Starts the server and returns once it accepts connections.
