@@ -3,7 +3,8 @@ import TransferdDomain
 import _NIOFileSystem
 
 /// The checkpoints of one attempt. Each flushes the partial file to disk, then records the flushed prefix as
-/// the task's `partialBytes` with its counters (and `task.progress` when bytes arrived since the last one).
+/// the task's `partialBytes` with its counters (and `task.progress` when bytes arrived since the last one), after the
+/// attempt's response when no write has recorded it yet.
 /// Only flushed bytes are recorded, so after a crash the file can be cut back to the checkpoint and trusted.
 ///
 /// A checkpoint the store cannot take (the database is unreachable) is skipped: the transfer goes on, and the next
@@ -36,7 +37,7 @@ package final class Checkpoints: Sendable {
         try await handle.synchronize()
         let (received, expected) = transfer.counters
         let previous = reported.withLock { $0 }
-        guard received != previous.received || flushed != previous.flushed else { return }
+        guard received != previous.received || flushed != previous.flushed || transfer.unrecordedResponse != nil else { return }
         let verdict: CheckpointVerdict
         do {
             verdict = try await reporter.checkpoint(

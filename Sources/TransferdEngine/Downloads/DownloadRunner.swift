@@ -61,7 +61,7 @@ package struct DownloadRunner: Sendable {
             }
             if let challenge = job.challenge(in: response, from: url) {
                 let summary = TransferResponse(response)
-                try await recording { try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: nil) }
+                transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: nil))
                 return challenge
             }
             // A redirect the policy did not follow is the task's response, and its body the content.
@@ -71,12 +71,12 @@ package struct DownloadRunner: Sendable {
             let mimeType = response.headers.first(name: "content-type")
             let summary = TransferResponse(response)
             guard (200..<300).contains(response.status.code) || redirectKept else {
-                try await recording { try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: nil) }
+                transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: nil))
                 let retryAfter = RetryAfter.parse(response.headers.first(name: "retry-after"), now: environment.clock.now)
                 return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
             }
             let start = try AttemptStart(summary, resumePoint: resumePoint, restartReason: restartReason, decoded: decoder != nil)
-            try await recording { try await environment.reporter.responseReceived(transfer, url: url, response: summary, start: start) }
+            transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: start))
             if start.expectedBytes > job.maxBytes { throw TransferError.tooLarge(limit: job.maxBytes) }
             transfer.begin(received: start.offset, expected: start.expectedBytes)
             let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline, timeline: timeline)

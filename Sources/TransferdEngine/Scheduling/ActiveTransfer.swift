@@ -33,6 +33,7 @@ package final class ActiveTransfer: Sendable {
         package var lastActivity = ContinuousClock.now
         package var interruption: Interruption?
         package var leaseHeldUntil: ContinuousClock.Instant
+        package var arrivedResponse: ArrivedResponse?
     }
 
     package let taskID: Int64
@@ -105,6 +106,21 @@ package final class ActiveTransfer: Sendable {
             $0.hasBegun = true
             $0.lastActivity = ContinuousClock.now
         }
+    }
+
+    /// The attempt's final response arrived; the next checkpoint or the end records it.
+    package func responseArrived(_ response: ArrivedResponse) {
+        state.withLock { $0.arrivedResponse = response }
+    }
+
+    /// The final response, until a write has recorded it.
+    package var unrecordedResponse: ArrivedResponse? {
+        state.withLock { $0.arrivedResponse }
+    }
+
+    /// A write recorded the final response.
+    package func responseRecorded() {
+        state.withLock { $0.arrivedResponse = nil }
     }
 
     /// `bytes` more arrived (from any of the transfer's connections).

@@ -12,15 +12,15 @@ package protocol TransferReporter: Sendable {
     func takeBackExpiredLeases(at now: Date) async throws -> Bool
     /// willPerformHTTPRedirection: a download's request was redirected from `from` to `to`, and followed or not.
     func redirected(_ transfer: ActiveTransfer, statusCode: Int, from: String, to: String, followed: Bool) async throws
-    /// didReceiveResponse: the final response head and the URL it came from; for a successful download, `start` says
-    /// where its bytes go and whether they can be continued later.
+    /// didReceiveResponse of an upload: the final response head and the URL it came from. (A download's is kept on its
+    /// transfer, `ActiveTransfer.responseArrived`, and recorded by its next checkpoint or its end.)
     ///
     /// Each report names the `transfer` it comes from, and is not recorded once that transfer is no longer the one
     /// this instance runs for the task: a late report of an attempt that was stopped must not overwrite what the next
     /// attempt recorded (a checkpoint past the bytes the next attempt kept).
     func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws
-    /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk; `bytesWritten`
-    /// arrived since the last one. `unwanted` when the task no longer wants the transfer (suspended, cancelled, or
+    /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk, after its response
+    /// when that is unrecorded; `bytesWritten` arrived since the last one. `unwanted` when the task no longer wants the transfer (suspended, cancelled, or
     /// leased to another instance), `overQuota` when its tenant keeps more than its quota of stored bytes (recorded
     /// still): either way the transfer must stop.
     func checkpoint(
@@ -34,7 +34,8 @@ package protocol TransferReporter: Sendable {
     func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool
     /// The body of an upload's final response was kept.
     func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws
-    /// The attempt has stopped with `outcome` after `bytes`; its lease ends. `release` unregisters the transfer once the
+    /// The attempt has stopped with `outcome` after `bytes` (its response recorded first, when unrecorded); its lease
+    /// ends. `release` unregisters the transfer once the
     /// end is committed: until then the transfer counts as under way and its lease is renewed, so that a write that
     /// runs again (a conflict on PostgreSQL) still finds the task leased to this attempt, never to one this instance
     /// started since (it would publish that attempt's partial file as this one's content). An outcome from an

@@ -50,17 +50,22 @@ extension TaskService: TransferReporter {
         }
     }
 
-    /// didReceiveResponse: one guarded write of the task (no read first), together with the responses of the other
-    /// transfers that a group commit gathers (``ResponseRecords``). An attempt that meant to continue the partial file
-    /// writes `task.resumed_at_offset` (didResumeAtOffset) with where it did, or why it restarted.
+    /// didReceiveResponse of an upload: one guarded write of the task (no read first), together with the responses of
+    /// the other transfers that a group commit gathers (``ResponseRecords``).
     package func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws {
-        let received = ReceivedResponse(
-            currentUrl: Redaction.url(url),
-            response: response,
-            start: start.map { ReceivedResponse.Start(offset: $0.offset, expectedBytes: $0.expectedBytes, resumability: $0.resumability) }
-        )
-        let record = ResponseRecords.Item(transfer: transfer, received: received, start: start)
+        let record = ResponseRecords.Item(transfer: transfer, arrived: ArrivedResponse(url: url, response: response, start: start))
         try await writes.write(record, by: ResponseRecords(service: self), forSession: transfer.queue.sessionID)
+    }
+
+    /// Records the responses that `transfers` received and no write has recorded yet (a download's, kept on its
+    /// transfer until its next checkpoint or its end), first in the transaction that reports them.
+    private func recordArrivedResponses(of transfers: [ActiveTransfer], _ repositories: any Repositories) async throws {
+        let items = transfers.compactMap { transfer in
+            transfer.unrecordedResponse.map { ResponseRecords.Item(transfer: transfer, arrived: $0) }
+        }
+        guard !items.isEmpty else { return }
+        _ = try await ResponseRecords(service: self).write(items, repositories)
+        repositories.afterCommit { for item in items { item.transfer.responseRecorded() } }
     }
 
     /// Persists the counters and the flushed prefix, and writes `task.progress` (didWriteData) when bytes arrived
@@ -77,7 +82,9 @@ extension TaskService: TransferReporter {
     {
         let (owner, transfers, taskID, quotas) = (instance.id, transfers, transfer.taskID, quotas)
         return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
-            guard transfers.runs(transfer),
+            guard transfers.runs(transfer) else { return .unwanted }
+            try await recordArrivedResponses(of: [transfer], repositories)
+            guard
                 try await repositories.tasks.recordProgress(
                     id: taskID,
                     owner: owner,
@@ -152,6 +159,7 @@ extension TaskService: TransferReporter {
 
         func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Void] {
             let (owner, logger, metrics) = (service.instance.id, service.logger, service.metrics)
+            try await service.recordArrivedResponses(of: items.map(\.transfer), repositories)
             let released = try await repositories.tasks.releaseLeases(ids: items.map(\.transfer.taskID), owner: owner)
             var tasks = Dictionary(released.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
             let held = HeldWrites()
@@ -206,12 +214,25 @@ extension TaskService: TransferReporter {
     }
 
     /// Responses that transfers received, written together: one guarded `UPDATE` of their tasks (by the lease's
-    /// owner, of running tasks only), then the `task.resumed_at_offset` events together.
+    /// owner, of running tasks only), then the `task.resumed_at_offset` events together (didResumeAtOffset: an attempt
+    /// that meant to continue the partial file says where it did, or why it restarted).
     struct ResponseRecords: BatchWrite {
         struct Item: Sendable {
             let transfer: ActiveTransfer
             let received: ReceivedResponse
             let start: AttemptStart?
+
+            init(transfer: ActiveTransfer, arrived: ArrivedResponse) {
+                self.transfer = transfer
+                start = arrived.start
+                received = ReceivedResponse(
+                    currentUrl: Redaction.url(arrived.url),
+                    response: arrived.response,
+                    start: arrived.start.map {
+                        ReceivedResponse.Start(offset: $0.offset, expectedBytes: $0.expectedBytes, resumability: $0.resumability)
+                    }
+                )
+            }
         }
 
         let service: TaskService

@@ -10,8 +10,9 @@ import TransferdMigrations
 /// transferd's store on PostgreSQL, for many instances over one database. Its connections are postgres-nio's pool
 /// (`PostgresClient`), run as a ServiceLifecycle service from the moment the store opens until it shuts down; a
 /// transaction leases one connection for its whole length and awaits each statement on it. As on SQLite, an
-/// instance writes one transaction at a time (its writer's turns), and group commit batches what waits; reads and
-/// lease renewals run beside it on connections of their own.
+/// instance writes one transaction at a time (its writer's turns), and group commit batches what waits; claims take
+/// turns of their own beside it (every instance's claims wait for one lock anyway, and a claim waiting behind a
+/// write left workers idle), and reads and lease renewals run beside both on connections of their own.
 ///
 /// Writes run under READ COMMITTED, never SERIALIZABLE: instances sharing a session would otherwise abort each
 /// other over its counters and sequences, which they now take in turn on the session's row (`UPDATE … RETURNING`).
@@ -28,8 +29,10 @@ package final class PostgresStore: Store {
     /// Runs the pool until the store shuts down.
     private let pool: ServiceGroup
     private let running: Task<Void, Never>
-    /// The writer's turns: one write or claim at a time.
+    /// The writer's turns: one write at a time.
     private let writer = Turnstile(capacity: 1)
+    /// The claims' turns: one claim at a time, beside the writer's.
+    private let claimer = Turnstile(capacity: 1)
     private let signals: SignalBus
     private let vault: CredentialVault
     private let notifications: PostgresNotifications
@@ -40,7 +43,8 @@ package final class PostgresStore: Store {
 
     /// Connects to the database at `url` and applies every pending migration; what may hold credentials is sealed by
     /// `vault`, which must be the one that sealed the database. At most `connections` connections are open in the
-    /// pool, and at least two may be, so that a lease renewal never waits for the writer's (one more listens). What
+    /// pool, and at least three may be, so that a lease renewal never waits for the writer's or the claim's (one more
+    /// listens). What
     /// commits announce goes to `signals`.
     package init(
         url: String,
@@ -56,7 +60,7 @@ package final class PostgresStore: Store {
         notifications = PostgresNotifications(schema: location.schema)
         self.logger = logger
         var configuration = location.clientConfiguration
-        configuration.options.maximumConnections = max(connections, 2)
+        configuration.options.maximumConnections = max(connections, 3)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         let pool = ServiceGroup(services: [client], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
@@ -116,7 +120,7 @@ package final class PostgresStore: Store {
     /// (every instance over the schema takes the same), so that it sees the claims made before it; the lock is
     /// released when it commits.
     package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
-        try await writer.run { try await writing(.claim, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED", Self.lock(7302)], body) }
+        try await claimer.run { try await writing(.claim, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED", Self.lock(7302)], body) }
     }
 
     /// Takes the advisory lock `key` of the current schema until the transaction ends: deployments in other schemas

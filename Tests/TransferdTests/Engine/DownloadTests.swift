@@ -40,6 +40,28 @@ import Testing
         }
     }
 
+    /// didReceiveResponse is recorded by the download's first checkpoint while its body still streams (a small
+    /// download's, with its end): the task shows the response, the bytes so far and the validator to continue from.
+    @Test func aResponseIsRecordedWhileItsBodyStillStreams() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("streaming")
+                _ = try await api.createTask("streaming", url: origin.url("/gated/body/200000"))
+
+                // act and verify: 64 KiB arrive, then the origin holds the rest until the gate opens
+                try await waitUntil(timeout: .seconds(30)) {
+                    let task = try await api.task("streaming", 1)
+                    return task.response?.statusCode == 200 && task.countOfBytesReceived == 65_536
+                }
+                let streaming = try await api.task("streaming", 1)
+                #expect(streaming.state == "running" && streaming.countOfBytesExpectedToReceive == 200_000)
+                origin.open(gate: "body")
+                let task = try await api.waitForCompletion("streaming", 1)
+                #expect(task.error == nil && task.response?.statusCode == 200 && task.file?.size == 200_000)
+            }
+        }
+    }
+
     @Test func aTruncatedBodyIsAnErrorNotASuccess() async throws {
         try await OriginServer.with { origin in
             try await TestService.with { api in
