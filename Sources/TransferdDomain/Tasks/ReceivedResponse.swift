@@ -24,3 +24,18 @@ package struct ReceivedResponse: Sendable {
         (self.currentUrl, self.response, self.start) = (currentUrl, response, start)
     }
 }
+
+extension TransferTask {
+    /// didReceiveResponse: the task shows the response and the URL that gave it; one that starts a body also sets
+    /// where the body starts and whether its bytes can be continued (the columns `recordResponses` writes).
+    package mutating func record(_ received: ReceivedResponse) {
+        currentUrl = received.currentUrl
+        response = received.response
+        guard let start = received.start else { return }
+        (countOfBytesReceived, countOfBytesExpected, partialBytes) = (start.offset, start.expectedBytes, start.offset)
+        switch start.resumability {
+        case .success(let validator): (resumeValidator, notResumableReason) = (validator, nil)
+        case .failure(let reason): (resumeValidator, notResumableReason) = (nil, reason)
+        }
+    }
+}

@@ -57,15 +57,12 @@ extension TaskService: TransferReporter {
         try await writes.write(record, by: ResponseRecords(service: self), forSession: transfer.queue.sessionID)
     }
 
-    /// Records the responses that `transfers` received and no write has recorded yet (a download's, kept on its
-    /// transfer until its next checkpoint or its end), first in the transaction that reports them.
-    private func recordArrivedResponses(of transfers: [ActiveTransfer], _ repositories: any Repositories) async throws {
-        let items = transfers.compactMap { transfer in
-            transfer.unrecordedResponse.map { ResponseRecords.Item(transfer: transfer, arrived: $0) }
-        }
-        guard !items.isEmpty else { return }
-        _ = try await ResponseRecords(service: self).write(items, repositories)
-        repositories.afterCommit { for item in items { item.transfer.responseRecorded() } }
+    /// Records the response that `transfer` received and no write has recorded yet (a download's, kept on its transfer
+    /// until its next checkpoint or its end), first in the checkpoint's transaction.
+    private func recordArrivedResponse(of transfer: ActiveTransfer, _ repositories: any Repositories) async throws {
+        guard let arrived = transfer.unrecordedResponse else { return }
+        _ = try await ResponseRecords(service: self).write([ResponseRecords.Item(transfer: transfer, arrived: arrived)], repositories)
+        repositories.afterCommit { transfer.responseRecorded() }
     }
 
     /// Persists the counters and the flushed prefix, and writes `task.progress` (didWriteData) when bytes arrived
@@ -83,7 +80,7 @@ extension TaskService: TransferReporter {
         let (owner, transfers, taskID, quotas) = (instance.id, transfers, transfer.taskID, quotas)
         return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             guard transfers.runs(transfer) else { return .unwanted }
-            try await recordArrivedResponses(of: [transfer], repositories)
+            try await recordArrivedResponse(of: transfer, repositories)
             guard
                 try await repositories.tasks.recordProgress(
                     id: taskID,
@@ -159,7 +156,6 @@ extension TaskService: TransferReporter {
 
         func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Void] {
             let (owner, logger, metrics) = (service.instance.id, service.logger, service.metrics)
-            try await service.recordArrivedResponses(of: items.map(\.transfer), repositories)
             let released = try await repositories.tasks.releaseLeases(ids: items.map(\.transfer.taskID), owner: owner)
             var tasks = Dictionary(released.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
             let held = HeldWrites()
@@ -173,6 +169,13 @@ extension TaskService: TransferReporter {
                         metadata: ["task": "\(transfer.taskID)"]
                     )
                     continue
+                }
+                // The response no write recorded yet goes with the task's row (and its event, before the end's).
+                if let arrived = transfer.unrecordedResponse {
+                    let response = ResponseRecords.Item(transfer: transfer, arrived: arrived)
+                    task.record(response.received)
+                    held.hold(task)
+                    if let resumed = response.resumedEvent(taskIdentifier: task.taskIdentifier) { held.hold([resumed]) }
                 }
                 try await service.record(item, of: &task, held, repositories)
             }
@@ -233,6 +236,22 @@ extension TaskService: TransferReporter {
                     }
                 )
             }
+
+            /// `task.resumed_at_offset` (didResumeAtOffset), when the attempt meant to continue the partial file.
+            func resumedEvent(taskIdentifier: Int64) -> EventLog.Entry? {
+                guard let start, start.triedToResume else { return nil }
+                return EventLog.Entry(
+                    sessionID: transfer.queue.sessionID,
+                    type: .taskResumedAtOffset,
+                    taskIdentifier: taskIdentifier,
+                    data: EventData(
+                        totalBytesExpectedToWrite: start.expectedBytes,
+                        fileOffset: start.offset,
+                        restartReason: start.restartReason
+                    ),
+                    kind: transfer.kind
+                )
+            }
         }
 
         let service: TaskService
@@ -243,21 +262,8 @@ extension TaskService: TransferReporter {
                 owner: service.instance.id,
                 running.map { ($0.transfer.taskID, $0.received) }
             )
-            let resumed = running.compactMap { item -> EventLog.Entry? in
-                guard let taskIdentifier = identifiers[item.transfer.taskID], let start = item.start, start.triedToResume else {
-                    return nil
-                }
-                return EventLog.Entry(
-                    sessionID: item.transfer.queue.sessionID,
-                    type: .taskResumedAtOffset,
-                    taskIdentifier: taskIdentifier,
-                    data: EventData(
-                        totalBytesExpectedToWrite: start.expectedBytes,
-                        fileOffset: start.offset,
-                        restartReason: start.restartReason
-                    ),
-                    kind: item.transfer.kind
-                )
+            let resumed = running.compactMap { item in
+                identifiers[item.transfer.taskID].flatMap { item.resumedEvent(taskIdentifier: $0) }
             }
             if !resumed.isEmpty { try await service.eventLog.append(repositories, resumed) }
             return items.map { _ in () }

@@ -12,8 +12,10 @@ final class ReadConnections: Sendable {
     private let free: Mutex<[DatabaseQueue]>
     private let turns: Turnstile
 
-    /// Opens `count` read-only connections to the database at `path`, whose schema is already migrated.
+    /// Opens `count` read-only connections (at least one) to the database at `path`, whose schema is already
+    /// migrated.
     init(path: String, count: Int, configuration: GRDB.Configuration) throws {
+        precondition(count > 0, "reads need at least one connection: with none, every read would wait for ever")
         var configuration = configuration
         configuration.readonly = true
         free = Mutex(try (0..<count).map { _ in try DatabaseQueue(path: path, configuration: configuration) })

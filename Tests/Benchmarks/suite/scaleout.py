@@ -11,7 +11,7 @@ import threading
 import time
 from datetime import datetime
 
-from .common import API_KEY, NO_LIMITS, Client, start_transferd, stop_transferd
+from .common import API_KEY, NO_LIMITS, Client, cpu_seconds, start_transferd, stop_transferd
 from .small import CONCURRENCY, aria2_rpc, best_times, serve_small_files
 
 
@@ -27,29 +27,37 @@ def scaleout_benchmark(binary, workdir, count, size_kib, runs):
     clients = {
         "aria2 RPC (16)": lambda directory: aria2_rpc(directory, urls),
         "SQLite, 1 instance": lambda directory: transferd_instances(binary, directory, urls, None, 1),
-        "PostgreSQL, 1": lambda directory: transferd_instances(binary, directory, urls, database(directory), 1),
-        "PostgreSQL, 2": lambda directory: transferd_instances(binary, directory, urls, database(directory), 2),
-        "PostgreSQL, 3": lambda directory: transferd_instances(binary, directory, urls, database(directory), 3),
+        "PostgreSQL, 1": lambda directory: transferd_instances(binary, directory, urls, database(directory), 1, cluster),
+        "PostgreSQL, 2": lambda directory: transferd_instances(binary, directory, urls, database(directory), 2, cluster),
+        "PostgreSQL, 3": lambda directory: transferd_instances(binary, directory, urls, database(directory), 3, cluster),
     }
     STREAM_P99.clear()
+    CPU.clear()
     try:
         results = best_times(clients, runs, workdir, "scaleout")
     finally:
         origin.close()
         cluster.stop()
     print(f"\n{count} downloads × {size_kib} KiB, {CONCURRENCY} at a time per instance, batches of 1,000 through the "
-          f"first instance, best of {runs}; the tenant's event stream read from the last instance meanwhile")
+          f"first instance, best of {runs}; the tenant's event stream read from the last instance meanwhile; the CPU "
+          f"seconds transferd (every instance) and PostgreSQL used in the best run, and the least wall time that CPU "
+          f"allows on this machine's {os.cpu_count()} cores")
     baseline = results["SQLite, 1 instance"]
-    print(f"{'setup':<20} {'seconds':>8} {'per s':>8} {'x SQLite':>9} {'stream p99 ms':>14}")
+    print(f"{'setup':<20} {'seconds':>8} {'per s':>8} {'x SQLite':>9} {'stream p99 ms':>14} {'CPU transferd':>14} "
+          f"{'CPU PostgreSQL':>15} {'CPU floor s':>12}")
     for name, seconds in results.items():
         p99 = max(STREAM_P99.get(instances, [0])) if (instances := INSTANCES.get(name)) else None
         stream = f"{p99:14.0f}" if p99 is not None else f"{'':>14}"
-        print(f"{name:<20} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:9.2f} {stream}")
+        cpu = CPU.get(instances, {}).get(seconds) if instances else None
+        usage = f" {cpu[0]:14.2f} {cpu[1]:15.2f} {(cpu[0] + cpu[1]) / os.cpu_count():12.2f}" if cpu else ""
+        print(f"{name:<20} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:9.2f} {stream}{usage}")
     return results
 
 
 # The worst p99 of the tenant stream's delay in each run, by the run's setup.
 STREAM_P99 = {}
+# The CPU seconds of transferd and of PostgreSQL in each run, by the run's setup and then its wall time.
+CPU = {}
 INSTANCES = {"SQLite, 1 instance": "sqlite", "PostgreSQL, 1": 1, "PostgreSQL, 2": 2, "PostgreSQL, 3": 3}
 
 
@@ -78,7 +86,7 @@ class StreamReader:
         return statistics.quantiles(self.delays, n=100)[98] if len(self.delays) >= 100 else None
 
 
-def transferd_instances(binary, workdir, urls, database, instances):
+def transferd_instances(binary, workdir, urls, database, instances, cluster=None):
     options = ["--worker-concurrency", str(CONCURRENCY), *NO_LIMITS]
     if database:
         options += ["--database-url", database]
@@ -90,12 +98,16 @@ def transferd_instances(binary, workdir, urls, database, instances):
         client = Client(started[0][1])
         client.call("PUT", "/v1/sessions/small", {"configuration": {"maximumConnectionsPerHost": CONCURRENCY * instances}})
         stream = StreamReader(started[-1][1])
+        used = lambda: (sum(cpu_seconds(process.pid) for process, _ in started), cluster.cpu_seconds() if cluster else 0.0)  # noqa: E731
+        cpu_before = used()
         start = time.monotonic()
         for first in range(0, len(urls), 1000):
             client.call("POST", "/v1/sessions/small/tasks", {"tasks": [{"kind": "download", "url": url} for url in urls[first:first + 1000]]})
         while client.call("GET", "/v1/sessions/small")["taskCounts"]["completed"] < len(urls):
             time.sleep(0.01)
         elapsed = time.monotonic() - start
+        cpu_after = used()
+        CPU.setdefault(instances if database else "sqlite", {})[elapsed] = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1])
         client.close()
         p99 = stream.p99()
         if p99 is not None:
@@ -134,6 +146,26 @@ class PostgresCluster:
     def create_database(self, name):
         self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
         return f"postgres://postgres@127.0.0.1:{self.port}/{name}?sslmode=disable"
+
+    def cpu_seconds(self):
+        """The CPU time the server has used: its postmaster's, its backends' that have ended, and its live processes'."""
+        postmaster = int(open(f"{self.directory}/data/postmaster.pid").readline())
+        children = [int(name) for name in os.listdir("/proc") if name.isdigit() and self._parent(name) == postmaster]
+        return cpu_seconds(postmaster, reaped_children=True) + sum(self._cpu(child) for child in children)
+
+    @staticmethod
+    def _cpu(pid):
+        try:
+            return cpu_seconds(pid)
+        except (OSError, ValueError, IndexError):  # it ended meanwhile; its time is its parent's now
+            return 0.0
+
+    @staticmethod
+    def _parent(pid):
+        try:
+            return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
 
     def stop(self):
         self.run("pg_ctl", "-D", f"{self.directory}/data", "-m", "fast", "stop")
