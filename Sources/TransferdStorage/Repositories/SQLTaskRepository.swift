@@ -235,26 +235,34 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     func queueHeads(dueAt now: Date, depth: Int) async throws -> [QueuedTask] {
-        let boosted = try await boostedTasks(dueAt: now)
+        let (firstQueue, anyBackgroundTaskActive) = try await firstQueue()
+        let boosted = anyBackgroundTaskActive ? try await boostedTasks(dueAt: now) : []
         let boostedIDs = Set(boosted.map(\.rowID))
         var heads: [QueuedTask] = []
-        var queue = try await nextQueue(after: nil)
+        var queue = firstQueue
         while let (sessionID, origin) = queue {
             let first = boosted.filter { $0.sessionId == sessionID && $0.origin == origin }
                 .sorted { ($0.priority, -$0.rowID) > ($1.priority, -$1.rowID) }
-            // The queue's session comes with its tasks: one statement for both.
+            // The queue's session, and the next queue, come with its tasks: one statement for all three.
             var session: (configuration: String, tenant: Int64)?
+            var next: (sessionID: Int64?, origin: String?)?
             let rest = try await db.fetchAll(
                 """
-                SELECT t.*, s.configuration AS session_configuration, s.tenant_id AS session_tenant
+                SELECT t.*, s.configuration AS session_configuration, s.tenant_id AS session_tenant,
+                       (SELECT session_id FROM tasks WHERE state = ? AND (session_id, origin) > (?, ?)
+                        ORDER BY session_id, origin LIMIT 1) AS next_session_id,
+                       (SELECT origin FROM tasks WHERE state = ? AND (session_id, origin) > (?, ?)
+                        ORDER BY session_id, origin LIMIT 1) AS next_origin
                 FROM tasks t JOIN sessions s ON s.id = t.session_id
                 WHERE t.state = ? AND t.session_id = ? AND t.origin = ? AND t.lease_owner IS NULL
                   AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
                 ORDER BY t.priority DESC, t.id LIMIT ?\(skipLocked(of: "t"))
                 """,
-                [TaskState.running, sessionID, origin, StoredDate.text(now), depth + first.count]
+                [TaskState.running, sessionID, origin, TaskState.running, sessionID, origin]
+                    + [TaskState.running, sessionID, origin, StoredDate.text(now), depth + first.count]
             ) { row in
                 session = (row["session_configuration"], row["session_tenant"])
+                next = (row["next_session_id"], row["next_origin"])
                 return try TransferTask(row: row, vault: vault)
             }
             let ranked = (first + rest.filter { !boostedIDs.contains($0.rowID) }).prefix(depth)
@@ -275,15 +283,36 @@ struct SQLTaskRepository: TaskRepository {
                     )
                 }
             }
-            queue = try await nextQueue(after: (sessionID, origin))
+            queue =
+                if let next {
+                    next.sessionID.flatMap { sessionID in next.origin.map { (sessionID, $0) } }
+                } else {
+                    try await nextQueue(after: (sessionID, origin))
+                }
         }
         return heads
     }
 
+    /// The first queue, by session and origin, of running tasks, and whether any background task is active (only
+    /// then are its tasks looked for, ahead of their queues): one statement of two index seeks and a probe.
+    private func firstQueue() async throws -> (queue: (Int64, String)?, anyBackgroundTaskActive: Bool) {
+        let first = "FROM tasks WHERE state = ? ORDER BY session_id, origin LIMIT 1"
+        let row = try await db.fetchOne(
+            """
+            SELECT (SELECT session_id \(first)), (SELECT origin \(first)),
+                   EXISTS (SELECT 1 FROM background_tasks WHERE state = ?)
+            """,
+            [TaskState.running, TaskState.running, BackgroundTask.State.active]
+        ) { row in (row[0] as Int64?, row[1] as String?, row[2] as Bool) }
+        guard let (sessionID, origin, active) = row else { return (nil, false) }
+        return (sessionID.flatMap { sessionID in origin.map { (sessionID, $0) } }, active)
+    }
+
     /// The first queue, by session and origin, of running tasks after `previous`: one index seek, so that walking
-    /// every queue costs one seek per queue however many tasks wait in each.
-    private func nextQueue(after previous: (sessionID: Int64, origin: String)?) async throws -> (Int64, String)? {
-        let (sessionID, origin) = previous ?? (Int64.min, "")
+    /// every queue costs one seek per queue however many tasks wait in each (when a queue has no task to offer, its
+    /// heads' statement cannot say which queue follows).
+    private func nextQueue(after previous: (sessionID: Int64, origin: String)) async throws -> (Int64, String)? {
+        let (sessionID, origin) = previous
         return try await db.fetchOne(
             """
             SELECT session_id, origin FROM tasks WHERE state = ? AND (session_id, origin) > (?, ?)

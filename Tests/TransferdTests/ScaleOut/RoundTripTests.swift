@@ -11,7 +11,8 @@ import Testing
 /// create, 5.6 to create, start and complete, 1.9 to claim; now, with the responses and the ends that a group commit
 /// gathers written together and a claim's times read in one statement, 0.1, 1.5–1.7 and 1.7–2.1; now, with a
 /// download's response recorded by its end or its first checkpoint, and claims taking turns beside the writer's,
-/// 0.1, 1.3 and 2.2; with the response going into the row the end writes, 0.1, 0.9 and 2.0).
+/// 0.1, 1.3 and 2.2; with the response going into the row the end writes, 0.1, 0.9–1.1 and 2.0; with the next
+/// queue read with a queue's heads, and background tasks looked for only while one is active, 0.1, 0.9–1.1, 1.7).
 @Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct RoundTripTests {
     static let tasks = 100

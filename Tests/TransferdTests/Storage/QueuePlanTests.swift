@@ -44,7 +44,10 @@ import TransferdDomain
         )
         #expect(heads.allSatisfy { $0.turn == 1 })
         #expect(nextDue != nil)
-        #expect(plans.count >= 7, "a seek per queue, the heads of each with their session, the boosted tasks, the queue times")
+        #expect(
+            plans.count >= 6,
+            "the first queue (with whether a background task is active), the heads of each with their session and the next queue, the queue times"
+        )
         Self.expectSeeksOnly(plans)
     }
 
