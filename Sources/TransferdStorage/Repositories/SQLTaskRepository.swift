@@ -214,12 +214,14 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
+    /// Each part an index seek: whether a lease expired is the earliest lease's expiry (an `EXISTS` of the expired ones
+    /// was planned as a scan of the table while its statistics counted many leases, and found none at its end).
     func queueTimes(dueAfter now: Date, leasesAt leaseNow: Date, owner: String) async throws -> QueueTimes {
         let times = try await db.fetchOne(
             """
             SELECT (SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?),
                    (SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL AND lease_owner <> ?),
-                   EXISTS (SELECT 1 FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?)
+                   COALESCE((SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL) <= ?, FALSE)
             """,
             [TaskState.running, StoredDate.text(now), owner, StoredDate.text(leaseNow)]
         ) { row in QueueTimes(nextAttempt: row[0], nextForeignLeaseExpiry: row[1], leasesExpired: row[2]) }
