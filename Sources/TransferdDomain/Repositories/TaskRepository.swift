@@ -66,8 +66,9 @@ package protocol TaskRepository {
     func expireLeases(ownedBy owner: String?) async throws
     /// The tasks whose leases had expired at `now`: their owners stopped renewing them.
     func expiredLeases(at now: Date) async throws -> [TransferTask]
-    /// The transfers under way at `now` on every instance, by session and origin.
-    func transfersUnderway(at now: Date) async throws -> [HostQueue: Int]
+    /// The transfers under way at `now` on every instance, by session and origin; the tasks `ending` (transfers of
+    /// this instance that are over, their ends not yet committed) are not counted.
+    func transfersUnderway(at now: Date, ending: [Int64]) async throws -> [HostQueue: Int]
 }
 
 /// A session's queue for one origin: what `maximumConnectionsPerHost` counts by.

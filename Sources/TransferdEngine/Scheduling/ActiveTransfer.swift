@@ -34,6 +34,7 @@ package final class ActiveTransfer: Sendable {
         package var interruption: Interruption?
         package var leaseHeldUntil: ContinuousClock.Instant
         package var arrivedResponse: ArrivedResponse?
+        package var isEnding = false
     }
 
     package let taskID: Int64
@@ -106,6 +107,16 @@ package final class ActiveTransfer: Sendable {
             $0.hasBegun = true
             $0.lastActivity = ContinuousClock.now
         }
+    }
+
+    /// The attempt is over and its end is being recorded: it no longer holds a worker, nor a connection to its
+    /// origin, though it stays registered (and its lease renewed) until its end is committed.
+    package func beginEnding() {
+        state.withLock { $0.isEnding = true }
+    }
+
+    package var isEnding: Bool {
+        state.withLock { $0.isEnding }
     }
 
     /// The attempt's final response arrived; the next checkpoint or the end records it.

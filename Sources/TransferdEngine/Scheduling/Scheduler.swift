@@ -85,6 +85,8 @@ package struct Scheduler: Service {
         }
     }
 
+    /// Runs the transfer, then records its end; its worker is free for the next claim as soon as the transfer is
+    /// over, while its end is written (the claim leaves its task out of the transfers under way).
     private func perform(_ job: TransferJob, transfer: ActiveTransfer) async {
         let outcome =
             if let upload = job.upload {
@@ -92,6 +94,8 @@ package struct Scheduler: Service {
             } else {
                 await downloader.run(job, transfer: transfer)
             }
+        transfer.beginEnding()
+        loop.doorbell.ring()
         await recordEnd(of: job, transfer: transfer, outcome: outcome)
         loop.doorbell.ring()
     }
@@ -162,7 +166,7 @@ package struct Scheduler: Service {
             let times = try await repositories.tasks.queueTimes(dueAfter: now, leasesAt: leaseNow, owner: instance.id)
             var nextDue = [times.nextAttempt, times.nextForeignLeaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }.min()
             let leasesExpired = times.leasesExpired
-            let holding = transfers.byTenant
+            let holding = transfers.workersByTenant
             let free = share.capacity - holding.values.reduce(0, +)
             // Looked at even when every worker is busy, now and then: another tenant's waiting work may take one back.
             if free <= 0, let wait = busyLooks.wait(at: started) {
@@ -170,7 +174,7 @@ package struct Scheduler: Service {
                 return ([], min(nextDue ?? look, look), leasesExpired)
             }
             let depth = max(free, 1)
-            var underway = try await repositories.tasks.transfersUnderway(at: leaseNow)
+            var underway = try await repositories.tasks.transfersUnderway(at: leaseNow, ending: transfers.endingTaskIDs)
             var candidates = try await repositories.tasks.queueHeads(dueAt: now, depth: depth).sorted { lhs, rhs in
                 lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
             }
@@ -220,7 +224,7 @@ package struct Scheduler: Service {
                 waiting[candidate.tenantID, default: 0] += 1
             }
             let given = share.preemptions(
-                holding: transfers.byTenant.merging(claimed.map { ($0.1.tenantID, 1) }, uniquingKeysWith: +),
+                holding: transfers.workersByTenant.merging(claimed.map { ($0.1.tenantID, 1) }, uniquingKeysWith: +),
                 waiting: waiting
             )
             repositories.afterCommit { Self.preempt(given, among: transfers) }
@@ -235,7 +239,9 @@ extension Scheduler {
     /// Stops each tenant's newest transfers, as many as it gives back.
     fileprivate static func preempt(_ given: [Int64: Int], among transfers: ActiveTransfers) {
         for (tenant, count) in given {
-            let newest = transfers.all.filter { $0.tenantID == tenant && $0.interruption == nil }.sorted { $0.startedAt > $1.startedAt }
+            let newest = transfers.all.filter { $0.tenantID == tenant && $0.interruption == nil && !$0.isEnding }.sorted {
+                $0.startedAt > $1.startedAt
+            }
             for transfer in newest.prefix(count) { transfer.interrupt(.preempted) }
         }
     }

@@ -387,14 +387,21 @@ struct SQLTaskRepository: TaskRepository {
         try await tasks("SELECT * FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?\(db.rowLock)", [StoredDate.text(now)])
     }
 
-    func transfersUnderway(at now: Date) async throws -> [HostQueue: Int] {
+    func transfersUnderway(at now: Date, ending: [Int64]) async throws -> [HostQueue: Int] {
         var counts: [HostQueue: Int] = [:]
+        // The ending tasks travel as one JSON array: one statement text however many there are.
+        let endingIDs =
+            switch db.dialect {
+            case .sqlite: "SELECT value FROM json_each(?)"
+            case .postgres: "SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST(? AS jsonb))"
+            }
         try await db.forEachRow(
             """
-            SELECT session_id, origin, COUNT(*) FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at > ?
+            SELECT session_id, origin, COUNT(*) FROM tasks
+            WHERE lease_owner IS NOT NULL AND lease_expires_at > ? AND id NOT IN (\(endingIDs))
             GROUP BY session_id, origin
             """,
-            [StoredDate.text(now)]
+            [StoredDate.text(now), "[" + ending.map(String.init).joined(separator: ",") + "]"]
         ) { row in
             counts[HostQueue(sessionID: row[0], origin: row[1])] = row[2]
         }

@@ -24,6 +24,14 @@ extension TestDatabase {
             }
         }
 
+        /// Locks the row of the session `identifier` until the transaction ends: a write that changes the session (a
+        /// task's state, an event's sequence) waits for it.
+        func lockSession(_ identifier: String) async throws {
+            let query: PostgresQuery = "SELECT id FROM sessions WHERE identifier = \(identifier) FOR UPDATE"
+            let rows = try await connection.query(query, logger: Logger(label: "open-transaction"))
+            #expect(try await rows.collect().count == 1, "the session's row is locked")
+        }
+
         /// Rolls the transaction back and closes its connection.
         func end() async throws {
             _ = try await connection.query("ROLLBACK", logger: Logger(label: "open-transaction"))

@@ -12,7 +12,8 @@ import Testing
 /// gathers written together and a claim's times read in one statement, 0.1, 1.5–1.7 and 1.7–2.1; now, with a
 /// download's response recorded by its end or its first checkpoint, and claims taking turns beside the writer's,
 /// 0.1, 1.3 and 2.2; with the response going into the row the end writes, 0.1, 0.9–1.1 and 2.0; with the next
-/// queue read with a queue's heads, and background tasks looked for only while one is active, 0.1, 0.9–1.1, 1.7).
+/// queue read with a queue's heads, and background tasks looked for only while one is active, 0.1, 0.9–1.1, 1.7;
+/// with a worker freed as soon as its transfer is over, 0.1, 0.6 and 1.2).
 @Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct RoundTripTests {
     static let tasks = 100
