@@ -20,9 +20,9 @@ package protocol TransferReporter: Sendable {
     /// attempt recorded (a checkpoint past the bytes the next attempt kept).
     func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws
     /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk, after its response
-    /// when that is unrecorded; `bytesWritten` arrived since the last one. `unwanted` when the task no longer wants the transfer (suspended, cancelled, or
-    /// leased to another instance), `overQuota` when its tenant keeps more than its quota of stored bytes (recorded
-    /// still): either way the transfer must stop.
+    /// when that is unrecorded; `bytesWritten` arrived since the last one. `unwanted` when the task no longer wants
+    /// the transfer (suspended, cancelled, or leased to another instance), `overQuota` when its tenant keeps more than
+    /// its quota of stored bytes (recorded still): either way the transfer must stop.
     func checkpoint(
         _ transfer: ActiveTransfer,
         received: Int64,
@@ -35,8 +35,7 @@ package protocol TransferReporter: Sendable {
     /// The body of an upload's final response was kept.
     func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws
     /// The attempt has stopped with `outcome` after `bytes` (its response recorded first, when unrecorded); its lease
-    /// ends. `release` unregisters the transfer once the
-    /// end is committed: until then the transfer counts as under way and its lease is renewed, so that a write that
+    /// ends. `release` unregisters the transfer once the end is committed: until then the transfer counts as under way and its lease is renewed, so that a write that
     /// runs again (a conflict on PostgreSQL) still finds the task leased to this attempt, never to one this instance
     /// started since (it would publish that attempt's partial file as this one's content). An outcome from an
     /// instance that lost the lease is not recorded.

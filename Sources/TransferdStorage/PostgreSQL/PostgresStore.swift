@@ -44,8 +44,7 @@ package final class PostgresStore: Store {
     /// Connects to the database at `url` and applies every pending migration; what may hold credentials is sealed by
     /// `vault`, which must be the one that sealed the database. At most `connections` connections are open in the
     /// pool, and at least three may be, so that a lease renewal never waits for the writer's or the claim's (one more
-    /// listens). What
-    /// commits announce goes to `signals`.
+    /// listens). What commits announce goes to `signals`.
     package init(
         url: String,
         vault: CredentialVault,
