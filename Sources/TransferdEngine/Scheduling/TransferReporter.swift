@@ -35,10 +35,10 @@ package protocol TransferReporter: Sendable {
     /// The body of an upload's final response was kept.
     func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws
     /// The attempt has stopped with `outcome` after `bytes` (its response recorded first, when unrecorded); its lease
-    /// ends. `release` unregisters the transfer once the end is committed: until then the transfer counts as under way and its lease is renewed, so that a write that
-    /// runs again (a conflict on PostgreSQL) still finds the task leased to this attempt, never to one this instance
-    /// started since (it would publish that attempt's partial file as this one's content). An outcome from an
-    /// instance that lost the lease is not recorded.
+    /// ends. `release` unregisters the transfer once the end is committed: until then the transfer counts as under
+    /// way and its lease is renewed, so that a write that runs again (a conflict on PostgreSQL) still finds the task
+    /// leased to this attempt, never to one this instance started since (it would publish that attempt's partial file
+    /// as this one's content). An outcome from an instance that lost the lease is not recorded.
     func transferEnded(
         _ transfer: ActiveTransfer,
         outcome: TaskStateMachine.TransferOutcome,
