@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import TransferdDomain
 
 /// Where transferred bytes live on disk. Paths derive from internal row ids only, never from client input.
@@ -43,8 +44,11 @@ package struct FileStore: Sendable {
     }
 
     /// Takes the partial file of a task for one attempt; nil while another attempt holds it (see `PartialFileLock`).
-    package func lockPartial(taskID: Int64) throws -> PartialFileLock? {
-        try PartialFileLock.take(path: partialPath(taskID: taskID))
+    /// On NIO's thread pool: creating the file waits for the disk (and for ext4 to find a free inode, slow after many
+    /// deletions), which must not hold an event loop.
+    package func lockPartial(taskID: Int64) async throws -> PartialFileLock? {
+        let path = partialPath(taskID: taskID)
+        return try await NIOThreadPool.singleton.runIfActive { try PartialFileLock.take(path: path) }
     }
 
     /// Gives another task (resume data) the partial file as well, as a second name of the same file: the source's

@@ -92,7 +92,7 @@ package struct DownloadRunner: Sendable {
     /// (it stops at its lease's end, however late a loaded machine runs that). Throws when the attempt is stopped.
     private func lockPartialFile(of job: TransferJob) async throws -> PartialFileLock {
         while true {
-            if let lock = try environment.files.lockPartial(taskID: job.taskID) { return lock }
+            if let lock = try await environment.files.lockPartial(taskID: job.taskID) { return lock }
             try await Task.sleep(for: Self.lockRetryInterval)
         }
     }

@@ -53,16 +53,16 @@ import TransferdStorage
         #expect(!files.sharePartial(from: 1, to: 4), "a removed source is gone")
     }
 
-    @Test func aHeldPartialFileIsRefusedToASecondAttemptUntilReleased() throws {
+    @Test func aHeldPartialFileIsRefusedToASecondAttemptUntilReleased() async throws {
         let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
         try Data(repeating: 1, count: 500).write(to: URL(fileURLWithPath: files.partialPath(taskID: 5)))
-        let held = try #require(try files.lockPartial(taskID: 5))
+        let held = try #require(try await files.lockPartial(taskID: 5))
 
-        #expect(try files.lockPartial(taskID: 5) == nil, "another attempt, of this process or another, waits")
+        #expect(try await files.lockPartial(taskID: 5) == nil, "another attempt, of this process or another, waits")
         #expect(try held.size() == 500)
         held.release()
 
-        let next = try #require(try files.lockPartial(taskID: 5))
+        let next = try #require(try await files.lockPartial(taskID: 5))
         #expect(try next.size() == 500, "the bytes stay")
         next.release()
     }
