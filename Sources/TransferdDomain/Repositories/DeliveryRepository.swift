@@ -4,6 +4,8 @@ import Foundation
 package protocol DeliveryRepository {
     func find(id: Int64) async throws -> Delivery?
     func find(eventID: Int64) async throws -> Delivery?
+    /// What an attempt of `delivery` sends, in one statement; nil when its event, session or subscriber is gone.
+    func content(of delivery: Delivery) async throws -> DeliveryContent?
     /// Writes what an attempt or a retry changes (status, attempt count, next attempt, error, completion) when the
     /// delivery's stored status is still `expected`; false, writing nothing, when it is not.
     func update(_ delivery: Delivery, ifStatus expected: Delivery.Status) async throws -> Bool

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import ServiceLifecycle
 import TransferdDomain
 import TransferdEngine
@@ -41,6 +42,8 @@ package struct Dispatcher: Service {
     let metrics: ServiceMetrics
     /// Where a subscriber's answer to `task.authentication_challenge` (its 2xx reply's body) goes.
     let challenges: TaskService
+    /// The event loops sessions are sent from, one each, in turn.
+    let loops: any EventLoopGroup
     private let recorder: GroupCommit
 
     /// The most of a subscriber's reply read: a challenge's answer fits in it.
@@ -56,7 +59,8 @@ package struct Dispatcher: Service {
         concurrency: Int,
         metrics: ServiceMetrics,
         challenges: TaskService,
-        turn: Int = 64
+        turn: Int = 64,
+        loops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.store = store
         self.instance = instance
@@ -68,6 +72,7 @@ package struct Dispatcher: Service {
         self.turn = turn
         self.metrics = metrics
         self.challenges = challenges
+        self.loops = loops
         recorder = GroupCommit(store: store)
     }
 
@@ -82,7 +87,7 @@ package struct Dispatcher: Service {
             await loop.run("read the outbox") {
                 let (due, nextDue) = try await claimDueDeliveries()
                 for head in due {
-                    group.addTask {
+                    group.addTask(executorPreference: EventLoopExecutor(loops.next())) {
                         if await send(from: head) {
                             await release(head.sessionId)
                         } else {
@@ -171,20 +176,11 @@ package struct Dispatcher: Service {
     /// delivery when it is due now (after a 2xx).
     private func deliver(_ delivery: Delivery) async -> Delivery? {
         do {
-            let loaded = try await store.read { repositories -> (Event, Session, WebhookSubscription, TransferTask?)? in
-                guard let event = try await repositories.events.find(id: delivery.eventId),
-                    let session = try await repositories.sessions.find(id: delivery.sessionId),
-                    let webhook = try await repositories.webhooks.find(sessionID: delivery.sessionId)
-                else { return nil }
-                let task =
-                    if let identifier = event.taskIdentifier {
-                        try await repositories.tasks.find(sessionID: delivery.sessionId, taskIdentifier: identifier)
-                    } else { TransferTask?.none }
-                return (event, session, webhook, task)
-            }
-            guard let (event, session, webhook, task) = loaded else { return nil }
+            guard let content = try await store.lookup({ try await $0.deliveries.content(of: delivery) }) else { return nil }
+            let (event, webhook) = (content.event, content.webhook)
             let attemptedAt = clock.now
-            let body = try WebhookPayload(event: event, sessionIdentifier: session.identifier, task: task, now: attemptedAt).encoded()
+            let body = try WebhookPayload(event: event, sessionIdentifier: content.sessionIdentifier, task: content.task, now: attemptedAt)
+                .encoded()
             let timestamp = Int(attemptedAt.timeIntervalSince1970)
             var request = HTTPClientRequest.transfer(to: webhook.url)
             request.method = .POST

@@ -5,6 +5,7 @@ import TransferdDomain
 /// The outbox's deliveries and their attempts.
 struct SQLDeliveryRepository: DeliveryRepository {
     let db: any SQLConnection
+    let vault: CredentialVault
 
     func find(id: Int64) async throws -> Delivery? {
         try await db.fetchOne("SELECT * FROM deliveries WHERE id = ?\(db.rowLock)", [id], Delivery.init(row:))
@@ -12,6 +13,30 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     func find(eventID: Int64) async throws -> Delivery? {
         try await db.fetchOne("SELECT * FROM deliveries WHERE event_id = ?\(db.rowLock)", [eventID], Delivery.init(row:))
+    }
+
+    /// The event's columns (with its session's identifier), then the subscriber's, then the task's, each part after
+    /// a marker column: one row, read without a transaction around it.
+    func content(of delivery: Delivery) async throws -> DeliveryContent? {
+        try await db.fetchOne(
+            """
+            SELECT s.identifier AS session_identifier, e.*, NULL AS webhook_columns, w.*, NULL AS task_columns, t.*
+            FROM events e JOIN sessions s ON s.id = e.session_id JOIN webhooks w ON w.session_id = e.session_id
+            LEFT JOIN tasks t ON t.session_id = e.session_id AND t.task_identifier = e.task_identifier
+            WHERE e.id = ?
+            """,
+            [delivery.eventId]
+        ) { row in
+            let parts = row.parts(after: ["webhook_columns", "task_columns"])
+            let task: TransferTask? =
+                (parts[2][TaskColumn.id] as Int64?) == nil ? nil : try TransferTask(row: parts[2], vault: vault)
+            return DeliveryContent(
+                event: try Event(row: parts[0]),
+                sessionIdentifier: parts[0]["session_identifier"],
+                webhook: try WebhookSubscription(row: parts[1], vault: vault),
+                task: task
+            )
+        }
     }
 
     /// Writes the columns an attempt changes (the others never change), through one statement per expected status.

@@ -6,6 +6,7 @@ import TransferdDomain
 /// event exists if and only if its delivery does (when the session's subscriber takes its type).
 struct SQLEventRepository: EventRepository {
     let db: any SQLConnection
+    let vault: CredentialVault
     /// Told that the transaction appended events.
     var eventsAppended = EventsAppended()
 
@@ -44,7 +45,7 @@ struct SQLEventRepository: EventRepository {
             queued.append(delivers)
             if delivers { deliveries.append(event) }
         }
-        try await SQLDeliveryRepository(db: db).enqueue(deliveries)
+        try await SQLDeliveryRepository(db: db, vault: vault).enqueue(deliveries)
         return zip(appended, queued).map { ($0.event, $1) }
     }
 

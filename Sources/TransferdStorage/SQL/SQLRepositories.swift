@@ -31,9 +31,9 @@ struct SQLRepositories: Repositories {
 
     var sessions: any SessionRepository { SQLSessionRepository(db: db, vault: vault) }
     var tasks: any TaskRepository { SQLTaskRepository(db: db, vault: vault) }
-    var events: any EventRepository { SQLEventRepository(db: db, eventsAppended: eventsAppended) }
+    var events: any EventRepository { SQLEventRepository(db: db, vault: vault, eventsAppended: eventsAppended) }
     var webhooks: any WebhookRepository { SQLWebhookRepository(db: db, vault: vault) }
-    var deliveries: any DeliveryRepository { SQLDeliveryRepository(db: db) }
+    var deliveries: any DeliveryRepository { SQLDeliveryRepository(db: db, vault: vault) }
     var stagedFiles: any StagedFileRepository { SQLStagedFileRepository(db: db) }
     var backgroundTasks: any BackgroundTaskRepository { SQLBackgroundTaskRepository(db: db) }
     var apiKeys: any APIKeyRepository { SQLAPIKeyRepository(db: db) }

@@ -51,6 +51,25 @@ package struct StoredRow {
         }
     }
 
+    /// The row cut at each of `markers` (columns named so, themselves left out, in order), as rows of their own whose
+    /// columns count from their first: the tables of a join read apart, each by its own names and positions.
+    package func parts(after markers: [String]) -> [StoredRow] {
+        let (values, names): ([DatabaseValue], [String]) =
+            switch source {
+            case .grdb(let row): (Array(row.databaseValues), Array(row.columnNames))
+            case .values(let values, let columns): (values, columns.names)
+            }
+        var starts = [0]
+        var ends: [Int] = []
+        for marker in markers {
+            guard let index = names[starts.last!...].firstIndex(of: marker) else { fatalError("the result has no column `\(marker)`") }
+            ends.append(index)
+            starts.append(index + 1)
+        }
+        ends.append(names.count)
+        return zip(starts, ends).map { StoredRow(values: Array(values[$0..<$1]), columns: ColumnNames(Array(names[$0..<$1]))) }
+    }
+
     private static func converted<Value: DatabaseValueConvertible>(_ value: DatabaseValue, _ column: @autoclosure () -> String) -> Value {
         guard let converted = Value.fromDatabaseValue(value) else {
             fatalError("\(column()) holds \(value), which is not a \(Value.self)")
@@ -61,9 +80,11 @@ package struct StoredRow {
 
 /// The column names of one result, by position, found by name through one dictionary for all of its rows.
 final class ColumnNames: Sendable {
+    let names: [String]
     private let positions: [String: Int]
 
     init(_ names: [String]) {
+        self.names = names
         var positions: [String: Int] = [:]
         for (index, name) in names.enumerated() where positions[name] == nil { positions[name] = index }
         self.positions = positions

@@ -115,7 +115,7 @@ import TransferdDomain
         // act: another progress of the second session's task is written; the heads are found
         let ((heads, head), plans) = try await Self.planned(database) { db in
             try await Self.appendProgress(db, session: sessions[1], at: now)
-            let deliveries = SQLDeliveryRepository(db: db)
+            let deliveries = SQLDeliveryRepository(db: db, vault: .forTests)
             return await (try deliveries.pendingHeads(exceptSessions: []), try deliveries.pendingHead(sessionID: sessions[1]))
         }
 
@@ -123,7 +123,12 @@ import TransferdDomain
         // coalesced, every progress between it and the newest was; through seeks only
         #expect(heads.map(\.delivery.sequence).sorted() == [1, 3])
         #expect(head?.sequence == 1)
-        let statuses = try await SQLDeliveryRepository(db: db).list(sessionID: sessions[1], after: 0, status: nil, limit: 10).map(
+        let statuses = try await SQLDeliveryRepository(db: db, vault: .forTests).list(
+            sessionID: sessions[1],
+            after: 0,
+            status: nil,
+            limit: 10
+        ).map(
             \.0.status
         )
         #expect(statuses == [.pending, .coalesced, .coalesced, .pending])
@@ -146,7 +151,7 @@ import TransferdDomain
             for round in 0..<3 {
                 for session in sessions {
                     try await Self.appendProgress(db, session: session, at: now.addingTimeInterval(Double(round)))
-                    let deliveries = SQLDeliveryRepository(db: db)
+                    let deliveries = SQLDeliveryRepository(db: db, vault: .forTests)
                     guard var head = try await deliveries.pendingHead(sessionID: session) else { continue }
                     let failed = round.isMultiple(of: 2)
                     let attempt = DeliveryAttempt(deliveryId: head.rowID, attemptedAt: now, statusCode: failed ? 500 : 204, latencyMs: 1)
@@ -157,7 +162,7 @@ import TransferdDomain
                     await #expect(try deliveries.record(attempt, of: head, health: failed ? .retrying : .healthy))
                     if !failed { _ = try await deliveries.acknowledge(head) }
                 }
-                _ = try await SQLDeliveryRepository(db: db).pendingHeads(exceptSessions: [])
+                _ = try await SQLDeliveryRepository(db: db, vault: .forTests).pendingHeads(exceptSessions: [])
             }
         }
         let reprepared = database.inDatabase { db in Self.repreparations(db) }
@@ -202,7 +207,7 @@ import TransferdDomain
             createdAt: now,
             traceparent: nil
         )
-        _ = try await SQLEventRepository(db: db).append([event])
+        _ = try await SQLEventRepository(db: db, vault: .forTests).append([event])
     }
 
     /// A migrated database of its own.
