@@ -23,12 +23,15 @@ package protocol DeliveryRepository {
     /// The session's oldest pending delivery, when its subscriber is enabled.
     func pendingHead(sessionID: Int64) async throws -> Delivery?
     /// Writes an attempt of `delivery`; then, when the delivery is still pending, what the attempt changed of it
-    /// (`update(_:ifStatus:)`) and the subscriber's `health`. False when it was no longer pending. One statement on
-    /// PostgreSQL.
-    func record(_ attempt: DeliveryAttempt, of delivery: Delivery, health: WebhookSubscription.State) async throws -> Bool
-    /// Records that the subscriber acknowledged the `delivered` one's event (and so every earlier one), and returns
-    /// the session's next pending delivery, when its subscriber is enabled. One statement on PostgreSQL.
-    func acknowledge(_ delivered: Delivery) async throws -> Delivery?
+    /// (`update(_:ifStatus:)`) and the subscriber's `health`, and when the attempt delivered it, that the subscriber
+    /// acknowledged its event (and so every earlier one). Returns whether it was still pending and, when it was
+    /// delivered, the session's next pending delivery (while its subscriber is enabled). One statement on PostgreSQL.
+    func record(
+        _ attempt: DeliveryAttempt,
+        of delivery: Delivery,
+        health: WebhookSubscription.State
+    ) async throws
+        -> (recorded: Bool, next: Delivery?)
     /// How many deliveries wait to be sent, in every session.
     func countPending() async throws -> Int
 }

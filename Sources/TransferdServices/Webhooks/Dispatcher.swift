@@ -318,9 +318,10 @@ package struct Dispatcher: Service {
                 current.completedAt = now
             }
         }
-        guard try await repositories.deliveries.record(attempt, of: current, health: health) else { return nil }
+        let (wasPending, next) = try await repositories.deliveries.record(attempt, of: current, health: health)
+        guard wasPending else { return nil }
         recorded(current.status)
-        guard current.status == .delivered, let next = try await repositories.deliveries.acknowledge(current) else { return nil }
+        guard let next else { return nil }
         return next.nextAttemptAt <= now ? next : nil
     }
 }

@@ -60,48 +60,52 @@ struct SQLDeliveryRepository: DeliveryRepository {
         ]
     }
 
-    func record(_ attempt: DeliveryAttempt, of delivery: Delivery, health: WebhookSubscription.State) async throws -> Bool {
+    func record(
+        _ attempt: DeliveryAttempt,
+        of delivery: Delivery,
+        health: WebhookSubscription.State
+    ) async throws
+        -> (recorded: Bool, next: Delivery?)
+    {
         let columns = attempt.storedColumns()
         let insertion =
             "INSERT INTO \(DeliveryAttempt.table) (\(columns.map(\.key).joined(separator: ", "))) VALUES (\(Placeholders.list(columns.count)))"
         let healthArguments: SQLArguments = [health, delivery.sessionId, health]
+        let acknowledged = delivery.status == .delivered
+        let acknowledgement = "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?"
+        let acknowledgementArguments: SQLArguments = [delivery.sequence, delivery.sessionId, delivery.sequence]
         guard db.dialect == .postgres else {
             try await db.execute(insertion, columns.map(\.value))
-            guard try await update(delivery, ifStatus: .pending) else { return false }
+            guard try await update(delivery, ifStatus: .pending) else { return (false, nil) }
             try await db.execute("UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ?", healthArguments)
-            return true
+            guard acknowledged else { return (true, nil) }
+            try await db.execute(acknowledgement, acknowledgementArguments)
+            return (true, try await pendingHead(sessionID: delivery.sessionId))
         }
-        // Data-modifying CTEs all run, whatever the outer query reads; the health waits for the update's row.
-        let updated: Int64? = try await db.value(
+        // Data-modifying CTEs all run, whatever the outer query reads; the health and the acknowledgement wait for the
+        // update's row. The outer query sees the rows as they were before the statement: the next delivery is the
+        // first pending one after this one.
+        return try await db.fetchOne(
             """
             WITH attempt AS (\(insertion)),
             updated AS (\(Self.update(ifStatus: .pending)) RETURNING id),
-            health AS (UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ? AND EXISTS (SELECT 1 FROM updated))
-            SELECT COUNT(*) FROM updated
+            health AS (UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ? AND EXISTS (SELECT 1 FROM updated)),
+            acknowledged AS (\(acknowledgement) AND ? = 1 AND EXISTS (SELECT 1 FROM updated))
+            SELECT (SELECT COUNT(*) FROM updated) AS recorded, NULL AS next_columns, next.* FROM (SELECT 1) AS one
+            LEFT JOIN LATERAL (
+                SELECT d.* FROM deliveries d JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
+                WHERE ? = 1 AND d.status = \(Delivery.Status.pending.sqlConstant) AND d.session_id = ? AND d.sequence > ?
+                  AND w.state <> \(WebhookSubscription.State.disabled.sqlConstant) AND s.sends_launch_events = 1
+                ORDER BY d.sequence LIMIT 1\(db.rowLock(of: "d"))
+            ) AS next ON TRUE
             """,
-            columns.map(\.value) + Self.changes(of: delivery) + healthArguments
-        )
-        return updated == 1
-    }
-
-    func acknowledge(_ delivered: Delivery) async throws -> Delivery? {
-        let (sequence, sessionID) = (delivered.sequence, delivered.sessionId)
-        let acknowledgement = "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?"
-        guard db.dialect == .postgres else {
-            try await db.execute(acknowledgement, [sequence, sessionID, sequence])
-            return try await pendingHead(sessionID: sessionID)
-        }
-        return try await db.fetchOne(
-            """
-            WITH acknowledged AS (\(acknowledgement))
-            SELECT d.* FROM deliveries d JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
-            WHERE d.status = \(Delivery.Status.pending.sqlConstant) AND d.session_id = ? AND w.state <> \(WebhookSubscription.State.disabled.sqlConstant)
-              AND s.sends_launch_events = 1
-            ORDER BY d.sequence LIMIT 1\(db.rowLock(of: "d"))
-            """,
-            [sequence, sessionID, sequence, sessionID],
-            Delivery.init(row:)
-        )
+            columns.map(\.value) + Self.changes(of: delivery) + healthArguments + acknowledgementArguments
+                + [acknowledged, acknowledged, delivery.sessionId, delivery.sequence]
+        ) { row in
+            let parts = row.parts(after: ["next_columns"])
+            guard (parts[0]["recorded"] as Int64) == 1 else { return (false, nil) }
+            return (true, (parts[1]["id"] as Int64?) == nil ? nil : try Delivery(row: parts[1]))
+        } ?? (false, nil)
     }
 
     func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) async throws -> [(Delivery, [DeliveryAttempt])] {

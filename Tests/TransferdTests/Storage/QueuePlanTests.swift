@@ -159,8 +159,7 @@ import TransferdDomain
                     head.status = failed ? .pending : .delivered
                     head.lastError = failed ? "The subscriber answered 500." : nil
                     head.completedAt = failed ? nil : now
-                    await #expect(try deliveries.record(attempt, of: head, health: failed ? .retrying : .healthy))
-                    if !failed { _ = try await deliveries.acknowledge(head) }
+                    await #expect(try deliveries.record(attempt, of: head, health: failed ? .retrying : .healthy).recorded)
                 }
                 _ = try await SQLDeliveryRepository(db: db, vault: .forTests).pendingHeads(exceptSessions: [])
             }
