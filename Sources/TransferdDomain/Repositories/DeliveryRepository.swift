@@ -17,9 +17,10 @@ package protocol DeliveryRepository {
     /// Queues the deliveries of events just written. A progress delivery supersedes the pending progress of the
     /// same task and type before it, which become coalesced, but for the session's head (it may be in flight).
     func enqueue(_ events: [Event]) async throws
-    /// The oldest pending delivery of every session whose subscriber is enabled, except the sessions given, with
-    /// the session's tenant; the earliest due first.
-    func pendingHeads(exceptSessions: [Int64]) async throws -> [DeliveryHead]
+    /// The oldest pending delivery of every session whose subscriber is enabled and whose deliveries `owner` could
+    /// lease at `now` (no other instance holds them), except the sessions given, with the session's tenant; the
+    /// earliest due first. One statement on PostgreSQL.
+    func pendingHeads(exceptSessions: [Int64], leasableBy owner: String, at now: Date) async throws -> [DeliveryHead]
     /// The session's oldest pending delivery, when its subscriber is enabled.
     func pendingHead(sessionID: Int64) async throws -> Delivery?
     /// Writes an attempt of `delivery`; then, when the delivery is still pending, what the attempt changed of it

@@ -29,8 +29,6 @@ package protocol SessionRepository {
     /// Leases the sending of the session's deliveries to `owner` until `expiresAt`, unless another instance holds
     /// that lease at `now`; false when one does.
     func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) async throws -> Bool
-    /// Whether `owner` could lease the session's deliveries at `now`: no other instance holds them.
-    func canLeaseDeliveries(sessionID: Int64, owner: String, at now: Date) async throws -> Bool
     /// Makes the delivery leases `owner` holds (every one, when nil) expired, as `TaskRepository.expireLeases` does.
     func expireDeliveryLeases(ownedBy owner: String?) async throws
     /// Renews the leases `owner` holds on these sessions' deliveries until `expiresAt`; a session whose lease `owner`

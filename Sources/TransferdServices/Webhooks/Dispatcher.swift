@@ -109,14 +109,9 @@ package struct Dispatcher: Service {
     private func claimDueDeliveries() async throws -> ([Delivery], Date?) {
         let (now, leaseNow, asked) = (clock.now, instance.clock.now, ContinuousClock.now)
         let (busy, owner) = (sending.all, instance.id)
-        let (heads, leaseExpiry) = try await store.read { repositories in
-            var heads: [DeliveryHead] = []
-            for head in try await repositories.deliveries.pendingHeads(exceptSessions: busy)
-            where try await repositories.sessions.canLeaseDeliveries(sessionID: head.delivery.sessionId, owner: owner, at: leaseNow) {
-                heads.append(head)
-            }
-            return (heads, try await repositories.sessions.nextDeliveryLeaseExpiry(notOwnedBy: owner))
-        }
+        // Each a statement of its own: when the next lease expires only says when to look again.
+        let heads = try await store.lookup { try await $0.deliveries.pendingHeads(exceptSessions: busy, leasableBy: owner, at: leaseNow) }
+        let leaseExpiry = try await store.lookup { try await $0.sessions.nextDeliveryLeaseExpiry(notOwnedBy: owner) }
         let due = heads.filter { $0.delivery.nextAttemptAt <= now }
         let candidates = FairShare(capacity: concurrency).pick(due.map { (tenant: $0.tenantID, item: $0) }, holding: sending.byTenant)
         let tenants = Dictionary(candidates.map { ($0.delivery.sessionId, $0.tenantID) }) { first, _ in first }

@@ -173,10 +173,11 @@ struct SQLDeliveryRepository: DeliveryRepository {
     private static let progressTypes: [EventType] = [.taskProgress, .taskUploadProgress]
     private static let progressTypesSQL = "(" + progressTypes.map(\.sqlConstant).joined(separator: ", ") + ")"
 
-    func pendingHeads(exceptSessions: [Int64]) async throws -> [DeliveryHead] {
+    func pendingHeads(exceptSessions: [Int64], leasableBy owner: String, at now: Date) async throws -> [DeliveryHead] {
         let busy = Set(exceptSessions)
+        let lease = (owner, StoredDate.text(now))
         guard db.dialect == .sqlite else {
-            return try await db.fetchAll(Self.headsWalk, []) { row in
+            return try await db.fetchAll(Self.headsWalk, [lease.0, lease.1]) { row in
                 DeliveryHead(delivery: try Delivery(row: row), tenantID: row["head_tenant"])
             }
             .filter { !busy.contains($0.delivery.sessionId) }
@@ -193,7 +194,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
             Delivery.init(row:)
         ) {
             session = head.sessionId
-            if !busy.contains(session), let tenant = try await tenantIfSent(sessionID: session) {
+            if !busy.contains(session), let tenant = try await tenantIfSent(sessionID: session, leasableBy: lease) {
                 heads.append(DeliveryHead(delivery: head, tenantID: tenant))
             }
         }
@@ -218,6 +219,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
         SELECT d.*, s.tenant_id AS head_tenant FROM heads h CROSS JOIN LATERAL (SELECT * FROM deliveries WHERE id = h.id OFFSET 0) AS d
         JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
         WHERE w.state <> \(WebhookSubscription.State.disabled.sqlConstant) AND s.sends_launch_events = 1
+          AND \(SQLSessionRepository.deliveriesFree)
         ORDER BY d.next_attempt_at
         """
 
@@ -235,15 +237,15 @@ struct SQLDeliveryRepository: DeliveryRepository {
         return head
     }
 
-    /// The session's tenant, if its deliveries go out now: its subscriber is not disabled, and the session sends
-    /// launch events.
-    private func tenantIfSent(sessionID: Int64) async throws -> Int64? {
+    /// The session's tenant, if its deliveries go out now: its subscriber is not disabled, the session sends launch
+    /// events, and (when `lease` names an owner and a time) that owner could lease its deliveries then.
+    private func tenantIfSent(sessionID: Int64, leasableBy lease: (owner: String, at: String)? = nil) async throws -> Int64? {
         try await db.fetchOne(
             """
             SELECT w.state, s.tenant_id FROM webhooks w JOIN sessions s ON s.id = w.session_id
-            WHERE w.session_id = ? AND s.sends_launch_events = 1
+            WHERE w.session_id = ? AND s.sends_launch_events = 1\(lease == nil ? "" : " AND \(SQLSessionRepository.deliveriesFree)")
             """,
-            [sessionID]
+            lease.map { [sessionID, $0.owner, $0.at] } ?? [sessionID]
         ) { row -> Int64? in
             let state: WebhookSubscription.State = try RowCoding.enumeration(row[0] as String, "state")
             return state == .disabled ? nil : row[1] as Int64

@@ -132,19 +132,15 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     /// A session's deliveries no other instance than the first argument holds: no lease, its own, or one that expired.
-    private static let deliveriesFree = "(delivery_owner IS NULL OR delivery_owner = ? OR delivery_lease_expires_at <= ?)"
+    /// The condition on a session's row under which an owner (the first argument) may lease its deliveries at a time
+    /// (the second).
+    static let deliveriesFree = "(delivery_owner IS NULL OR delivery_owner = ? OR delivery_lease_expires_at <= ?)"
 
     func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) async throws -> Bool {
         try await db.execute(
             "UPDATE sessions SET delivery_owner = ?, delivery_lease_expires_at = ? WHERE id = ? AND \(Self.deliveriesFree)",
             [owner, StoredDate.text(expiresAt), sessionID, owner, StoredDate.text(now)]
         ) > 0
-    }
-
-    func canLeaseDeliveries(sessionID: Int64, owner: String, at now: Date) async throws -> Bool {
-        try await db.value("SELECT 1 FROM sessions WHERE id = ? AND \(Self.deliveriesFree)", [sessionID, owner, StoredDate.text(now)])
-            as Int?
-            != nil
     }
 
     func expireDeliveryLeases(ownedBy owner: String?) async throws {

@@ -116,7 +116,10 @@ import TransferdDomain
         let ((heads, head), plans) = try await Self.planned(database) { db in
             try await Self.appendProgress(db, session: sessions[1], at: now)
             let deliveries = SQLDeliveryRepository(db: db, vault: .forTests)
-            return await (try deliveries.pendingHeads(exceptSessions: []), try deliveries.pendingHead(sessionID: sessions[1]))
+            return await (
+                try deliveries.pendingHeads(exceptSessions: [], leasableBy: "i1", at: now),
+                try deliveries.pendingHead(sessionID: sessions[1])
+            )
         }
 
         // verify: each session's lowest pending sequence; the second session's head (it may be in flight) was not
@@ -161,7 +164,7 @@ import TransferdDomain
                     head.completedAt = failed ? nil : now
                     await #expect(try deliveries.record(attempt, of: head, health: failed ? .retrying : .healthy).recorded)
                 }
-                _ = try await SQLDeliveryRepository(db: db, vault: .forTests).pendingHeads(exceptSessions: [])
+                _ = try await SQLDeliveryRepository(db: db, vault: .forTests).pendingHeads(exceptSessions: [], leasableBy: "i1", at: now)
             }
         }
         let reprepared = database.inDatabase { db in Self.repreparations(db) }
