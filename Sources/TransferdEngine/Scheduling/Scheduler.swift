@@ -1,7 +1,5 @@
 import Foundation
 import Logging
-import NIOCore
-import NIOPosix
 import ServiceLifecycle
 import TransferdDomain
 import TransferdStorage
@@ -39,8 +37,6 @@ package struct Scheduler: Service {
     package let bounds: TransferBounds
     /// When discretionary sessions' transfers run; outside it (or without one) only while nothing else waits.
     package let discretionaryWindow: DiscretionaryWindow?
-    /// The event loops transfers run on, one each, in turn.
-    package let loops: any EventLoopGroup
     package let logger: Logger
 
     package init(
@@ -56,7 +52,6 @@ package struct Scheduler: Service {
         quotas: TenantQuotas,
         bounds: TransferBounds,
         discretionaryWindow: DiscretionaryWindow?,
-        loops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger
     ) {
         self.store = store
@@ -71,7 +66,6 @@ package struct Scheduler: Service {
         self.quotas = quotas
         self.bounds = bounds
         self.discretionaryWindow = discretionaryWindow
-        self.loops = loops
         self.logger = logger
     }
 
@@ -81,7 +75,7 @@ package struct Scheduler: Service {
             await loop.run("claim queued tasks") {
                 let (claimed, nextDue, leasesExpired) = try await claimJobs()
                 for (job, transfer) in claimed {
-                    group.addTask(executorPreference: EventLoopExecutor(loops.next())) { await perform(job, transfer: transfer) }
+                    group.addTask { await perform(job, transfer: transfer) }
                 }
                 guard leasesExpired, try await reporter.takeBackExpiredLeases(at: instance.clock.now) else { return nextDue }
                 return loop.clock.now

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import ServiceLifecycle
 import TransferdDomain
 import TransferdEngine
@@ -42,8 +41,6 @@ package struct Dispatcher: Service {
     let metrics: ServiceMetrics
     /// Where a subscriber's answer to `task.authentication_challenge` (its 2xx reply's body) goes.
     let challenges: TaskService
-    /// The event loops sessions are sent from, one each, in turn.
-    let loops: any EventLoopGroup
     private let recorder: GroupCommit
 
     /// The most of a subscriber's reply read: a challenge's answer fits in it.
@@ -59,8 +56,7 @@ package struct Dispatcher: Service {
         concurrency: Int,
         metrics: ServiceMetrics,
         challenges: TaskService,
-        turn: Int = 64,
-        loops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        turn: Int = 64
     ) {
         self.store = store
         self.instance = instance
@@ -72,7 +68,6 @@ package struct Dispatcher: Service {
         self.turn = turn
         self.metrics = metrics
         self.challenges = challenges
-        self.loops = loops
         recorder = GroupCommit(store: store)
     }
 
@@ -87,7 +82,7 @@ package struct Dispatcher: Service {
             await loop.run("read the outbox") {
                 let (due, nextDue) = try await claimDueDeliveries()
                 for head in due {
-                    group.addTask(executorPreference: EventLoopExecutor(loops.next())) {
+                    group.addTask {
                         if await send(from: head) {
                             await release(head.sessionId)
                         } else {
