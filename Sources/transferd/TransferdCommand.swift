@@ -15,9 +15,10 @@ struct TransferdCommand: AsyncParsableCommand {
 
     /// Runs Swift concurrency's tasks on NIO's event loops rather than on a pool of their own, before anything else
     /// runs: a request then stays on the thread that read it instead of hopping to the pool and back to write its
-    /// answer, which was a third of an API read's cost. Nothing here holds an event loop for long: files go
-    /// through NIO's thread pool, writes through the database's writer queue, reads are single indexed
-    /// statements, and hashing a file takes it a mebibyte at a time.
+    /// answer, which was a third of an API read's cost. A task stays on the loop that started it, so nothing may
+    /// hold a loop for long: files are written and created through NIO's thread pool, SQLite's writes run on a
+    /// thread of their own, reads are single indexed statements, and hashing a file takes it a mebibyte at a time.
+    /// (A finished download's rename and directory sync still run in its end's transaction: on PostgreSQL, on a loop.)
     static func main() async {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         await Self.main(nil)
