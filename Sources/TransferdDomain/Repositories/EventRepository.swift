@@ -7,7 +7,6 @@ package protocol EventRepository {
     /// stored, in order, each with whether a delivery was queued for it. On PostgreSQL the events of one session are
     /// one statement, however many.
     func append(_ events: [Event]) async throws -> [(event: Event, queuedDelivery: Bool)]
-    func find(id: Int64) async throws -> Event?
     /// The session's events after `sequence`, oldest first; only one task's when `taskIdentifier` is given.
     func list(sessionID: Int64, after sequence: Int64, taskIdentifier: Int64?, limit: Int) async throws -> [Event]
     /// The events of every session of the tenant after `cursor`, in the order `TenantEventCursor` describes.

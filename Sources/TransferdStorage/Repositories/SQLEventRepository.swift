@@ -91,10 +91,6 @@ struct SQLEventRepository: EventRepository {
 
     private static let eventTypes = DecodedTexts<[EventType]>(capacity: 256)
 
-    func find(id: Int64) async throws -> Event? {
-        try await db.fetchOne("SELECT \(Self.columns) FROM events WHERE id = ?", [id], Event.init(row:))
-    }
-
     func list(sessionID: Int64, after sequence: Int64, taskIdentifier: Int64?, limit: Int) async throws -> [Event] {
         guard let taskIdentifier else {
             return try await db.fetchAll(
