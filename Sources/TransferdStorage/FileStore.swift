@@ -10,10 +10,12 @@ import TransferdDomain
 package struct FileStore: Sendable {
     package let root: String
     package let stagedRoot: String
+    private let rootSync: DirectorySync
 
     package init(dataDirectory: String) throws {
         root = dataDirectory + "/tasks"
         stagedRoot = dataDirectory + "/files"
+        rootSync = DirectorySync(path: root)
         for directory in [root, stagedRoot] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
@@ -57,19 +59,26 @@ package struct FileStore: Sendable {
         link(partialPath(taskID: source), partialPath(taskID: destination)) == 0
     }
 
-    /// Atomically publishes a fully written partial file as the task's content, as a second name of the same file
-    /// (durable once `syncDirectory()` has returned), replacing whatever a publication that never committed left.
-    /// The partial file's name stays until `removePartial` after the commit: were the transaction not to commit (a
-    /// crash while it runs again after a conflict), the task's next attempt still finds its checkpointed bytes.
-    package func finalize(taskID: Int64) throws {
+    /// Atomically publishes a fully written partial file as the task's content, as a second name of the same file,
+    /// and makes the name durable (syncs of the tasks' directory are shared by the publications that wait for one),
+    /// replacing whatever an earlier publication left whose end never committed. The partial file's name stays until
+    /// `removePartial` after the end commits: were it not to commit (a crash), the task's next attempt still finds
+    /// its checkpointed bytes and publishes again.
+    ///
+    /// Done by the attempt that holds the partial file's lock, before its end is written: no transaction waits for
+    /// the disk. On NIO's thread pool, as the disk must not hold an event loop.
+    package func publish(taskID: Int64) async throws {
         let (partial, content) = (partialPath(taskID: taskID), contentPath(taskID: taskID))
         let staging = "\(root)/\(taskID).publishing"
-        unlink(staging)
-        // A rename onto a name of the same file (published by an earlier run) leaves both names: the unlink goes.
-        defer { unlink(staging) }
-        guard link(partial, staging) == 0, rename(staging, content) == 0 else {
-            throw TransferError(code: .cannotWriteToFile, message: "Could not move the finished download into place (errno \(errno)).")
+        try await NIOThreadPool.singleton.runIfActive {
+            unlink(staging)
+            // A rename onto a name of the same file (published by an earlier run) leaves both names: the unlink goes.
+            defer { unlink(staging) }
+            guard link(partial, staging) == 0, rename(staging, content) == 0 else {
+                throw TransferError(code: .cannotWriteToFile, message: "Could not move the finished download into place (errno \(errno)).")
+            }
         }
+        try await rootSync.sync()
     }
 
     package func removePartial(taskID: Int64) {
@@ -86,13 +95,5 @@ package struct FileStore: Sendable {
 
     package func removeStaged(fileID: Int64) {
         unlink(stagedPath(fileID: fileID))
-    }
-
-    /// Makes the renames in the tasks' directory durable: the directory entries themselves must reach the disk.
-    package func syncDirectory() {
-        let descriptor = open(root, O_RDONLY | O_DIRECTORY)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        fsync(descriptor)
     }
 }

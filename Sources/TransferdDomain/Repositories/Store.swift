@@ -67,8 +67,4 @@ package protocol Repositories {
     /// Delivers `signal` once the transaction has committed, to the subscribers of this instance and of every other
     /// sharing the database.
     func announce(_ signal: Signal)
-    /// Runs `action` when the transaction's work is done, just before it commits; if it throws, the transaction
-    /// rolls back. Of the actions registered under one `key`, one runs (making many renames durable with one
-    /// directory sync, say, when several reports share a transaction).
-    func beforeCommit(_ key: String, _ action: @escaping @Sendable () throws -> Void)
 }

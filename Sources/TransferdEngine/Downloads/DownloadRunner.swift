@@ -36,7 +36,9 @@ package struct DownloadRunner: Sendable {
             let deadline = try environment.deadline(of: job)
             try disk.checkForTransfer()
             let partialFile = try await lockPartialFile(of: job)
-            defer { partialFile.release() }
+            // Released when the attempt stops, unless it published the file: then once its end is recorded.
+            var published = false
+            defer { if !published { partialFile.release() } }
             var resumePoint = job.resumePoint
             var restartReason: RestartReason?
             if let point = resumePoint, try partialFile.size() < point.bytes {
@@ -80,7 +82,11 @@ package struct DownloadRunner: Sendable {
             if start.expectedBytes > job.maxBytes { throw TransferError.tooLarge(limit: job.maxBytes) }
             transfer.begin(received: start.offset, expected: start.expectedBytes)
             let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline, timeline: timeline)
-            return .succeeded(try await store(body, of: job, transfer: transfer, contentType: mimeType))
+            let file = try await store(body, of: job, transfer: transfer, contentType: mimeType)
+            try await environment.files.publish(taskID: job.taskID)
+            transfer.hold(partialFile)
+            published = true
+            return .succeeded(file)
         } catch {
             if Task.isCancelled || error is UnrecordedReport { return .interrupted }
             if let challenge = job.proxyChallenge(for: error) { return challenge }

@@ -1,5 +1,6 @@
 import Synchronization
 import TransferdDomain
+import TransferdStorage
 
 /// A transfer under way on this instance: its live byte counters (for polling between checkpoints), its own
 /// bandwidth limit, until when its lease can be counted on, and the means to stop it.
@@ -35,6 +36,7 @@ package final class ActiveTransfer: Sendable {
         package var leaseHeldUntil: ContinuousClock.Instant
         package var arrivedResponse: ArrivedResponse?
         package var isEnding = false
+        package var partialFile: PartialFileLock?
     }
 
     package let taskID: Int64
@@ -117,6 +119,17 @@ package final class ActiveTransfer: Sendable {
 
     package var isEnding: Bool {
         state.withLock { $0.isEnding }
+    }
+
+    /// The attempt holds its task's partial file (a download's) until its end is recorded: the end removes what the
+    /// attempt published from it when the task does not take it, and no other attempt may publish meanwhile.
+    package func hold(_ partialFile: PartialFileLock) {
+        state.withLock { $0.partialFile = partialFile }
+    }
+
+    /// Lets go of the partial file, once the end is recorded or given up; nothing the second time.
+    package func releasePartialFile() {
+        state.withLock { $0.partialFile.take() }?.release()
     }
 
     /// The attempt's final response arrived; the next checkpoint or the end records it.

@@ -110,12 +110,14 @@ package struct Scheduler: Service {
             do {
                 try await reporter.transferEnded(transfer, outcome: outcome, bytes: transfer.counters.received) {
                     transfers.remove(transfer)
+                    transfer.releasePartialFile()
                 }
                 return
             } catch {
                 let metadata: Logger.Metadata = ["task": "\(job.taskID)", "error": "\(error)"]
                 guard !Task.isCancelled, ContinuousClock.now < transfer.leaseHeldUntil else {
                     transfers.remove(transfer)
+                    transfer.releasePartialFile()
                     let (doorbell, expiry) = (loop.doorbell, Duration.milliseconds(Int64(instance.leaseTimeout * 1000) + 1000))
                     Task {
                         try? await Task.sleep(for: expiry)

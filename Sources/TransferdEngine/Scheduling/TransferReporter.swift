@@ -35,10 +35,11 @@ package protocol TransferReporter: Sendable {
     /// The body of an upload's final response was kept.
     func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws
     /// The attempt has stopped with `outcome` after `bytes` (its response recorded first, when unrecorded); its lease
-    /// ends. `release` unregisters the transfer once the end is committed: until then the transfer counts as under
-    /// way and its lease is renewed, so that a write that runs again (a conflict on PostgreSQL) still finds the task
-    /// leased to this attempt, never to one this instance started since (it would publish that attempt's partial file
-    /// as this one's content). An outcome from an instance that lost the lease is not recorded.
+    /// ends. `release` unregisters the transfer and lets go of its partial file once the end is committed: until then
+    /// the transfer counts as under way and its lease is renewed, so that a write that runs again (a conflict on
+    /// PostgreSQL) still finds the task leased to this attempt. A download that succeeded has published its content
+    /// already; an end that does not give it to the task (the lease was lost, the task is being cancelled) removes
+    /// it before `release`. An outcome from an instance that lost the lease is not recorded.
     func transferEnded(
         _ transfer: ActiveTransfer,
         outcome: TaskStateMachine.TransferOutcome,

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TransferdDomain
 import TransferdEngine
+import TransferdStorage
 
 /// What the engine reports of the transfers it runs, recorded with the events each report causes (reports that
 /// arrive together share a transaction: `writes`).
@@ -155,19 +156,23 @@ extension TaskService: TransferReporter {
         let service: TaskService
 
         func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Void] {
-            let (owner, logger, metrics) = (service.instance.id, service.logger, service.metrics)
+            let (owner, logger, metrics, files) = (service.instance.id, service.logger, service.metrics, service.files)
             let released = try await repositories.tasks.releaseLeases(ids: items.map(\.transfer.taskID), owner: owner)
             var tasks = Dictionary(released.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
             let held = HeldWrites()
             for item in items {
                 let (transfer, outcome) = (item.transfer, item.outcome)
-                repositories.afterCommit(item.release)
+                // Content the attempt published and the task did not take goes, while the attempt still holds the
+                // partial file (`release` lets go of it): no later attempt can have published meanwhile.
+                let published = if case .succeeded = outcome, transfer.kind == .download { true } else { false }
+                defer { repositories.afterCommit(item.release) }
                 repositories.afterCommit { metrics.attemptEnded(outcome, after: .now - transfer.startedAt) }
                 guard var task = tasks.removeValue(forKey: transfer.taskID) else {
                     logger.warning(
                         "a transfer ended after its lease was lost; its outcome is not recorded",
                         metadata: ["task": "\(transfer.taskID)"]
                     )
+                    if published { repositories.afterCommit { files.removeContent(taskID: transfer.taskID) } }
                     continue
                 }
                 // The response no write recorded yet goes with the task's row (and its event, before the end's).
@@ -178,6 +183,7 @@ extension TaskService: TransferReporter {
                     if let resumed = response.resumedEvent(taskIdentifier: task.taskIdentifier) { held.hold([resumed]) }
                 }
                 try await service.record(item, of: &task, held, repositories)
+                if published, task.file == nil { repositories.afterCommit { files.removeContent(taskID: transfer.taskID) } }
             }
             if !released.isEmpty { repositories.announce(.work) }
             try await service.transitions.flush(held, repositories)

@@ -165,13 +165,9 @@ package struct TaskTransitions: Sendable {
         if task.metrics != nil { task.metrics?.complete(startedAt: task.startedAt ?? task.createdAt, completedAt: completedAt) }
         var events: [EventLog.Entry] = []
         if let file = completion.file {
-            // The file is durable in its final place before the events that announce it are committed (one sync of
-            // the directory for every file finalized in the transaction).
-            try files.finalize(taskID: task.rowID)
+            // The attempt published the file, durably, before its end was written (`FileStore.publish`).
             let (files, taskID) = (files, task.rowID)
-            repositories.beforeCommit("sync the tasks directory") { files.syncDirectory() }
             repositories.afterCommit { files.removePartial(taskID: taskID) }
-            repositories.ifRolledBack { files.removeContent(taskID: taskID) }
             let bytesWritten = file.size - task.countOfBytesReceived
             task.file = file
             task.partialBytes = 0

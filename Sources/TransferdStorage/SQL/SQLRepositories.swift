@@ -43,7 +43,7 @@ struct SQLRepositories: Repositories {
     var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db, vault: vault) }
 
     func isolated<T>(_ body: () async throws -> T) async throws -> T {
-        let (actions, preparations, signals) = (commitActions.actions.count, commitActions.preparations, commitActions.signals.count)
+        let (actions, signals) = (commitActions.actions.count, commitActions.signals.count)
         let undos = commitActions.undos.count
         savepoints.value += 1
         defer { savepoints.value -= 1 }
@@ -51,7 +51,6 @@ struct SQLRepositories: Repositories {
             return try await db.savepoint(depth: savepoints.value - 1, body)
         } catch {
             commitActions.actions.removeSubrange(actions...)
-            commitActions.preparations = preparations
             commitActions.signals.removeSubrange(signals...)
             commitActions.undo(from: undos)
             throw error
@@ -64,10 +63,6 @@ struct SQLRepositories: Repositories {
 
     func ifRolledBack(_ action: @escaping @Sendable () -> Void) {
         commitActions.undos.append(action)
-    }
-
-    func beforeCommit(_ key: String, _ action: @escaping @Sendable () throws -> Void) {
-        commitActions.preparations[key] = action
     }
 
     func announce(_ signal: Signal) {
@@ -100,7 +95,6 @@ final class EventsAppended {
 
 final class CommitActions {
     var actions: [@Sendable () -> Void] = []
-    var preparations: [String: @Sendable () throws -> Void] = [:]
     var signals: [Signal] = []
     var undos: [@Sendable () -> Void] = []
 
@@ -108,10 +102,6 @@ final class CommitActions {
     func undo(from index: Int = 0) {
         for undo in undos[index...].reversed() { undo() }
         undos.removeSubrange(index...)
-    }
-
-    func prepare() throws {
-        for preparation in preparations.values { try preparation() }
     }
 
     /// What follows the commit, as gathered so far: the actions, and each signal once.

@@ -1,15 +1,14 @@
 import TransferdDomain
 
-/// One transaction over a connection, whichever database: begun, its body run over the repositories, what the body
-/// registered to run before the commit run, committed, then what follows the commit run. On any error it is rolled
+/// One transaction over a connection, whichever database: begun, its body run over the repositories, committed,
+/// then what follows the commit run. On any error it is rolled
 /// back and what the body registered to undo is undone.
 struct SQLTransaction {
     let db: any SQLConnection
     let vault: CredentialVault
     var traceparent: String? = nil
 
-    /// Runs `body` between the `begin` statements and the commit; `finish` runs just before the commit, after the
-    /// body's own preparations. The commit's signals go to `bus` (none to a migration's).
+    /// Runs `body` between the `begin` statements and the commit; `finish` runs just before the commit. The commit's signals go to `bus` (none to a migration's).
     func run<T>(
         begin: [String],
         signalling bus: SignalBus?,
@@ -21,7 +20,6 @@ struct SQLTransaction {
         do {
             for statement in begin { try await db.execute(statement, []) }
             result = try await body(repositories)
-            try repositories.commitActions.prepare()
             try await finish(repositories)
             try await db.execute("COMMIT", [])
         } catch {

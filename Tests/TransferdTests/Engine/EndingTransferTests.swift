@@ -3,7 +3,8 @@ import Testing
 
 /// A transfer that is over frees its worker at once: the next task starts while the end of the one before is still
 /// being written. On PostgreSQL, where a claim does not wait for the writer (on SQLite both take the one writer's
-/// turns, one after the other).
+/// turns, one after the other). A download publishes its file before its end is written (no transaction waits for
+/// the disk), and an end that does not give the file to its task takes it back.
 @Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct EndingTransferTests {
     @Test func theNextTaskStartsWhileTheEndOfThePreviousOneWaits() async throws {
@@ -37,6 +38,40 @@ struct EndingTransferTests {
                 let log = try await api.allEvents("handover")
                 #expect(log.map(\.sequence) == Array(1...log.count))
                 #expect(log.filter { $0.type == "task.completed" }.compactMap(\.taskIdentifier).sorted() == [1, 2])
+            }
+        }
+    }
+
+    @Test func aFilePublishedByAnAttemptWhoseLeaseWasTakenMeanwhileIsRemovedAndItsBytesKept() async throws {
+        let dataDirectory = TestService.temporaryDataDirectory()
+        try await OriginServer.with { origin in
+            try await TestService.with(dataDirectory: dataDirectory, workerConcurrency: 1, progressInterval: .seconds(600)) { api in
+                // setup: a download held by its origin; its task's row leased to another instance by a transaction
+                // that stays open, so that the download's end waits for it
+                try await api.createSession("taken")
+                let task = try await api.createTask("taken", url: origin.url("/gated/taken/200000"))
+                try await waitUntil(timeout: .seconds(30)) { origin.requests.contains { $0.contains("/gated/taken") } }
+                let rowID = try #require(try await TestDatabase(dataDirectory: dataDirectory).rows("SELECT id FROM tasks").first?.first)
+                let (content, partial) = ("\(dataDirectory)/tasks/\(rowID)", "\(dataDirectory)/tasks/\(rowID).part")
+                let other = try await TestDatabase.OpenTransaction(dataDirectory: dataDirectory)
+                do {
+                    try await other.lease(task: task.taskIdentifier, of: "taken", to: "another-instance")
+
+                    // act: the download finishes and publishes its file while its end waits; the lease is taken
+                    origin.open(gate: "taken")
+                    try await waitUntil(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: content) }
+                    #expect(try await api.task("taken", task.taskIdentifier).state == "running", "the end waits")
+                } catch {
+                    try await other.end()
+                    throw error
+                }
+                try await other.commit()
+
+                // verify: the end is not recorded, the file it published is gone, and its bytes stay for the taker
+                try await waitUntil(timeout: .seconds(30)) { !FileManager.default.fileExists(atPath: content) }
+                #expect(try await api.task("taken", task.taskIdentifier).state == "running")
+                #expect(try await api.allEvents("taken").allSatisfy { $0.type != "task.completed" })
+                #expect((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) == 200_000)
             }
         }
     }

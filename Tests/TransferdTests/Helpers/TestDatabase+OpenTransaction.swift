@@ -32,6 +32,23 @@ extension TestDatabase {
             #expect(try await rows.collect().count == 1, "the session's row is locked")
         }
 
+        /// Locks the row of the task `taskIdentifier` of the session `identifier` and leases it to `owner`, as
+        /// another instance that took it over would: the lease is that instance's once the transaction commits.
+        func lease(task taskIdentifier: Int, of identifier: String, to owner: String) async throws {
+            let query: PostgresQuery = """
+                UPDATE tasks SET lease_owner = \(owner) WHERE task_identifier = \(taskIdentifier)
+                AND session_id = (SELECT id FROM sessions WHERE identifier = \(identifier)) RETURNING id
+                """
+            let rows = try await connection.query(query, logger: Logger(label: "open-transaction"))
+            #expect(try await rows.collect().count == 1, "the task's row is leased")
+        }
+
+        /// Commits the transaction and closes its connection.
+        func commit() async throws {
+            _ = try await connection.query("COMMIT", logger: Logger(label: "open-transaction"))
+            try await connection.close()
+        }
+
         /// Rolls the transaction back and closes its connection.
         func end() async throws {
             _ = try await connection.query("ROLLBACK", logger: Logger(label: "open-transaction"))

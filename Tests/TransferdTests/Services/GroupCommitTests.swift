@@ -159,7 +159,7 @@ import TransferdStorage
         // setup: the first transaction fails before its body runs
         let store = await GatedStore(
             try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests),
-            failingFirstWrite: true
+            failingFirstWrite: .beforeItsWork
         )
         let commit = GroupCommit(store: store)
 
@@ -175,16 +175,16 @@ import TransferdStorage
     }
 
     @Test func aTransactionThatDoesNotCommitAnswersEveryCallerInItWithItsError() async throws {
-        // setup: the first caller's work makes the commit fail
-        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        // setup: the first transaction fails once every caller's work in it is done
+        let store = await GatedStore(
+            try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests),
+            failingFirstWrite: .atItsCommit
+        )
         let commit = GroupCommit(store: store)
 
         // act
         let outcomes = await Self.callTogether(10, store: store, commit: commit) { number in
-            (try? await commit.write { repositories in
-                if number == 0 { repositories.beforeCommit("refuse") { throw DomainError.conflict("refused") } }
-                return try await Self.insertSession(number, repositories)
-            }) != nil
+            (try? await commit.write { try await Self.insertSession(number, $0) }) != nil
         }
 
         // verify: nobody's work was written, and everybody heard so
@@ -281,19 +281,25 @@ private final class SessionInserts: BatchWrite {
     }
 }
 
-/// A store whose first write waits until the test opens it (and then fails, when told to), and that counts its writes.
+/// A store whose first write waits until the test opens it (and then fails, when told to, before the work or once it
+/// is done, as a commit that fails), and that counts its writes.
 /// The sessions whose work ran, in order.
 private final class SessionsRun: Sendable {
     let sessions = Mutex<[Int64?]>([])
 }
 
 private final class GatedStore: Store {
+    enum Failure {
+        case beforeItsWork
+        case atItsCommit
+    }
+
     private let store: SQLiteStore
-    private let failingFirstWrite: Bool
+    private let failingFirstWrite: Failure?
     private let writeCount = Mutex(0)
     private let gate = AsyncStream.makeStream(of: Void.self)
 
-    init(_ store: SQLiteStore, failingFirstWrite: Bool = false) {
+    init(_ store: SQLiteStore, failingFirstWrite: Failure? = nil) {
         self.store = store
         self.failingFirstWrite = failingFirstWrite
     }
@@ -317,11 +323,17 @@ private final class GatedStore: Store {
             count += 1
             return count == 1
         }
-        if first {
-            for await _ in gate.stream {}
-            if failingFirstWrite { throw DomainError.conflict("the first write fails") }
+        guard first else { return try await store.write(body) }
+        for await _ in gate.stream {}
+        switch failingFirstWrite {
+        case .beforeItsWork: throw DomainError.conflict("the first write fails")
+        case .atItsCommit:
+            return try await store.write { repositories in
+                _ = try await body(repositories)
+                throw DomainError.conflict("the first commit fails")
+            }
+        case nil: return try await store.write(body)
         }
-        return try await store.write(body)
     }
 
     func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {

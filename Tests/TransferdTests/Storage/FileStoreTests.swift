@@ -6,34 +6,34 @@ import TransferdStorage
 /// The file steps a write transaction takes, which run again when the transaction does (a conflict on PostgreSQL):
 /// each does the same the second time, and never loses the bytes it moves. A partial file has one writer at a time.
 @Suite struct FileStoreTests {
-    @Test func finalizingTwicePublishesTheFileAndKeepsThePartialUntilItIsRemoved() throws {
+    @Test func publishingTwicePublishesTheFileAndKeepsThePartialUntilItIsRemoved() async throws {
         let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
         try Data("finished".utf8).write(to: URL(fileURLWithPath: files.partialPath(taskID: 7)))
 
-        try files.finalize(taskID: 7)
-        try files.finalize(taskID: 7)
+        try await files.publish(taskID: 7)
+        try await files.publish(taskID: 7)
 
         #expect(try String(contentsOfFile: files.contentPath(taskID: 7), encoding: .utf8) == "finished")
-        #expect(files.partialSize(taskID: 7) == 8, "a transaction that does not commit leaves the next attempt its bytes")
+        #expect(files.partialSize(taskID: 7) == 8, "an end that does not commit leaves the next attempt its bytes")
         #expect(try FileManager.default.contentsOfDirectory(atPath: files.root).sorted() == ["7", "7.part"])
         files.removePartial(taskID: 7)
         #expect(try String(contentsOfFile: files.contentPath(taskID: 7), encoding: .utf8) == "finished")
     }
 
-    @Test func finalizingReplacesWhatAPublicationThatNeverCommittedLeft() throws {
+    @Test func publishingReplacesWhatAPublicationThatNeverCommittedLeft() async throws {
         let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
         try Data("stale".utf8).write(to: URL(fileURLWithPath: files.contentPath(taskID: 6)))
         try Data("whole".utf8).write(to: URL(fileURLWithPath: files.partialPath(taskID: 6)))
 
-        try files.finalize(taskID: 6)
+        try await files.publish(taskID: 6)
 
         #expect(try String(contentsOfFile: files.contentPath(taskID: 6), encoding: .utf8) == "whole")
     }
 
-    @Test func finalizingWithoutAnyFileFailsWithTheReason() throws {
+    @Test func publishingWithoutAnyFileFailsWithTheReason() async throws {
         let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
 
-        let error = #expect(throws: TransferError.self) { try files.finalize(taskID: 8) }
+        let error = await #expect(throws: TransferError.self) { try await files.publish(taskID: 8) }
 
         #expect(error?.code == .cannotWriteToFile)
         #expect(error?.message.contains("errno \(ENOENT)") == true)

@@ -21,31 +21,6 @@ import TransferdStorage
         #expect(try SQLiteStore.migrator().migrations == files.map { String($0.dropLast(".sql".count)) }.sorted())
     }
 
-    @Test func aPreparationRunsOncePerKeyBeforeTheCommitAndCanRollItBack() async throws {
-        // setup
-        let store = try await SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
-        let runs = Runs()
-
-        // act: three preparations under one key; then one that fails
-        try await store.write { repositories in
-            for name in ["a", "b", "c"] {
-                _ = try await repositories.sessions.insert(Self.session(name))
-                repositories.beforeCommit("count") { runs.count.withLock { $0 += 1 } }
-            }
-        }
-        await #expect(throws: DomainError.self) {
-            try await store.write { repositories in
-                _ = try await repositories.sessions.insert(Self.session("d"))
-                repositories.beforeCommit("refuse") { throw DomainError.conflict("refused") }
-            }
-        }
-
-        // verify
-        #expect(runs.count.withLock { $0 } == 1)
-        let stored = try await store.read { try await $0.sessions.list(after: 0, limit: 10, tenantID: nil) }
-        #expect(stored.map(\.identifier) == ["a", "b", "c"])
-    }
-
     @Test func anIsolatedPartThatFailsIsUndoneAndTheRestCommits() async throws {
         // setup
         let store = try await SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
