@@ -43,14 +43,18 @@ package protocol TaskRepository {
     /// unfinished upload will send.
     func expiredContent(at now: Date) async throws -> [TransferTask]
 
-    /// When the queue must be looked at again: retries and deferred starts due after `now`, leases of instances
-    /// other than `owner` that expire, and whether a lease had expired at `leaseNow` (one statement).
-    func queueTimes(dueAfter now: Date, leasesAt leaseNow: Date, owner: String) async throws -> QueueTimes
+    /// What a claim reads before the queue heads, in one statement: when the queue must be looked at again (retries
+    /// and deferred starts due after `now`, leases of instances other than `owner` that expire, whether a lease had
+    /// expired at `leaseNow`), the transfers under way at `leaseNow` on every instance by session and origin (the
+    /// tasks `ending`, this instance's transfers that are over but whose ends are not committed, not counted), the
+    /// first queue and whether any background task is active.
+    func overview(dueAfter now: Date, leasesAt leaseNow: Date, owner: String, ending: [Int64]) async throws -> QueueOverview
     /// Makes the queued tasks waiting for `reason` due at `now`; how many there were.
     func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) async throws -> Int
-    /// The queue heads, in a claim (`Store.claim`): for each session and origin, its first `depth` queued tasks due
-    /// at `now` that no instance holds, ranked by active background task first, then priority, then age.
-    func queueHeads(dueAt now: Date, depth: Int) async throws -> [QueuedTask]
+    /// The queue heads, in a claim (`Store.claim`): for each session and origin from the overview's first queue on,
+    /// its first `depth` queued tasks due at `now` that no instance holds, ranked by active background task first,
+    /// then priority, then age.
+    func queueHeads(from overview: QueueOverview, dueAt now: Date, depth: Int) async throws -> [QueuedTask]
 
     /// Leases the tasks to the instance that will run their transfers; a task's first lease also sets `startedAt`.
     func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws
@@ -66,9 +70,6 @@ package protocol TaskRepository {
     func expireLeases(ownedBy owner: String?) async throws
     /// The tasks whose leases had expired at `now`: their owners stopped renewing them.
     func expiredLeases(at now: Date) async throws -> [TransferTask]
-    /// The transfers under way at `now` on every instance, by session and origin; the tasks `ending` (transfers of
-    /// this instance that are over, their ends not yet committed) are not counted.
-    func transfersUnderway(at now: Date, ending: [Int64]) async throws -> [HostQueue: Int]
 }
 
 /// A session's queue for one origin: what `maximumConnectionsPerHost` counts by.

@@ -165,9 +165,15 @@ package struct Scheduler: Service {
         let (concurrency, perTenant, quotas, busyLooks) = (concurrency, perTenant, quotas, busyLooks)
         return try await store.claim { repositories in
             let share = await FairShare(capacity: concurrency, perTenant: perTenant, shares: try quotas.transferShares(repositories))
-            let times = try await repositories.tasks.queueTimes(dueAfter: now, leasesAt: leaseNow, owner: instance.id)
-            var nextDue = [times.nextAttempt, times.nextForeignLeaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }.min()
-            let leasesExpired = times.leasesExpired
+            let overview = try await repositories.tasks.overview(
+                dueAfter: now,
+                leasesAt: leaseNow,
+                owner: instance.id,
+                ending: transfers.endingTaskIDs
+            )
+            var nextDue = [overview.nextAttempt, overview.nextForeignLeaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }
+                .min()
+            let leasesExpired = overview.leasesExpired
             let holding = transfers.workersByTenant
             let free = share.capacity - holding.values.reduce(0, +)
             // Looked at even when every worker is busy, now and then: another tenant's waiting work may take one back.
@@ -176,8 +182,8 @@ package struct Scheduler: Service {
                 return ([], min(nextDue ?? look, look), leasesExpired)
             }
             let depth = max(free, 1)
-            var underway = try await repositories.tasks.transfersUnderway(at: leaseNow, ending: transfers.endingTaskIDs)
-            var candidates = try await repositories.tasks.queueHeads(dueAt: now, depth: depth).sorted { lhs, rhs in
+            var underway = overview.underway
+            var candidates = try await repositories.tasks.queueHeads(from: overview, dueAt: now, depth: depth).sorted { lhs, rhs in
                 lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
             }
             let othersWait = candidates.contains { !$0.configuration.discretionary }

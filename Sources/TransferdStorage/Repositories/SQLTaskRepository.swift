@@ -214,18 +214,50 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    /// Each part an index seek: whether a lease expired is the earliest lease's expiry (an `EXISTS` of the expired ones
-    /// was planned as a scan of the table while its statistics counted many leases, and found none at its end).
-    func queueTimes(dueAfter now: Date, leasesAt leaseNow: Date, owner: String) async throws -> QueueTimes {
-        let times = try await db.fetchOne(
+    /// Each part an index seek but the transfers under way (the leased tasks, few), which travel as one JSON array;
+    /// whether a lease expired is the earliest lease's expiry (an `EXISTS` of the expired ones was planned as a scan
+    /// of the table while its statistics counted many leases, and found none at its end).
+    func overview(dueAfter now: Date, leasesAt leaseNow: Date, owner: String, ending: [Int64]) async throws -> QueueOverview {
+        // The ending tasks travel as one JSON array too: one statement text however many there are.
+        let (endingIDs, underway) =
+            switch db.dialect {
+            case .sqlite:
+                ("SELECT value FROM json_each(?)", "json_group_array(json_array(session_id, origin, n))")
+            case .postgres:
+                (
+                    "SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST(? AS jsonb))",
+                    "CAST(COALESCE(json_agg(json_build_array(session_id, origin, n)), '[]') AS text)"
+                )
+            }
+        let first = "FROM tasks WHERE state = ? ORDER BY session_id, origin LIMIT 1"
+        let row = try await db.fetchOne(
             """
             SELECT (SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?),
                    (SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL AND lease_owner <> ?),
-                   COALESCE((SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL) <= ?, FALSE)
+                   COALESCE((SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL) <= ?, FALSE),
+                   (SELECT \(underway) FROM (
+                       SELECT session_id, origin, COUNT(*) AS n FROM tasks
+                       WHERE lease_owner IS NOT NULL AND lease_expires_at > ? AND id NOT IN (\(endingIDs))
+                       GROUP BY session_id, origin) AS underway),
+                   (SELECT session_id \(first)), (SELECT origin \(first)),
+                   EXISTS (SELECT 1 FROM background_tasks WHERE state = ?)
             """,
-            [TaskState.running, StoredDate.text(now), owner, StoredDate.text(leaseNow)]
-        ) { row in QueueTimes(nextAttempt: row[0], nextForeignLeaseExpiry: row[1], leasesExpired: row[2]) }
-        return times ?? QueueTimes(nextAttempt: nil, nextForeignLeaseExpiry: nil, leasesExpired: false)
+            [TaskState.running, StoredDate.text(now), owner, StoredDate.text(leaseNow), StoredDate.text(leaseNow)]
+                + ["[" + ending.map(String.init).joined(separator: ",") + "]", TaskState.running, TaskState.running]
+                + [BackgroundTask.State.active]
+        ) { row in
+            let counts = try JSONDecoder().decode([UnderwayCount].self, from: Data((row[3] as String? ?? "[]").utf8))
+            let (sessionID, origin) = (row[4] as Int64?, row[5] as String?)
+            return QueueOverview(
+                nextAttempt: row[0],
+                nextForeignLeaseExpiry: row[1],
+                leasesExpired: row[2],
+                underway: Dictionary(counts.map { ($0.queue, $0.count) }, uniquingKeysWith: +),
+                firstQueue: sessionID.flatMap { sessionID in origin.map { HostQueue(sessionID: sessionID, origin: $0) } },
+                anyBackgroundTaskActive: row[6]
+            )
+        }
+        return row ?? QueueOverview()
     }
 
     func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) async throws -> Int {
@@ -236,12 +268,11 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    func queueHeads(dueAt now: Date, depth: Int) async throws -> [QueuedTask] {
-        let (firstQueue, anyBackgroundTaskActive) = try await firstQueue()
-        let boosted = anyBackgroundTaskActive ? try await boostedTasks(dueAt: now) : []
+    func queueHeads(from overview: QueueOverview, dueAt now: Date, depth: Int) async throws -> [QueuedTask] {
+        let boosted = overview.anyBackgroundTaskActive ? try await boostedTasks(dueAt: now) : []
         let boostedIDs = Set(boosted.map(\.rowID))
         var heads: [QueuedTask] = []
-        var queue = firstQueue
+        var queue = overview.firstQueue.map { ($0.sessionID, $0.origin) }
         while let (sessionID, origin) = queue {
             let first = boosted.filter { $0.sessionId == sessionID && $0.origin == origin }
                 .sorted { ($0.priority, -$0.rowID) > ($1.priority, -$1.rowID) }
@@ -293,21 +324,6 @@ struct SQLTaskRepository: TaskRepository {
                 }
         }
         return heads
-    }
-
-    /// The first queue, by session and origin, of running tasks, and whether any background task is active (only
-    /// then are its tasks looked for, ahead of their queues): one statement of two index seeks and a probe.
-    private func firstQueue() async throws -> (queue: (Int64, String)?, anyBackgroundTaskActive: Bool) {
-        let first = "FROM tasks WHERE state = ? ORDER BY session_id, origin LIMIT 1"
-        let row = try await db.fetchOne(
-            """
-            SELECT (SELECT session_id \(first)), (SELECT origin \(first)),
-                   EXISTS (SELECT 1 FROM background_tasks WHERE state = ?)
-            """,
-            [TaskState.running, TaskState.running, BackgroundTask.State.active]
-        ) { row in (row[0] as Int64?, row[1] as String?, row[2] as Bool) }
-        guard let (sessionID, origin, active) = row else { return (nil, false) }
-        return (sessionID.flatMap { sessionID in origin.map { (sessionID, $0) } }, active)
     }
 
     /// The first queue, by session and origin, of running tasks after `previous`: one index seek, so that walking
@@ -387,27 +403,6 @@ struct SQLTaskRepository: TaskRepository {
         try await tasks("SELECT * FROM tasks WHERE lease_owner IS NOT NULL AND lease_expires_at <= ?\(db.rowLock)", [StoredDate.text(now)])
     }
 
-    func transfersUnderway(at now: Date, ending: [Int64]) async throws -> [HostQueue: Int] {
-        var counts: [HostQueue: Int] = [:]
-        // The ending tasks travel as one JSON array: one statement text however many there are.
-        let endingIDs =
-            switch db.dialect {
-            case .sqlite: "SELECT value FROM json_each(?)"
-            case .postgres: "SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST(? AS jsonb))"
-            }
-        try await db.forEachRow(
-            """
-            SELECT session_id, origin, COUNT(*) FROM tasks
-            WHERE lease_owner IS NOT NULL AND lease_expires_at > ? AND id NOT IN (\(endingIDs))
-            GROUP BY session_id, origin
-            """,
-            [StoredDate.text(now), "[" + ending.map(String.init).joined(separator: ",") + "]"]
-        ) { row in
-            counts[HostQueue(sessionID: row[0], origin: row[1])] = row[2]
-        }
-        return counts
-    }
-
     /// The session's configuration and tenant.
     private func configuration(ofSession sessionID: Int64) async throws -> (SessionConfiguration, Int64) {
         let row = try await db.fetchOne("SELECT configuration, tenant_id FROM sessions WHERE id = ?", [sessionID]) {
@@ -415,5 +410,17 @@ struct SQLTaskRepository: TaskRepository {
         }
         guard let (sealed, tenant) = row else { throw StoreError.rowNotFound("sessions \(sessionID)") }
         return (try Session.configurations.value(sealed: sealed, vault), tenant)
+    }
+}
+
+/// One queue's count of transfers under way, as the overview's JSON array holds it: `[session_id, origin, count]`.
+private struct UnderwayCount: Decodable {
+    let queue: HostQueue
+    let count: Int
+
+    init(from decoder: any Decoder) throws {
+        var row = try decoder.unkeyedContainer()
+        queue = HostQueue(sessionID: try row.decode(Int64.self), origin: try row.decode(String.self))
+        count = try row.decode(Int.self)
     }
 }
