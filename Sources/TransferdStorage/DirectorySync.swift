@@ -4,8 +4,17 @@ import Synchronization
 
 /// Makes the new names in one directory durable for many callers with few syncs, as a group commit does for writes:
 /// a caller waits for a sync that starts after it asked, and every caller that asked while a sync ran shares the
-/// next one, led by the first of them. On NIO's thread pool, as the disk must not hold an event loop.
+/// next one, led by the first of them. On a thread of the syncs' own, as the disk must not hold an event loop, nor
+/// a thread of NIO's pool, which the transfers' file writes wait for (measured: on the pool, 2,000 small downloads
+/// on SQLite took about 6 % longer than with the sync in the writer's transaction).
 final class DirectorySync: Sendable {
+    /// The thread every directory's syncs run on, for the life of the process.
+    private static let thread: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
+
     private enum Turn {
         /// The caller runs the next sync, for itself and for everyone waiting when it starts.
         case lead
@@ -49,7 +58,7 @@ final class DirectorySync: Sendable {
         let path = path
         var failure: (any Error)?
         do {
-            try await NIOThreadPool.singleton.runIfActive { Self.fsync(directory: path) }
+            try await Self.thread.runIfActive { Self.fsync(directory: path) }
         } catch {
             failure = error
         }

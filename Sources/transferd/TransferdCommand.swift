@@ -18,7 +18,6 @@ struct TransferdCommand: AsyncParsableCommand {
     /// answer, which was a third of an API read's cost. A task stays on the loop that started it, so nothing may
     /// hold a loop for long: files are written and created through NIO's thread pool, SQLite's writes run on a
     /// thread of their own, reads are single indexed statements, and hashing a file takes it a mebibyte at a time.
-    /// (A finished download's rename and directory sync still run in its end's transaction: on PostgreSQL, on a loop.)
     static func main() async {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         await Self.main(nil)
