@@ -3,8 +3,9 @@ import Testing
 import TransferdDomain
 import TransferdStorage
 
-/// The file steps a write transaction takes, which run again when the transaction does (a conflict on PostgreSQL):
-/// each does the same the second time, and never loses the bytes it moves. A partial file has one writer at a time.
+/// The file steps of a transfer's end, which run again when the end does not commit (a crash, a conflict on
+/// PostgreSQL): each does the same the second time, and never loses the bytes it moves. A partial file has one writer
+/// at a time; publications share the syncs of their directory.
 @Suite struct FileStoreTests {
     @Test func publishingTwicePublishesTheFileAndKeepsThePartialUntilItIsRemoved() async throws {
         let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
@@ -18,6 +19,20 @@ import TransferdStorage
         #expect(try FileManager.default.contentsOfDirectory(atPath: files.root).sorted() == ["7", "7.part"])
         files.removePartial(taskID: 7)
         #expect(try String(contentsOfFile: files.contentPath(taskID: 7), encoding: .utf8) == "finished")
+    }
+
+    @Test func manyPublicationsAtOnceAllReturnWithTheirFilesInPlace() async throws {
+        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        let ids = Array(Int64(1)...64)
+        for id in ids { try Data("file \(id)".utf8).write(to: URL(fileURLWithPath: files.partialPath(taskID: id))) }
+
+        // act: the publications share the directory's syncs, led in turn by one of those waiting
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in ids { group.addTask { try await files.publish(taskID: id) } }
+            try await group.waitForAll()
+        }
+
+        for id in ids { #expect(try String(contentsOfFile: files.contentPath(taskID: id), encoding: .utf8) == "file \(id)") }
     }
 
     @Test func publishingReplacesWhatAPublicationThatNeverCommittedLeft() async throws {
