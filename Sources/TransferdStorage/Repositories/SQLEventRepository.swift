@@ -14,26 +14,17 @@ struct SQLEventRepository: EventRepository {
         eventsAppended.value = eventsAppended.value || !events.isEmpty
         var appended: [(event: Event, subscriber: String??)] = []
         appended.reserveCapacity(events.count)
-        switch db.dialect {
-        case .sqlite:
-            for var event in events {
-                event.sequence = try await SQLSessionRepository.nextSequence(sessionID: event.sessionId, db)
-                event.id = try await RowStatements.insert(into: Event.table, try event.storedColumns(), db)
-                let subscriber = try await db.fetchOne("SELECT event_types FROM webhooks WHERE session_id = ?", [event.sessionId]) {
-                    $0[0] as String?
-                }
-                appended.append((event, subscriber))
+        var start = events.startIndex
+        while start < events.endIndex {
+            // The run of events of one session, at most as many as a statement's parameters hold.
+            let session = events[start].sessionId
+            var end = start
+            while end < events.endIndex, events[end].sessionId == session, end - start < 10_000 { end += 1 }
+            switch db.dialect {
+            case .sqlite: await appended += try numberedInsertions(of: events[start..<end])
+            case .postgres: await appended += try numberedInsertion(of: events[start..<end])
             }
-        case .postgres:
-            var start = events.startIndex
-            while start < events.endIndex {
-                // The run of events of one session, at most as many as a statement's parameters hold.
-                let session = events[start].sessionId
-                var end = start
-                while end < events.endIndex, events[end].sessionId == session, end - start < 10_000 { end += 1 }
-                await appended += try numberedInsertion(of: events[start..<end])
-                start = end
-            }
+            start = end
         }
         var queued: [Bool] = []
         var deliveries: [Event] = []
@@ -47,6 +38,26 @@ struct SQLEventRepository: EventRepository {
         }
         try await SQLDeliveryRepository(db: db, vault: vault).enqueue(deliveries)
         return zip(appended, queued).map { ($0.event, $1) }
+    }
+
+    /// On SQLite, which takes no writes inside `WITH`: the session's next sequences in one statement, the subscriber's
+    /// `event_types` in another (as on PostgreSQL), then the events' rows, each a step of one prepared statement.
+    private func numberedInsertions(of events: ArraySlice<Event>) async throws -> [(event: Event, subscriber: String??)] {
+        guard let session = events.first?.sessionId else { return [] }
+        guard
+            let last: Int64 = try await db.value(
+                "UPDATE sessions SET last_sequence = last_sequence + ? WHERE id = ? RETURNING last_sequence",
+                [events.count, session]
+            )
+        else { throw StoreError.rowNotFound("sessions \(session)") }
+        let subscriber = try await db.fetchOne("SELECT event_types FROM webhooks WHERE session_id = ?", [session]) { $0[0] as String? }
+        var appended: [(event: Event, subscriber: String??)] = []
+        for (offset, var event) in events.enumerated() {
+            event.sequence = last - Int64(events.count) + Int64(offset) + 1
+            event.id = try await RowStatements.insert(into: Event.table, try event.storedColumns(), db)
+            appended.append((event, subscriber))
+        }
+        return appended
     }
 
     /// On PostgreSQL, one round trip for events of one session: the session's next sequences, the events' rows, and

@@ -118,19 +118,6 @@ struct SQLSessionRepository: SessionRepository {
         }
     }
 
-    /// Takes the session's next event sequence number (its task identifiers are taken by `takeTaskIdentifiers`).
-    static func nextSequence(sessionID: Int64, _ db: any SQLConnection) async throws -> Int64 {
-        guard
-            let number: Int64 = try await db.value(
-                "UPDATE sessions SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence",
-                [sessionID]
-            )
-        else {
-            throw StoreError.rowNotFound("sessions \(sessionID)")
-        }
-        return number
-    }
-
     /// A session's deliveries no other instance than the first argument holds: no lease, its own, or one that expired.
     /// The condition on a session's row under which an owner (the first argument) may lease its deliveries at a time
     /// (the second).
