@@ -90,13 +90,7 @@ struct CreateTaskRequest: Decodable {
             throw .invalidField("url", requirement: "must be the resume data's URL (\(resumeData.url)) or be left out")
         }
         guard let url = url ?? resumeData?.url else { throw .badRequest("`url` is required.") }
-        guard url.utf8.count <= 8192, let components = URLComponents(string: url), components.host?.isEmpty == false else {
-            throw .invalidField("url", requirement: "must be an absolute http or https URL with a host")
-        }
-        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidField("url", requirement: "must use the http or https scheme, not `\(components.scheme ?? "")`")
-        }
-        do { _ = try Destination(url) } catch { throw .invalidField("url", requirement: "must name a valid host (\(error.message))") }
+        let destination = try Self.destination(url)
         let priority = priority ?? 0.5
         try TaskFieldValidation.validatePriority(priority)
         if let taskDescription { try TaskFieldValidation.validateDescription(taskDescription) }
@@ -110,7 +104,7 @@ struct CreateTaskRequest: Decodable {
         return NewTask(
             kind: kind,
             request: TransferRequest(url: url, method: method, headers: headers),
-            origin: TransferTask.origin(of: components),
+            origin: TransferTask.origin(of: destination),
             taskDescription: taskDescription,
             priority: priority,
             checksum: try checksum?.validate(),
@@ -125,6 +119,22 @@ struct CreateTaskRequest: Decodable {
             backgroundTask: try backgroundTask.map { id throws(DomainError) in try ClientIdentifier.validate(id, field: "backgroundTask") },
             start: start ?? true
         )
+    }
+
+    /// `url` parsed as transferd connects to it; a refusal says what is wrong with it.
+    private static func destination(_ url: String) throws(DomainError) -> Destination {
+        guard url.utf8.count <= 8192 else { throw .invalidField("url", requirement: "must be at most 8192 bytes") }
+        do {
+            return try Destination(url)
+        } catch {
+            guard let components = URLComponents(string: url), components.host?.isEmpty == false else {
+                throw .invalidField("url", requirement: "must be an absolute http or https URL with a host")
+            }
+            guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw .invalidField("url", requirement: "must use the http or https scheme, not `\(components.scheme ?? "")`")
+            }
+            throw .invalidField("url", requirement: "must name a valid host (\(error.message))")
+        }
     }
 
     /// The method and, for an upload, its source; fields of the other kind are refused by name.

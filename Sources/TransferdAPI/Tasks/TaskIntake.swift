@@ -18,7 +18,9 @@ struct TaskIntake: Sendable {
             newTasks.append(try await named(index, in: field) { try validate(item) })
         }
         try disk.admit(0)
-        for (index, newTask) in newTasks.enumerated() {
+        // The policy judges a host's addresses: each host of the batch is vetted once.
+        var vetted = Set<String>()
+        for (index, newTask) in newTasks.enumerated() where vetted.insert(newTask.origin).inserted {
             try await named(index, in: field) { try await destinations.vet(newTask.request.url, field: "url") }
         }
         return try await tasks.create(newTasks, inSession: session.rowID, itemsIn: field)

@@ -164,10 +164,9 @@ extension TransferTask {
         set { (cancellation, produceResumeData) = (newValue.error == .cancelled ? nil : newValue.error, newValue.produceResumeData) }
     }
 
-    /// `host:port` of a URL, which the per-host connection limit counts by.
-    package static func origin(of components: URLComponents) -> String {
-        let host = components.host?.lowercased() ?? ""
-        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
-        return "\(host):\(port)"
+    /// `host:port` of a URL, its host canonical, which the per-host connection limit counts by: one host spelled
+    /// two ways is one host.
+    package static func origin(of destination: Destination) -> String {
+        "\(destination.host):\(destination.port)"
     }
 }
