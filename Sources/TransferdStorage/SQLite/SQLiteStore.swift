@@ -33,7 +33,13 @@ package final class SQLiteStore: Store {
         _ = try await Self.migrate(pool, vault)
         readers = try ReadConnections(path: path, count: readConnections, configuration: configuration)
         let checkpointer = try WALCheckpointer(path: path, configuration: configuration, threshold: checkpointPages)
-        try await pool.writeWithoutTransaction { db in checkpointer.install(on: db) }
+        try await pool.writeWithoutTransaction { db in
+            // Each commit reaches the disk before it is acknowledged. GRDB's WAL mode syncs only at checkpoints
+            // (`NORMAL`): a power cut could take back a task the API had answered 201 for, or a completion whose
+            // webhook was delivered, which would then run and be delivered again under the same sequence number.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            checkpointer.install(on: db)
+        }
         self.checkpointer = checkpointer
     }
 
@@ -151,6 +157,11 @@ package final class SQLiteStore: Store {
     /// SQLite's journal mode (`wal`).
     package func journalMode() async throws -> String? {
         try await pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+    }
+
+    /// How the writer syncs its commits (`PRAGMA synchronous`: 2 is `FULL`, each commit synced).
+    package func writerSynchronous() async throws -> Int? {
+        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
     }
 
     private static func path(dataDirectory: String) -> String {

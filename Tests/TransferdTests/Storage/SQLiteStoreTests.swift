@@ -9,6 +9,8 @@ import TransferdStorage
         let store = try await SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
 
         #expect(try await store.journalMode() == "wal")
+        // Every commit synced before it is acknowledged (GRDB's WAL mode would sync only at checkpoints).
+        #expect(try await store.writerSynchronous() == 2)
         let (all, applied) = try await store.migrations()
         #expect(Set(all) == applied)
         #expect(applied.contains("0001_initial"))
