@@ -2,8 +2,8 @@ import TransferdDomain
 
 /// Writes of tasks and events that a batch of transfer reports holds back while it works through the reports, to
 /// send them as one statement each (``TaskTransitions/flush(_:_:)``) instead of one per report: the tasks' rows, the
-/// events (in order), then the bookkeeping of the sessions whose tasks went idle, which reads the counters that the
-/// tasks' writes change.
+/// bookkeeping of the sessions whose tasks went idle (which reads the counters that the tasks' writes change), then
+/// the events, in order, the sessions' own after their tasks'.
 ///
 /// Whatever reads what a held write changes flushes first.
 final class HeldWrites {

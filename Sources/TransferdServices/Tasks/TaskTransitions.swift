@@ -69,16 +69,18 @@ package struct TaskTransitions: Sendable {
         try await apply(input, to: &task, isTransferring: isTransferring, repositories, holding: nil)
     }
 
-    /// Writes what `held` holds: the tasks' rows together, then their events together, then the bookkeeping of the
-    /// sessions whose tasks went idle (which reads the counters the rows changed).
+    /// Writes what `held` holds: the tasks' rows together, then the bookkeeping of the sessions whose tasks went idle
+    /// (which reads the counters the rows changed), then the tasks' events and the sessions' together (one append:
+    /// a session that went idle was a statement more).
     func flush(_ held: HeldWrites, _ repositories: any Repositories) async throws {
-        let (tasks, events, idleSessions) = held.take()
+        let (tasks, held, idleSessions) = held.take()
         if !tasks.isEmpty { try await repositories.tasks.update(tasks) }
-        // A session's events stay in order; sessions together are fewer statements.
+        var events = held
+        for sessionID in idleSessions { events += try await settlement(of: sessionID, taskBecameIdle: true, repositories) }
+        // A session's events stay in order, its tasks' before its own; sessions together are fewer statements.
         if !events.isEmpty {
             try await eventLog.append(repositories, events.enumerated().sorted { ($0.1.sessionID, $0.0) < ($1.1.sessionID, $1.0) }.map(\.1))
         }
-        for sessionID in idleSessions { try await settleSession(sessionID, taskBecameIdle: true, repositories) }
     }
 
     /// Where a transition writes: in the transaction at once, or held back for ``flush(_:_:)``.
@@ -258,7 +260,13 @@ package struct TaskTransitions: Sendable {
     /// Session bookkeeping in the transaction of a change of its tasks: `session.events_finished` when the session
     /// went idle, and the end of an invalidation when no task is left unfinished.
     package func settleSession(_ sessionID: Int64, taskBecameIdle: Bool, _ repositories: any Repositories) async throws {
-        guard let workload = try await repositories.tasks.workload(sessionID: sessionID) else { return }
+        let events = try await settlement(of: sessionID, taskBecameIdle: taskBecameIdle, repositories)
+        if !events.isEmpty { try await eventLog.append(repositories, events) }
+    }
+
+    /// What `settleSession` does but append its events, which it returns in order for the caller to append.
+    private func settlement(of sessionID: Int64, taskBecameIdle: Bool, _ repositories: any Repositories) async throws -> [EventLog.Entry] {
+        guard let workload = try await repositories.tasks.workload(sessionID: sessionID) else { return [] }
         var machine = SessionStateMachine(state: workload.state, cancelsTasks: workload.cancelsTasks)
         let action: SessionStateMachine.Action
         do {
@@ -266,22 +274,22 @@ package struct TaskTransitions: Sendable {
                 .tasksChanged(busy: workload.busy, unfinished: workload.unfinished, taskBecameIdle: taskBecameIdle)
             )
         } catch {
-            return
+            return []
         }
+        let finished = EventLog.Entry(sessionID: sessionID, type: .sessionEventsFinished)
         switch action {
         case .none, .beginInvalidation:
-            return
+            return []
         case .finishEvents:
-            try await eventLog.append(repositories, sessionID: sessionID, type: .sessionEventsFinished)
+            return [finished]
         case .completeInvalidation(let finishEvents):
-            if finishEvents { try await eventLog.append(repositories, sessionID: sessionID, type: .sessionEventsFinished) }
-            guard var session = try await repositories.sessions.find(id: sessionID) else { return }
+            guard var session = try await repositories.sessions.find(id: sessionID) else { return finishEvents ? [finished] : [] }
             session.state = machine.state
             session.invalidatedAt = clock.now
             try await repositories.sessions.updateState(of: session)
             // An invalidated session takes no tasks, so the partial files its resume data pointed to go.
             for taskID in try await repositories.tasks.releaseResumeData(sessionID: sessionID) { files.removePartial(taskID: taskID) }
-            try await eventLog.append(repositories, sessionID: sessionID, type: .sessionInvalidated)
+            return (finishEvents ? [finished] : []) + [EventLog.Entry(sessionID: sessionID, type: .sessionInvalidated)]
         }
     }
 
