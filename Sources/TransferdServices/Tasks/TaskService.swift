@@ -102,6 +102,8 @@ package struct TaskService: Sendable {
                 }
             }
             await created += try repositories.tasks.insert(unsaved)
+            // Announced before the append, which notifies what is announced so far (on PostgreSQL).
+            if newTasks.contains(where: \.start) { repositories.announce(.work) }
             // task.created, and task.resumed for those that start at once, all in one append.
             try await eventLog.append(
                 repositories,
@@ -110,7 +112,6 @@ package struct TaskService: Sendable {
                         + (newTask.start ? [EventLog.Entry(.taskResumed, for: task, data: EventData(state: .running))] : [])
                 }
             )
-            if newTasks.contains(where: \.start) { repositories.announce(.work) }
             return created
         }
     }

@@ -168,7 +168,7 @@ package final class PostgresStore: Store {
             let db = PostgresSQLConnection(connection: connection, logger: logger, locksRowsRead: kind == .write) {
                 statistics?.sent(in: kind)
             }
-            return try await SQLTransaction(db: db, vault: vault, traceparent: traceparent).run(
+            return try await SQLTransaction(db: db, vault: vault, traceparent: traceparent, notifications: notifications).run(
                 begin: begin,
                 signalling: signals,
                 finish: { repositories in
@@ -179,8 +179,9 @@ package final class PostgresStore: Store {
         }
     }
 
-    /// Sends the transaction's signals as notifications, and, when it appended events, takes its commit's number (with
-    /// the last notification, a round trip less).
+    /// Sends the transaction's signals that its first append of events did not notify (``CommitNumbering``), and,
+    /// when it appended events and has no commit position yet (the append was undone with a savepoint), takes one
+    /// (with the last notification, a round trip less).
     private static func announce(
         _ repositories: SQLRepositories,
         on db: PostgresSQLConnection,
@@ -188,14 +189,15 @@ package final class PostgresStore: Store {
     )
         async throws
     {
-        let payloads = notifications.payloads(repositories.commitActions.aftermath.signals)
-        let channel = notifications.channel
-        if repositories.eventsAppended.value, let last = payloads.last {
+        let signals = repositories.commitActions.aftermath.signals.subtracting(repositories.numbering?.notified ?? [])
+        let (payloads, channel) = (notifications.payloads(signals), notifications.channel)
+        let numbers = repositories.eventsAppended.value && repositories.numbering?.numbered != true
+        if numbers, let last = payloads.last {
             for payload in payloads.dropLast() { try await db.forEachRow("SELECT pg_notify(?, ?)", [channel, payload]) { _ in } }
             try await db.forEachRow(Self.numberCommitNotifying, [channel, last]) { _ in }
         } else {
             for payload in payloads { try await db.forEachRow("SELECT pg_notify(?, ?)", [channel, payload]) { _ in } }
-            if repositories.eventsAppended.value { try await db.forEachRow(Self.numberCommit, []) { _ in } }
+            if numbers { try await db.forEachRow(Self.numberCommit, []) { _ in } }
         }
     }
 
@@ -235,22 +237,12 @@ package final class PostgresStore: Store {
 
     private static let leaseTimeout = Duration.seconds(5)
 
-    /// The last statement of a transaction that appended events: it takes the next commit position of the events'
-    /// log, and holds the log's head until it has committed, so that positions commit in order and a reader of a
-    /// tenant's events (`TenantEventCursor`) sees them in order, without waiting for transactions that wrote none.
-    private static let numberCommit = """
-        WITH head AS (UPDATE event_log_head SET position = position + 1 RETURNING position)
-        INSERT INTO event_commits (position, transaction_id) SELECT position, pg_current_xact_id() FROM head
-        """
+    /// The commit position of a transaction whose events' append did not take one (``CommitNumbering``): its last
+    /// statement, so that it holds the log's head as briefly as it can.
+    private static let numberCommit = "WITH \(CommitNumbering.clauses) SELECT position FROM committed"
 
     /// `numberCommit`, and a notification (`pg_notify(?, ?)`) in the same statement.
-    private static let numberCommitNotifying = """
-        WITH head AS (UPDATE event_log_head SET position = position + 1 RETURNING position),
-        numbered AS (
-            INSERT INTO event_commits (position, transaction_id) SELECT position, pg_current_xact_id() FROM head RETURNING position
-        )
-        SELECT pg_notify(?, ?) FROM numbered
-        """
+    private static let numberCommitNotifying = "WITH \(CommitNumbering.clauses) SELECT pg_notify(?, ?) FROM committed"
 
     /// Delivers the signals other instances announce until the calling task is cancelled: listens on a connection
     /// of its own, and connects again a second after losing it. Notifications sent while it was not listening are

@@ -9,9 +9,15 @@ struct SQLEventRepository: EventRepository {
     let vault: CredentialVault
     /// Told that the transaction appended events.
     var eventsAppended = EventsAppended()
+    /// On PostgreSQL, the transaction's commit position, which its first append takes.
+    var numbering: CommitNumbering? = nil
+    /// The signals the transaction has announced so far, which the first append notifies.
+    var commitActions = CommitActions()
 
     func append(_ events: [Event]) async throws -> [(event: Event, queuedDelivery: Bool)] {
         eventsAppended.value = eventsAppended.value || !events.isEmpty
+        // Announced by the event log once they are appended; notified with the commit's position, where it is taken.
+        let announced = Set(commitActions.signals + events.map { .events(sessionID: $0.sessionId) })
         var appended: [(event: Event, subscriber: String??)] = []
         appended.reserveCapacity(events.count)
         var start = events.startIndex
@@ -22,7 +28,7 @@ struct SQLEventRepository: EventRepository {
             while end < events.endIndex, events[end].sessionId == session, end - start < 10_000 { end += 1 }
             switch db.dialect {
             case .sqlite: await appended += try numberedInsertions(of: events[start..<end])
-            case .postgres: await appended += try numberedInsertion(of: events[start..<end])
+            case .postgres: await appended += try numberedInsertion(of: events[start..<end], announcing: announced)
             }
             start = end
         }
@@ -62,8 +68,12 @@ struct SQLEventRepository: EventRepository {
 
     /// On PostgreSQL, one round trip for events of one session: the session's next sequences, the events' rows, and
     /// the `event_types` of the session's subscriber (nil: no subscriber; `.some(nil)`: one that takes every type),
-    /// one column of the subscriber's row rather than the whole subscription.
-    private func numberedInsertion(of events: ArraySlice<Event>) async throws -> [(event: Event, subscriber: String??)] {
+    /// one column of the subscriber's row rather than the whole subscription. The transaction's first append also
+    /// takes its commit position and notifies what it `announc`es (``CommitNumbering``).
+    private func numberedInsertion(
+        of events: ArraySlice<Event>,
+        announcing announced: Set<Signal>
+    ) async throws -> [(event: Event, subscriber: String??)] {
         guard let session = events.first?.sessionId else { return [] }
         let values = events.indices.map { "(\($0 - events.startIndex + 1), ?, CAST(? AS BIGINT), ?, ?, ?)" }.joined(separator: ", ")
         var arguments: SQLArguments = [events.count, session]
@@ -73,7 +83,8 @@ struct SQLEventRepository: EventRepository {
                 event.traceparent,
             ]
         }
-        arguments += [session, events.count, session]
+        let commit = numbering?.take(announcing: announced)
+        arguments += [session, events.count] + (commit?.notification ?? []) + [session]
         var appended: [(event: Event, subscriber: String??)] = []
         var position = events.startIndex
         try await db.forEachRow(
@@ -85,8 +96,9 @@ struct SQLEventRepository: EventRepository {
                 SELECT ?, numbered.last_sequence - ? + new.ordinal, new.type, new.task_identifier, new.data, new.created_at,
                        new.traceparent
                 FROM numbered CROSS JOIN new ORDER BY new.ordinal RETURNING id, sequence
-            )
-            SELECT inserted.id, inserted.sequence, webhooks.session_id IS NOT NULL AS subscribed, webhooks.event_types
+            )\(commit.map { ",\n" + $0.clauses } ?? "")
+            SELECT inserted.id, inserted.sequence, webhooks.session_id IS NOT NULL AS subscribed, webhooks.event_types\(
+                commit?.notification == nil ? "" : ", (SELECT pg_notify(?, ?) FROM committed)")
             FROM inserted LEFT JOIN webhooks ON webhooks.session_id = ? ORDER BY inserted.sequence
             """,
             arguments

@@ -9,14 +9,17 @@ struct SQLRepositories: Repositories {
     let eventsAppended = EventsAppended()
     /// What seals the values that may be credentials.
     let vault: CredentialVault
+    /// On PostgreSQL, the commit position and notification the first append of events takes.
+    let numbering: CommitNumbering?
     private let trace: TraceHolder
     /// How many `isolated` bodies are running, one inside the other.
     private let savepoints = Counter()
 
     /// The repositories of a transaction over `db`, for work that serves the request with `traceparent`.
-    init(db: any SQLConnection, vault: CredentialVault, traceparent: String? = nil) {
+    init(db: any SQLConnection, vault: CredentialVault, traceparent: String? = nil, numbering: CommitNumbering? = nil) {
         self.db = db
         self.vault = vault
+        self.numbering = numbering
         trace = TraceHolder(traceparent)
     }
 
@@ -31,7 +34,9 @@ struct SQLRepositories: Repositories {
 
     var sessions: any SessionRepository { SQLSessionRepository(db: db, vault: vault) }
     var tasks: any TaskRepository { SQLTaskRepository(db: db, vault: vault) }
-    var events: any EventRepository { SQLEventRepository(db: db, vault: vault, eventsAppended: eventsAppended) }
+    var events: any EventRepository {
+        SQLEventRepository(db: db, vault: vault, eventsAppended: eventsAppended, numbering: numbering, commitActions: commitActions)
+    }
     var webhooks: any WebhookRepository { SQLWebhookRepository(db: db, vault: vault) }
     var deliveries: any DeliveryRepository { SQLDeliveryRepository(db: db, vault: vault) }
     var stagedFiles: any StagedFileRepository { SQLStagedFileRepository(db: db) }
@@ -44,7 +49,7 @@ struct SQLRepositories: Repositories {
 
     func isolated<T>(_ body: () async throws -> T) async throws -> T {
         let (actions, signals) = (commitActions.actions.count, commitActions.signals.count)
-        let undos = commitActions.undos.count
+        let (undos, numbered) = (commitActions.undos.count, numbering?.state)
         savepoints.value += 1
         defer { savepoints.value -= 1 }
         do {
@@ -53,6 +58,7 @@ struct SQLRepositories: Repositories {
             commitActions.actions.removeSubrange(actions...)
             commitActions.signals.removeSubrange(signals...)
             commitActions.undo(from: undos)
+            if let numbered { numbering?.restore(numbered) }
             throw error
         }
     }

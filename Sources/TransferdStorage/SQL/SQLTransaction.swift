@@ -7,6 +7,8 @@ struct SQLTransaction {
     let db: any SQLConnection
     let vault: CredentialVault
     var traceparent: String? = nil
+    /// On PostgreSQL, how a transaction that appends events takes its commit position.
+    var notifications: PostgresNotifications? = nil
 
     /// Runs `body` between the `begin` statements and the commit; `finish` runs just before the commit. The commit's signals go to `bus` (none to a migration's).
     func run<T>(
@@ -15,7 +17,12 @@ struct SQLTransaction {
         finish: (SQLRepositories) async throws -> Void = { _ in },
         _ body: (any Repositories) async throws -> T
     ) async throws -> T {
-        let repositories = SQLRepositories(db: db, vault: vault, traceparent: traceparent)
+        let repositories = SQLRepositories(
+            db: db,
+            vault: vault,
+            traceparent: traceparent,
+            numbering: notifications.map(CommitNumbering.init(notifications:))
+        )
         let result: T
         do {
             for statement in begin { try await db.execute(statement, []) }

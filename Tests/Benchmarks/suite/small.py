@@ -16,26 +16,38 @@ CONCURRENCY = 16
 def small_benchmark(binary, workdir, count, size_kib, runs):
     """Wall time from the first submission to the last completion of `count` downloads of `size_kib` KiB each from
     nginx, CONCURRENCY at a time for both: aria2 with one `aria2.addUri` each, transferd with one `POST` each and then
-    with batches of 1,000. The three take turns, `runs` rounds; each keeps its best time.
+    with batches of 1,000, over SQLite and over PostgreSQL (a cluster of the benchmark's own, a fresh database for every
+    run). They take turns, `runs` rounds; each keeps its best time.
 
     Every run writes into a directory of its own and nothing is deleted until the end: on ext4, creating files
     within 30 s of deleting many is slow in the kernel (`recently_deleted`), and that would fall on whichever
     client ran next."""
+    from .scaleout import PostgresCluster  # scaleout builds on this module
+
     origin, urls = serve_small_files(workdir, count, size_kib)
+    cluster = PostgresCluster(workdir, name="postgres-small")
+    # A fresh database for every run, named after its directory.
+    database = lambda directory: cluster.create_database(os.path.basename(directory).replace("-", "_"))  # noqa: E731
     clients = {
         "aria2 RPC": lambda directory: aria2_rpc(directory, urls),
         "transferd": lambda directory: transferd(binary, directory, urls, batch=1),
         "transferd batches": lambda directory: transferd(binary, directory, urls, batch=1000),
+        "PostgreSQL": lambda directory: transferd(binary, directory, urls, batch=1, database=database(directory)),
+        "PostgreSQL batches": lambda directory: transferd(binary, directory, urls, batch=1000, database=database(directory)),
     }
     try:
         results = best_times(clients, runs, workdir, "small")
     finally:
         origin.close()
-    print(f"\n{count} downloads × {size_kib} KiB, {CONCURRENCY} at a time, from submission to the last completion, best of {runs}")
+        cluster.stop()
+    print(f"\n{count} downloads × {size_kib} KiB, {CONCURRENCY} at a time, from submission to the last completion, best of "
+          f"{runs}; transferd over SQLite, then over PostgreSQL (× SQLite: against the same submission over SQLite)")
     baseline = results["aria2 RPC"]
-    print(f"{'client':<18} {'seconds':>8} {'per s':>8} {'x aria2':>8}")
+    print(f"{'client':<18} {'seconds':>8} {'per s':>8} {'x aria2':>8} {'x SQLite':>9}")
     for name, seconds in results.items():
-        print(f"{name:<18} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:8.2f}")
+        sqlite = {"PostgreSQL": "transferd", "PostgreSQL batches": "transferd batches"}.get(name)
+        versus = f" {seconds / results[sqlite]:9.2f}" if sqlite else ""
+        print(f"{name:<18} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:8.2f}{versus}")
     return results
 
 
@@ -104,8 +116,9 @@ def rpc(port, method, params):
         return json.loads(response.read())["result"]
 
 
-def transferd(binary, workdir, urls, batch):
-    process, port = start_transferd(binary, workdir, "--worker-concurrency", str(CONCURRENCY), *NO_LIMITS)
+def transferd(binary, workdir, urls, batch, database=None):
+    options = ["--worker-concurrency", str(CONCURRENCY), *NO_LIMITS] + (["--database-url", database] if database else [])
+    process, port = start_transferd(binary, workdir, *options)
     client = Client(port)
     try:
         client.call("PUT", "/v1/sessions/small", {"configuration": {"maximumConnectionsPerHost": CONCURRENCY}})
