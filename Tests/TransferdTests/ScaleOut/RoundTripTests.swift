@@ -14,7 +14,9 @@ import Testing
 /// 0.1, 1.3 and 2.2; with the response going into the row the end writes, 0.1, 0.9–1.1 and 2.0; with the next
 /// queue read with a queue's heads, and background tasks looked for only while one is active, 0.1, 0.9–1.1, 1.7;
 /// with a worker freed as soon as its transfer is over, 0.1, 0.6 and 1.2; with a claim's times, transfers under way
-/// and first queue read in one statement, 0.1, 0.6–0.7 and 0.8–0.9).
+/// and first queue read in one statement, 0.1, 0.6–0.7 and 0.8–0.9; with the commit's position taken by the first
+/// append of events, alternating four runs of each build, 0.06, 0.54–0.60 and 0.95–1.04 against 0.07, 0.50–0.71 and
+/// 0.89–1.04: a task's share of a group's statements moves with the group's size, from run to run).
 @Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct RoundTripTests {
     static let tasks = 100
@@ -47,7 +49,7 @@ struct RoundTripTests {
             let (writes, claims) = ((after.write - created.write) / Double(Self.tasks), (after.claim - created.claim) / Double(Self.tasks))
             print("round trips per task: creation in a batch \(creation); creation, response and completion \(writes); claims \(claims)")
             #expect(creation <= 0.5, "creation in a batch: \(creation) statements a task")
-            #expect(writes <= 2, "creation, response and completion: \(writes) statements a task")
+            #expect(writes <= 1.5, "creation, response and completion: \(writes) statements a task")
             #expect(claims <= 2, "claims: \(claims) statements a task")
         }
     }
