@@ -69,7 +69,7 @@ struct SQLEventRepository: EventRepository {
     /// On PostgreSQL, one round trip for events of one session: the session's next sequences, the events' rows, and
     /// the `event_types` of the session's subscriber (nil: no subscriber; `.some(nil)`: one that takes every type),
     /// one column of the subscriber's row rather than the whole subscription. The transaction's first append also
-    /// takes its commit position and notifies what it `announc`es (``CommitNumbering``).
+    /// takes its commit position and notifies the signals `announced` (``CommitNumbering``).
     private func numberedInsertion(
         of events: ArraySlice<Event>,
         announcing announced: Set<Signal>
