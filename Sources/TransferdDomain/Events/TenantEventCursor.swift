@@ -1,9 +1,9 @@
 /// Where a reader of all of a tenant's sessions' events is: after the event `id`, committed at position `commit`.
 ///
 /// Events are read in `(commit, id)` order. On PostgreSQL, where instances' transactions commit out of id order,
-/// every transaction that writes events takes the next commit position as the last thing before it commits, in
-/// turn with the others, so that positions become visible in order and a reader never waits for transactions that
-/// wrote none; on SQLite, whose one writer commits in id order, `commit` is 0. Shown to clients as the opaque text
+/// every transaction that writes events takes the next commit position with its first append of events and holds
+/// it until it commits, in turn with the others, so that positions become visible in order and a reader never waits
+/// for transactions that wrote none; on SQLite, whose one writer commits in id order, `commit` is 0. Shown to clients as the opaque text
 /// `c<commit>.<id>`.
 package struct TenantEventCursor: Sendable, Equatable, Comparable, CustomStringConvertible {
     package var commit: Int64

@@ -4,8 +4,8 @@ import TransferdDomain
 struct SQLRepositories: Repositories {
     let db: any SQLConnection
     let commitActions = CommitActions()
-    /// Whether the transaction appended events: on PostgreSQL, it then takes the next commit position
-    /// (`TenantEventCursor`) just before it commits.
+    /// Whether the transaction appended events: on PostgreSQL, it then has a commit position (`TenantEventCursor`),
+    /// which its first append takes (``CommitNumbering``), or the commit, when a savepoint undid that append.
     let eventsAppended = EventsAppended()
     /// What seals the values that may be credentials.
     let vault: CredentialVault
