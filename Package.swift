@@ -95,6 +95,7 @@ let package = Package(
                 .copy("0019_challenges.sql"),
                 .copy("0020_sealed_secrets.sql"),
                 .copy("0021_tenant_quotas.sql"),
+                .copy("0022_claimable_tasks.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

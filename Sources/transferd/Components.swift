@@ -143,7 +143,10 @@ struct Components: Sendable {
         let (scheduler, apiKeys) = (scheduler, apiKeys)
         signals.subscribe { signal in
             switch signal {
-            case .work: schedulerLoop.doorbell.ring()
+            case .work:
+                scheduler.cues.workAnnounced()
+                schedulerLoop.doorbell.ring()
+            case .capacity: schedulerLoop.doorbell.ring()
             case .outbox: dispatcherLoop.doorbell.ring()
             case .deadlines: deadlineLoop.doorbell.ring()
             case .events(let sessionID): eventLog.signal.notify(sessionID: sessionID)

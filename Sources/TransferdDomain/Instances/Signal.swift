@@ -4,6 +4,9 @@
 package enum Signal: Hashable, Sendable {
     /// Work for the scheduler: a task queued, resumed or requeued, a lease released.
     case work
+    /// A transfer ended and left no work behind: a worker and a per-host slot are free, which matters only to a
+    /// scheduler that left due tasks unclaimed for want of them.
+    case capacity
     /// Deliveries in the outbox, or a session's sending given up.
     case outbox
     /// A background task's deadline to watch.
@@ -18,10 +21,11 @@ package enum Signal: Hashable, Sendable {
 }
 
 extension Signal {
-    /// The signal as a word of a notification's text (`w`, `o`, `d`, `e12`, `t34`, `k<id>`).
+    /// The signal as a word of a notification's text (`w`, `c`, `o`, `d`, `e12`, `t34`, `k<id>`).
     package var word: String {
         switch self {
         case .work: "w"
+        case .capacity: "c"
         case .outbox: "o"
         case .deadlines: "d"
         case .events(let sessionID): "e\(sessionID)"
@@ -36,6 +40,7 @@ extension Signal {
         let rest = word.dropFirst()
         switch first {
         case "w" where rest.isEmpty: self = .work
+        case "c" where rest.isEmpty: self = .capacity
         case "o" where rest.isEmpty: self = .outbox
         case "d" where rest.isEmpty: self = .deadlines
         case "e": guard let id = Int64(rest) else { return nil }; self = .events(sessionID: id)

@@ -9,8 +9,12 @@ package protocol Store: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// Runs `body`, a read of one statement, which sees that statement's own snapshot: on PostgreSQL it is sent without
     /// a transaction around it (one round trip, where a transaction adds two). A body that sends a second statement
-    /// is run again as a ``read(_:)``, whatever it made of the refusal.
-    func lookup<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
+    /// is run again as a ``read(_:)``, whatever it made of the refusal. Its statement is counted with the transactions
+    /// of `kind` (a scheduler's look at the queue with its claims).
+    func lookup<T: Sendable>(
+        counted kind: StoreStatistics.Transaction,
+        _ body: @escaping @Sendable (any Repositories) async throws -> T
+    ) async throws -> T
     /// Runs `body` in a write transaction: all of it is committed, or none of it.
     func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// Runs `body` in a write transaction that claims work: across every instance sharing the database one such
@@ -29,6 +33,13 @@ package protocol Store: Sendable {
     /// What a shared store counts of its statements and retries; nil for one in process (SQLite), whose statements
     /// are calls, not round trips.
     var statistics: StoreStatistics? { get }
+}
+
+extension Store {
+    /// A lookup counted with the reads.
+    package func lookup<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        try await lookup(counted: .read, body)
+    }
 }
 
 /// A transaction that must run again from the start: another one conflicted with it (on PostgreSQL, a deadlock, or a

@@ -47,7 +47,7 @@ package protocol TaskRepository {
     /// and deferred starts due after `now`, leases of instances other than `owner` that expire, whether a lease had
     /// expired at `leaseNow`), the transfers under way at `leaseNow` on every instance by session and origin (the
     /// tasks `ending`, this instance's transfers that are over but whose ends are not committed, not counted), the
-    /// first queue and whether any background task is active.
+    /// first queue, whether any background task is active and whether any queued task is due and unleased.
     func overview(dueAfter now: Date, leasesAt leaseNow: Date, owner: String, ending: [Int64]) async throws -> QueueOverview
     /// Makes the queued tasks waiting for `reason` due at `now`; how many there were.
     func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) async throws -> Int

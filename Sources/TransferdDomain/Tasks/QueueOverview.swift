@@ -15,6 +15,8 @@ package struct QueueOverview: Sendable, Equatable {
     package var firstQueue: HostQueue?
     /// Whether any background task is active: only then are its tasks looked for, ahead of their queues.
     package var anyBackgroundTaskActive: Bool
+    /// Whether some queued task is due and leased to no one: one a claim may take, per-host limits allowing.
+    package var anyClaimable: Bool
 
     package init(
         nextAttempt: Date? = nil,
@@ -22,9 +24,11 @@ package struct QueueOverview: Sendable, Equatable {
         leasesExpired: Bool = false,
         underway: [HostQueue: Int] = [:],
         firstQueue: HostQueue? = nil,
-        anyBackgroundTaskActive: Bool = false
+        anyBackgroundTaskActive: Bool = false,
+        anyClaimable: Bool = false
     ) {
         (self.nextAttempt, self.nextForeignLeaseExpiry, self.leasesExpired) = (nextAttempt, nextForeignLeaseExpiry, leasesExpired)
         (self.underway, self.firstQueue, self.anyBackgroundTaskActive) = (underway, firstQueue, anyBackgroundTaskActive)
+        self.anyClaimable = anyClaimable
     }
 }

@@ -27,6 +27,8 @@ package struct Scheduler: Service {
     package let transfers: ActiveTransfers
     package let loop: WakeUpLoop
     package let turns = SessionTurns()
+    /// Whether a wake claims at once or asks first whether anything is claimable.
+    package let cues = ClaimCues()
     /// How often a full instance looks for another tenant's waiting work.
     package let busyLooks = BusyLooks(interval: .milliseconds(250))
     package let concurrency: Int
@@ -86,7 +88,9 @@ package struct Scheduler: Service {
     }
 
     /// Runs the transfer, then records its end; its worker is free for the next claim as soon as the transfer is
-    /// over, while its end is written (the claim leaves its task out of the transfers under way).
+    /// over, while its end is written (the claim leaves its task out of the transfers under way). The end's commit
+    /// announces what it left (`.work` for a task back in its queue, `.capacity` otherwise), which wakes the loop
+    /// again, after the transfer is no longer registered.
     private func perform(_ job: TransferJob, transfer: ActiveTransfer) async {
         let outcome =
             if let upload = job.upload {
@@ -97,7 +101,6 @@ package struct Scheduler: Service {
         transfer.beginEnding()
         loop.doorbell.ring()
         await recordEnd(of: job, transfer: transfer, outcome: outcome)
-        loop.doorbell.ring()
     }
 
     /// Records how the transfer ended. While the store cannot take it (the database is unreachable for a moment, or
@@ -149,41 +152,63 @@ package struct Scheduler: Service {
 
     /// Picks the next tasks to run, leases them to this instance and registers them as transferring, in one claim
     /// so that a concurrent suspend or cancel sees either the queued task or the transferring one, never something
-    /// between.
+    /// between. A wake that announced no work, after a claim that left none, first asks whether any task is
+    /// claimable, outside the claim's turn (a transfer's end frees a worker, and usually nothing waits for it); so does
+    /// one while every worker is busy, between the looks it takes for other tenants' work.
+    ///
+    /// Tasks not due yet (`nextAttemptAt`) wait; the second result is when the first of them is due, or when
+    /// another instance's lease expires; the third whether some lease has expired, for the reporter to take back.
+    private func claimJobs() async throws -> ([(TransferJob, ActiveTransfer)], Date?, Bool) {
+        let (now, leaseNow, started) = (loop.clock.now, instance.clock.now, ContinuousClock.now)
+        let (owner, ending) = (instance.id, transfers.endingTaskIDs)
+        let read: @Sendable (any Repositories) async throws -> QueueOverview = { repositories in
+            try await repositories.tasks.overview(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending)
+        }
+        // Looked at even when every worker is busy, now and then: another tenant's waiting work may take one back.
+        if transfers.workersByTenant.values.reduce(0, +) >= concurrency, let wait = busyLooks.wait(at: started) {
+            let overview = try await store.lookup(counted: .claim, read)
+            let look = now.addingTimeInterval(wait.timeInterval)
+            return ([], min(nextDue(overview) ?? look, look), overview.leasesExpired)
+        }
+        if !cues.claimsAtOnce() {
+            let overview = try await store.lookup(counted: .claim, read)
+            guard overview.anyClaimable else { return ([], nextDue(overview), overview.leasesExpired) }
+        }
+        return try await claim(now: now, leaseNow: leaseNow, started: started, read)
+    }
+
+    /// When the scheduler looks again: the first queued task's next attempt, or another instance's lease's expiry.
+    private func nextDue(_ overview: QueueOverview) -> Date? {
+        [overview.nextAttempt, overview.nextForeignLeaseExpiry.map { instance.moment($0, on: loop.clock) }].compactMap { $0 }.min()
+    }
+
+    /// The claim itself, in the claim's turn.
     ///
     /// Each session's queue per origin is ranked by its active background tasks' transfers first, then priority,
     /// then age; candidates are taken rank by rank, and within a rank the session served longest ago goes first.
-    /// Tasks not due yet (`nextAttemptAt`) wait; the second result is when the first of them is due, or when
-    /// another instance's lease expires; the third whether some lease has expired, for the reporter to take back.
-    ///
     /// Discretionary sessions' tasks wait while others are queued, until the discretionary window opens.
-    private func claimJobs() async throws -> ([(TransferJob, ActiveTransfer)], Date?, Bool) {
-        let (now, leaseNow, started) = (loop.clock.now, instance.clock.now, ContinuousClock.now)
-        let (transfers, turns, files, bounds, instance, clock, window) = (
-            transfers, turns, uploader.environment.files, bounds, instance, loop.clock, discretionaryWindow
+    private func claim(
+        now: Date,
+        leaseNow: Date,
+        started: ContinuousClock.Instant,
+        _ read: @escaping @Sendable (any Repositories) async throws -> QueueOverview
+    ) async throws -> ([(TransferJob, ActiveTransfer)], Date?, Bool) {
+        let (transfers, turns, files, bounds, instance, window, cues) = (
+            transfers, turns, uploader.environment.files, bounds, instance, discretionaryWindow, cues
         )
-        let (concurrency, perTenant, quotas, busyLooks) = (concurrency, perTenant, quotas, busyLooks)
+        let (concurrency, perTenant, quotas) = (concurrency, perTenant, quotas)
         return try await store.claim { repositories in
             let share = await FairShare(capacity: concurrency, perTenant: perTenant, shares: try quotas.transferShares(repositories))
-            let overview = try await repositories.tasks.overview(
-                dueAfter: now,
-                leasesAt: leaseNow,
-                owner: instance.id,
-                ending: transfers.endingTaskIDs
-            )
-            var nextDue = [overview.nextAttempt, overview.nextForeignLeaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }
-                .min()
+            let overview = try await read(repositories)
+            var nextDue = nextDue(overview)
             let leasesExpired = overview.leasesExpired
             let holding = transfers.workersByTenant
             let free = share.capacity - holding.values.reduce(0, +)
-            // Looked at even when every worker is busy, now and then: another tenant's waiting work may take one back.
-            if free <= 0, let wait = busyLooks.wait(at: started) {
-                let look = now.addingTimeInterval(wait.timeInterval)
-                return ([], min(nextDue ?? look, look), leasesExpired)
-            }
             let depth = max(free, 1)
             var underway = overview.underway
-            var candidates = try await repositories.tasks.queueHeads(from: overview, dueAt: now, depth: depth).sorted { lhs, rhs in
+            // No queue is read when no task is due and unleased.
+            let heads = overview.anyClaimable ? try await repositories.tasks.queueHeads(from: overview, dueAt: now, depth: depth) : []
+            var candidates = heads.sorted { lhs, rhs in
                 lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
             }
             let othersWait = candidates.contains { !$0.configuration.discretionary }
@@ -223,6 +248,10 @@ package struct Scheduler: Service {
             }
             let lease = TaskLease(owner: instance.id, expiresAt: instance.leaseExpiry(from: leaseNow))
             try await repositories.tasks.lease(ids: claimed.map(\.1.taskID), lease, startedAt: now)
+            // The queue is left without due work only when every task read was taken, with workers to spare (a queue
+            // read to the depth may hold more), and some was readable where any was claimable.
+            let drained = claimed.count == heads.count && claimed.count < free && (!heads.isEmpty || !overview.anyClaimable)
+            repositories.afterCommit { cues.claimed(leavingWork: !drained) }
             // What waits for a worker alone, not for its session's per-host limit: only that may take one back.
             let pickedIDs = Set(picked.map(\.task.rowID))
             var room = underway

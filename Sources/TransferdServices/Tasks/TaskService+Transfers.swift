@@ -160,6 +160,7 @@ extension TaskService: TransferReporter {
             let released = try await repositories.tasks.releaseLeases(ids: items.map(\.transfer.taskID), owner: owner)
             var tasks = Dictionary(released.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
             let held = HeldWrites()
+            var requeued = false
             for item in items {
                 let (transfer, outcome) = (item.transfer, item.outcome)
                 // Content the attempt published and the task did not take goes, while the attempt still holds the
@@ -183,9 +184,11 @@ extension TaskService: TransferReporter {
                     if let resumed = response.resumedEvent(taskIdentifier: task.taskIdentifier) { held.hold([resumed]) }
                 }
                 try await service.record(item, of: &task, held, repositories)
+                requeued = requeued || task.state == .running
                 if published, task.file == nil { repositories.afterCommit { files.removeContent(taskID: transfer.taskID) } }
             }
-            if !released.isEmpty { repositories.announce(.work) }
+            // A task back in its queue is work; otherwise only a worker and a per-host slot were freed.
+            if !released.isEmpty { repositories.announce(requeued ? .work : .capacity) }
             try await service.transitions.flush(held, repositories)
             return items.map { _ in () }
         }

@@ -92,12 +92,15 @@ package final class PostgresStore: Store {
         try await transaction(.read, begin: ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"], body)
     }
 
-    package func lookup<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+    package func lookup<T: Sendable>(
+        counted kind: StoreStatistics.Transaction,
+        _ body: @escaping @Sendable (any Repositories) async throws -> T
+    ) async throws -> T {
         let (statistics, logger, vault) = (statistics, logger, vault)
         let budget = StatementBudget()
         do {
             let result = try await Self.leasing(client) { connection in
-                let db = PostgresSQLConnection(connection: connection, logger: logger, budget: budget) { statistics?.sent(in: .read) }
+                let db = PostgresSQLConnection(connection: connection, logger: logger, budget: budget) { statistics?.sent(in: kind) }
                 return try await body(SQLRepositories(db: db, vault: vault))
             }
             if !budget.isExceeded { return result }

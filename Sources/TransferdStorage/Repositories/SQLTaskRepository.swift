@@ -230,6 +230,8 @@ struct SQLTaskRepository: TaskRepository {
                 )
             }
         let first = "FROM tasks WHERE state = ? ORDER BY session_id, origin LIMIT 1"
+        // The state is written out, so that the planner matches the partial index `tasks_claimable`.
+        let claimable = "FROM tasks WHERE state = '\(TaskState.running.rawValue)' AND lease_owner IS NULL"
         let row = try await db.fetchOne(
             """
             SELECT (SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?),
@@ -240,11 +242,13 @@ struct SQLTaskRepository: TaskRepository {
                        WHERE lease_owner IS NOT NULL AND lease_expires_at > ? AND id NOT IN (\(endingIDs))
                        GROUP BY session_id, origin) AS underway),
                    (SELECT session_id \(first)), (SELECT origin \(first)),
-                   EXISTS (SELECT 1 FROM background_tasks WHERE state = ?)
+                   EXISTS (SELECT 1 FROM background_tasks WHERE state = ?),
+                   EXISTS (SELECT 1 \(claimable) AND next_attempt_at IS NULL)
+                       OR EXISTS (SELECT 1 \(claimable) AND next_attempt_at <= ?)
             """,
             [TaskState.running, StoredDate.text(now), owner, StoredDate.text(leaseNow), StoredDate.text(leaseNow)]
                 + ["[" + ending.map(String.init).joined(separator: ",") + "]", TaskState.running, TaskState.running]
-                + [BackgroundTask.State.active]
+                + [BackgroundTask.State.active, StoredDate.text(now)]
         ) { row in
             let counts = try JSONDecoder().decode([UnderwayCount].self, from: Data((row[3] as String? ?? "[]").utf8))
             let (sessionID, origin) = (row[4] as Int64?, row[5] as String?)
@@ -254,7 +258,8 @@ struct SQLTaskRepository: TaskRepository {
                 leasesExpired: row[2],
                 underway: Dictionary(counts.map { ($0.queue, $0.count) }, uniquingKeysWith: +),
                 firstQueue: sessionID.flatMap { sessionID in origin.map { HostQueue(sessionID: sessionID, origin: $0) } },
-                anyBackgroundTaskActive: row[6]
+                anyBackgroundTaskActive: row[6],
+                anyClaimable: row[7]
             )
         }
         return row ?? QueueOverview()

@@ -110,8 +110,13 @@ final class CommitActions {
         undos.removeSubrange(index...)
     }
 
-    /// What follows the commit, as gathered so far: the actions, and each signal once.
-    var aftermath: Aftermath { Aftermath(actions: actions, signals: Set(signals)) }
+    /// What follows the commit, as gathered so far: the actions, and each signal once (`.capacity` not beside
+    /// `.work`, which wakes the same loops and claims at once).
+    var aftermath: Aftermath {
+        var signals = Set(signals)
+        if signals.contains(.work) { signals.remove(.capacity) }
+        return Aftermath(actions: actions, signals: signals)
+    }
 
     /// What follows a commit: its actions run, then its signals reach this instance's subscribers.
     struct Aftermath: Sendable {

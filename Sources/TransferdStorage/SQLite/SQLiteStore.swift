@@ -67,7 +67,10 @@ package final class SQLiteStore: Store {
     }
 
     /// A read of SQLite is a call, with or without a transaction around it.
-    package func lookup<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+    package func lookup<T: Sendable>(
+        counted kind: StoreStatistics.Transaction,
+        _ body: @escaping @Sendable (any Repositories) async throws -> T
+    ) async throws -> T {
         try await read(body)
     }
 

@@ -314,8 +314,11 @@ private final class GatedStore: Store {
         try await store.read(body)
     }
 
-    func lookup<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
-        try await store.lookup(body)
+    func lookup<T: Sendable>(
+        counted kind: StoreStatistics.Transaction,
+        _ body: @escaping @Sendable (any Repositories) async throws -> T
+    ) async throws -> T {
+        try await store.lookup(counted: kind, body)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
