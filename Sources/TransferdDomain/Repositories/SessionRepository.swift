@@ -20,11 +20,10 @@ package protocol SessionRepository {
     func list(after cursor: Int64, limit: Int, tenantID: Int64?) async throws -> [Session]
     func details(sessionIDs: [Int64]) async throws -> [Int64: Session.Details]
     /// Hands out the session's next `count` task identifiers, in order, in one statement that also reads the session
-    /// (locking its row until the transaction ends) and counts its tasks; nil when there is no such session.
-    func takeTaskIdentifiers(
-        _ count: Int,
-        sessionID: Int64
-    ) async throws -> (session: Session, identifiers: ClosedRange<Int64>, tasks: Int)?
+    /// (locking its row until the transaction ends), counts its tasks and reads its tenant's standing; nil when there
+    /// is no such session. The standing is read as committed when the statement began: a creation in the same session
+    /// that another instance commits while this one waits for the row is not counted in it.
+    func takeTaskIdentifiers(_ count: Int, sessionID: Int64) async throws -> TakenTaskIdentifiers?
 
     /// Leases the sending of the session's deliveries to `owner` until `expiresAt`, unless another instance holds
     /// that lease at `now`; false when one does.

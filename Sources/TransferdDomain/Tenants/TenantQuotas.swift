@@ -37,7 +37,12 @@ extension TenantQuotas {
     /// what `requests` says; the quotas and usage are read in the caller's transaction. A request of 0 stored bytes (a
     /// new download, of a size not known yet) is refused once nothing is left.
     package func admit(_ requests: [QuotaBreach.Quota: Int64], tenant: Int64, _ repositories: any Repositories) async throws {
-        guard let standing = try await repositories.tenants.standing(id: tenant) else { return }
+        try admit(requests, standing: try await repositories.tenants.standing(id: tenant))
+    }
+
+    /// `admit(_:tenant:_:)` against a standing already read; none (the tenant is gone) admits everything.
+    package func admit(_ requests: [QuotaBreach.Quota: Int64], standing: TenantStanding?) throws {
+        guard let standing else { return }
         let quota = defaults.overridden(by: standing.quota)
         for (kind, amount) in requests.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let (limit, used): (Int64?, Int64) =

@@ -78,18 +78,22 @@ package struct TaskService: Sendable {
     package func create(_ newTasks: [NewTask], inSession sessionID: Int64, itemsIn field: String?) async throws -> [TransferTask] {
         guard !newTasks.isEmpty else { return [] }
         return try await writes.write(forSession: sessionID) { repositories in
-            // The identifiers are taken as the session is read (a refusal rolls them back with the transaction).
+            // The identifiers are taken as the session and its tenant are read (a refusal rolls them back with the
+            // transaction).
             let taken = try await repositories.sessions.takeTaskIdentifiers(newTasks.count, sessionID: sessionID)
-            guard let (session, identifiers, inSession) = taken, session.state == .active else {
+            guard let taken, taken.session.state == .active else {
                 throw DomainError.conflict("The session is \(taken?.session.state.rawValue ?? "gone") and accepts no new tasks.")
             }
-            try await checkTaskLimits(session, having: inSession, adding: newTasks, repositories)
-            // Inserted together (one statement on PostgreSQL) but for those continuing resume data, which take
-            // their partial file over as they are inserted; row ids follow task identifiers all the same.
+            let session = taken.session
+            try checkTaskLimits(session, having: taken.tasks, adding: newTasks, tenant: taken.tenant)
+            // Inserted together (one statement on PostgreSQL, sent with the events') but for those continuing resume
+            // data, which take their partial file over as they are inserted; row ids follow task identifiers all the
+            // same.
             var (created, unsaved) = ([TransferTask](), [TransferTask]())
-            for (index, (identifier, newTask)) in zip(identifiers, newTasks).enumerated() {
+            for (index, (identifier, newTask)) in zip(taken.identifiers, newTasks).enumerated() {
                 do {
-                    let task = try await prepare(newTask, as: identifier, in: session, repositories)
+                    var task = try await prepare(newTask, as: identifier, in: session, repositories)
+                    task.id = taken.rowIDs?[index]
                     guard let resumeData = newTask.resumeData else {
                         unsaved.append(task)
                         continue
@@ -221,18 +225,13 @@ package struct TaskService: Sendable {
 
     /// Refuses new tasks when the session would pass its limit, or its tenant a quota: of queued tasks, or of stored
     /// bytes for downloads once nothing is left of it.
-    private func checkTaskLimits(
-        _ session: Session,
-        having inSession: Int,
-        adding newTasks: [NewTask],
-        _ repositories: any Repositories
-    ) async throws {
+    private func checkTaskLimits(_ session: Session, having inSession: Int, adding newTasks: [NewTask], tenant: TenantStanding?) throws {
         guard inSession + newTasks.count <= limits.maximumTasksPerSession else {
             throw DomainError.limitExceeded("Session `\(session.identifier)` has \(inSession) tasks, the most a session may have.")
         }
         var requests: [QuotaBreach.Quota: Int64] = [.queuedTasks: Int64(newTasks.count)]
         if newTasks.contains(where: { $0.kind == .download }) { requests[.storedBytes] = 0 }
-        try await quotas.admit(requests, tenant: session.tenantId, repositories)
+        try quotas.admit(requests, standing: tenant)
     }
 
     static func task(_ taskIdentifier: Int64, sessionID: Int64, _ repositories: any Repositories) async throws -> TransferTask {

@@ -27,6 +27,8 @@ struct PostgresSQLConnection: SQLConnection {
     var budget: StatementBudget? = nil
     /// Told of every statement sent.
     var sending: @Sendable () -> Void = {}
+    /// The writes held for the statement that takes them in (`hold`).
+    let held = HeldStatements()
 
     var dialect: SQLDialect { .postgres }
 
@@ -40,6 +42,8 @@ struct PostgresSQLConnection: SQLConnection {
 
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
+        // A rollback forgets what is held: sent first, a write that fails would keep the rollback from being sent.
+        if sql.hasPrefix("ROLLBACK") { held.forget() } else { try await sendHeld() }
         // A command prepared answers rows, not its tag (postgres-nio's prepared statements without rows cannot be read
         // for their tag): a row each for the rows it changed.
         if prepares, PreparedStatements.returnsNoRows(sql) {
@@ -58,6 +62,46 @@ struct PostgresSQLConnection: SQLConnection {
     }
 
     func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+        try await sendHeld()
+        try await send(sql, arguments, body)
+    }
+
+    func hold(_ sql: String, _ arguments: SQLArguments) async throws {
+        held.append(sql, arguments)
+    }
+
+    func forEachRow(takingInHeldWrites sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+        let writes = held.take()
+        guard !writes.isEmpty, writes.reduce(arguments.count, { $0 + $1.values.count }) <= Self.maximumArguments else {
+            try await send(writes, then: "SELECT 1", []) { _ in }
+            return try await send(sql, arguments, body)
+        }
+        try await send(writes, then: sql, arguments, body)
+    }
+
+    /// The most arguments a statement takes (PostgreSQL numbers them in 16 bits).
+    private static let maximumArguments = 65_535
+
+    /// Sends the writes held so far, in one statement.
+    private func sendHeld() async throws {
+        let writes = held.take()
+        if !writes.isEmpty { try await send(writes, then: "SELECT 1", []) { _ in } }
+    }
+
+    /// Sends `sql` with `writes` as the first parts of its `WITH`.
+    private func send(
+        _ writes: [HeldStatements.Statement],
+        then sql: String,
+        _ arguments: SQLArguments,
+        _ body: (StoredRow) throws -> Void
+    ) async throws {
+        guard !writes.isEmpty else { return try await send(sql, arguments, body) }
+        let parts = writes.enumerated().map { "held_write_\($0.offset + 1) AS (\($0.element.sql))" }.joined(separator: ", ")
+        let text = sql.hasPrefix("WITH ") ? "WITH \(parts), " + sql.dropFirst(5) : "WITH \(parts) " + sql
+        try await send(text, writes.flatMap { $0.values.map { $0 } } + arguments, body)
+    }
+
+    private func send(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
         let (text, bindings) = Self.statement(sql, arguments)
         let rows: [PostgresRow]
         if prepares, let prepared = PreparedStatements.shared.prepared(text, types: bindings.types) {
@@ -204,6 +248,33 @@ struct PostgresSQLConnection: SQLConnection {
     }
 
     private static let numberedTexts = Mutex<[String: String]>([:])
+}
+
+/// The writes a transaction holds for the statement that takes them in (`PostgresSQLConnection.hold`), in order.
+final class HeldStatements: Sendable {
+    struct Statement: Sendable {
+        let sql: String
+        let values: [DatabaseValue]
+    }
+
+    private let statements = Mutex<[Statement]>([])
+
+    func append(_ sql: String, _ arguments: SQLArguments) {
+        let statement = Statement(sql: sql, values: arguments.map { $0?.databaseValue ?? .null })
+        statements.withLock { $0.append(statement) }
+    }
+
+    /// The statements held, no longer held.
+    func take() -> [Statement] {
+        statements.withLock { statements in
+            defer { statements = [] }
+            return statements
+        }
+    }
+
+    func forget() {
+        statements.withLock { $0 = [] }
+    }
 }
 
 /// The one statement a lookup may send without a transaction; a second is refused, and the lookup runs again as

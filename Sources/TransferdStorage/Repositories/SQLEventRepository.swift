@@ -87,20 +87,21 @@ struct SQLEventRepository: EventRepository {
         arguments += [session, events.count] + (commit?.notification ?? []) + [session]
         var appended: [(event: Event, subscriber: String??)] = []
         var position = events.startIndex
+        // What the transaction holds (a creation's tasks) goes with it: the statement reads no task.
         try await db.forEachRow(
-            """
-            WITH numbered AS (UPDATE sessions SET last_sequence = last_sequence + ? WHERE id = ? RETURNING last_sequence),
-            new (ordinal, type, task_identifier, data, created_at, traceparent) AS (VALUES \(values)),
-            inserted AS (
-                INSERT INTO events (session_id, sequence, type, task_identifier, data, created_at, traceparent)
-                SELECT ?, numbered.last_sequence - ? + new.ordinal, new.type, new.task_identifier, new.data, new.created_at,
-                       new.traceparent
-                FROM numbered CROSS JOIN new ORDER BY new.ordinal RETURNING id, sequence
-            )\(commit.map { ",\n" + $0.clauses } ?? "")
-            SELECT inserted.id, inserted.sequence, webhooks.session_id IS NOT NULL AS subscribed, webhooks.event_types\(
+            takingInHeldWrites: """
+                WITH numbered AS (UPDATE sessions SET last_sequence = last_sequence + ? WHERE id = ? RETURNING last_sequence),
+                new (ordinal, type, task_identifier, data, created_at, traceparent) AS (VALUES \(values)),
+                inserted AS (
+                    INSERT INTO events (session_id, sequence, type, task_identifier, data, created_at, traceparent)
+                    SELECT ?, numbered.last_sequence - ? + new.ordinal, new.type, new.task_identifier, new.data, new.created_at,
+                           new.traceparent
+                    FROM numbered CROSS JOIN new ORDER BY new.ordinal RETURNING id, sequence
+                )\(commit.map { ",\n" + $0.clauses } ?? "")
+                SELECT inserted.id, inserted.sequence, webhooks.session_id IS NOT NULL AS subscribed, webhooks.event_types\(
                 commit?.notification == nil ? "" : ", (SELECT pg_notify(?, ?) FROM committed)")
-            FROM inserted LEFT JOIN webhooks ON webhooks.session_id = ? ORDER BY inserted.sequence
-            """,
+                FROM inserted LEFT JOIN webhooks ON webhooks.session_id = ? ORDER BY inserted.sequence
+                """,
             arguments
         ) { row in
             var event = events[position]

@@ -27,8 +27,16 @@ struct SQLTaskRepository: TaskRepository {
         try await insert([task])[0]
     }
 
+    /// Tasks whose row ids were reserved (PostgreSQL) are held for the next statement (the creation's events).
     func insert(_ tasks: [TransferTask]) async throws -> [TransferTask] {
-        let ids = try await RowStatements.insert(into: TransferTask.table, rows: tasks.map { try $0.insertedColumns(vault) }, db)
+        let reserved = tasks.compactMap(\.id)
+        let ids: [Int64]
+        if db.dialect == .postgres, reserved.count == tasks.count {
+            try await RowStatements.hold(into: TransferTask.table, rows: try tasks.map { ($0.rowID, try $0.insertedColumns(vault)) }, db)
+            ids = reserved
+        } else {
+            ids = try await RowStatements.insert(into: TransferTask.table, rows: tasks.map { try $0.insertedColumns(vault) }, db)
+        }
         return zip(tasks, ids).map { task, id in
             var task = task
             task.id = id

@@ -7,11 +7,11 @@ struct SQLTenantRepository: TenantRepository {
     let db: any SQLConnection
 
     func standing(id: Int64) async throws -> TenantStanding? {
-        try await db.fetchOne(Self.standings + " WHERE t.id = ?", [id], Self.standing(row:))
+        try await db.fetchOne(Self.standings + " WHERE t.id = ?", [id], { Self.standing(row: $0) })
     }
 
     func standings() async throws -> [TenantStanding] {
-        try await db.fetchAll(Self.standings + " ORDER BY t.name", [], Self.standing(row:))
+        try await db.fetchAll(Self.standings + " ORDER BY t.name", [], { Self.standing(row: $0) })
     }
 
     func quotas() async throws -> [Int64: TenantQuota] {
@@ -32,7 +32,7 @@ struct SQLTenantRepository: TenantRepository {
     }
 
     /// Tenants with what they hold, each sum an index seek over the tenant's own rows.
-    private static let standings = """
+    static let standings = """
         SELECT t.id, t.name, t.max_sessions, t.max_queued_tasks, t.max_stored_bytes, t.max_transfers,
             (SELECT CAST(COUNT(*) AS BIGINT) FROM sessions WHERE tenant_id = t.id AND state <> 'invalidated') AS sessions,
             (SELECT CAST(COALESCE(SUM(tasks_suspended + tasks_running + tasks_canceling), 0) AS BIGINT) FROM sessions WHERE tenant_id = t.id)
@@ -42,21 +42,22 @@ struct SQLTenantRepository: TenantRepository {
         FROM tenants t
         """
 
-    private static func standing(row: StoredRow) -> TenantStanding {
+    /// A row of `standings`, its columns' names after `prefix`.
+    static func standing(row: StoredRow, prefix: String = "") -> TenantStanding {
         TenantStanding(
-            id: row["id"],
-            name: row["name"],
-            quota: quota(row: row),
-            usage: TenantUsage(sessions: row["sessions"], queuedTasks: row["queued"], storedBytes: row["stored"])
+            id: row[prefix + "id"],
+            name: row[prefix + "name"],
+            quota: quota(row: row, prefix: prefix),
+            usage: TenantUsage(sessions: row[prefix + "sessions"], queuedTasks: row[prefix + "queued"], storedBytes: row[prefix + "stored"])
         )
     }
 
-    private static func quota(row: StoredRow) -> TenantQuota {
+    private static func quota(row: StoredRow, prefix: String = "") -> TenantQuota {
         TenantQuota(
-            sessions: row["max_sessions"],
-            queuedTasks: row["max_queued_tasks"],
-            storedBytes: row["max_stored_bytes"],
-            transfers: row["max_transfers"]
+            sessions: row[prefix + "max_sessions"],
+            queuedTasks: row[prefix + "max_queued_tasks"],
+            storedBytes: row[prefix + "max_stored_bytes"],
+            transfers: row[prefix + "max_transfers"]
         )
     }
 }

@@ -52,6 +52,19 @@ enum RowStatements {
         return ids
     }
 
+    /// Holds the insert of rows of one shape into `table`, each with the row id given (`SQLConnection.hold`): on
+    /// PostgreSQL, one statement for as many rows as its parameters hold, sent with the statement that follows.
+    static func hold(into table: String, rows: [(id: Int64, columns: StoredColumns)], _ db: any SQLConnection) async throws {
+        guard let first = rows.first?.columns else { return }
+        let names = (["id"] + first.map(\.key)).joined(separator: ", ")
+        let perStatement = 65_535 / (first.count + 1)
+        for start in stride(from: 0, to: rows.count, by: perStatement) {
+            let chunk = rows[start..<min(start + perStatement, rows.count)]
+            let values = repeatElement("(\(Placeholders.list(first.count + 1)))", count: chunk.count).joined(separator: ", ")
+            try await db.hold("INSERT INTO \(table) (\(names)) VALUES \(values)", chunk.flatMap { [$0.id] + $0.columns.map(\.value) })
+        }
+    }
+
     /// Inserts a row into `table`, whose key is a column of its own rather than a row id.
     static func insertKeyed(into table: String, _ columns: StoredColumns, _ db: any SQLConnection) async throws {
         try await db.execute(texts.text(.insert, table, columns) { insertion(into: table, columns) }, columns.map(\.value))

@@ -19,11 +19,27 @@ package protocol SQLConnection {
     func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64
     /// Runs the query `sql`, handing its rows to `body` in order; a row is valid only during its call.
     func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws
+    /// Holds the write `sql`, whose result nothing reads, for the next statement that takes held writes in
+    /// (``forEachRow(takingInHeldWrites:_:_:)``), or sends it on its own just before any other statement: the order
+    /// of the transaction's writes is kept, and a round trip saved. A rollback forgets what is held. Where a statement
+    /// is a call (SQLite), it runs now.
+    func hold(_ sql: String, _ arguments: SQLArguments) async throws
+    /// ``forEachRow(_:_:_:)``, with the writes held so far sent as parts of its `WITH`: the parts of one statement
+    /// see one snapshot, so `sql` must read nothing they write.
+    func forEachRow(takingInHeldWrites sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws
 }
 
 extension SQLConnection {
     /// The clause that locks the rows of a query of one table (`rowLock(of:)`).
     var rowLock: String { rowLock(of: nil) }
+
+    func hold(_ sql: String, _ arguments: SQLArguments) async throws {
+        try await execute(sql, arguments)
+    }
+
+    func forEachRow(takingInHeldWrites sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+        try await forEachRow(sql, arguments, body)
+    }
 
     /// Runs `body` in a savepoint: if it throws, what it wrote is undone while the transaction goes on. Savepoints
     /// nest; `depth` is the number of savepoints open around this one.

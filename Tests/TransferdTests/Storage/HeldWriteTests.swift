@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TransferdDomain
+
+@testable import transferd
+
+/// A creation of a few tasks reserves their row ids with their identifiers, and on PostgreSQL their insert is held
+/// and sent with the statement that follows (the creation's events): the transaction's writes keep their order, any
+/// other statement sees what was held, and a rollback forgets it. On the suite's database.
+@Suite struct HeldWriteTests {
+    struct Refusal: Error {}
+
+    @Test func heldTasksGoWithTheEventsAndAreSeenByAnyOtherStatement() async throws {
+        try await OpenedStore.onSuiteDatabase { store in
+            let now = Date()
+            let session = try await store.write { try await StoredRows.session("held", at: now, $0) }
+            let writes = { store.statistics?.statements[.write, default: 0] ?? 0 }
+
+            // act: two tasks inserted, then their events appended; one more, then read back in the transaction
+            let before = writes()
+            let created = try await store.write { repositories in
+                let taken = try #require(try await repositories.sessions.takeTaskIdentifiers(2, sessionID: session))
+                let tasks = try await repositories.tasks.insert(
+                    taken.identifiers.enumerated().map { index, identifier in
+                        var task = StoredRows.download(Int(identifier), in: session, at: now)
+                        task.id = taken.rowIDs?[index]
+                        return task
+                    }
+                )
+                _ = try await repositories.events.append(
+                    tasks.map {
+                        Event(
+                            sessionId: session,
+                            sequence: 0,
+                            type: .taskCreated,
+                            taskIdentifier: $0.taskIdentifier,
+                            data: EventData(),
+                            createdAt: now
+                        )
+                    }
+                )
+                return tasks
+            }
+            let sent = writes() - before
+            let third = try await store.write { repositories in
+                let taken = try #require(try await repositories.sessions.takeTaskIdentifiers(1, sessionID: session))
+                var task = StoredRows.download(Int(taken.identifiers.lowerBound), in: session, at: now)
+                task.id = taken.rowIDs?.first
+                let inserted = try await repositories.tasks.insert([task])[0]
+                return try await repositories.tasks.find(id: inserted.rowID)
+            }
+
+            // verify: every task there under its id, in identifier order, counted into its session; its events
+            if store.isShared {
+                #expect(created.map(\.rowID) == created.map(\.rowID).sorted() && created.count == 2)
+                #expect(sent == 4, "BEGIN, the identifiers, the tasks with their events, COMMIT: \(sent)")
+            }
+            #expect(third?.taskIdentifier == 3)
+            // (a write: the session's counters are read as identifiers are taken)
+            let read = try await store.write { repositories in
+                var found: [Int64?] = []
+                for task in created { found.append(try await repositories.tasks.find(id: task.rowID)?.taskIdentifier) }
+                return (
+                    found,
+                    try await repositories.events.list(sessionID: session, after: 0, taskIdentifier: nil, limit: 10).map(\.taskIdentifier),
+                    try await repositories.sessions.takeTaskIdentifiers(1, sessionID: session)?.tasks
+                )
+            }
+            #expect(read.0 == [1, 2])
+            #expect(read.1 == [1, 2])
+            #expect(read.2 == 3)
+        }
+    }
+
+    @Test func aRollbackForgetsWhatWasHeld() async throws {
+        try await OpenedStore.onSuiteDatabase { store in
+            let now = Date()
+            let session = try await store.write { try await StoredRows.session("forgotten", at: now, $0) }
+
+            // act: a task held twice under one id (an insert that would fail, were it sent), then the transaction
+            // refused before anything sends it
+            await #expect(throws: Refusal.self) {
+                try await store.write { repositories in
+                    let taken = try #require(try await repositories.sessions.takeTaskIdentifiers(1, sessionID: session))
+                    var task = StoredRows.download(Int(taken.identifiers.lowerBound), in: session, at: now)
+                    task.id = taken.rowIDs?.first
+                    _ = try await repositories.tasks.insert([task])
+                    if task.id != nil { _ = try await repositories.tasks.insert([task]) }
+                    throw Refusal()
+                }
+            }
+
+            // verify: no task, its identifier taken again, and the store's next transactions as usual (the rollback
+            // was sent: a connection left in the failed transaction would refuse them)
+            for _ in 1...4 {
+                let next = try await store.write { repositories in
+                    try await repositories.sessions.takeTaskIdentifiers(1, sessionID: session)
+                }
+                #expect(next?.tasks == 0)
+            }
+            #expect(try await store.read { try await $0.tasks.list(sessionID: session, after: 0, state: nil, limit: 10) }.isEmpty)
+        }
+    }
+}
