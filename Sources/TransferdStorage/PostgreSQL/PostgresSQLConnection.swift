@@ -72,7 +72,7 @@ struct PostgresSQLConnection: SQLConnection {
 
     func forEachRow(takingInHeldWrites sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
         let writes = held.take()
-        guard !writes.isEmpty, writes.reduce(arguments.count, { $0 + $1.values.count }) <= Self.maximumArguments else {
+        guard writes.reduce(arguments.count, { $0 + $1.values.count }) <= Self.maximumArguments else {
             try await send(writes, then: "SELECT 1", []) { _ in }
             return try await send(sql, arguments, body)
         }
