@@ -71,21 +71,38 @@ struct PostgresSQLConnection: SQLConnection {
     }
 
     func forEachRow(takingInHeldWrites sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
-        let writes = held.take()
-        guard writes.reduce(arguments.count, { $0 + $1.values.count }) <= Self.maximumArguments else {
-            try await send(writes, then: "SELECT 1", []) { _ in }
-            return try await send(sql, arguments, body)
+        var writes = held.take()
+        // The first held writes that fit beside the statement's own arguments go on their own.
+        var room = Self.maximumArguments - arguments.count
+        let fitting = writes.reversed().prefix { write in
+            room -= write.values.count
+            return room >= 0
         }
-        try await send(writes, then: sql, arguments, body)
+        writes.removeLast(fitting.count)
+        try await send(writes)
+        try await send(fitting.reversed(), then: sql, arguments, body)
     }
 
     /// The most arguments a statement takes (PostgreSQL numbers them in 16 bits).
     private static let maximumArguments = 65_535
 
-    /// Sends the writes held so far, in one statement.
+    /// Sends the writes held so far.
     private func sendHeld() async throws {
-        let writes = held.take()
-        if !writes.isEmpty { try await send(writes, then: "SELECT 1", []) { _ in } }
+        try await send(held.take())
+    }
+
+    /// Sends `writes`, as few statements as the arguments' limit allows.
+    private func send(_ writes: [HeldStatements.Statement]) async throws {
+        var start = writes.startIndex
+        while start < writes.endIndex {
+            var (end, count) = (start, 0)
+            while end < writes.endIndex, end == start || count + writes[end].values.count <= Self.maximumArguments {
+                count += writes[end].values.count
+                end += 1
+            }
+            try await send(Array(writes[start..<end]), then: "SELECT 1", []) { _ in }
+            start = end
+        }
     }
 
     /// Sends `sql` with `writes` as the first parts of its `WITH`.

@@ -72,6 +72,49 @@ import TransferdDomain
         }
     }
 
+    /// More held than one statement's 65,535 arguments hold: what does not fit beside the events goes first, in order.
+    @Test func heldWritesBeyondOneStatementAreSentInOrder() async throws {
+        try await OpenedStore.onSuiteDatabase { store in
+            let now = Date()
+            let session = try await store.write { try await StoredRows.session("many", at: now, $0) }
+            let count = 3_000
+
+            // act: 3,000 tasks with ids of their own (about 120,000 arguments), then their events
+            try await store.write { repositories in
+                let taken = try #require(try await repositories.sessions.takeTaskIdentifiers(count, sessionID: session))
+                let tasks = try await repositories.tasks.insert(
+                    taken.identifiers.map { identifier in
+                        var task = StoredRows.download(Int(identifier), in: session, at: now)
+                        task.id = 1_000_000 + identifier
+                        return task
+                    }
+                )
+                _ = try await repositories.events.append(
+                    tasks.map {
+                        Event(
+                            sessionId: session,
+                            sequence: 0,
+                            type: .taskCreated,
+                            taskIdentifier: $0.taskIdentifier,
+                            data: EventData(),
+                            createdAt: now
+                        )
+                    }
+                )
+            }
+
+            // verify: every task (under its id, where the insert was held) and every event
+            let read = try await store.read { repositories in
+                (
+                    try await repositories.tasks.list(sessionID: session, after: 0, state: nil, limit: count + 1).map(\.rowID),
+                    try await repositories.events.list(sessionID: session, after: 0, taskIdentifier: nil, limit: count + 1).count
+                )
+            }
+            #expect(read.0.count == count && read.1 == count)
+            if store.isShared { #expect(read.0 == (1...Int64(count)).map { 1_000_000 + $0 }, "the tasks' ids as held") }
+        }
+    }
+
     @Test func aRollbackForgetsWhatWasHeld() async throws {
         try await OpenedStore.onSuiteDatabase { store in
             let now = Date()
