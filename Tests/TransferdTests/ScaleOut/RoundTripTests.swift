@@ -77,7 +77,10 @@ struct RoundTripTests {
             let after = try await Self.statements(service.api)
             let (writes, claims) = ((after.write - before.write) / Double(count), (after.claim - before.claim) / Double(count))
             print("round trips of a lone download: creation, response and completion \(writes); claims \(claims)")
-            #expect(writes <= 11, "creation, response and completion: \(writes) statements")
+            // Other writes made meanwhile fall in the counts too: about one transaction of three statements in ten
+            // downloads on an idle machine (10.3 and 8.0), up to three beside the whole suite (10.9 and 8.1). A
+            // statement more for every append of events (as `HeldWriteTests` checks alone) makes 11.3 or more.
+            #expect(writes <= 12, "creation, response and completion: \(writes) statements")
             #expect(claims <= 9, "claims: \(claims) statements")
         }
     }

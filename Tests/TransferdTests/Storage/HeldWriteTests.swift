@@ -42,6 +42,13 @@ import TransferdDomain
                 return tasks
             }
             let sent = writes() - before
+            let appendAlone = writes()
+            try await store.write { repositories in
+                _ = try await repositories.events.append(
+                    [Event(sessionId: session, sequence: 0, type: .taskProgress, taskIdentifier: 1, data: EventData(), createdAt: now)]
+                )
+            }
+            let sentAlone = writes() - appendAlone
             let third = try await store.write { repositories in
                 let taken = try #require(try await repositories.sessions.takeTaskIdentifiers(1, sessionID: session))
                 var task = StoredRows.download(Int(taken.identifiers.lowerBound), in: session, at: now)
@@ -54,6 +61,7 @@ import TransferdDomain
             if store.isShared {
                 #expect(created.map(\.rowID) == created.map(\.rowID).sorted() && created.count == 2)
                 #expect(sent == 4, "BEGIN, the identifiers, the tasks with their events, COMMIT: \(sent)")
+                #expect(sentAlone == 3, "BEGIN, the events, COMMIT, with nothing held: \(sentAlone)")
             }
             #expect(third?.taskIdentifier == 3)
             // (a write: the session's counters are read as identifiers are taken)
@@ -67,7 +75,7 @@ import TransferdDomain
                 )
             }
             #expect(read.0 == [1, 2])
-            #expect(read.1 == [1, 2])
+            #expect(read.1 == [1, 2, 1])
             #expect(read.2 == 3)
         }
     }
