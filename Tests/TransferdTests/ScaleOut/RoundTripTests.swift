@@ -78,8 +78,8 @@ struct RoundTripTests {
             let (writes, claims) = ((after.write - before.write) / Double(count), (after.claim - before.claim) / Double(count))
             print("round trips of a lone download: creation, response and completion \(writes); claims \(claims)")
             // Other writes made meanwhile fall in the counts too: about one transaction of three statements in ten
-            // downloads on an idle machine (10.3 and 8.0), up to three beside the whole suite (10.9 and 8.1). A
-            // statement more for every append of events (as `HeldWriteTests` checks alone) makes 11.3 or more.
+            // downloads on an idle machine (10.3 and 8.0), up to three beside the whole suite (10.9 and 8.1), so a
+            // single statement more a download shows here only on an idle machine; `HeldWriteTests` counts an append's.
             #expect(writes <= 12, "creation, response and completion: \(writes) statements")
             #expect(claims <= 9, "claims: \(claims) statements")
         }
