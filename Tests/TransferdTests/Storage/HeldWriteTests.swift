@@ -19,27 +19,7 @@ import TransferdDomain
             // act: two tasks inserted, then their events appended; one more, then read back in the transaction
             let before = writes()
             let created = try await store.write { repositories in
-                let taken = try #require(try await repositories.sessions.takeTaskIdentifiers(2, sessionID: session))
-                let tasks = try await repositories.tasks.insert(
-                    taken.identifiers.enumerated().map { index, identifier in
-                        var task = StoredRows.download(Int(identifier), in: session, at: now)
-                        task.id = taken.rowIDs?[index]
-                        return task
-                    }
-                )
-                _ = try await repositories.events.append(
-                    tasks.map {
-                        Event(
-                            sessionId: session,
-                            sequence: 0,
-                            type: .taskCreated,
-                            taskIdentifier: $0.taskIdentifier,
-                            data: EventData(),
-                            createdAt: now
-                        )
-                    }
-                )
-                return tasks
+                try await Self.create(2, in: session, at: now, repositories) { taken, index in taken.rowIDs?[index] }
             }
             let sent = writes() - before
             let appendAlone = writes()
@@ -88,27 +68,10 @@ import TransferdDomain
             let count = 3_000
 
             // act: 3,000 tasks with ids of their own (about 120,000 arguments), then their events
-            try await store.write { repositories in
-                let taken = try #require(try await repositories.sessions.takeTaskIdentifiers(count, sessionID: session))
-                let tasks = try await repositories.tasks.insert(
-                    taken.identifiers.map { identifier in
-                        var task = StoredRows.download(Int(identifier), in: session, at: now)
-                        task.id = 1_000_000 + identifier
-                        return task
-                    }
-                )
-                _ = try await repositories.events.append(
-                    tasks.map {
-                        Event(
-                            sessionId: session,
-                            sequence: 0,
-                            type: .taskCreated,
-                            taskIdentifier: $0.taskIdentifier,
-                            data: EventData(),
-                            createdAt: now
-                        )
-                    }
-                )
+            _ = try await store.write { repositories in
+                try await Self.create(count, in: session, at: now, repositories) { taken, index in
+                    1_000_000 + taken.identifiers.lowerBound + Int64(index)
+                }
             }
 
             // verify: every task (under its id, where the insert was held) and every event
@@ -151,5 +114,37 @@ import TransferdDomain
             }
             #expect(try await store.read { try await $0.tasks.list(sessionID: session, after: 0, state: nil, limit: 10) }.isEmpty)
         }
+    }
+
+    /// Takes `count` task identifiers of the session, inserts a download for each under the row id `id` gives it
+    /// (nil: the insert's own), then appends their `task.created`.
+    private static func create(
+        _ count: Int,
+        in session: Int64,
+        at now: Date,
+        _ repositories: any Repositories,
+        id: (TakenTaskIdentifiers, Int) -> Int64?
+    ) async throws -> [TransferTask] {
+        let taken = try #require(try await repositories.sessions.takeTaskIdentifiers(count, sessionID: session))
+        let tasks = try await repositories.tasks.insert(
+            taken.identifiers.enumerated().map { index, identifier in
+                var task = StoredRows.download(Int(identifier), in: session, at: now)
+                task.id = id(taken, index)
+                return task
+            }
+        )
+        _ = try await repositories.events.append(
+            tasks.map {
+                Event(
+                    sessionId: session,
+                    sequence: 0,
+                    type: .taskCreated,
+                    taskIdentifier: $0.taskIdentifier,
+                    data: EventData(),
+                    createdAt: now
+                )
+            }
+        )
+        return tasks
     }
 }
