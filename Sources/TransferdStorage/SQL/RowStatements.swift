@@ -35,19 +35,16 @@ enum RowStatements {
     /// many rows as its 65,535 parameters hold (a batch of 1,000 tasks was 1,000 round trips); on SQLite, where a
     /// statement is a call, one cached statement each.
     static func insert(into table: String, rows: [StoredColumns], _ db: any SQLConnection) async throws -> [Int64] {
-        guard let first = rows.first, db.dialect == .postgres else {
+        guard db.dialect == .postgres else {
             var ids: [Int64] = []
             for row in rows { ids.append(try await insert(into: table, row, db)) }
             return ids
         }
-        let names = first.map(\.key).joined(separator: ", ")
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
-        for start in stride(from: 0, to: rows.count, by: 65_535 / first.count) {
-            let chunk = rows[start..<min(start + 65_535 / first.count, rows.count)]
-            let values = repeatElement("(\(Placeholders.list(first.count)))", count: chunk.count).joined(separator: ", ")
+        for (sql, arguments) in insertions(into: table, rows: rows) {
             // Rows come back in the order of the VALUES list.
-            await ids += try db.values("INSERT INTO \(table) (\(names)) VALUES \(values) RETURNING id", chunk.flatMap { $0.map(\.value) })
+            await ids += try db.values(sql + " RETURNING id", arguments)
         }
         return ids
     }
@@ -55,13 +52,20 @@ enum RowStatements {
     /// Holds the insert of rows of one shape into `table`, each with the row id given (`SQLConnection.hold`): on
     /// PostgreSQL, one statement for as many rows as its parameters hold, sent with the statement that follows.
     static func hold(into table: String, rows: [(id: Int64, columns: StoredColumns)], _ db: any SQLConnection) async throws {
-        guard let first = rows.first?.columns else { return }
-        let names = (["id"] + first.map(\.key)).joined(separator: ", ")
-        let perStatement = 65_535 / (first.count + 1)
-        for start in stride(from: 0, to: rows.count, by: perStatement) {
+        for (sql, arguments) in insertions(into: table, rows: rows.map { ["id": $0.id] + $0.columns }) {
+            try await db.hold(sql, arguments)
+        }
+    }
+
+    /// The multi-row `INSERT`s of rows of one shape: as many rows a statement as its 65,535 parameters hold.
+    private static func insertions(into table: String, rows: [StoredColumns]) -> [(sql: String, arguments: SQLArguments)] {
+        guard let first = rows.first else { return [] }
+        let names = first.map(\.key).joined(separator: ", ")
+        let perStatement = 65_535 / first.count
+        return stride(from: 0, to: rows.count, by: perStatement).map { start in
             let chunk = rows[start..<min(start + perStatement, rows.count)]
-            let values = repeatElement("(\(Placeholders.list(first.count + 1)))", count: chunk.count).joined(separator: ", ")
-            try await db.hold("INSERT INTO \(table) (\(names)) VALUES \(values)", chunk.flatMap { [$0.id] + $0.columns.map(\.value) })
+            let values = repeatElement("(\(Placeholders.list(first.count)))", count: chunk.count).joined(separator: ", ")
+            return ("INSERT INTO \(table) (\(names)) VALUES \(values)", chunk.flatMap { $0.map(\.value) })
         }
     }
 
