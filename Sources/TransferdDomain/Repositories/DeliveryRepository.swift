@@ -23,16 +23,19 @@ package protocol DeliveryRepository {
     func pendingHeads(exceptSessions: [Int64], leasableBy owner: String, at now: Date) async throws -> [DeliveryHead]
     /// The session's oldest pending delivery, when its subscriber is enabled.
     func pendingHead(sessionID: Int64) async throws -> Delivery?
-    /// Writes an attempt of `delivery`; then, when the delivery is still pending, what the attempt changed of it
-    /// (`update(_:ifStatus:)`) and the subscriber's `health`, and when the attempt delivered it, that the subscriber
-    /// acknowledged its event (and so every earlier one). Returns whether it was still pending and, when it was
-    /// delivered, the session's next pending delivery (while its subscriber is enabled). One statement on PostgreSQL.
+    /// Records subscribers' answers, each for another session, whose delivery leases `owner` holds. For each:
+    /// its attempt; then, when the delivery is still pending, what the answer changed of it (`update(_:ifStatus:)`)
+    /// and the subscriber's health, and when the answer delivered it, that the subscriber acknowledged its event
+    /// (and so every earlier one). Returns, for each, whether its delivery was still pending and, when the answer
+    /// delivered it, the session's next pending delivery if that is due by `now` (while its subscriber is enabled).
+    /// A session whose answer returns no next delivery, and every session in `releasing`, is given back: `owner`'s
+    /// lease of its deliveries ends. One statement on PostgreSQL, which takes the sessions' rows in ascending order.
     func record(
-        _ attempt: DeliveryAttempt,
-        of delivery: Delivery,
-        health: WebhookSubscription.State
-    ) async throws
-        -> (recorded: Bool, next: Delivery?)
+        _ answers: [AnsweredDelivery],
+        releasing: [Int64],
+        leasedTo owner: String,
+        dueBy now: Date
+    ) async throws -> [(recorded: Bool, next: Delivery?)]
     /// How many deliveries wait to be sent, in every session.
     func countPending() async throws -> Int
 }

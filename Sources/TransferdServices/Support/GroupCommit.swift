@@ -37,7 +37,8 @@ package final class GroupCommit: Sendable {
     /// The items of one kind of ``BatchWrite``, for one session and one request's trace, that a group writes
     /// together. One session's: a batch then takes its session's rows where the group's order puts them (a batch
     /// of two sessions' tasks changed both sessions' counters in no set order, and deadlocked with another
-    /// instance's group).
+    /// instance's group). A kind that takes its sessions' rows in order itself spans sessions
+    /// (``BatchWrite/spansSessions``).
     fileprivate struct Batch: Sendable {
         struct Key: Hashable, Sendable {
             let kind: ObjectIdentifier
@@ -124,7 +125,7 @@ package final class GroupCommit: Sendable {
     {
         let (traceparent, session) = (Trace.parent, sessionID ?? .max)
         let batch = Batch(
-            key: Batch.Key(kind: ObjectIdentifier(Writer.self), session: session, traceparent: traceparent),
+            key: Batch.Key(kind: ObjectIdentifier(Writer.self), session: writer.spansSessions ? .max : session, traceparent: traceparent),
             item: item,
             write: { items, repositories in
                 // Every item of a batch is the writer's: the batch's key names its kind.
@@ -291,4 +292,12 @@ package protocol BatchWrite: Sendable {
     associatedtype Outcome: Sendable
     /// Writes `items` in the caller's transaction; returns one outcome for each, in order.
     func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Outcome]
+    /// Whether one batch holds the items of every session in the group, not one session's. Its writes must take
+    /// the sessions' rows in ascending order themselves, before any other row, and its group commit must write no
+    /// other work: the batch is written where its lowest session comes.
+    var spansSessions: Bool { get }
+}
+
+extension BatchWrite {
+    package var spansSessions: Bool { false }
 }

@@ -41,7 +41,9 @@ package struct Dispatcher: Service {
     let metrics: ServiceMetrics
     /// Where a subscriber's answer to `task.authentication_challenge` (its 2xx reply's body) goes.
     let challenges: TaskService
+    /// Records answers and gives sessions back, for every session in a group commit of its own.
     private let recorder: GroupCommit
+    private let records: AnswerRecords
 
     /// The most of a subscriber's reply read: a challenge's answer fits in it.
     static let replyLimit = 64 << 10
@@ -69,6 +71,7 @@ package struct Dispatcher: Service {
         self.metrics = metrics
         self.challenges = challenges
         recorder = GroupCommit(store: store)
+        records = AnswerRecords(owner: instance.id, clock: loop.clock, metrics: metrics)
     }
 
     var clock: any WallClock { loop.clock }
@@ -150,9 +153,8 @@ package struct Dispatcher: Service {
 
     /// The turn is over: the session's lease goes back, for whichever instance claims it next.
     private func release(_ sessionID: Int64) async {
-        let owner = instance.id
         do {
-            try await recorder.write(forSession: sessionID) { try await $0.sessions.releaseDeliveries(sessionID: sessionID, owner: owner) }
+            _ = try await recorder.write(.giveBack(sessionID: sessionID), by: records, forSession: sessionID)
         } catch {
             logger.warning(
                 "could not release a session's delivery lease; it expires",
@@ -207,16 +209,13 @@ package struct Dispatcher: Service {
                 if Task.isCancelled { return nil }
                 answer = .failed(TransferError(transportError: error).message)
             }
-            let latency = ContinuousClock.now - started
-            let recording = Recording(delivery: delivery, answer: answer, attemptedAt: attemptedAt, latency: latency, now: clock.now)
-            let (policy, owner, metrics, written) = (policy, instance.id, metrics, event.createdAt)
-            return try await recorder.write(forSession: delivery.sessionId) { repositories in
-                let next = try await Self.record(recording, in: repositories, policy: policy) { outcome in
-                    repositories.afterCommit { metrics.delivered(outcome, eventWrittenAt: written, at: recording.now) }
-                }
-                if next == nil { try await repositories.sessions.releaseDeliveries(sessionID: delivery.sessionId, owner: owner) }
-                return next
-            }
+            let (latency, now) = (ContinuousClock.now - started, clock.now)
+            let answered = AnsweredDelivery(delivery, answer: answer, attemptedAt: attemptedAt, latency: latency, now: now, policy: policy)
+            return try await recorder.write(
+                .answer(answered, eventWrittenAt: event.createdAt, at: now),
+                by: records,
+                forSession: delivery.sessionId
+            )
         } catch {
             logger.error("webhook delivery failed", metadata: ["delivery": "\(delivery.messageId)", "error": "\(error)"])
             return nil
@@ -254,64 +253,5 @@ package struct Dispatcher: Service {
         } catch {
             logger.notice("a webhook's answer to a challenge was refused", metadata: ["task": "\(taskIdentifier)", "error": "\(error)"])
         }
-    }
-
-    /// How a subscriber answered one attempt, to record.
-    private struct Recording: Sendable {
-        let delivery: Delivery
-        let answer: DeliveryAnswer
-        let attemptedAt: Date
-        let latency: Duration
-        let now: Date
-    }
-
-    /// Records the answer (in a transaction shared with other sessions' answers); returns the session's next
-    /// delivery when the answer was a 2xx and that one is due.
-    /// `recorded` hears the delivery's status after the answer, when the answer counted.
-    private static func record(
-        _ recording: Recording,
-        in repositories: any Repositories,
-        policy: DeliveryPolicy,
-        recorded: (Delivery.Status) -> Void
-    ) async throws -> Delivery? {
-        let (delivery, answer, now) = (recording.delivery, recording.answer, recording.now)
-        let attempt = DeliveryAttempt(
-            deliveryId: delivery.rowID,
-            attemptedAt: recording.attemptedAt,
-            statusCode: answer.status,
-            latencyMs: Int(recording.latency.timeInterval * 1000),
-            error: answer.error
-        )
-        // The delivery is this sender's as it was claimed; it may have left the queue meanwhile (webhook deleted,
-        // session invalidated): then its outcome stands and nothing else changes.
-        var current = delivery
-        current.attemptCount += 1
-        let health: WebhookSubscription.State
-        switch answer {
-        case .answered(let status, _) where (200..<300).contains(status):
-            current.status = .delivered
-            current.completedAt = now
-            current.lastError = nil
-            health = .healthy
-        case .answered(410, _):
-            current.status = .failed
-            current.completedAt = now
-            current.lastError = "The subscriber answered 410 Gone; the webhook is disabled."
-            health = .disabled
-        default:
-            current.lastError = answer.error ?? "The subscriber answered \(answer.status ?? 0)."
-            health = .retrying
-            if let delay = policy.delay(afterFailedAttempts: current.attemptCount, retryAfter: answer.retryAfter) {
-                current.nextAttemptAt = now.addingTimeInterval(delay.timeInterval)
-            } else {
-                current.status = .failed
-                current.completedAt = now
-            }
-        }
-        let (wasPending, next) = try await repositories.deliveries.record(attempt, of: current, health: health)
-        guard wasPending else { return nil }
-        recorded(current.status)
-        guard let next else { return nil }
-        return next.nextAttemptAt <= now ? next : nil
     }
 }

@@ -61,51 +61,126 @@ struct SQLDeliveryRepository: DeliveryRepository {
     }
 
     func record(
-        _ attempt: DeliveryAttempt,
-        of delivery: Delivery,
-        health: WebhookSubscription.State
-    ) async throws
-        -> (recorded: Bool, next: Delivery?)
-    {
-        let columns = attempt.storedColumns()
-        let insertion =
-            "INSERT INTO \(DeliveryAttempt.table) (\(columns.map(\.key).joined(separator: ", "))) VALUES (\(Placeholders.list(columns.count)))"
-        let healthArguments: SQLArguments = [health, delivery.sessionId, health]
-        let acknowledged = delivery.status == .delivered
-        let acknowledgement = "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?"
-        let acknowledgementArguments: SQLArguments = [delivery.sequence, delivery.sessionId, delivery.sequence]
+        _ answers: [AnsweredDelivery],
+        releasing: [Int64],
+        leasedTo owner: String,
+        dueBy now: Date
+    ) async throws -> [(recorded: Bool, next: Delivery?)] {
         guard db.dialect == .postgres else {
-            try await db.execute(insertion, columns.map(\.value))
-            guard try await update(delivery, ifStatus: .pending) else { return (false, nil) }
-            try await db.execute("UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ?", healthArguments)
-            guard acknowledged else { return (true, nil) }
-            try await db.execute(acknowledgement, acknowledgementArguments)
-            return (true, try await pendingHead(sessionID: delivery.sessionId))
+            let sessions = SQLSessionRepository(db: db, vault: vault)
+            var outcomes: [(recorded: Bool, next: Delivery?)] = []
+            for answer in answers {
+                let outcome = try await record(answer)
+                let next = outcome.next.flatMap { $0.nextAttemptAt <= now ? $0 : nil }
+                if next == nil { try await sessions.releaseDeliveries(sessionID: answer.delivery.sessionId, owner: owner) }
+                outcomes.append((outcome.recorded, next))
+            }
+            for sessionID in releasing { try await sessions.releaseDeliveries(sessionID: sessionID, owner: owner) }
+            return outcomes
         }
-        // Data-modifying CTEs all run, whatever the outer query reads; the health and the acknowledgement wait for the
-        // update's row. The outer query sees the rows as they were before the statement: the next delivery is the
-        // first pending one after this one.
-        return try await db.fetchOne(
-            """
-            WITH attempt AS (\(insertion)),
-            updated AS (\(Self.update(ifStatus: .pending)) RETURNING id),
-            health AS (UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ? AND EXISTS (SELECT 1 FROM updated)),
-            acknowledged AS (\(acknowledgement) AND ? = 1 AND EXISTS (SELECT 1 FROM updated))
-            SELECT (SELECT COUNT(*) FROM updated) AS recorded, NULL AS next_columns, next.* FROM (SELECT 1) AS one
-            LEFT JOIN LATERAL (
-                SELECT d.* FROM deliveries d JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
-                WHERE ? = 1 AND d.status = \(Delivery.Status.pending.sqlConstant) AND d.session_id = ? AND d.sequence > ?
-                  AND w.state <> \(WebhookSubscription.State.disabled.sqlConstant) AND s.sends_launch_events = 1
-                ORDER BY d.sequence LIMIT 1\(db.rowLock(of: "d"))
-            ) AS next ON TRUE
-            """,
-            columns.map(\.value) + Self.changes(of: delivery) + healthArguments + acknowledgementArguments
-                + [acknowledged, acknowledged, delivery.sessionId, delivery.sequence]
-        ) { row in
+        guard !answers.isEmpty || !releasing.isEmpty else { return [] }
+        var arguments: SQLArguments = []
+        for (ordinal, answer) in answers.enumerated() {
+            let (attempt, delivery) = (answer.attempt, answer.delivery)
+            arguments += [ordinal, delivery.sequence, delivery.sessionId] + Self.changes(of: delivery)
+            arguments += [StoredDate.text(attempt.attemptedAt), attempt.statusCode, attempt.latencyMs, attempt.error, answer.health]
+        }
+        arguments += releasing.map { $0 as (any DatabaseValueConvertible)? }
+        arguments += [StoredDate.text(now), owner, owner, owner]
+        return try await db.fetchAll(Self.recording(answers: answers.count, releasing: releasing.count), arguments) { row in
             let parts = row.parts(after: ["next_columns"])
-            guard (parts[0]["recorded"] as Int64) == 1 else { return (false, nil) }
-            return (true, (parts[1]["id"] as Int64?) == nil ? nil : try Delivery(row: parts[1]))
-        } ?? (false, nil)
+            return ((parts[0]["recorded"] as Int64) == 1, (parts[1]["id"] as Int64?) == nil ? nil : try Delivery(row: parts[1]))
+        }
+    }
+
+    /// The statement that records `answers` answers and gives back `releasing` more sessions (PostgreSQL). Every
+    /// part waits for `gate`, which locks the sessions' rows in ascending order first, as every other write takes
+    /// them: a statement that took them in the order of its plan could deadlock with a group commit. Data-modifying
+    /// parts all run, whatever the outer query reads, and every part sees the rows as they were before the
+    /// statement: a next delivery is the first pending one after the answered one. The answered deliveries are
+    /// read by their keys: their expected status is a column of the answers, so that the planner cannot scan
+    /// every pending delivery instead (it did, from a fresh table's statistics: 3 ms for 43 answers of 3,472).
+    private static func recording(answers: Int, releasing: Int) -> String {
+        let (pending, delivered) = (Delivery.Status.pending.sqlConstant, Delivery.Status.delivered.sqlConstant)
+        let answerRow =
+            "(?::bigint, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::bigint, ?::bigint, ?::text, ?::text, \(pending))"
+        // `count` rows of `row`; none, typed, when `count` is zero.
+        func rows(_ row: String, _ count: Int) -> String {
+            guard count > 0 else { return "SELECT \(row.replacingOccurrences(of: "?", with: "NULL").dropFirst().dropLast()) WHERE FALSE" }
+            return "VALUES " + Array(repeating: row, count: count).joined(separator: ", ")
+        }
+        return """
+            WITH answered (ordinal, sequence, session_id, status, attempt_count, next_attempt_at, last_error, completed_at, delivery_id,
+                           attempted_at, status_code, latency_ms, error, health, expected) AS (
+                \(rows(answerRow, answers))
+            ),
+            released (session_id) AS (
+                \(rows("(?::bigint)", releasing))
+            ),
+            locked AS MATERIALIZED (
+                SELECT id FROM sessions WHERE id IN (SELECT session_id FROM answered UNION SELECT session_id FROM released)
+                ORDER BY id FOR NO KEY UPDATE
+            ),
+            gate AS MATERIALIZED (SELECT COUNT(*) FROM locked),
+            attempts AS (
+                INSERT INTO \(DeliveryAttempt.table) (delivery_id, attempted_at, status_code, latency_ms, error)
+                SELECT a.delivery_id, a.attempted_at, a.status_code, a.latency_ms, a.error FROM answered a, gate
+            ),
+            updated AS (
+                UPDATE deliveries d SET status = a.status, attempt_count = a.attempt_count, next_attempt_at = a.next_attempt_at,
+                    last_error = a.last_error, completed_at = a.completed_at
+                FROM answered a, gate WHERE d.id = a.delivery_id AND d.status = a.expected
+                RETURNING d.id
+            ),
+            health AS (
+                UPDATE webhooks w SET state = a.health FROM answered a
+                WHERE w.session_id = a.session_id AND w.state <> a.health AND a.delivery_id IN (SELECT id FROM updated)
+            ),
+            next AS MATERIALIZED (
+                SELECT a.delivery_id AS answered_id, n.* FROM answered a CROSS JOIN gate CROSS JOIN LATERAL (
+                    SELECT d.* FROM deliveries d JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
+                    WHERE d.status = \(pending) AND d.session_id = a.session_id AND d.sequence > a.sequence
+                      AND w.state <> \(WebhookSubscription.State.disabled.sqlConstant) AND s.sends_launch_events = 1
+                    ORDER BY d.sequence LIMIT 1 FOR UPDATE OF d
+                ) AS n
+                WHERE a.status = \(delivered) AND a.delivery_id IN (SELECT id FROM updated) AND n.next_attempt_at <= ?
+            ),
+            sessions_written AS (
+                UPDATE sessions s SET
+                    last_acknowledged_sequence = GREATEST(s.last_acknowledged_sequence, c.acknowledged),
+                    delivery_owner = CASE WHEN c.unneeded AND s.delivery_owner = ? THEN NULL ELSE s.delivery_owner END,
+                    delivery_lease_expires_at = CASE WHEN c.unneeded AND s.delivery_owner = ? THEN NULL ELSE s.delivery_lease_expires_at END
+                FROM (
+                    SELECT l.id,
+                        (SELECT MAX(a.sequence) FROM answered a
+                         WHERE a.session_id = l.id AND a.status = \(delivered) AND a.delivery_id IN (SELECT id FROM updated)) AS acknowledged,
+                        NOT EXISTS (SELECT 1 FROM answered a JOIN next n ON n.answered_id = a.delivery_id WHERE a.session_id = l.id) AS unneeded
+                    FROM locked l
+                ) AS c
+                WHERE s.id = c.id AND (c.acknowledged > s.last_acknowledged_sequence OR (c.unneeded AND s.delivery_owner = ?))
+            )
+            SELECT a.delivery_id IN (SELECT id FROM updated) AS recorded, NULL AS next_columns, n.*
+            FROM answered a LEFT JOIN next n ON n.answered_id = a.delivery_id
+            ORDER BY a.ordinal
+            """
+    }
+
+    /// Records one answer (SQLite): its attempt, then what it changed, while the delivery is pending.
+    private func record(_ answer: AnsweredDelivery) async throws -> (recorded: Bool, next: Delivery?) {
+        let (attempt, delivery, health) = (answer.attempt, answer.delivery, answer.health)
+        let columns = attempt.storedColumns()
+        try await db.execute(
+            "INSERT INTO \(DeliveryAttempt.table) (\(columns.map(\.key).joined(separator: ", "))) VALUES (\(Placeholders.list(columns.count)))",
+            columns.map(\.value)
+        )
+        guard try await update(delivery, ifStatus: .pending) else { return (false, nil) }
+        try await db.execute("UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ?", [health, delivery.sessionId, health])
+        guard delivery.status == .delivered else { return (true, nil) }
+        try await db.execute(
+            "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?",
+            [delivery.sequence, delivery.sessionId, delivery.sequence]
+        )
+        return (true, try await pendingHead(sessionID: delivery.sessionId))
     }
 
     func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) async throws -> [(Delivery, [DeliveryAttempt])] {
@@ -204,8 +279,10 @@ struct SQLDeliveryRepository: DeliveryRepository {
     /// The heads of every session's pending deliveries whose subscriber is enabled, with their tenants, the earliest
     /// due first, in one statement: the same seek a session as SQLite's walk, each from the session before it (a
     /// statement a session was as many round trips as sessions with a backlog, every time the dispatcher looked).
-    /// Each head's row is read by its key (`OFFSET 0` keeps the planner from flattening the lateral join): joined
-    /// plainly, it was a scan of every delivery (25 ms against 3 ms for 100 sessions and 10,000 deliveries).
+    /// Each head's row, its subscriber's and its session's are read by their keys, in a lateral join per head
+    /// (`OFFSET 0` keeps the planner from flattening it). Joined plainly, the planner chose by the statistics of
+    /// the moment: a scan of every delivery (25 ms against 3 ms for 100 sessions and 10,000 deliveries), or, on a
+    /// fresh database, every session against every head (10–17 ms against 1 ms for 100 sessions).
     private static let headsWalk = """
         WITH RECURSIVE heads (session_id, id) AS (
             (SELECT session_id, id FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) ORDER BY session_id, sequence LIMIT 1)
@@ -216,10 +293,13 @@ struct SQLDeliveryRepository: DeliveryRepository {
                 ORDER BY session_id, sequence LIMIT 1
             ) AS next
         )
-        SELECT d.*, s.tenant_id AS head_tenant FROM heads h CROSS JOIN LATERAL (SELECT * FROM deliveries WHERE id = h.id OFFSET 0) AS d
-        JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
-        WHERE w.state <> \(WebhookSubscription.State.disabled.sqlConstant) AND s.sends_launch_events = 1
-          AND \(SQLSessionRepository.deliveriesFree)
+        SELECT d.* FROM heads h CROSS JOIN LATERAL (
+            SELECT d.*, s.tenant_id AS head_tenant
+            FROM deliveries d JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
+            WHERE d.id = h.id AND w.state <> \(WebhookSubscription.State.disabled.sqlConstant) AND s.sends_launch_events = 1
+              AND \(SQLSessionRepository.deliveriesFree)
+            OFFSET 0
+        ) AS d
         ORDER BY d.next_attempt_at
         """
 

@@ -156,14 +156,18 @@ import TransferdDomain
                 for session in sessions {
                     try await Self.appendProgress(db, session: session, at: now.addingTimeInterval(Double(round)))
                     let deliveries = SQLDeliveryRepository(db: db, vault: .forTests)
-                    guard var head = try await deliveries.pendingHead(sessionID: session) else { continue }
-                    let failed = round.isMultiple(of: 2)
-                    let attempt = DeliveryAttempt(deliveryId: head.rowID, attemptedAt: now, statusCode: failed ? 500 : 204, latencyMs: 1)
-                    head.attemptCount += 1
-                    head.status = failed ? .pending : .delivered
-                    head.lastError = failed ? "The subscriber answered 500." : nil
-                    head.completedAt = failed ? nil : now
-                    await #expect(try deliveries.record(attempt, of: head, health: failed ? .retrying : .healthy).recorded)
+                    guard let head = try await deliveries.pendingHead(sessionID: session) else { continue }
+                    let answer = DeliveryAnswer.answered(status: round.isMultiple(of: 2) ? 500 : 204, retryAfter: nil)
+                    let answered = AnsweredDelivery(
+                        head,
+                        answer: answer,
+                        attemptedAt: now,
+                        latency: .milliseconds(1),
+                        now: now,
+                        policy: DeliveryPolicy()
+                    )
+                    let outcomes = try await deliveries.record([answered], releasing: [], leasedTo: "i1", dueBy: now)
+                    #expect(outcomes.map(\.recorded) == [true])
                 }
                 _ = try await SQLDeliveryRepository(db: db, vault: .forTests).pendingHeads(exceptSessions: [], leasableBy: "i1", at: now)
             }

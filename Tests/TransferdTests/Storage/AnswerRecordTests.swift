@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TransferdDomain
+
+@testable import transferd
+
+/// The dispatcher records a group of subscribers' answers, for many sessions, with the sessions it gives back, in
+/// one call (one statement on PostgreSQL). On the suite's database.
+@Suite struct AnswerRecordTests {
+    @Test func aGroupOfAnswersIsRecordedAndEachSessionKeptOrGivenBack() async throws {
+        try await OpenedStore.onSuiteDatabase { store in
+            // setup: four sessions leased to "i1"; three with a subscriber and two deliveries pending each
+            let now = Date()
+            let sessions = try await store.write { repositories in
+                var sessions: [Int64] = []
+                for name in ["delivered", "refused", "gone", "idle"] {
+                    let session = try await StoredRows.session(name, at: now, repositories)
+                    sessions.append(session)
+                    #expect(try await repositories.sessions.leaseDeliveries(sessionID: session, owner: "i1", until: now + 60, at: now))
+                    guard name != "idle" else { continue }
+                    try await repositories.webhooks.save(
+                        WebhookSubscription(
+                            sessionId: session,
+                            url: "http://hook.test/",
+                            secret: .generate(),
+                            state: .healthy,
+                            createdAt: now
+                        )
+                    )
+                    let events = (1...2).map {
+                        Event(sessionId: session, sequence: 0, type: .taskCreated, taskIdentifier: $0, data: EventData(), createdAt: now)
+                    }
+                    _ = try await repositories.events.append(events)
+                }
+                return sessions
+            }
+            let heads = try await store.read { repositories in
+                var heads: [Delivery] = []
+                for session in sessions.prefix(3) {
+                    heads.append(try #require(try await repositories.deliveries.pendingHead(sessionID: session)))
+                }
+                return heads
+            }
+            let answers = zip(heads, [204, 500, 410]).map { head, status in
+                AnsweredDelivery(
+                    head,
+                    answer: .answered(status: status, retryAfter: nil),
+                    attemptedAt: now,
+                    latency: .milliseconds(3),
+                    now: now,
+                    policy: DeliveryPolicy()
+                )
+            }
+            let writes = { store.statistics?.statements[.write, default: 0] ?? 0 }
+
+            // act: the three answers recorded, and the idle session given back, together
+            let before = writes()
+            let outcomes = try await store.write { repositories in
+                try await repositories.deliveries.record(answers, releasing: [sessions[3]], leasedTo: "i1", dueBy: now)
+            }
+            let sent = writes() - before
+
+            // verify: each answer recorded; the delivered one's next delivery is due and its session still leased
+            #expect(outcomes.map(\.recorded) == [true, true, true])
+            #expect(outcomes.map(\.next?.sequence) == [heads[0].sequence + 1, nil, nil])
+            let (stored, leasable, acknowledged, webhooks) = try await store.write { repositories in
+                var (stored, leasable, acknowledged, webhooks): ([Delivery?], [Bool], [Int64?], [WebhookSubscription.State?]) = (
+                    [], [], [], []
+                )
+                for head in heads { stored.append(try await repositories.deliveries.find(id: head.rowID)) }
+                for session in sessions {
+                    leasable.append(
+                        try await repositories.sessions.leaseDeliveries(sessionID: session, owner: "i2", until: now + 60, at: now)
+                    )
+                    acknowledged.append(try await repositories.sessions.find(id: session)?.lastAcknowledgedSequence)
+                    webhooks.append(try await repositories.webhooks.find(sessionID: session)?.state)
+                }
+                return (stored, leasable, acknowledged, webhooks)
+            }
+            #expect(stored.map(\.?.status) == [.delivered, .pending, .failed])
+            #expect(stored.map(\.?.attemptCount) == [1, 1, 1])
+            #expect(stored[1].map { $0.nextAttemptAt > now } == true, "the refused delivery waits for its retry")
+            #expect(leasable == [false, true, true, true], "every session but the one with a due delivery is given back")
+            #expect(acknowledged == [heads[0].sequence, 0, 0, 0])
+            #expect(webhooks == [.healthy, .retrying, .disabled, nil])
+            if store.isShared { #expect(sent == 3, "BEGIN, the group's statement, COMMIT: \(sent)") }
+        }
+    }
+}
