@@ -27,7 +27,8 @@ package protocol DeliveryRepository {
     /// its attempt; then, when the delivery is still pending, what the answer changed of it (`update(_:ifStatus:)`)
     /// and the subscriber's health, and when the answer delivered it, that the subscriber acknowledged its event
     /// (and so every earlier one). Returns, for each, whether its delivery was still pending and, when the answer
-    /// delivered it, the session's next pending delivery if that is due by `now` (while its subscriber is enabled).
+    /// delivered it, the session's next pending delivery if that is due by `now` (while its subscriber is enabled),
+    /// with its content on PostgreSQL.
     /// A session whose answer returns no next delivery, and every session in `releasing`, is given back: `owner`'s
     /// lease of its deliveries ends. One statement on PostgreSQL, which takes the sessions' rows in ascending order.
     func record(
@@ -35,7 +36,7 @@ package protocol DeliveryRepository {
         releasing: [Int64],
         leasedTo owner: String,
         dueBy now: Date
-    ) async throws -> [(recorded: Bool, next: Delivery?)]
+    ) async throws -> [(recorded: Bool, next: DueDelivery?)]
     /// How many deliveries wait to be sent, in every session.
     func countPending() async throws -> Int
 }

@@ -20,7 +20,7 @@ struct AnswerRecords: BatchWrite {
 
     /// Returns, for an answer that delivered its delivery, the session's next delivery when it is due now; the
     /// session's lease goes back otherwise.
-    func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Delivery?] {
+    func write(_ items: [Item], _ repositories: any Repositories) async throws -> [DueDelivery?] {
         var (answers, releasing): ([AnsweredDelivery], [Int64]) = ([], [])
         for item in items {
             switch item {

@@ -143,10 +143,10 @@ package struct Dispatcher: Service {
     /// holds the session's lease, for one turn. Returns true when the turn ran out with deliveries still due: the
     /// lease is to be given back. (Recording the last one gave it back otherwise.)
     private func send(from head: Delivery) async -> Bool {
-        var next: Delivery? = head
+        var next: DueDelivery? = DueDelivery(head, content: nil)
         for _ in 0..<turn {
-            guard let delivery = next, !Task.isCancelled, sending.holdsLease(head.sessionId) else { return false }
-            next = await deliver(delivery)
+            guard let due = next, !Task.isCancelled, sending.holdsLease(head.sessionId) else { return false }
+            next = await deliver(due)
         }
         return next != nil
     }
@@ -166,9 +166,12 @@ package struct Dispatcher: Service {
 
     /// One attempt: POST the signed payload and record how the subscriber answered. Returns the session's next
     /// delivery when it is due now (after a 2xx).
-    private func deliver(_ delivery: Delivery) async -> Delivery? {
+    private func deliver(_ due: DueDelivery) async -> DueDelivery? {
+        let delivery = due.delivery
         do {
-            guard let content = try await store.lookup({ try await $0.deliveries.content(of: delivery) }) else { return nil }
+            let read =
+                if let content = due.content { content } else { try await store.lookup { try await $0.deliveries.content(of: delivery) } }
+            guard let content = read else { return nil }
             let (event, webhook) = (content.event, content.webhook)
             let attemptedAt = clock.now
             let body = try WebhookPayload(event: event, sessionIdentifier: content.sessionIdentifier, task: content.task, now: attemptedAt)

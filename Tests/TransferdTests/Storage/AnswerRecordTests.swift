@@ -62,7 +62,12 @@ import TransferdDomain
 
             // verify: each answer recorded; the delivered one's next delivery is due and its session still leased
             #expect(outcomes.map(\.recorded) == [true, true, true])
-            #expect(outcomes.map(\.next?.sequence) == [heads[0].sequence + 1, nil, nil])
+            #expect(outcomes.map(\.next?.delivery.sequence) == [heads[0].sequence + 1, nil, nil])
+            if store.isShared {
+                let content = outcomes[0].next?.content
+                #expect(content?.event.taskIdentifier == 2 && content?.sessionIdentifier == "delivered", "read with its content")
+                #expect(content?.webhook.url == "http://hook.test/")
+            }
             let (stored, leasable, acknowledged, webhooks) = try await store.write { repositories in
                 var (stored, leasable, acknowledged, webhooks): ([Delivery?], [Bool], [Int64?], [WebhookSubscription.State?]) = (
                     [], [], [], []
