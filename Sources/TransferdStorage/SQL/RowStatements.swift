@@ -94,7 +94,8 @@ enum RowStatements {
 
     /// Writes every column of `rows` of `table`, each row with its id (ids distinct); a row that is not there is
     /// `StoreError.rowNotFound`. On PostgreSQL, one statement for all of them (``JSONRows``); on SQLite, where a
-    /// statement is a call, one cached statement each.
+    /// statement is a call, one cached statement each. The `LIMIT` (the rows' count) tells the planner how few rows
+    /// the JSON holds: it took a set function's 100 for granted and scanned the whole table to join them.
     static func update(_ table: String, rows: [(id: Int64, columns: StoredColumns)], _ db: any SQLConnection) async throws {
         guard let first = rows.first?.columns, db.dialect == .postgres, rows.count > 1 else {
             for row in rows { try await update(table, id: row.id, row.columns, db) }
@@ -103,10 +104,10 @@ enum RowStatements {
         let sql = texts.text(.updateRows, table, first) {
             """
             UPDATE \(table) AS t SET \(first.map { "\($0.key) = v.\($0.key)" }.joined(separator: ", "))
-            FROM jsonb_populate_recordset(NULL::\(table), CAST(? AS jsonb)) AS v WHERE t.id = v.id
+            FROM (SELECT * FROM jsonb_populate_recordset(NULL::\(table), CAST(? AS jsonb)) LIMIT ?) AS v WHERE t.id = v.id
             """
         }
-        let written = try await db.execute(sql, [try JSONRows.text(rows.map { ["id": $0.id] + $0.columns })])
+        let written = try await db.execute(sql, [try JSONRows.text(rows.map { ["id": $0.id] + $0.columns }), rows.count])
         guard written == rows.count else { throw StoreError.rowNotFound("\(rows.count - written) of \(rows.count) rows of \(table)") }
     }
 
