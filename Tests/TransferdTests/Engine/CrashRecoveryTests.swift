@@ -18,15 +18,17 @@ import Testing
                     url: origin.url("/files/\(size)?name=c\(index)&faults=0&bytesPerSecond=1000000")
                 )
             }
+            let database = TestDatabase(dataDirectory: dataDirectory)
             try await waitUntil(timeout: .seconds(60)) {
-                // Under way with bytes checkpointed (completed tasks count their bytes too, and leave nothing to continue).
-                try await first.api.tasks("crash").count { $0.state == "running" && $0.countOfBytesReceived > 1_000_000 } >= 4
+                // Under way with bytes checkpointed, as the database has them: the API's live counters run ahead of the
+                // checkpoints, and on a loaded machine the test killed a process whose checkpoints were not written yet.
+                try await database.checkpoints().values.count { $0 > 1_000_000 } >= 4
             }
 
             // act
             try await first.kill()
             // What the crash left: the flushed checkpoints the next start must continue from, to the byte.
-            let checkpoints = try await TestDatabase(dataDirectory: dataDirectory).checkpoints()
+            let checkpoints = try await database.checkpoints()
             let second = try await ServiceProcess.start(dataDirectory: dataDirectory)
             defer { second.stopIfRunning() }
             try await waitUntil(timeout: .seconds(180)) {
