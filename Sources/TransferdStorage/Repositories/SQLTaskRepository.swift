@@ -222,20 +222,22 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    /// Each part an index seek but the transfers under way (the leased tasks, few), which travel as one JSON array;
+    /// Each part an index seek but the transfers under way (the leased tasks, few, walked by queue on PostgreSQL:
+    /// `underwayWalk`), which travel as one JSON array;
     /// whether a lease expired is the earliest lease's expiry (an `EXISTS` of the expired ones was planned as a scan
     /// of the table while its statistics counted many leases, and found none at its end).
     func overview(dueAfter now: Date, leasesAt leaseNow: Date, owner: String, ending: [Int64]) async throws -> QueueOverview {
         // The ending tasks travel as one JSON array too: one statement text however many there are.
-        let (endingIDs, underway) =
+        let underway =
             switch db.dialect {
             case .sqlite:
-                ("SELECT value FROM json_each(?)", "json_group_array(json_array(session_id, origin, n))")
-            case .postgres:
-                (
-                    "SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST(? AS jsonb))",
-                    "CAST(COALESCE(json_agg(json_build_array(session_id, origin, n)), '[]') AS text)"
-                )
+                """
+                SELECT json_group_array(json_array(session_id, origin, n)) FROM (
+                    SELECT session_id, origin, COUNT(*) AS n FROM tasks
+                    WHERE lease_owner IS NOT NULL AND lease_expires_at > ? AND id NOT IN (SELECT value FROM json_each(?))
+                    GROUP BY session_id, origin) AS underway
+                """
+            case .postgres: Self.underwayWalk
             }
         let first = "FROM tasks WHERE state = ? ORDER BY session_id, origin LIMIT 1"
         // The state is written out, so that the planner matches the partial index `tasks_claimable`.
@@ -245,10 +247,7 @@ struct SQLTaskRepository: TaskRepository {
             SELECT (SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?),
                    (SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL AND lease_owner <> ?),
                    COALESCE((SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL) <= ?, FALSE),
-                   (SELECT \(underway) FROM (
-                       SELECT session_id, origin, COUNT(*) AS n FROM tasks
-                       WHERE lease_owner IS NOT NULL AND lease_expires_at > ? AND id NOT IN (\(endingIDs))
-                       GROUP BY session_id, origin) AS underway),
+                   (\(underway)),
                    (SELECT session_id \(first)), (SELECT origin \(first)),
                    EXISTS (SELECT 1 FROM background_tasks WHERE state = ?),
                    EXISTS (SELECT 1 \(claimable) AND next_attempt_at IS NULL)
@@ -272,6 +271,30 @@ struct SQLTaskRepository: TaskRepository {
         }
         return row ?? QueueOverview()
     }
+
+    /// The transfers under way per queue (PostgreSQL), as a JSON array of `[session, origin, count]`: the queues
+    /// holding a leased task, each found from the one before by a seek of `tasks_underway`, then each queue's live
+    /// leases counted in it. Grouped over the table instead, the count was a scan of every task whenever the planner
+    /// had no statistics yet (a new database: 0.9 ms a claim against 0.1 ms), for it took most tasks to be leased.
+    private static let underwayWalk = """
+        SELECT CAST(COALESCE(json_agg(json_build_array(queues.session_id, queues.origin, counted.n)), '[]') AS text) FROM (
+            WITH RECURSIVE queues (session_id, origin) AS (
+                (SELECT session_id, origin FROM tasks WHERE lease_owner IS NOT NULL ORDER BY session_id, origin LIMIT 1)
+                UNION ALL
+                SELECT next.session_id, next.origin FROM queues CROSS JOIN LATERAL (
+                    SELECT session_id, origin FROM tasks
+                    WHERE lease_owner IS NOT NULL AND (session_id, origin) > (queues.session_id, queues.origin)
+                    ORDER BY session_id, origin LIMIT 1
+                ) AS next
+            )
+            SELECT * FROM queues
+        ) AS queues CROSS JOIN LATERAL (
+            SELECT COUNT(*) AS n FROM tasks
+            WHERE lease_owner IS NOT NULL AND session_id = queues.session_id AND origin = queues.origin AND lease_expires_at > ?
+              AND id NOT IN (SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST(? AS jsonb)))
+        ) AS counted
+        WHERE counted.n > 0
+        """
 
     func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) async throws -> Int {
         let now = StoredDate.text(now)
