@@ -9,8 +9,10 @@ import TransferdDomain
 @Suite struct AnswerRecordTests {
     @Test func aGroupOfAnswersIsRecordedAndEachSessionKeptOrGivenBack() async throws {
         try await OpenedStore.onSuiteDatabase { store in
-            // setup: four sessions leased to "i1"; three with a subscriber and two deliveries pending each
+            // setup: four sessions leased to "i1"; three with a subscriber and two deliveries pending each, written a
+            // second ago (stored times are rounded: one written now could read back as due just after now)
             let now = Date()
+            let written = now.addingTimeInterval(-1)
             let sessions = try await store.write { repositories in
                 var sessions: [Int64] = []
                 for name in ["delivered", "refused", "gone", "idle"] {
@@ -28,7 +30,14 @@ import TransferdDomain
                         )
                     )
                     let events = (1...2).map {
-                        Event(sessionId: session, sequence: 0, type: .taskCreated, taskIdentifier: $0, data: EventData(), createdAt: now)
+                        Event(
+                            sessionId: session,
+                            sequence: 0,
+                            type: .taskCreated,
+                            taskIdentifier: $0,
+                            data: EventData(),
+                            createdAt: written
+                        )
                     }
                     _ = try await repositories.events.append(events)
                 }
