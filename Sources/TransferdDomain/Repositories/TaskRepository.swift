@@ -51,10 +51,19 @@ package protocol TaskRepository {
     func overview(dueAfter now: Date, leasesAt leaseNow: Date, owner: String, ending: [Int64]) async throws -> QueueOverview
     /// Makes the queued tasks waiting for `reason` due at `now`; how many there were.
     func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) async throws -> Int
-    /// The queue heads, in a claim (`Store.claim`): for each session and origin from the overview's first queue on,
-    /// its first `depth` queued tasks due at `now` that no instance holds, ranked by active background task first,
-    /// then priority, then age.
-    func queueHeads(from overview: QueueOverview, dueAt now: Date, depth: Int) async throws -> [QueuedTask]
+    /// What a claim reads (`Store.claim`): the overview, and when a task is claimable, the queue heads: for each
+    /// session and origin from the overview's first queue on, its first `depth` queued tasks due at `now` that no
+    /// instance holds, ranked by active background task first, then priority, then age. On PostgreSQL, the first
+    /// queue's heads come in the overview's statement.
+    func claimable(
+        dueAfter now: Date,
+        leasesAt leaseNow: Date,
+        owner: String,
+        ending: [Int64],
+        depth: Int
+    ) async throws -> (
+        QueueOverview, [QueuedTask]
+    )
 
     /// Leases the tasks to the instance that will run their transfers; a task's first lease also sets `startedAt`.
     func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws

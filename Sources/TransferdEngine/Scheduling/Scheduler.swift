@@ -174,7 +174,7 @@ package struct Scheduler: Service {
             let overview = try await store.lookup(counted: .claim, read)
             guard overview.anyClaimable else { return ([], nextDue(overview), overview.leasesExpired) }
         }
-        return try await claim(now: now, leaseNow: leaseNow, started: started, read)
+        return try await claim(now: now, leaseNow: leaseNow, started: started, ending: ending)
     }
 
     /// When the scheduler looks again: the first queued task's next attempt, or another instance's lease's expiry.
@@ -191,7 +191,7 @@ package struct Scheduler: Service {
         now: Date,
         leaseNow: Date,
         started: ContinuousClock.Instant,
-        _ read: @escaping @Sendable (any Repositories) async throws -> QueueOverview
+        ending: [Int64]
     ) async throws -> ([(TransferJob, ActiveTransfer)], Date?, Bool) {
         let (transfers, turns, files, bounds, instance, window, cues) = (
             transfers, turns, uploader.environment.files, bounds, instance, discretionaryWindow, cues
@@ -199,15 +199,20 @@ package struct Scheduler: Service {
         let (concurrency, perTenant, quotas) = (concurrency, perTenant, quotas)
         return try await store.claim { repositories in
             let share = await FairShare(capacity: concurrency, perTenant: perTenant, shares: try quotas.transferShares(repositories))
-            let overview = try await read(repositories)
-            var nextDue = nextDue(overview)
-            let leasesExpired = overview.leasesExpired
             let holding = transfers.workersByTenant
             let free = share.capacity - holding.values.reduce(0, +)
             let depth = max(free, 1)
-            var underway = overview.underway
             // No queue is read when no task is due and unleased.
-            let heads = overview.anyClaimable ? try await repositories.tasks.queueHeads(from: overview, dueAt: now, depth: depth) : []
+            let (overview, heads) = try await repositories.tasks.claimable(
+                dueAfter: now,
+                leasesAt: leaseNow,
+                owner: instance.id,
+                ending: ending,
+                depth: depth
+            )
+            var nextDue = nextDue(overview)
+            let leasesExpired = overview.leasesExpired
+            var underway = overview.underway
             var candidates = heads.sorted { lhs, rhs in
                 lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
             }

@@ -227,6 +227,12 @@ struct SQLTaskRepository: TaskRepository {
     /// whether a lease expired is the earliest lease's expiry (an `EXISTS` of the expired ones was planned as a scan
     /// of the table while its statistics counted many leases, and found none at its end).
     func overview(dueAfter now: Date, leasesAt leaseNow: Date, owner: String, ending: [Int64]) async throws -> QueueOverview {
+        let (sql, arguments) = overviewStatement(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending)
+        return try await db.fetchOne(sql, arguments, Self.overview(from:)) ?? QueueOverview()
+    }
+
+    /// The overview's statement, its columns named, and its arguments.
+    private func overviewStatement(dueAfter now: Date, leasesAt leaseNow: Date, owner: String, ending: [Int64]) -> (String, SQLArguments) {
         // The ending tasks travel as one JSON array too: one statement text however many there are.
         let underway =
             switch db.dialect {
@@ -242,34 +248,69 @@ struct SQLTaskRepository: TaskRepository {
         let first = "FROM tasks WHERE state = ? ORDER BY session_id, origin LIMIT 1"
         // The state is written out, so that the planner matches the partial index `tasks_claimable`.
         let claimable = "FROM tasks WHERE state = '\(TaskState.running.rawValue)' AND lease_owner IS NULL"
-        let row = try await db.fetchOne(
+        return (
             """
-            SELECT (SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?),
-                   (SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL AND lease_owner <> ?),
-                   COALESCE((SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL) <= ?, FALSE),
-                   (\(underway)),
-                   (SELECT session_id \(first)), (SELECT origin \(first)),
-                   EXISTS (SELECT 1 FROM background_tasks WHERE state = ?),
+            SELECT (SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?) AS next_attempt,
+                   (SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL AND lease_owner <> ?) AS next_foreign_expiry,
+                   COALESCE((SELECT MIN(lease_expires_at) FROM tasks WHERE lease_owner IS NOT NULL) <= ?, FALSE) AS leases_expired,
+                   (\(underway)) AS underway,
+                   (SELECT session_id \(first)) AS first_session_id, (SELECT origin \(first)) AS first_origin,
+                   EXISTS (SELECT 1 FROM background_tasks WHERE state = ?) AS background_active,
                    EXISTS (SELECT 1 \(claimable) AND next_attempt_at IS NULL)
-                       OR EXISTS (SELECT 1 \(claimable) AND next_attempt_at <= ?)
+                       OR EXISTS (SELECT 1 \(claimable) AND next_attempt_at <= ?) AS any_claimable
             """,
             [TaskState.running, StoredDate.text(now), owner, StoredDate.text(leaseNow), StoredDate.text(leaseNow)]
                 + ["[" + ending.map(String.init).joined(separator: ",") + "]", TaskState.running, TaskState.running]
                 + [BackgroundTask.State.active, StoredDate.text(now)]
-        ) { row in
-            let counts = try JSONDecoder().decode([UnderwayCount].self, from: Data((row[3] as String? ?? "[]").utf8))
-            let (sessionID, origin) = (row[4] as Int64?, row[5] as String?)
-            return QueueOverview(
-                nextAttempt: row[0],
-                nextForeignLeaseExpiry: row[1],
-                leasesExpired: row[2],
-                underway: Dictionary(counts.map { ($0.queue, $0.count) }, uniquingKeysWith: +),
-                firstQueue: sessionID.flatMap { sessionID in origin.map { HostQueue(sessionID: sessionID, origin: $0) } },
-                anyBackgroundTaskActive: row[6],
-                anyClaimable: row[7]
-            )
+        )
+    }
+
+    /// The overview a row of its statement holds.
+    private static func overview(from row: StoredRow) throws -> QueueOverview {
+        let counts = try JSONDecoder().decode([UnderwayCount].self, from: Data((row[3] as String? ?? "[]").utf8))
+        let (sessionID, origin) = (row[4] as Int64?, row[5] as String?)
+        return QueueOverview(
+            nextAttempt: row[0],
+            nextForeignLeaseExpiry: row[1],
+            leasesExpired: row[2],
+            underway: Dictionary(counts.map { ($0.queue, $0.count) }, uniquingKeysWith: +),
+            firstQueue: sessionID.flatMap { sessionID in origin.map { HostQueue(sessionID: sessionID, origin: $0) } },
+            anyBackgroundTaskActive: row[6],
+            anyClaimable: row[7]
+        )
+    }
+
+    func claimable(
+        dueAfter now: Date,
+        leasesAt leaseNow: Date,
+        owner: String,
+        ending: [Int64],
+        depth: Int
+    ) async throws -> (QueueOverview, [QueuedTask]) {
+        guard db.dialect == .postgres else {
+            let overview = try await overview(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending)
+            return (overview, overview.anyClaimable ? try await queueHeads(from: overview, dueAt: now, depth: depth, firstPage: nil) : [])
         }
-        return row ?? QueueOverview()
+        // The first queue's page comes with the overview: the statement a claim most often needs after it.
+        let (sql, arguments) = overviewStatement(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending)
+        var overview: QueueOverview?
+        var page = QueuePage()
+        try await db.forEachRow(
+            """
+            SELECT o.*, NULL AS head_columns, h.* FROM (\(sql)) AS o LEFT JOIN LATERAL (
+                SELECT \(Self.pageColumns(after: "o.first_session_id", "o.first_origin"))
+                \(pageSource(of: "o.first_session_id", "o.first_origin"))
+            ) AS h ON o.any_claimable
+            """,
+            arguments + [TaskState.running, TaskState.running, TaskState.running, StoredDate.text(now), depth]
+        ) { row in
+            let parts = row.parts(after: ["head_columns"])
+            if overview == nil { overview = try Self.overview(from: parts[0]) }
+            guard (parts[1][TaskColumn.id] as Int64?) != nil else { return }
+            try page.add(parts[1], vault: vault)
+        }
+        guard let overview, overview.anyClaimable else { return (overview ?? QueueOverview(), []) }
+        return (overview, try await queueHeads(from: overview, dueAt: now, depth: depth, firstPage: page))
     }
 
     /// The transfers under way per queue (PostgreSQL), as a JSON array of `[session, origin, count]`: the queues
@@ -304,40 +345,31 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    func queueHeads(from overview: QueueOverview, dueAt now: Date, depth: Int) async throws -> [QueuedTask] {
+    /// The queue heads from the overview's first queue on; `firstPage`, when read with the overview, is the first
+    /// queue's (at most `depth` tasks, read before the active background tasks were known: enough, for a boosted task
+    /// among them only takes the place it holds already).
+    private func queueHeads(from overview: QueueOverview, dueAt now: Date, depth: Int, firstPage: QueuePage?) async throws -> [QueuedTask] {
         let boosted = overview.anyBackgroundTaskActive ? try await boostedTasks(dueAt: now) : []
         let boostedIDs = Set(boosted.map(\.rowID))
         var heads: [QueuedTask] = []
         var queue = overview.firstQueue.map { ($0.sessionID, $0.origin) }
+        var prefetched = firstPage
         while let (sessionID, origin) = queue {
             let first = boosted.filter { $0.sessionId == sessionID && $0.origin == origin }
                 .sorted { ($0.priority, -$0.rowID) > ($1.priority, -$1.rowID) }
-            // The queue's session, and the next queue, come with its tasks: one statement for all three.
-            var session: (configuration: String, tenant: Int64)?
-            var next: (sessionID: Int64?, origin: String?)?
-            let rest = try await db.fetchAll(
-                """
-                SELECT t.*, s.configuration AS session_configuration, s.tenant_id AS session_tenant,
-                       (SELECT session_id FROM tasks WHERE state = ? AND (session_id, origin) > (?, ?)
-                        ORDER BY session_id, origin LIMIT 1) AS next_session_id,
-                       (SELECT origin FROM tasks WHERE state = ? AND (session_id, origin) > (?, ?)
-                        ORDER BY session_id, origin LIMIT 1) AS next_origin
-                FROM tasks t JOIN sessions s ON s.id = t.session_id
-                WHERE t.state = ? AND t.session_id = ? AND t.origin = ? AND t.lease_owner IS NULL
-                  AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
-                ORDER BY t.priority DESC, t.id LIMIT ?\(skipLocked(of: "t"))
-                """,
-                [TaskState.running, sessionID, origin, TaskState.running, sessionID, origin]
-                    + [TaskState.running, sessionID, origin, StoredDate.text(now), depth + first.count]
-            ) { row in
-                session = (row["session_configuration"], row["session_tenant"])
-                next = (row["next_session_id"], row["next_origin"])
-                return try TransferTask(row: row, vault: vault)
+            let page: QueuePage
+            if let read = prefetched {
+                page = read
+                prefetched = nil
+            } else {
+                page = try await self.page(of: (sessionID, origin), dueAt: now, limit: depth + first.count)
             }
-            let ranked = (first + rest.filter { !boostedIDs.contains($0.rowID) }).prefix(depth)
+            let ranked = (first + page.tasks.filter { !boostedIDs.contains($0.rowID) }).prefix(depth)
             if !ranked.isEmpty {
                 let (configuration, tenant) =
-                    if let session { (try Session.configurations.value(sealed: session.configuration, vault), session.tenant) } else {
+                    if let session = page.session {
+                        (try Session.configurations.value(sealed: session.configuration, vault), session.tenant)
+                    } else {
                         try await configuration(ofSession: sessionID)
                     }
                 for (index, task) in ranked.enumerated() {
@@ -353,13 +385,61 @@ struct SQLTaskRepository: TaskRepository {
                 }
             }
             queue =
-                if let next {
+                if let next = page.next {
                     next.sessionID.flatMap { sessionID in next.origin.map { (sessionID, $0) } }
                 } else {
                     try await nextQueue(after: (sessionID, origin))
                 }
         }
         return heads
+    }
+
+    /// One queue's first `limit` queued tasks due at `now` that no instance holds, with its session and the queue
+    /// that follows: one statement for all three.
+    private func page(of queue: (sessionID: Int64, origin: String), dueAt now: Date, limit: Int) async throws -> QueuePage {
+        var page = QueuePage()
+        try await db.forEachRow(
+            "SELECT \(Self.pageColumns(after: "?", "?")) \(pageSource(of: "?", "?"))",
+            [TaskState.running, queue.sessionID, queue.origin, TaskState.running, queue.sessionID, queue.origin]
+                + [TaskState.running, queue.sessionID, queue.origin, StoredDate.text(now), limit]
+        ) { row in try page.add(row, vault: vault) }
+        return page
+    }
+
+    /// A queue page's columns: the task's, its session's configuration and tenant, and the queue after `session` and
+    /// `origin` (two SQL expressions).
+    private static func pageColumns(after session: String, _ origin: String) -> String {
+        """
+        t.*, s.configuration AS session_configuration, s.tenant_id AS session_tenant,
+               (SELECT session_id FROM tasks WHERE state = ? AND (session_id, origin) > (\(session), \(origin))
+                ORDER BY session_id, origin LIMIT 1) AS next_session_id,
+               (SELECT origin FROM tasks WHERE state = ? AND (session_id, origin) > (\(session), \(origin))
+                ORDER BY session_id, origin LIMIT 1) AS next_origin
+        """
+    }
+
+    /// Where a queue page's rows come from: the queue of `session` and `origin` (two SQL expressions), its queued
+    /// tasks due at a bound time, leased to no one, at most a bound number, locked unless another claim holds them.
+    private func pageSource(of session: String, _ origin: String) -> String {
+        """
+        FROM tasks t JOIN sessions s ON s.id = t.session_id
+        WHERE t.state = ? AND t.session_id = \(session) AND t.origin = \(origin) AND t.lease_owner IS NULL
+          AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
+        ORDER BY t.priority DESC, t.id LIMIT ?\(skipLocked(of: "t"))
+        """
+    }
+
+    /// One queue's tasks as a claim reads them, with the queue's session and the queue that follows.
+    private struct QueuePage {
+        var tasks: [TransferTask] = []
+        var session: (configuration: String, tenant: Int64)?
+        var next: (sessionID: Int64?, origin: String?)?
+
+        mutating func add(_ row: StoredRow, vault: CredentialVault) throws {
+            session = (row["session_configuration"], row["session_tenant"])
+            next = (row["next_session_id"], row["next_origin"])
+            tasks.append(try TransferTask(row: row, vault: vault))
+        }
     }
 
     /// The first queue, by session and origin, of running tasks after `previous`: one index seek, so that walking

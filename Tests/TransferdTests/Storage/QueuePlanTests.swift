@@ -31,8 +31,8 @@ import TransferdDomain
         // act
         let ((heads, nextDue), plans) = try await Self.planned(database) { db in
             let tasks = SQLTaskRepository(db: db, vault: .forTests)
-            let overview = try await tasks.overview(dueAfter: now, leasesAt: now, owner: "i1", ending: [])
-            return (try await tasks.queueHeads(from: overview, dueAt: now, depth: 4), overview.nextAttempt)
+            let (overview, heads) = try await tasks.claimable(dueAfter: now, leasesAt: now, owner: "i1", ending: [], depth: 4)
+            return (heads, overview.nextAttempt)
         }
 
         // verify: every queue's due task was found, through seeks only
