@@ -88,9 +88,7 @@ package struct DownloadRunner: Sendable {
             published = true
             return .succeeded(file)
         } catch {
-            if Task.isCancelled || error is UnrecordedReport { return .interrupted }
-            if let challenge = job.proxyChallenge(for: error) { return challenge }
-            return .failed(TransferError(transportError: error))
+            return job.outcome(ofThrown: error)
         }
     }
 

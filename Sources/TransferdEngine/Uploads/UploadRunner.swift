@@ -82,9 +82,7 @@ package struct UploadRunner: Sendable {
                 return .succeeded(nil)
             }
         } catch {
-            if Task.isCancelled || error is UnrecordedReport { return .interrupted }
-            if let challenge = job.proxyChallenge(for: error) { return challenge }
-            return .failed(TransferError(transportError: error))
+            return job.outcome(ofThrown: error)
         }
     }
 
