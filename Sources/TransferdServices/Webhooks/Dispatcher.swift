@@ -18,8 +18,9 @@ import TransferdJSON
 /// expires, and another goes on from the first unacknowledged delivery.
 ///
 /// A session that is claimed keeps sending while its next delivery is due, for up to `turn` deliveries; the
-/// transaction that records one answer finds the next, so a busy session costs no claim per delivery. Then it
-/// goes back in line behind the sessions that have waited longer.
+/// transaction that records one answer finds the next (on PostgreSQL with what it sends), so a busy session costs
+/// no claim per delivery. Then it goes back in line behind the sessions that have waited longer. The answers that a
+/// group commit gathers are recorded together, whatever their sessions (``AnswerRecords``).
 ///
 /// Superseded `task.progress` and `task.upload_progress` deliveries are coalesced when the newer one is written
 /// (``DeliveryRepository/enqueue(_:)``), so a slow subscriber gets the latest progress, not a backlog.
