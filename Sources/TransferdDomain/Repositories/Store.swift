@@ -17,6 +17,10 @@ package protocol Store: Sendable {
     ) async throws -> T
     /// Runs `body` in a write transaction: all of it is committed, or none of it.
     func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
+    /// Runs `body`, a write of one statement, without a transaction: the statement commits by itself (on
+    /// PostgreSQL, one round trip where a transaction adds two), and runs again when the database aborted it (a
+    /// deadlock). A store whose writes take turns of its one writer (SQLite) runs nothing and answers nil.
+    func alone<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T?
     /// Runs `body` in a write transaction that claims work: across every instance sharing the database one such
     /// transaction runs at a time, it sees what the others committed before it, and rows another transaction is
     /// changing are passed over (`FOR UPDATE SKIP LOCKED`) rather than waited for. Its body writes nothing but the

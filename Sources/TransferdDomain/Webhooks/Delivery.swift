@@ -68,11 +68,16 @@ extension Delivery {
             sequence: event.sequence,
             eventType: event.type,
             taskIdentifier: event.taskIdentifier,
-            messageId: "msg_" + Hex.random(bytes: 16),
+            messageId: Self.newMessageID(),
             status: .pending,
             attemptCount: 0,
             nextAttemptAt: event.createdAt,
             createdAt: event.createdAt
         )
+    }
+
+    /// A new delivery's message id (`webhook-id`), which its subscriber may deduplicate by.
+    package static func newMessageID() -> String {
+        "msg_" + Hex.random(bytes: 16)
     }
 }

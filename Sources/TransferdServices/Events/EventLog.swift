@@ -68,6 +68,13 @@ package struct EventLog: Sendable {
         return appended.map(\.event)
     }
 
+    /// Counts events about `tasks` that a statement of their own committed (``TaskCreation``), as `append(_:_:)`
+    /// counts those it appends.
+    package func count(_ events: [Event], of tasks: [TransferTask]) {
+        let kinds = Dictionary(tasks.map { ($0.taskIdentifier, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        for event in events { metrics.written(event, kind: event.taskIdentifier.flatMap { kinds[$0] }) }
+    }
+
     /// Appends one event to the session's log in the caller's transaction, as `append(_:_:)` does.
     @discardableResult
     package func append(

@@ -77,6 +77,7 @@ package struct TaskService: Sendable {
     /// `field`, the refusal of one names its index.
     package func create(_ newTasks: [NewTask], inSession sessionID: Int64, itemsIn field: String?) async throws -> [TransferTask] {
         guard !newTasks.isEmpty else { return [] }
+        if let created = try await createAlone(newTasks, inSession: sessionID) { return created }
         return try await writes.write(forSession: sessionID) { repositories in
             // The identifiers are taken as the session and its tenant are read (a refusal rolls them back with the
             // transaction).
@@ -118,6 +119,34 @@ package struct TaskService: Sendable {
             )
             return created
         }
+    }
+
+    /// Creates tasks that need nothing read first (no background task, upload source or resume data) in one
+    /// statement outside any transaction, where the store allows (``TaskCreation``); nil when it wrote nothing: the
+    /// store does not, or the session refused them, and a transaction creates them or says why not.
+    private func createAlone(_ newTasks: [NewTask], inSession sessionID: Int64) async throws -> [TransferTask]? {
+        guard newTasks.allSatisfy({ $0.backgroundTask == nil && $0.uploadFrom == nil && $0.resumeData == nil }) else { return nil }
+        let now = clock.now
+        let creation = TaskCreation(
+            sessionID: sessionID,
+            tasks: newTasks.map { TransferTask($0, sessionID: sessionID, taskIdentifier: 0, createdAt: now) },
+            events: newTasks.map { newTask in
+                [(.taskCreated, EventData(state: .suspended))] + (newTask.start ? [(.taskResumed, EventData(state: .running))] : [])
+            },
+            maximumTasksInSession: limits.maximumTasksPerSession,
+            defaultQuota: quotas.defaults,
+            createdAt: now,
+            traceparent: Trace.parent
+        )
+        let starts = newTasks.contains(where: \.start)
+        guard
+            let written = try await store.alone({ repositories in
+                if starts { repositories.announce(.work) }
+                return try await repositories.tasks.create(creation)
+            }) ?? nil
+        else { return nil }
+        eventLog.count(written.events, of: written.tasks)
+        return written.tasks
     }
 
     /// A new task of the session as it will be inserted, its background task and upload source checked.

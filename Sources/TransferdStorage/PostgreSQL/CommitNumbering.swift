@@ -37,10 +37,21 @@ final class CommitNumbering {
     }
 
     /// The clauses that take the next position, as `committed`.
-    static let clauses = """
-        head AS (UPDATE event_log_head SET position = position + 1 RETURNING position),
+    static let clauses = clauses(when: "TRUE")
+
+    /// The clauses that take the next position, as `committed`, when `condition` holds (a statement that may write
+    /// no event takes none).
+    static func clauses(when condition: String) -> String {
+        """
+        head AS (UPDATE event_log_head SET position = position + 1 WHERE \(condition) RETURNING position),
         committed AS (
             INSERT INTO event_commits (position, transaction_id) SELECT position, pg_current_xact_id() FROM head RETURNING position
         )
         """
+    }
+
+    /// Marks `signals` notified, by a statement of the caller's own.
+    func notified(_ signals: Set<Signal>) {
+        notified.formUnion(signals)
+    }
 }

@@ -112,6 +112,33 @@ package final class PostgresStore: Store {
         try await writer.run { try await writing(.write, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body) }
     }
 
+    /// Beside the writer's turns: its statement holds the rows it changes only while it runs. What it announces, it
+    /// notifies in the statement itself (``CommitNumbering``).
+    package func alone<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T? {
+        let (statistics, traceparent, logger, vault, signals) = (statistics, Trace.parent, logger, vault, signals)
+        let notifications = notifications
+        return try await runningAgain(.write) {
+            try await Self.leasing(client) { connection in
+                let db = PostgresSQLConnection(connection: connection, logger: logger, budget: StatementBudget()) {
+                    statistics?.sent(in: .write)
+                }
+                let numbering = CommitNumbering(notifications: notifications)
+                let repositories = SQLRepositories(db: db, vault: vault, traceparent: traceparent, numbering: numbering)
+                let result: T
+                do {
+                    result = try await body(repositories)
+                } catch {
+                    repositories.commitActions.undo()
+                    throw error
+                }
+                let aftermath = repositories.commitActions.aftermath
+                assert(aftermath.signals.isSubset(of: numbering.notified), "a statement alone notifies what it announces")
+                aftermath.run(signalling: signals)
+                return result
+            }
+        }
+    }
+
     /// A renewal runs beside the writer's turns; its `UPDATE … WHERE lease_owner = …` reads the row as committed, so
     /// it never renews a lease another instance has taken.
     package func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
@@ -136,11 +163,16 @@ package final class PostgresStore: Store {
         begin: [String],
         _ body: @escaping @Sendable (any Repositories) async throws -> T
     ) async throws -> T {
+        try await runningAgain(kind) { try await transaction(kind, begin: begin, body) }
+    }
+
+    /// Runs `write` until the database no longer aborts it for a conflict with another transaction.
+    private func runningAgain<T: Sendable>(_ kind: StoreStatistics.Transaction, _ write: () async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await transaction(kind, begin: begin, body)
+                return try await write()
             } catch let conflict as SerializationConflict where attempt < Self.maximumAttempts {
                 statistics?.ranAgain(kind)
                 logger.debug(

@@ -6,6 +6,10 @@ import TransferdDomain
 struct SQLTaskRepository: TaskRepository {
     let db: any SQLConnection
     let vault: CredentialVault
+    /// On PostgreSQL, the commit position and notification a creation's statement takes.
+    var numbering: CommitNumbering? = nil
+    /// The signals the transaction has announced so far, which a creation's statement notifies.
+    var commitActions = CommitActions()
 
     private func tasks(_ sql: String, _ arguments: SQLArguments = []) async throws -> [TransferTask] {
         try await db.fetchAll(sql, arguments, { try TransferTask(row: $0, vault: vault) })
@@ -37,17 +41,24 @@ struct SQLTaskRepository: TaskRepository {
         } else {
             ids = try await RowStatements.insert(into: TransferTask.table, rows: tasks.map { try $0.insertedColumns(vault) }, db)
         }
-        return zip(tasks, ids).map { task, id in
-            var task = task
-            task.id = id
-            // As it reads back: its dates to the millisecond. (Its JSON columns hold no dates when it is created.)
-            task.createdAt = StoredDate.stored(task.createdAt) ?? task.createdAt
-            task.earliestBeginDate = StoredDate.stored(task.earliestBeginDate)
-            task.nextAttemptAt = StoredDate.stored(task.nextAttemptAt)
-            task.startedAt = StoredDate.stored(task.startedAt)
-            task.completedAt = StoredDate.stored(task.completedAt)
-            return task
-        }
+        return zip(tasks, ids).map(Self.asStored)
+    }
+
+    /// A new task as it reads back once inserted as row `id`: its dates to the millisecond. (Its JSON columns hold no
+    /// dates when it is created.)
+    static func asStored(_ task: TransferTask, id: Int64) -> TransferTask {
+        var task = task
+        task.id = id
+        task.createdAt = StoredDate.stored(task.createdAt) ?? task.createdAt
+        task.earliestBeginDate = StoredDate.stored(task.earliestBeginDate)
+        task.nextAttemptAt = StoredDate.stored(task.nextAttemptAt)
+        task.startedAt = StoredDate.stored(task.startedAt)
+        task.completedAt = StoredDate.stored(task.completedAt)
+        return task
+    }
+
+    func create(_ creation: TaskCreation) async throws -> TaskCreation.Written? {
+        try await SQLTaskCreation(db: db, vault: vault, numbering: numbering, commitActions: commitActions).create(creation)
     }
 
     func update(_ task: TransferTask) async throws {

@@ -33,7 +33,7 @@ struct SQLRepositories: Repositories {
     }
 
     var sessions: any SessionRepository { SQLSessionRepository(db: db, vault: vault) }
-    var tasks: any TaskRepository { SQLTaskRepository(db: db, vault: vault) }
+    var tasks: any TaskRepository { SQLTaskRepository(db: db, vault: vault, numbering: numbering, commitActions: commitActions) }
     var events: any EventRepository {
         SQLEventRepository(db: db, vault: vault, eventsAppended: eventsAppended, numbering: numbering, commitActions: commitActions)
     }

@@ -97,6 +97,10 @@ package final class SQLiteStore: Store {
         try await write(body)
     }
 
+    package func alone<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T? {
+        nil
+    }
+
     package var isShared: Bool { false }
 
     package var statistics: StoreStatistics? { nil }

@@ -321,6 +321,10 @@ private final class GatedStore: Store {
         try await store.lookup(counted: kind, body)
     }
 
+    func alone<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T? {
+        nil
+    }
+
     func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         let first = writeCount.withLock { count in
             count += 1

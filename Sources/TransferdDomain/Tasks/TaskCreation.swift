@@ -1,0 +1,51 @@
+import Foundation
+
+/// New tasks of one session and the events each causes, to be written in one statement outside any transaction
+/// (``TaskRepository/create(_:)``): the statement takes the tasks' identifiers and the events' sequences from the
+/// session's row, as long as the session is active and the tasks fit its limit and its tenant's quotas.
+package struct TaskCreation: Sendable {
+    /// A task's event: its type and data; the task's identifier is the one the statement takes.
+    package typealias TaskEvent = (type: EventType, data: EventData)
+
+    package let sessionID: Int64
+    /// The tasks, their identifiers not yet taken.
+    package let tasks: [TransferTask]
+    /// Each task's events, in order, after the events of the tasks before it.
+    package let events: [[TaskEvent]]
+    /// The most tasks the session may hold once they are created.
+    package let maximumTasksInSession: Int
+    /// The tenant quotas of the service, which the tenant's own override.
+    package let defaultQuota: TenantQuota
+    package let createdAt: Date
+    package let traceparent: String?
+
+    package init(
+        sessionID: Int64,
+        tasks: [TransferTask],
+        events: [[TaskEvent]],
+        maximumTasksInSession: Int,
+        defaultQuota: TenantQuota,
+        createdAt: Date,
+        traceparent: String?
+    ) {
+        precondition(tasks.count == events.count, "each task has its events")
+        (self.sessionID, self.tasks, self.events) = (sessionID, tasks, events)
+        (self.maximumTasksInSession, self.defaultQuota, self.createdAt, self.traceparent) =
+            (maximumTasksInSession, defaultQuota, createdAt, traceparent)
+    }
+
+    /// Whether a download is among the tasks: the tenant must then have stored bytes left (``QuotaBreach``).
+    package var needsStorage: Bool { tasks.contains { $0.kind == .download } }
+
+    /// What the statement wrote: the tasks as stored, and their events in order.
+    package struct Written: Sendable {
+        package let tasks: [TransferTask]
+        package let events: [Event]
+        /// Whether any event was queued for the session's subscriber.
+        package let queuedDelivery: Bool
+
+        package init(tasks: [TransferTask], events: [Event], queuedDelivery: Bool) {
+            (self.tasks, self.events, self.queuedDelivery) = (tasks, events, queuedDelivery)
+        }
+    }
+}
