@@ -10,7 +10,8 @@ package protocol TaskRepository {
     func insert(_ tasks: [TransferTask]) async throws -> [TransferTask]
     /// Writes `creation` in one statement (``Store/alone(_:)``), the tasks with their events and the events'
     /// deliveries; nil when it wrote nothing: the session is not active, the tasks would pass its limit or a quota of
-    /// its tenant's, or the store writes a creation in steps (SQLite), and the caller creates them in a transaction.
+    /// its tenant's, or the store writes such a creation in steps (SQLite; a large batch on PostgreSQL), and the
+    /// caller creates them in a transaction.
     func create(_ creation: TaskCreation) async throws -> TaskCreation.Written?
     func update(_ task: TransferTask) async throws
     /// Writes tasks together (one statement on PostgreSQL); each must be there.

@@ -138,13 +138,7 @@ package struct TaskService: Sendable {
             createdAt: now,
             traceparent: Trace.parent
         )
-        let starts = newTasks.contains(where: \.start)
-        guard
-            let written = try await store.alone({ repositories in
-                if starts { repositories.announce(.work) }
-                return try await repositories.tasks.create(creation)
-            }) ?? nil
-        else { return nil }
+        guard let written = try await store.alone({ try await $0.tasks.create(creation) }) ?? nil else { return nil }
         eventLog.count(written.events, of: written.tasks)
         return written.tasks
     }

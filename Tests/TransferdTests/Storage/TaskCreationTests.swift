@@ -108,6 +108,18 @@ import TransferdDomain
         }
     }
 
+    /// A batch of more than a few tasks plans and parses faster in steps, in a transaction.
+    @Test func aLargerBatchIsLeftToATransaction() async throws {
+        try await OpenedStore.onSuiteDatabase { store in
+            let now = Date()
+            let session = try await store.write { try await StoredRows.session("batch", at: now, $0) }
+            let creation = Self.creation(Array(repeating: false, count: 17), in: session, at: now, limit: 100)
+            let written = try await store.alone { try await $0.tasks.create(creation) }
+            #expect(written.flatMap { $0 } == nil)
+            #expect(try await store.read { try await $0.tasks.list(sessionID: session, after: 0, state: nil, limit: 20) }.isEmpty)
+        }
+    }
+
     /// A creation of downloads, starting or not, for a session that may hold `limit` tasks.
     private static func creation(
         _ starts: [Bool],
