@@ -16,6 +16,10 @@ package protocol TaskRepository {
     func update(_ task: TransferTask) async throws
     /// Writes tasks together (one statement on PostgreSQL); each must be there.
     func update(_ tasks: [TransferTask]) async throws
+    /// Writes tasks together, like `update(_:)`, and returns the workloads of the sessions `sessionIDs` as they are
+    /// once the tasks are written (a session that is gone is missing): one statement on PostgreSQL, which locks the
+    /// sessions' rows in ascending order.
+    func update(_ tasks: [TransferTask], workloadsOf sessionIDs: [Int64]) async throws -> [Int64: SessionWorkload]
     /// The session's tasks after task identifier `cursor`, in identifier order, optionally in one state.
     func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) async throws -> [TransferTask]
     func inState(_ state: TaskState) async throws -> [TransferTask]

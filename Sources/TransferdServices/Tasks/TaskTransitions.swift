@@ -69,14 +69,20 @@ package struct TaskTransitions: Sendable {
         try await apply(input, to: &task, isTransferring: isTransferring, repositories, holding: nil)
     }
 
-    /// Writes what `held` holds: the tasks' rows together, then the bookkeeping of the sessions whose tasks went idle
-    /// (which reads the counters the rows changed), then the tasks' events and the sessions' together (one append:
-    /// a session that went idle was a statement more).
+    /// Writes what `held` holds: the tasks' rows together, with the bookkeeping of the sessions whose tasks went idle
+    /// (which reads the counters the rows change: one statement on PostgreSQL), then the tasks' events and the
+    /// sessions' together (one append: a session that went idle was a statement more).
     func flush(_ held: HeldWrites, _ repositories: any Repositories) async throws {
         let (tasks, held, idleSessions) = held.take()
-        if !tasks.isEmpty { try await repositories.tasks.update(tasks) }
         var events = held
-        for sessionID in idleSessions { events += try await settlement(of: sessionID, taskBecameIdle: true, repositories) }
+        if idleSessions.isEmpty {
+            if !tasks.isEmpty { try await repositories.tasks.update(tasks) }
+        } else {
+            let workloads = try await repositories.tasks.update(tasks, workloadsOf: idleSessions)
+            for sessionID in idleSessions {
+                events += try await settlement(of: sessionID, workload: workloads[sessionID], taskBecameIdle: true, repositories)
+            }
+        }
         // A session's events stay in order, its tasks' before its own; sessions together are fewer statements.
         if !events.isEmpty {
             try await eventLog.append(repositories, events.enumerated().sorted { ($0.1.sessionID, $0.0) < ($1.1.sessionID, $1.0) }.map(\.1))
@@ -260,13 +266,20 @@ package struct TaskTransitions: Sendable {
     /// Session bookkeeping in the transaction of a change of its tasks: `session.events_finished` when the session
     /// went idle, and the end of an invalidation when no task is left unfinished.
     package func settleSession(_ sessionID: Int64, taskBecameIdle: Bool, _ repositories: any Repositories) async throws {
-        let events = try await settlement(of: sessionID, taskBecameIdle: taskBecameIdle, repositories)
+        let workload = try await repositories.tasks.workload(sessionID: sessionID)
+        let events = try await settlement(of: sessionID, workload: workload, taskBecameIdle: taskBecameIdle, repositories)
         if !events.isEmpty { try await eventLog.append(repositories, events) }
     }
 
-    /// What `settleSession` does but append its events, which it returns in order for the caller to append.
-    private func settlement(of sessionID: Int64, taskBecameIdle: Bool, _ repositories: any Repositories) async throws -> [EventLog.Entry] {
-        guard let workload = try await repositories.tasks.workload(sessionID: sessionID) else { return [] }
+    /// What `settleSession` does but append its events, which it returns in order for the caller to append, for the
+    /// session's `workload` as the transaction has it now (nil: the session is gone).
+    private func settlement(
+        of sessionID: Int64,
+        workload: SessionWorkload?,
+        taskBecameIdle: Bool,
+        _ repositories: any Repositories
+    ) async throws -> [EventLog.Entry] {
+        guard let workload else { return [] }
         var machine = SessionStateMachine(state: workload.state, cancelsTasks: workload.cancelsTasks)
         let action: SessionStateMachine.Action
         do {

@@ -101,14 +101,22 @@ enum RowStatements {
             for row in rows { try await update(table, id: row.id, row.columns, db) }
             return
         }
-        let sql = texts.text(.updateRows, table, first) {
-            """
-            UPDATE \(table) AS t SET \(first.map { "\($0.key) = v.\($0.key)" }.joined(separator: ", "))
-            FROM (SELECT * FROM jsonb_populate_recordset(NULL::\(table), CAST(? AS jsonb)) LIMIT ?) AS v WHERE t.id = v.id
-            """
-        }
-        let written = try await db.execute(sql, [try JSONRows.text(rows.map { ["id": $0.id] + $0.columns }), rows.count])
+        let sql = texts.text(.updateRows, table, first) { jsonUpdate(table, first) }
+        let written = try await db.execute(sql, try jsonUpdateArguments(rows))
         guard written == rows.count else { throw StoreError.rowNotFound("\(rows.count - written) of \(rows.count) rows of \(table)") }
+    }
+
+    /// The `UPDATE` of rows of `table` as JSON (``JSONRows``), as `t`, from their values as `v`, its arguments
+    /// `jsonUpdateArguments`; on PostgreSQL. `joining` adds tables to its `FROM`, and `condition` to its `WHERE`.
+    static func jsonUpdate(_ table: String, _ columns: StoredColumns, joining: String = "", condition: String = "") -> String {
+        """
+        UPDATE \(table) AS t SET \(columns.map { "\($0.key) = v.\($0.key)" }.joined(separator: ", "))
+        FROM (SELECT * FROM jsonb_populate_recordset(NULL::\(table), CAST(? AS jsonb)) LIMIT ?) AS v\(joining) WHERE t.id = v.id\(condition)
+        """
+    }
+
+    static func jsonUpdateArguments(_ rows: [(id: Int64, columns: StoredColumns)]) throws -> SQLArguments {
+        [try JSONRows.text(rows.map { ["id": $0.id] + $0.columns }), rows.count]
     }
 
     private static func insertion(into table: String, _ columns: StoredColumns) -> String {
@@ -117,9 +125,17 @@ enum RowStatements {
 
     private static let texts = StatementTexts()
 
+    /// A statement of a repository's own over rows of `table` with `columns`, named `name`, built on first use.
+    static func text(named name: String, _ table: String, _ columns: StoredColumns, build: () -> String) -> String {
+        texts.text(.named(name), table, columns, build: build)
+    }
+
     /// The statements' texts by kind and table, each built on first use.
     private final class StatementTexts: Sendable {
-        enum Kind: Hashable, Sendable { case insert, upsert, update, updateRows }
+        enum Kind: Hashable, Sendable {
+            case insert, upsert, update, updateRows
+            case named(String)
+        }
 
         private struct Key: Hashable {
             var kind: Kind
