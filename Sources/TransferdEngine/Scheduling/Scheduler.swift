@@ -27,7 +27,7 @@ package struct Scheduler: Service {
     package let transfers: ActiveTransfers
     package let loop: WakeUpLoop
     package let turns = SessionTurns()
-    /// Whether a wake claims at once or asks first whether anything is claimable.
+    /// Whether a wake claims at once, asks first whether anything is claimable, or rests.
     package let cues = ClaimCues()
     /// How often a full instance looks for another tenant's waiting work.
     package let busyLooks = BusyLooks(interval: .milliseconds(250))
@@ -122,8 +122,10 @@ package struct Scheduler: Service {
                     transfers.remove(transfer)
                     transfer.releasePartialFile()
                     let (doorbell, expiry) = (loop.doorbell, Duration.milliseconds(Int64(instance.leaseTimeout * 1000) + 1000))
+                    let cues = cues
                     Task {
                         try? await Task.sleep(for: expiry)
+                        cues.workAnnounced()
                         doorbell.ring()
                     }
                     return logger.error("could not record the end of a transfer", metadata: metadata)
@@ -152,9 +154,10 @@ package struct Scheduler: Service {
 
     /// Picks the next tasks to run, leases them to this instance and registers them as transferring, in one claim
     /// so that a concurrent suspend or cancel sees either the queued task or the transferring one, never something
-    /// between. A wake that announced no work, after a claim that left none, first asks whether any task is
-    /// claimable, outside the claim's turn (a transfer's end frees a worker, and usually nothing waits for it); so does
-    /// one while every worker is busy, between the looks it takes for other tenants' work.
+    /// between. A wake that announced no work, after a claim or a look that found nothing left, rests until something
+    /// falls due (a transfer's end frees a worker, and nothing waits for it: ``ClaimCues``); once it has, it first
+    /// asks whether any task is claimable, outside the claim's turn; so does one while every worker is busy, between
+    /// the looks it takes for other tenants' work.
     ///
     /// Tasks not due yet (`nextAttemptAt`) wait; the second result is when the first of them is due, or when
     /// another instance's lease expires; the third whether some lease has expired, for the reporter to take back.
@@ -170,11 +173,26 @@ package struct Scheduler: Service {
             let look = now.addingTimeInterval(wait.timeInterval)
             return ([], min(nextDue(overview) ?? look, look), overview.leasesExpired)
         }
-        if !cues.claimsAtOnce() {
-            let overview = try await store.lookup(counted: .claim, read)
-            guard overview.anyClaimable else { return ([], nextDue(overview), overview.leasesExpired) }
+        do {
+            switch cues.pass(at: now) {
+            case .rest(let until):
+                return ([], until, false)
+            case .look:
+                let overview = try await store.lookup(counted: .claim, read)
+                guard overview.anyClaimable else {
+                    let due = nextDue(overview)
+                    if !overview.leasesExpired { cues.foundNothing(until: due) }
+                    return ([], due, overview.leasesExpired)
+                }
+            case .claim:
+                break
+            }
+            return try await claim(now: now, leaseNow: leaseNow, started: started, ending: ending)
+        } catch {
+            // Whatever the pass was to claim waits for the next one, which must not rest.
+            cues.workAnnounced()
+            throw error
         }
-        return try await claim(now: now, leaseNow: leaseNow, started: started, ending: ending)
     }
 
     /// When the scheduler looks again: the first queued task's next attempt, or another instance's lease's expiry.
@@ -256,7 +274,8 @@ package struct Scheduler: Service {
             // The queue is left without due work only when every task read was taken, with workers to spare (a queue
             // read to the depth may hold more), and some was readable where any was claimable.
             let drained = claimed.count == heads.count && claimed.count < free && (!heads.isEmpty || !overview.anyClaimable)
-            repositories.afterCommit { cues.claimed(leavingWork: !drained) }
+            let due = nextDue
+            repositories.afterCommit { cues.claimed(leavingWork: !drained || leasesExpired, nextDue: due) }
             // What waits for a worker alone, not for its session's per-host limit: only that may take one back.
             let pickedIDs = Set(picked.map(\.task.rowID))
             var room = underway

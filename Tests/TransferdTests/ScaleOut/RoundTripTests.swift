@@ -60,7 +60,8 @@ struct RoundTripTests {
     /// are the whole of what creating, claiming and completing one task costs. The wakes its transfer's end makes find
     /// nothing to claim and cost a statement each (when this test was added: 4 statements to create, 6 to end, 6 to
     /// claim and 2 for the wakes, 18.3 in all, against 6, 6, and 3.8 claims of 5–6 statements each, 33–35, before;
-    /// with a creation in one statement outside any transaction, 1 to create: 7.3 and 7.0).
+    /// with a creation in one statement outside any transaction, 1 to create: 7.3 and 7.0; with an end's tasks
+    /// written with its session's workload, and wakes that rest while nothing can be claimable, 6.6 and 5.0).
     @Test func aLoneDownloadStaysWithinItsBounds() async throws {
         try await OriginServer.with { origin in
             let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory())
@@ -83,7 +84,7 @@ struct RoundTripTests {
             // creation was four), so a single statement more a download shows here only on an idle machine;
             // `HeldWriteTests` counts an append's, `TaskCreationTests` a creation's.
             #expect(writes <= 9, "creation, response and completion: \(writes) statements")
-            #expect(claims <= 9, "claims: \(claims) statements")
+            #expect(claims <= 7, "claims: \(claims) statements")
         }
     }
 
