@@ -16,10 +16,9 @@ package protocol TaskRepository {
     func update(_ task: TransferTask) async throws
     /// Writes tasks together (one statement on PostgreSQL); each must be there.
     func update(_ tasks: [TransferTask]) async throws
-    /// Writes tasks together, like `update(_:)`, and returns the workloads of the sessions `sessionIDs` as they are
-    /// once the tasks are written (a session that is gone is missing): one statement on PostgreSQL, which locks the
-    /// sessions' rows in ascending order.
-    func update(_ tasks: [TransferTask], workloadsOf sessionIDs: [Int64]) async throws -> [Int64: SessionWorkload]
+    /// Writes tasks together, like `update(_:)`, with the transaction's next statement (on PostgreSQL; at once on
+    /// SQLite, where a statement is a call): each must be there.
+    func holdUpdates(_ tasks: [TransferTask]) async throws
     /// The session's tasks after task identifier `cursor`, in identifier order, optionally in one state.
     func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) async throws -> [TransferTask]
     func inState(_ state: TaskState) async throws -> [TransferTask]
@@ -76,9 +75,10 @@ package protocol TaskRepository {
 
     /// Leases the tasks to the instance that will run their transfers; a task's first lease also sets `startedAt`.
     func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws
-    /// Ends `owner`'s leases on the tasks, whose transfers ended, and returns the tasks as they are now, in one
-    /// statement; a task `owner` no longer holds (or that is gone) is missing from the answer.
-    func releaseLeases(ids: [Int64], owner: String) async throws -> [TransferTask]
+    /// Ends `owner`'s leases on the tasks, whose transfers ended, and returns the tasks as they are now with the
+    /// workloads of their sessions, whose rows it locks in ascending order (one statement on PostgreSQL); a task
+    /// `owner` no longer holds (or that is gone) is missing from the answer.
+    func releaseLeases(ids: [Int64], owner: String) async throws -> (tasks: [TransferTask], workloads: [Int64: SessionWorkload])
     /// Renews the leases `owner` holds on these tasks until `expiresAt`, with the state of each task renewed; a task
     /// whose lease `owner` no longer holds is missing from the answer.
     func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>]

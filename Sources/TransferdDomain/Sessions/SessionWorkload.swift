@@ -12,4 +12,12 @@ package struct SessionWorkload: Sendable, Equatable {
         self.busy = busy
         self.unfinished = unfinished
     }
+
+    /// The workload once one of the session's tasks went from `old` to `new`.
+    package func moved(from old: TaskState, to new: TaskState) -> SessionWorkload {
+        var moved = self
+        moved.busy += (new.isBusy ? 1 : 0) - (old.isBusy ? 1 : 0)
+        moved.unfinished += (new == .completed ? 0 : 1) - (old == .completed ? 0 : 1)
+        return moved
+    }
 }

@@ -1,16 +1,29 @@
 import TransferdDomain
 
 /// Writes of tasks and events that a batch of transfer reports holds back while it works through the reports, to
-/// send them as one statement each (``TaskTransitions/flush(_:_:)``) instead of one per report: the tasks' rows, the
-/// bookkeeping of the sessions whose tasks went idle (which reads the counters that the tasks' writes change), then
-/// the events, in order, the sessions' own after their tasks'.
+/// send them as one statement each (``TaskTransitions/flush(_:_:)``) instead of one per report: the tasks' rows, sent
+/// with the events, in order, the sessions' own after their tasks'.
+///
+/// It keeps the workloads of the tasks' sessions as they were read with the tasks (their rows locked), and moves
+/// them by each task's change as the change is taken: the bookkeeping of a session whose tasks went idle needs no
+/// read of its row. A session settled once is read again the next time (its bookkeeping may have changed it).
 ///
 /// Whatever reads what a held write changes flushes first.
 final class HeldWrites {
     private var tasks: [Int64: TransferTask] = [:]
     private var order: [Int64] = []
     private(set) var events: [EventLog.Entry] = []
-    private(set) var idleSessions: [Int64] = []
+    private var idleSessions: [Int64] = []
+    /// Each task's state as written, by row id.
+    private var written: [Int64: TaskState]
+    /// The sessions' workloads as written, by session row id.
+    private var workloads: [Int64: SessionWorkload]
+
+    /// Holds the writes of `tasks`, read with their sessions' `workloads`.
+    init(tasks: [TransferTask] = [], workloads: [Int64: SessionWorkload] = [:]) {
+        written = Dictionary(tasks.map { ($0.rowID, $0.state) }, uniquingKeysWith: { first, _ in first })
+        self.workloads = workloads
+    }
 
     var isEmpty: Bool { order.isEmpty && events.isEmpty && idleSessions.isEmpty }
 
@@ -28,9 +41,20 @@ final class HeldWrites {
         if !idleSessions.contains(sessionID) { idleSessions.append(sessionID) }
     }
 
-    /// Hands over what is held, in order, and holds nothing more.
-    func take() -> (tasks: [TransferTask], events: [EventLog.Entry], idleSessions: [Int64]) {
+    /// Hands over what is held, in order, with the sessions to settle and their workloads once the tasks are written
+    /// (nil: to be read), and holds nothing more.
+    func take() -> (tasks: [TransferTask], events: [EventLog.Entry], idleSessions: [(id: Int64, workload: SessionWorkload?)]) {
+        let taken = order.compactMap { tasks[$0] }
+        for task in taken {
+            if let old = written[task.rowID], let workload = workloads[task.sessionId] {
+                workloads[task.sessionId] = workload.moved(from: old, to: task.state)
+            } else {
+                workloads[task.sessionId] = nil
+            }
+            written[task.rowID] = task.state
+        }
+        let idle = idleSessions.map { (id: $0, workload: workloads.removeValue(forKey: $0)) }
         defer { (tasks, order, events, idleSessions) = ([:], [], [], []) }
-        return (order.compactMap { tasks[$0] }, events, idleSessions)
+        return (taken, events, idle)
     }
 }

@@ -143,8 +143,9 @@ extension TaskService: TransferReporter {
         try await writes.write(end, by: TransferEnds(service: self), forSession: transfer.queue.sessionID)
     }
 
-    /// The ends of transfers, written together: their leases end as their tasks are read (one statement), and their
-    /// tasks' rows and events are held back and written together once every end is worked out.
+    /// The ends of transfers, written together: their leases end as their tasks and their sessions' workloads are
+    /// read (one statement), and their tasks' rows and events are held back and written together (one more) once
+    /// every end is worked out.
     struct TransferEnds: BatchWrite {
         struct Item: Sendable {
             let transfer: ActiveTransfer
@@ -157,9 +158,9 @@ extension TaskService: TransferReporter {
 
         func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Void] {
             let (owner, logger, metrics, files) = (service.instance.id, service.logger, service.metrics, service.files)
-            let released = try await repositories.tasks.releaseLeases(ids: items.map(\.transfer.taskID), owner: owner)
+            let (released, workloads) = try await repositories.tasks.releaseLeases(ids: items.map(\.transfer.taskID), owner: owner)
             var tasks = Dictionary(released.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
-            let held = HeldWrites()
+            let held = HeldWrites(tasks: released, workloads: workloads)
             var requeued = false
             for item in items {
                 let (transfer, outcome) = (item.transfer, item.outcome)

@@ -69,19 +69,17 @@ package struct TaskTransitions: Sendable {
         try await apply(input, to: &task, isTransferring: isTransferring, repositories, holding: nil)
     }
 
-    /// Writes what `held` holds: the tasks' rows together, with the bookkeeping of the sessions whose tasks went idle
-    /// (which reads the counters the rows change: one statement on PostgreSQL), then the tasks' events and the
-    /// sessions' together (one append: a session that went idle was a statement more).
+    /// Writes what `held` holds: the bookkeeping of the sessions whose tasks went idle (from the workloads `held`
+    /// keeps), then the tasks' rows, their events and the sessions' together (one statement on PostgreSQL: the rows
+    /// go with the append; a session that went idle was a statement more, and its workload's read another).
     func flush(_ held: HeldWrites, _ repositories: any Repositories) async throws {
         let (tasks, held, idleSessions) = held.take()
         var events = held
-        if idleSessions.isEmpty {
-            if !tasks.isEmpty { try await repositories.tasks.update(tasks) }
-        } else {
-            let workloads = try await repositories.tasks.update(tasks, workloadsOf: idleSessions)
-            for sessionID in idleSessions {
-                events += try await settlement(of: sessionID, workload: workloads[sessionID], taskBecameIdle: true, repositories)
-            }
+        if !tasks.isEmpty { try await repositories.tasks.holdUpdates(tasks) }
+        for (sessionID, known) in idleSessions {
+            // (A read sends the tasks' rows first.)
+            let workload = if let known { known } else { try await repositories.tasks.workload(sessionID: sessionID) }
+            events += try await settlement(of: sessionID, workload: workload, taskBecameIdle: true, repositories)
         }
         // A session's events stay in order, its tasks' before its own; sessions together are fewer statements.
         if !events.isEmpty {

@@ -69,56 +69,8 @@ struct SQLTaskRepository: TaskRepository {
         try await RowStatements.update(TransferTask.table, rows: tasks.map { ($0.rowID, try $0.storedColumns()) }, db)
     }
 
-    /// On PostgreSQL, the tasks' old states come from the `UPDATE`'s own join of their rows (which reads them as they
-    /// were), and each session's counters, read as its row is locked, move by the tasks' changes: the counting trigger
-    /// runs once the statement is over.
-    func update(_ tasks: [TransferTask], workloadsOf sessionIDs: [Int64]) async throws -> [Int64: SessionWorkload] {
-        guard db.dialect == .postgres, !tasks.isEmpty else {
-            try await update(tasks)
-            var workloads: [Int64: SessionWorkload] = [:]
-            for sessionID in sessionIDs { workloads[sessionID] = try await workload(sessionID: sessionID) }
-            return workloads
-        }
-        let rows = try tasks.map { ($0.rowID, try $0.storedColumns()) }
-        let sql = RowStatements.text(named: "updateWithWorkloads", TransferTask.table, rows[0].1) {
-            let (busy, unfinished) = ("IN ('running', 'canceling')", "<> 'completed'")
-            let change = { (states: String) in
-                "SUM(CASE WHEN u.state \(states) THEN 1 ELSE 0 END - CASE WHEN u.old_state \(states) THEN 1 ELSE 0 END)"
-            }
-            return """
-                WITH updated AS (
-                    \(RowStatements.jsonUpdate(TransferTask.table, rows[0].1, joining: ", tasks AS o", condition: " AND o.id = t.id"))
-                    RETURNING t.session_id, t.state, o.state AS old_state
-                ),
-                changes AS (
-                    SELECT u.session_id, \(change(busy)) AS busy, \(change(unfinished)) AS unfinished, COUNT(*) AS written
-                    FROM updated AS u GROUP BY u.session_id
-                )
-                SELECT s.id, s.state, s.cancel_on_invalidate,
-                       s.tasks_running + s.tasks_canceling + COALESCE(c.busy, 0) AS busy,
-                       s.tasks_suspended + s.tasks_running + s.tasks_canceling + COALESCE(c.unfinished, 0) AS unfinished,
-                       (SELECT CAST(COALESCE(SUM(written), 0) AS BIGINT) FROM changes) AS written
-                FROM sessions AS s LEFT JOIN changes AS c ON c.session_id = s.id
-                WHERE s.id IN (SELECT value::bigint FROM jsonb_array_elements_text(CAST(? AS jsonb)))
-                ORDER BY s.id FOR NO KEY UPDATE OF s
-                """
-        }
-        let sessions = "[" + sessionIDs.map(String.init).joined(separator: ",") + "]"
-        var (workloads, written) = ([Int64: SessionWorkload](), Int64(0))
-        try await db.forEachRow(sql, try RowStatements.jsonUpdateArguments(rows) + [sessions]) { row in
-            workloads[row["id"]] = SessionWorkload(
-                state: try RowCoding.enumeration(row, "state"),
-                cancelsTasks: row["cancel_on_invalidate"],
-                busy: row["busy"],
-                unfinished: row["unfinished"]
-            )
-            written = row["written"]
-        }
-        // (A session that is gone took its tasks with it.)
-        guard workloads.isEmpty || written == tasks.count else {
-            throw StoreError.rowNotFound("\(tasks.count - Int(written)) of \(tasks.count) rows of tasks")
-        }
-        return workloads
+    func holdUpdates(_ tasks: [TransferTask]) async throws {
+        try await RowStatements.holdUpdates(TransferTask.table, rows: tasks.map { ($0.rowID, try $0.storedColumns()) }, db)
     }
 
     func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) async throws -> [TransferTask] {
@@ -551,12 +503,42 @@ struct SQLTaskRepository: TaskRepository {
         )
     }
 
-    func releaseLeases(ids: [Int64], owner: String) async throws -> [TransferTask] {
-        guard !ids.isEmpty else { return [] }
-        return try await tasks(
-            "UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id IN (\(Placeholders.list(ids.count))) AND lease_owner = ? RETURNING *",
+    func releaseLeases(ids: [Int64], owner: String) async throws -> (tasks: [TransferTask], workloads: [Int64: SessionWorkload]) {
+        guard !ids.isEmpty else { return ([], [:]) }
+        let release = """
+            UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id IN (\(Placeholders.list(ids.count))) AND lease_owner = ?
+            RETURNING *
+            """
+        guard db.dialect == .postgres else {
+            let released = try await tasks(release, ids + [owner])
+            var workloads: [Int64: SessionWorkload] = [:]
+            for session in Set(released.map(\.sessionId)) { workloads[session] = try await workload(sessionID: session) }
+            return (released, workloads)
+        }
+        // The sessions' rows are locked after the tasks', as every write of a task takes them.
+        var (released, workloads) = ([TransferTask](), [Int64: SessionWorkload]())
+        try await db.forEachRow(
+            """
+            WITH released AS (\(release))
+            SELECT released.*, w.workload_session, w.workload_state, w.workload_cancels, w.workload_busy, w.workload_unfinished
+            FROM released JOIN (
+                SELECT id AS workload_session, state AS workload_state, cancel_on_invalidate AS workload_cancels,
+                       tasks_running + tasks_canceling AS workload_busy,
+                       tasks_suspended + tasks_running + tasks_canceling AS workload_unfinished
+                FROM sessions WHERE id IN (SELECT session_id FROM released) ORDER BY id FOR NO KEY UPDATE
+            ) AS w ON w.workload_session = released.session_id
+            """,
             ids + [owner]
-        )
+        ) { row in
+            released.append(try TransferTask(row: row, vault: vault))
+            workloads[row["workload_session"]] = SessionWorkload(
+                state: try RowCoding.enumeration(row, "workload_state"),
+                cancelsTasks: row["workload_cancels"],
+                busy: row["workload_busy"],
+                unfinished: row["workload_unfinished"]
+            )
+        }
+        return (released, workloads)
     }
 
     func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>] {

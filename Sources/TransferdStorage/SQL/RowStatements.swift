@@ -106,16 +106,26 @@ enum RowStatements {
         guard written == rows.count else { throw StoreError.rowNotFound("\(rows.count - written) of \(rows.count) rows of \(table)") }
     }
 
-    /// The `UPDATE` of rows of `table` as JSON (``JSONRows``), as `t`, from their values as `v`, its arguments
-    /// `jsonUpdateArguments`; on PostgreSQL. `joining` adds tables to its `FROM`, and `condition` to its `WHERE`.
-    static func jsonUpdate(_ table: String, _ columns: StoredColumns, joining: String = "", condition: String = "") -> String {
+    /// Holds the writes of every column of `rows` of `table`, each row with its id (ids distinct), for the next
+    /// statement (`SQLConnection.hold`): on PostgreSQL, one `UPDATE` of them all; on SQLite, one cached statement each,
+    /// at once.
+    static func holdUpdates(_ table: String, rows: [(id: Int64, columns: StoredColumns)], _ db: any SQLConnection) async throws {
+        guard let first = rows.first?.columns, db.dialect == .postgres else {
+            for row in rows { try await update(table, id: row.id, row.columns, db) }
+            return
+        }
+        try await db.hold(texts.text(.updateRows, table, first) { jsonUpdate(table, first) }, try jsonUpdateArguments(rows))
+    }
+
+    /// The `UPDATE` of rows of `table` as JSON (``JSONRows``), its arguments `jsonUpdateArguments`; on PostgreSQL.
+    private static func jsonUpdate(_ table: String, _ columns: StoredColumns) -> String {
         """
         UPDATE \(table) AS t SET \(columns.map { "\($0.key) = v.\($0.key)" }.joined(separator: ", "))
-        FROM (SELECT * FROM jsonb_populate_recordset(NULL::\(table), CAST(? AS jsonb)) LIMIT ?) AS v\(joining) WHERE t.id = v.id\(condition)
+        FROM (SELECT * FROM jsonb_populate_recordset(NULL::\(table), CAST(? AS jsonb)) LIMIT ?) AS v WHERE t.id = v.id
         """
     }
 
-    static func jsonUpdateArguments(_ rows: [(id: Int64, columns: StoredColumns)]) throws -> SQLArguments {
+    private static func jsonUpdateArguments(_ rows: [(id: Int64, columns: StoredColumns)]) throws -> SQLArguments {
         [try JSONRows.text(rows.map { ["id": $0.id] + $0.columns }), rows.count]
     }
 
@@ -125,17 +135,9 @@ enum RowStatements {
 
     private static let texts = StatementTexts()
 
-    /// A statement of a repository's own over rows of `table` with `columns`, named `name`, built on first use.
-    static func text(named name: String, _ table: String, _ columns: StoredColumns, build: () -> String) -> String {
-        texts.text(.named(name), table, columns, build: build)
-    }
-
     /// The statements' texts by kind and table, each built on first use.
     private final class StatementTexts: Sendable {
-        enum Kind: Hashable, Sendable {
-            case insert, upsert, update, updateRows
-            case named(String)
-        }
+        enum Kind: Hashable, Sendable { case insert, upsert, update, updateRows }
 
         private struct Key: Hashable {
             var kind: Kind

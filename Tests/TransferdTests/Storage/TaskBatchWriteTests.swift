@@ -136,11 +136,12 @@ import TransferdDomain
             }
 
             // act
-            let released = try await store.write { try await $0.tasks.releaseLeases(ids: tasks.map(\.rowID), owner: "i1") }
+            let (released, workloads) = try await store.write { try await $0.tasks.releaseLeases(ids: tasks.map(\.rowID), owner: "i1") }
 
-            // verify
+            // verify: the session's workload read with them, its three tasks running
             #expect(Set(released.map(\.rowID)) == [tasks[0].rowID, tasks[1].rowID])
             #expect(released.allSatisfy { $0.lease == nil })
+            #expect(workloads.mapValues { [$0.busy, $0.unfinished] } == [tasks[0].sessionId: [3, 3]])
             #expect(try await store.read { try await $0.tasks.find(id: tasks[2].rowID)?.lease?.owner } == "i2")
         }
     }
