@@ -34,6 +34,11 @@ package struct TaskCreation: Sendable {
             (maximumTasksInSession, defaultQuota, createdAt, traceparent)
     }
 
+    /// A new task's events: `task.created`, and `task.resumed` when it `starts` at once.
+    package static func events(starting starts: Bool) -> [TaskEvent] {
+        [(.taskCreated, EventData(state: .suspended))] + (starts ? [(.taskResumed, EventData(state: .running))] : [])
+    }
+
     /// Whether a download is among the tasks: the tenant must then have stored bytes left (``QuotaBreach``).
     package var needsStorage: Bool { tasks.contains { $0.kind == .download } }
 

@@ -113,8 +113,7 @@ package struct TaskService: Sendable {
             try await eventLog.append(
                 repositories,
                 zip(created, newTasks).flatMap { task, newTask in
-                    [EventLog.Entry(.taskCreated, for: task, data: EventData(state: .suspended))]
-                        + (newTask.start ? [EventLog.Entry(.taskResumed, for: task, data: EventData(state: .running))] : [])
+                    TaskCreation.events(starting: newTask.start).map { EventLog.Entry($0.type, for: task, data: $0.data) }
                 }
             )
             return created
@@ -130,9 +129,7 @@ package struct TaskService: Sendable {
         let creation = TaskCreation(
             sessionID: sessionID,
             tasks: newTasks.map { TransferTask($0, sessionID: sessionID, taskIdentifier: 0, createdAt: now) },
-            events: newTasks.map { newTask in
-                [(.taskCreated, EventData(state: .suspended))] + (newTask.start ? [(.taskResumed, EventData(state: .running))] : [])
-            },
+            events: newTasks.map { TaskCreation.events(starting: $0.start) },
             maximumTasksInSession: limits.maximumTasksPerSession,
             defaultQuota: quotas.defaults,
             createdAt: now,

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import TransferdDomain
 
 /// A creation of tasks in one PostgreSQL statement (``TaskRepository/create(_:)``), which a POST of one task was
@@ -105,8 +106,17 @@ struct SQLTaskCreation {
         list.map { $0.split(separator: ",").compactMap { Int64($0) } } ?? []
     }
 
-    /// The statement for tasks' rows with `columns`, built once per shape.
+    /// The statement for tasks' rows with `columns`, built once (a task's rows always have the same columns).
     private static func statement(columns: [String]) -> String {
+        if let built = built.withLock({ $0 }), built.columns == columns { return built.text }
+        let text = buildStatement(columns: columns)
+        built.withLock { $0 = (columns, text) }
+        return text
+    }
+
+    private static let built = Mutex<(columns: [String], text: String)?>(nil)
+
+    private static func buildStatement(columns: [String]) -> String {
         let values = columns.map { $0 == "task_identifier" ? "taken.last_task_identifier - ? + v.task_identifier" : "v.\($0)" }
         return """
             WITH taken AS (

@@ -110,10 +110,7 @@ enum RowStatements {
     /// statement (`SQLConnection.hold`): on PostgreSQL, one `UPDATE` of them all; on SQLite, one cached statement each,
     /// at once.
     static func holdUpdates(_ table: String, rows: [(id: Int64, columns: StoredColumns)], _ db: any SQLConnection) async throws {
-        guard let first = rows.first?.columns, db.dialect == .postgres else {
-            for row in rows { try await update(table, id: row.id, row.columns, db) }
-            return
-        }
+        guard let first = rows.first?.columns, db.dialect == .postgres else { return try await update(table, rows: rows, db) }
         try await db.hold(texts.text(.updateRows, table, first) { jsonUpdate(table, first) }, try jsonUpdateArguments(rows))
     }
 

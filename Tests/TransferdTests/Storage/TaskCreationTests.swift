@@ -131,9 +131,7 @@ import TransferdDomain
         TaskCreation(
             sessionID: session,
             tasks: starts.map { StoredRows.download(0, in: session, starts: $0, at: now) },
-            events: starts.map {
-                [(.taskCreated, EventData(state: .suspended))] + ($0 ? [(.taskResumed, EventData(state: .running))] : [])
-            },
+            events: starts.map(TaskCreation.events(starting:)),
             maximumTasksInSession: limit,
             defaultQuota: quota,
             createdAt: now,
