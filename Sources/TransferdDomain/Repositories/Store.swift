@@ -19,7 +19,8 @@ package protocol Store: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// Runs `body`, a write of one statement, without a transaction: the statement commits by itself (on
     /// PostgreSQL, one round trip where a transaction adds two), and runs again when the database aborted it (a
-    /// deadlock). A store whose writes take turns of its one writer (SQLite) runs nothing and answers nil.
+    /// deadlock). A body that asks for a second statement (its write comes last, after what it read) is refused before
+    /// it is sent: what it registered is undone, and it answers nil, as does a store whose writes take turns of its one writer (SQLite), which runs nothing.
     func alone<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T?
     /// Runs `body` in a write transaction that claims work: across every instance sharing the database one such
     /// transaction runs at a time, it sees what the others committed before it, and rows another transaction is

@@ -13,6 +13,14 @@ package protocol TaskRepository {
     /// its tenant's, or the store writes such a creation in steps (SQLite; a large batch on PostgreSQL), and the
     /// caller creates them in a transaction.
     func create(_ creation: TaskCreation) async throws -> TaskCreation.Written?
+    /// The tasks of `ids` leased to `owner`, each with its row's revision, its session and the session's workload,
+    /// in one statement (what ``end(_:)`` writes from); none on a store that keeps no revisions of rows (SQLite, whose
+    /// writes take turns of its one writer).
+    func endingBases(ids: [Int64], owner: String) async throws -> [TaskEnding.Basis]
+    /// Writes `ending` in one statement (``Store/alone(_:)``): the tasks' rows and the session's events with their
+    /// deliveries; returns the events written, or nil when it wrote nothing, because what `ending` was worked out
+    /// from no longer holds (and the caller ends the transfers in a transaction).
+    func end(_ ending: TaskEnding) async throws -> [Event]?
     func update(_ task: TransferTask) async throws
     /// Writes tasks together (one statement on PostgreSQL); each must be there.
     func update(_ tasks: [TransferTask]) async throws

@@ -19,11 +19,19 @@ final class HeldWrites {
     /// The sessions' workloads as written, by session row id.
     private var workloads: [Int64: SessionWorkload]
 
+    /// Whether what is held may be written before the batch is worked out (a background task's transfer flushes
+    /// it as it completes, to count its transfers); not when the batch is one statement at the end (``TaskEnding``).
+    let flushesEarly: Bool
+
     /// Holds the writes of `tasks`, read with their sessions' `workloads`.
-    init(tasks: [TransferTask] = [], workloads: [Int64: SessionWorkload] = [:]) {
+    init(tasks: [TransferTask] = [], workloads: [Int64: SessionWorkload] = [:], flushesEarly: Bool = true) {
         written = Dictionary(tasks.map { ($0.rowID, $0.state) }, uniquingKeysWith: { first, _ in first })
         self.workloads = workloads
+        self.flushesEarly = flushesEarly
     }
+
+    /// A write asked for what is held before the end of a batch that is written as one statement.
+    struct FlushedEarly: Error {}
 
     var isEmpty: Bool { order.isEmpty && events.isEmpty && idleSessions.isEmpty }
 

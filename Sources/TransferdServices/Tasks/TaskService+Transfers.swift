@@ -140,6 +140,7 @@ extension TaskService: TransferReporter {
         release: @escaping @Sendable () -> Void
     ) async throws {
         let end = TransferEnds.Item(transfer: transfer, outcome: outcome, bytes: bytes, release: release)
+        if store.isShared, await ends.submit(end, { await TransferEnds(service: self).writeAlone($0) }) { return }
         try await writes.write(end, by: TransferEnds(service: self), forSession: transfer.queue.sessionID)
     }
 
@@ -157,41 +158,112 @@ extension TaskService: TransferReporter {
         let service: TaskService
 
         func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Void] {
-            let (owner, logger, metrics, files) = (service.instance.id, service.logger, service.metrics, service.files)
-            let (released, workloads) = try await repositories.tasks.releaseLeases(ids: items.map(\.transfer.taskID), owner: owner)
+            let (released, workloads) = try await repositories.tasks.releaseLeases(
+                ids: items.map(\.transfer.taskID),
+                owner: service.instance.id
+            )
             var tasks = Dictionary(released.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
             let held = HeldWrites(tasks: released, workloads: workloads)
             var requeued = false
             for item in items {
-                let (transfer, outcome) = (item.transfer, item.outcome)
-                // Content the attempt published and the task did not take goes, while the attempt still holds the
-                // partial file (`release` lets go of it): no later attempt can have published meanwhile.
-                let published = if case .succeeded = outcome, transfer.kind == .download { true } else { false }
-                defer { repositories.afterCommit(item.release) }
-                repositories.afterCommit { metrics.attemptEnded(outcome, after: .now - transfer.startedAt) }
-                guard var task = tasks.removeValue(forKey: transfer.taskID) else {
-                    logger.warning(
-                        "a transfer ended after its lease was lost; its outcome is not recorded",
-                        metadata: ["task": "\(transfer.taskID)"]
-                    )
-                    if published { repositories.afterCommit { files.removeContent(taskID: transfer.taskID) } }
-                    continue
-                }
-                // The response no write recorded yet goes with the task's row (and its event, before the end's).
-                if let arrived = transfer.unrecordedResponse {
-                    let response = ResponseRecords.Item(transfer: transfer, arrived: arrived)
-                    task.record(response.received)
-                    held.hold(task)
-                    if let resumed = response.resumedEvent(taskIdentifier: task.taskIdentifier) { held.hold([resumed]) }
-                }
-                try await service.record(item, of: &task, held, repositories)
-                requeued = requeued || task.state == .running
-                if published, task.file == nil { repositories.afterCommit { files.removeContent(taskID: transfer.taskID) } }
+                requeued =
+                    try await record(item, task: tasks.removeValue(forKey: item.transfer.taskID), session: nil, held, repositories)
+                    || requeued
             }
             // A task back in its queue is work; otherwise only a worker and a per-host slot were freed.
             if !released.isEmpty { repositories.announce(requeued ? .work : .capacity) }
             try await service.transitions.flush(held, repositories)
             return items.map { _ in () }
+        }
+
+        /// Writes the ends of `items` without a transaction (``TaskEnding``): one statement reads their tasks and
+        /// sessions, and one for each session writes the ends worked out from them, as long as they have not changed
+        /// (``TaskRepository/end(_:)``). Returns for each whether it was written; a transaction writes the others.
+        func writeAlone(_ items: [Item]) async -> [Bool] {
+            let (store, owner) = (service.store, service.instance.id)
+            let ids = items.map(\.transfer.taskID)
+            guard let bases = try? await store.lookup(counted: .write, { try await $0.tasks.endingBases(ids: ids, owner: owner) }) else {
+                return items.map { _ in false }
+            }
+            // (A background task's transfer settles its background task as it completes: a transaction ends it.)
+            let read = Dictionary(
+                bases.filter { $0.task.backgroundTask == nil }.map { ($0.task.rowID, $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
+            var written = [Bool](repeating: false, count: items.count)
+            let sessions = Dictionary(grouping: items.indices.filter { read[ids[$0]] != nil }) { read[ids[$0]]!.task.sessionId }
+            for indices in sessions.values where read[ids[indices[0]]]!.workload.state == .active {
+                let (ending, endingBases) = (indices.map { items[$0] }, indices.map { read[ids[$0]]! })
+                do {
+                    guard try await store.alone({ try await write(ending, from: endingBases, $0) }) != nil else { continue }
+                    for index in indices { written[index] = true }
+                } catch {
+                    service.logger.debug("ends are written in a transaction", metadata: ["reason": "\(error)"])
+                }
+            }
+            return written
+        }
+
+        /// Writes the ends of `items` in one statement (``TaskEnding``), from their tasks and their session as
+        /// `bases` read them (the tasks still leased to this instance); ``Changed`` when they changed since.
+        private func write(_ items: [Item], from bases: [TaskEnding.Basis], _ repositories: any Repositories) async throws {
+            let tasks = bases.map { basis in
+                var task = basis.task
+                task.lease = nil
+                return task
+            }
+            let held = HeldWrites(tasks: tasks, workloads: [tasks[0].sessionId: bases[0].workload], flushesEarly: false)
+            // Every task's row is written: it ends the lease.
+            for task in tasks { held.hold(task) }
+            var requeued = false
+            for (item, task) in zip(items, tasks) {
+                requeued = try await record(item, task: task, session: bases[0].session, held, repositories) || requeued
+            }
+            repositories.announce(requeued ? .work : .capacity)
+            guard
+                let ending = try await service.transitions.ending(held, from: bases, owner: service.instance.id, repositories),
+                let events = try await repositories.tasks.end(ending)
+            else { throw Changed() }
+            service.eventLog.count(events, of: ending.tasks.map(\.task))
+        }
+
+        /// What an end alone was worked out from changed before it was written.
+        struct Changed: Error {}
+
+        /// Records the end of `item` for its task (nil: its lease was lost), read with its lease ended; returns
+        /// whether the task went back to its queue. `session` is the task's, when it was read with it.
+        private func record(
+            _ item: Item,
+            task: TransferTask?,
+            session: Session?,
+            _ held: HeldWrites,
+            _ repositories: any Repositories
+        ) async throws -> Bool {
+            let (logger, metrics, files) = (service.logger, service.metrics, service.files)
+            let (transfer, outcome) = (item.transfer, item.outcome)
+            // Content the attempt published and the task did not take goes, while the attempt still holds the
+            // partial file (`release` lets go of it): no later attempt can have published meanwhile.
+            let published = if case .succeeded = outcome, transfer.kind == .download { true } else { false }
+            defer { repositories.afterCommit(item.release) }
+            repositories.afterCommit { metrics.attemptEnded(outcome, after: .now - transfer.startedAt) }
+            guard var task else {
+                logger.warning(
+                    "a transfer ended after its lease was lost; its outcome is not recorded",
+                    metadata: ["task": "\(transfer.taskID)"]
+                )
+                if published { repositories.afterCommit { files.removeContent(taskID: transfer.taskID) } }
+                return false
+            }
+            // The response no write recorded yet goes with the task's row (and its event, before the end's).
+            if let arrived = transfer.unrecordedResponse {
+                let response = ResponseRecords.Item(transfer: transfer, arrived: arrived)
+                task.record(response.received)
+                held.hold(task)
+                if let resumed = response.resumedEvent(taskIdentifier: task.taskIdentifier) { held.hold([resumed]) }
+            }
+            try await service.record(item, of: &task, session: session, held, repositories)
+            if published, task.file == nil { repositories.afterCommit { files.removeContent(taskID: transfer.taskID) } }
+            return task.state == .running
         }
     }
 
@@ -199,9 +271,12 @@ extension TaskService: TransferReporter {
     private func record(
         _ end: TransferEnds.Item,
         of task: inout TransferTask,
+        session known: Session?,
         _ held: HeldWrites,
         _ repositories: any Repositories
     ) async throws {
+        let sessionID = task.sessionId
+        let session = { if let known { known } else { try await repositories.sessions.find(id: sessionID) } }
         let transactions = end.transfer.transactions
         if !transactions.isEmpty {
             var metrics = task.metrics ?? TaskMetrics()
@@ -210,7 +285,7 @@ extension TaskService: TransferReporter {
         }
         // URLCredentialStorage: a credential the session keeps for the space is tried before the client is asked.
         if case .challenged(let space, 0) = end.outcome,
-            let kept = try await repositories.sessions.find(id: task.sessionId)?.credentials.first(where: { $0.protectionSpace == space })
+            let kept = try await session()?.credentials.first(where: { $0.protectionSpace == space })
         {
             task.credentials.keep(kept)
             held.hold(task)
@@ -219,7 +294,9 @@ extension TaskService: TransferReporter {
         var input = TaskStateMachine.Input.transferEnded(end.outcome)
         if let attempt = TransferAttempt(outcome: end.outcome, bytes: end.bytes, endedAt: clock.now) {
             task.attempts.append(attempt)
-            if case .failed(let error) = end.outcome, let retryAt = try await retryDate(for: error, of: task, repositories) {
+            if case .failed(let error) = end.outcome, error.isTransient,
+                let retryAt = retryDate(for: error, of: task, in: try await session())
+            {
                 input = .transferFailedRetryable(error, at: retryAt)
             }
         }
@@ -280,9 +357,9 @@ extension TaskService: TransferReporter {
         }
     }
 
-    /// When to try again after `error`, or nil when the task must fail now.
-    private func retryDate(for error: TransferError, of task: TransferTask, _ repositories: any Repositories) async throws -> Date? {
-        guard error.isTransient, let session = try await repositories.sessions.find(id: task.sessionId) else { return nil }
+    /// When to try again after the transient `error`, or nil when the task must fail now.
+    private func retryDate(for error: TransferError, of task: TransferTask, in session: Session?) -> Date? {
+        guard let session else { return nil }
         let failures = task.attempts.count
         if let maximum = session.configuration.maximumRetries, failures > maximum { return nil }
         let policy = retryPolicy.bounded(by: session.configuration)

@@ -30,6 +30,9 @@ package struct TaskService: Sendable {
     /// Creations and what the engine reports of its transfers, written in transactions shared by the writes that
     /// arrive together: with many short transfers, a transaction each kept the one writer busy committing.
     let writes: GroupCommit
+    /// The ends of transfers written without a transaction (``TaskEnding``), those that arrive together written
+    /// together.
+    let ends = Gathering<TransferEnds.Item, Bool>()
 
     package init(
         store: any Store,

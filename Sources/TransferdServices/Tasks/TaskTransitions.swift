@@ -87,6 +87,38 @@ package struct TaskTransitions: Sendable {
         }
     }
 
+    /// What `held` holds, the ends of the transfers of the tasks of one session that `bases` read, as one write
+    /// (``TaskEnding``): the tasks' rows, their events, and the session's bookkeeping worked out from the workload
+    /// `bases` read; nil when it holds more, or the bookkeeping would do more than write `session.events_finished`.
+    func ending(
+        _ held: HeldWrites,
+        from bases: [TaskEnding.Basis],
+        owner: String,
+        _ repositories: any Repositories
+    ) async throws -> TaskEnding? {
+        let (tasks, entries, idleSessions) = held.take()
+        let read = Dictionary(bases.map { ($0.task.rowID, $0) }, uniquingKeysWith: { first, _ in first })
+        guard let sessionID = bases.first?.task.sessionId, let workload = bases.first?.workload, tasks.count == read.count,
+            tasks.allSatisfy({ read[$0.rowID] != nil }), entries.allSatisfy({ $0.sessionID == sessionID })
+        else { return nil }
+        var events = entries
+        for (id, settled) in idleSessions {
+            guard id == sessionID, let settled, settled.state == .active else { return nil }
+            events += try await settlement(of: id, workload: settled, taskBecameIdle: true, repositories)
+        }
+        let leavingBusy = tasks.count { read[$0.rowID]!.task.state.isBusy && !$0.state.isBusy }
+        return TaskEnding(
+            sessionID: sessionID,
+            owner: owner,
+            tasks: tasks.map { ($0, read[$0.rowID]!.revision) },
+            events: events.map { ($0.type, $0.taskIdentifier, $0.data) },
+            leavingBusy: leavingBusy,
+            staysBusy: workload.busy - leavingBusy > 0,
+            createdAt: clock.now,
+            traceparent: repositories.traceparent
+        )
+    }
+
     /// Where a transition writes: in the transaction at once, or held back for ``flush(_:_:)``.
     private struct Writes {
         let repositories: any Repositories
@@ -207,7 +239,10 @@ package struct TaskTransitions: Sendable {
         try await writes.append(events, eventLog)
         if let backgroundTask = task.backgroundTask {
             // It counts its transfers' states, this one's among them.
-            if let held = writes.held { try await flush(held, repositories) }
+            if let held = writes.held {
+                guard held.flushesEarly else { throw HeldWrites.FlushedEarly() }
+                try await flush(held, repositories)
+            }
             try await settleBackgroundTask(backgroundTask, repositories)
         }
     }

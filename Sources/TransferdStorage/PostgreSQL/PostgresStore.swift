@@ -119,9 +119,8 @@ package final class PostgresStore: Store {
         let notifications = notifications
         return try await runningAgain(.write) {
             try await Self.leasing(client) { connection in
-                let db = PostgresSQLConnection(connection: connection, logger: logger, budget: StatementBudget()) {
-                    statistics?.sent(in: .write)
-                }
+                let budget = StatementBudget()
+                let db = PostgresSQLConnection(connection: connection, logger: logger, budget: budget) { statistics?.sent(in: .write) }
                 let numbering = CommitNumbering(notifications: notifications)
                 let repositories = SQLRepositories(db: db, vault: vault, traceparent: traceparent, numbering: numbering)
                 let result: T
@@ -129,7 +128,12 @@ package final class PostgresStore: Store {
                     result = try await body(repositories)
                 } catch {
                     repositories.commitActions.undo()
+                    if budget.isExceeded { return nil }
                     throw error
+                }
+                if budget.isExceeded {
+                    repositories.commitActions.undo()
+                    return nil
                 }
                 let aftermath = repositories.commitActions.aftermath
                 assert(aftermath.signals.isSubset(of: numbering.notified), "a statement alone notifies what it announces")

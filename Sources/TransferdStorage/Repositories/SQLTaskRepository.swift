@@ -61,6 +61,14 @@ struct SQLTaskRepository: TaskRepository {
         try await SQLTaskCreation(db: db, vault: vault, numbering: numbering, commitActions: commitActions).create(creation)
     }
 
+    func endingBases(ids: [Int64], owner: String) async throws -> [TaskEnding.Basis] {
+        try await SQLTaskEnding(db: db, vault: vault, numbering: numbering, commitActions: commitActions).bases(ids: ids, owner: owner)
+    }
+
+    func end(_ ending: TaskEnding) async throws -> [Event]? {
+        try await SQLTaskEnding(db: db, vault: vault, numbering: numbering, commitActions: commitActions).end(ending)
+    }
+
     func update(_ task: TransferTask) async throws {
         try await RowStatements.update(TransferTask.table, id: task.rowID, try task.storedColumns(), db)
     }
