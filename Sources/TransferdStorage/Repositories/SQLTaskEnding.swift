@@ -56,17 +56,17 @@ struct SQLTaskEnding {
             signals: []
         )
         guard let (appendArguments, results) = try Self.append.arguments(appending, numbering, commitActions) else { return nil }
-        let rows = try ending.tasks.map { ["id": $0.task.rowID] + (try $0.task.storedColumns()) }
-        let revisions: [StoredColumns] = ending.tasks.map { ["id": $0.task.rowID, "revision": $0.revision] }
+        // Each task's row with the revision it was read at (a key of no column).
+        let rows = try ending.tasks.map { ["id": $0.task.rowID, "revision": $0.revision] + (try $0.task.storedColumns()) }
         let count = ending.tasks.count
         let arguments: SQLArguments =
             [
-                try JSONRows.text(revisions), ending.owner, ending.events.count, ending.sessionID, ending.leavingBusy,
-                ending.staysBusy ? 1 : 0, count, try JSONRows.text(rows), count,
+                try JSONRows.text(rows), ending.owner, ending.events.count, ending.sessionID, ending.leavingBusy,
+                ending.staysBusy ? 1 : 0, count,
             ] + appendArguments + results
         guard
             let written = try await db.fetchOne(
-                Self.statement.text(columns: rows[0].map(\.key)),
+                Self.statement.text(columns: rows[0].map(\.key).filter { $0 != "id" && $0 != "revision" }),
                 arguments,
                 { row in
                     (
@@ -93,9 +93,10 @@ struct SQLTaskEnding {
 
     private static func buildStatement(columns: [String]) -> String {
         """
-        WITH checked AS (
-            SELECT t.id FROM tasks AS t JOIN jsonb_to_recordset(CAST(? AS jsonb)) AS r(id BIGINT, revision TEXT) ON t.id = r.id
-            WHERE t.lease_owner = ? AND CAST(t.xmin AS text) = r.revision
+        WITH rows AS (SELECT j, v.* FROM \(JSONRows.source(of: "tasks"))),
+        checked AS (
+            SELECT t.id FROM rows JOIN tasks AS t ON t.id = rows.id
+            WHERE t.lease_owner = ? AND CAST(t.xmin AS text) = rows.j ->> 'revision'
             FOR NO KEY UPDATE OF t
         ),
         taken AS (
@@ -107,8 +108,8 @@ struct SQLTaskEnding {
         ),
         ended AS (
             UPDATE tasks AS t
-            SET lease_owner = NULL, lease_expires_at = NULL, \(columns.filter { $0 != "id" }.map { "\($0) = v.\($0)" }.joined(separator: ", "))
-            FROM taken CROSS JOIN (SELECT * FROM jsonb_populate_recordset(NULL::tasks, CAST(? AS jsonb)) LIMIT ?) AS v
+            SET lease_owner = NULL, lease_expires_at = NULL, \(columns.map { "\($0) = v.\($0)" }.joined(separator: ", "))
+            FROM taken CROSS JOIN rows AS v
             WHERE t.id = v.id
             RETURNING t.id
         ),

@@ -165,7 +165,7 @@ struct SQLTaskRepository: TaskRepository {
                 try await db.forEachRow(
                     """
                     UPDATE tasks AS t SET \(first.map { "\($0.key) = v.\($0.key)" }.joined(separator: ", "))
-                    FROM jsonb_populate_recordset(NULL::tasks, CAST(? AS jsonb)) AS v
+                    FROM \(JSONRows.source(of: "tasks"))
                     WHERE t.id = v.id AND t.state = ? AND t.lease_owner = ? RETURNING t.id, t.task_identifier
                     """,
                     [try JSONRows.text(rows.map { ["id": $0.0] + $0.1 })] + guarded

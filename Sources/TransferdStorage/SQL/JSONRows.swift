@@ -1,11 +1,17 @@
 import Foundation
 import GRDB
 
-/// Rows as one JSON parameter, an array of objects keyed by column: PostgreSQL's
-/// `jsonb_populate_recordset(NULL::<table>, CAST(? AS jsonb))` reads it back as rows of the table's own type, so that
-/// one statement writes many rows with each column typed by the table: no casts, no limit of 65,535 parameters, and
-/// one statement text whatever the number of rows.
+/// Rows as one JSON parameter, an array of objects keyed by column: PostgreSQL's `jsonb_populate_record` reads each
+/// back as a row of the table's own type, so that one statement writes many rows with each column typed by the table:
+/// no casts, no limit of 65,535 parameters, and one statement text whatever the number of rows.
 enum JSONRows {
+    /// The `FROM` item of the rows of `table` in the parameter `?`, each as `v` (its columns) and `j` (its object,
+    /// keys of no column included). They come through `few_rows` (migration 17), which the planner takes for one
+    /// row, so that a join with the table seeks each by its key whatever the table's statistics.
+    static func source(of table: String) -> String {
+        "few_rows(CAST(? AS jsonb)) AS j CROSS JOIN LATERAL jsonb_populate_record(NULL::\(table), j) AS v"
+    }
+
     /// The rows' JSON; a blob goes as bytea's hex text. A value JSON cannot hold (an infinite or NaN double) is
     /// `StoreError.corruptValue`.
     static func text(_ rows: [StoredColumns]) throws -> String {

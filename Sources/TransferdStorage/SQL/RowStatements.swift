@@ -94,8 +94,7 @@ enum RowStatements {
 
     /// Writes every column of `rows` of `table`, each row with its id (ids distinct); a row that is not there is
     /// `StoreError.rowNotFound`. On PostgreSQL, one statement for all of them (``JSONRows``); on SQLite, where a
-    /// statement is a call, one cached statement each. The `LIMIT` (the rows' count) tells the planner how few rows
-    /// the JSON holds: it took a set function's 100 for granted and scanned the whole table to join them.
+    /// statement is a call, one cached statement each.
     static func update(_ table: String, rows: [(id: Int64, columns: StoredColumns)], _ db: any SQLConnection) async throws {
         guard let first = rows.first?.columns, db.dialect == .postgres, rows.count > 1 else {
             for row in rows { try await update(table, id: row.id, row.columns, db) }
@@ -118,12 +117,12 @@ enum RowStatements {
     private static func jsonUpdate(_ table: String, _ columns: StoredColumns) -> String {
         """
         UPDATE \(table) AS t SET \(columns.map { "\($0.key) = v.\($0.key)" }.joined(separator: ", "))
-        FROM (SELECT * FROM jsonb_populate_recordset(NULL::\(table), CAST(? AS jsonb)) LIMIT ?) AS v WHERE t.id = v.id
+        FROM \(JSONRows.source(of: table)) WHERE t.id = v.id
         """
     }
 
     private static func jsonUpdateArguments(_ rows: [(id: Int64, columns: StoredColumns)]) throws -> SQLArguments {
-        [try JSONRows.text(rows.map { ["id": $0.id] + $0.columns }), rows.count]
+        [try JSONRows.text(rows.map { ["id": $0.id] + $0.columns })]
     }
 
     private static func insertion(into table: String, _ columns: StoredColumns) -> String {
