@@ -139,7 +139,7 @@ extension TaskService: TransferReporter {
         bytes: Int64,
         release: @escaping @Sendable () -> Void
     ) async throws {
-        let end = TransferEnds.Item(transfer: transfer, outcome: outcome, bytes: bytes, release: release)
+        let end = TransferEnds.Item(transfer: transfer, outcome: outcome, bytes: bytes, release: release, traceparent: Trace.parent)
         if store.isShared, await ends.submit(end, { await TransferEnds(service: self).writeAlone($0) }) { return }
         try await writes.write(end, by: TransferEnds(service: self), forSession: transfer.queue.sessionID)
     }
@@ -153,6 +153,8 @@ extension TaskService: TransferReporter {
             let outcome: TaskStateMachine.TransferOutcome
             let bytes: Int64
             let release: @Sendable () -> Void
+            /// The trace of the request the transfer serves, which its events carry.
+            let traceparent: String?
         }
 
         let service: TaskService
@@ -191,11 +193,17 @@ extension TaskService: TransferReporter {
                 uniquingKeysWith: { first, _ in first }
             )
             var written = [Bool](repeating: false, count: items.count)
-            let sessions = Dictionary(grouping: items.indices.filter { read[ids[$0]] != nil }) { read[ids[$0]]!.task.sessionId }
-            for indices in sessions.values where read[ids[indices[0]]]!.workload.state == .active {
+            // One statement for each session, and for each trace within it (its events carry the trace).
+            let groups = Dictionary(grouping: items.indices.filter { read[ids[$0]] != nil }) {
+                [String(read[ids[$0]]!.task.sessionId), items[$0].traceparent]
+            }
+            for indices in groups.values where read[ids[indices[0]]]!.workload.state == .active {
                 let (ending, endingBases) = (indices.map { items[$0] }, indices.map { read[ids[$0]]! })
                 do {
-                    guard try await store.alone({ try await write(ending, from: endingBases, $0) }) != nil else { continue }
+                    let alone = try await Trace.$parent.withValue(ending[0].traceparent) {
+                        try await store.alone { try await write(ending, from: endingBases, $0) }
+                    }
+                    guard alone != nil else { continue }
                     for index in indices { written[index] = true }
                 } catch {
                     service.logger.debug("ends are written in a transaction", metadata: ["reason": "\(error)"])

@@ -25,10 +25,10 @@ struct SQLTaskEnding {
             SELECT t.*, CAST(t.xmin AS text) AS revision, '' AS session_columns, s.*,
                    s.tasks_running + s.tasks_canceling AS workload_busy,
                    s.tasks_suspended + s.tasks_running + s.tasks_canceling AS workload_unfinished
-            FROM tasks AS t JOIN sessions AS s ON s.id = t.session_id
-            WHERE t.id IN (\(Placeholders.list(ids.count))) AND t.lease_owner = ?
+            FROM few_rows(CAST(? AS jsonb)) AS j JOIN tasks AS t ON t.id = CAST(j AS bigint) JOIN sessions AS s ON s.id = t.session_id
+            WHERE t.lease_owner = ?
             """,
-            ids + [owner]
+            ["[" + ids.map(String.init).joined(separator: ",") + "]", owner]
         ) { row in
             let parts = row.parts(after: ["session_columns"])
             let session = try Session(row: parts[1], vault: vault)
