@@ -25,7 +25,7 @@ package struct TaskEnding: Sendable {
     package let tasks: [(task: TransferTask, revision: String)]
     /// The session's events, in order, numbered by the statement.
     package let events: [(type: EventType, taskIdentifier: Int64?, data: EventData)]
-    /// How many of the tasks stop being busy.
+    /// How many fewer busy tasks the session has once they are written.
     package let leavingBusy: Int
     /// Whether the session keeps busy tasks once they are written.
     package let staysBusy: Bool

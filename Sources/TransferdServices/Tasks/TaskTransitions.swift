@@ -106,14 +106,14 @@ package struct TaskTransitions: Sendable {
             guard id == sessionID, let settled, settled.state == .active else { return nil }
             events += try await settlement(of: id, workload: settled, taskBecameIdle: true, repositories)
         }
-        let leavingBusy = tasks.count { read[$0.rowID]!.task.state.isBusy && !$0.state.isBusy }
+        let after = tasks.reduce(workload) { $0.moved(from: read[$1.rowID]!.task.state, to: $1.state) }
         return TaskEnding(
             sessionID: sessionID,
             owner: owner,
             tasks: tasks.map { ($0, read[$0.rowID]!.revision) },
             events: events.map { ($0.type, $0.taskIdentifier, $0.data) },
-            leavingBusy: leavingBusy,
-            staysBusy: workload.busy - leavingBusy > 0,
+            leavingBusy: workload.busy - after.busy,
+            staysBusy: after.busy > 0,
             createdAt: clock.now,
             traceparent: repositories.traceparent
         )

@@ -15,10 +15,7 @@ import TransferdServices
         // setup: the first run waits at a gate while five more items arrive
         let gathering = Gathering<Int, String>()
         let (runs, gate) = (Runs(), Gate())
-        let run: @Sendable ([Int]) async -> [String] = { items in
-            if items == [0] { await gate.passed() }
-            return await runs.record(items)
-        }
+        let run = runs.recording(after: gate)
 
         // act
         let outcomes = try await withThrowingTaskGroup(of: (Int, String).self) { group in
@@ -42,10 +39,7 @@ import TransferdServices
         // setup: the leader's run waits at a gate, with a follower in line
         let gathering = Gathering<Int, String>()
         let (runs, gate) = (Runs(), Gate())
-        let run: @Sendable ([Int]) async -> [String] = { items in
-            if items == [0] { await gate.passed() }
-            return await runs.record(items)
-        }
+        let run = runs.recording(after: gate)
         let leader = Task { await gathering.submit(0, run) }
         try await waitUntil { await gate.isWaiting }
         let follower = Task { await gathering.submit(1, run) }
@@ -62,7 +56,7 @@ import TransferdServices
     }
 
     /// The batches run, in order.
-    private final class Runs: Sendable {
+    fileprivate final class Runs: Sendable {
         private let recorded = Mutex<[[Int]]>([])
 
         var batches: [[Int]] { recorded.withLock { $0 } }
@@ -71,10 +65,18 @@ import TransferdServices
             recorded.withLock { $0.append(items) }
             return items.map { "\($0)" }
         }
+
+        /// Records each batch, the first (item 0 alone) once it has passed `gate`.
+        func recording(after gate: Gate) -> @Sendable ([Int]) async -> [String] {
+            { items in
+                if items == [0] { await gate.passed() }
+                return await self.record(items)
+            }
+        }
     }
 
     /// Holds whoever passes until it opens.
-    private actor Gate {
+    fileprivate actor Gate {
         private var waiting: [CheckedContinuation<Void, Never>] = []
         private var isOpen = false
 
