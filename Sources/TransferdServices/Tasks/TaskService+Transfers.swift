@@ -200,10 +200,13 @@ extension TaskService: TransferReporter {
             for indices in groups.values where read[ids[indices[0]]]!.workload.state == .active {
                 let (ending, endingBases) = (indices.map { items[$0] }, indices.map { read[ids[$0]]! })
                 do {
-                    let alone = try await Trace.$parent.withValue(ending[0].traceparent) {
-                        try await store.alone { try await write(ending, from: endingBases, $0) }
+                    let wrote = try await Trace.$parent.withValue(ending[0].traceparent) {
+                        try await store.alone { repositories in
+                            try await write(ending, from: endingBases, repositories)
+                            return true
+                        }
                     }
-                    guard alone != nil else { continue }
+                    guard wrote == true else { continue }
                     for index in indices { written[index] = true }
                 } catch {
                     service.logger.debug("ends are written in a transaction", metadata: ["reason": "\(error)"])
