@@ -15,12 +15,8 @@ package final class Gathering<Item: Sendable, Outcome: Sendable>: Sendable {
         let continuation: CheckedContinuation<Turn, Never>
     }
 
-    private struct Line: ~Copyable {
-        var running = false
-        var waiting: [Waiting] = []
-    }
-
-    private let line = Mutex(Line())
+    /// Led while a run is under way.
+    private let line = Mutex(LeaderLine<Waiting>())
 
     package init() {}
 
@@ -34,15 +30,9 @@ package final class Gathering<Item: Sendable, Outcome: Sendable>: Sendable {
     /// that the others' items do not fail because the caller that leads was cancelled.
     package func submit(_ item: Item, _ run: @escaping @Sendable ([Item]) async -> [Outcome]) async -> Outcome {
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
-            let leads = line.withLock { line in
-                guard line.running else {
-                    line.running = true
-                    return true
-                }
-                line.waiting.append(Waiting(item: item, continuation: continuation))
-                return false
+            if line.withLock({ $0.enter(Waiting(item: item, continuation: continuation)) }) {
+                continuation.resume(returning: .lead(followers: []))
             }
-            if leads { continuation.resume(returning: .lead(followers: [])) }
         }
         switch turn {
         case .done(let outcome):
@@ -60,7 +50,7 @@ package final class Gathering<Item: Sendable, Outcome: Sendable>: Sendable {
     private func handOn() {
         let next = line.withLock { line -> [Waiting] in
             defer { line.waiting = [] }
-            if line.waiting.isEmpty { line.running = false }
+            if line.waiting.isEmpty { line.isLed = false }
             return line.waiting
         }
         guard let leader = next.first else { return }

@@ -57,15 +57,10 @@ package final class GroupCommit: Sendable {
         let continuation: CheckedContinuation<Turn, Never>
     }
 
-    private struct Line: ~Copyable {
-        var waiting: [Waiting] = []
-        /// A leader's transaction is submitted and has not yet gathered its group: newcomers wait for it.
-        var gathering = false
-    }
-
     private let store: any Store
     private let maximumGroup: Int
-    private let line = Mutex(Line())
+    /// Led while a leader's transaction is submitted and has not yet gathered its group: newcomers wait for it.
+    private let line = Mutex(LeaderLine<Waiting>())
 
     /// A group holds at most `maximumGroup` callers' work.
     package init(store: any Store, maximumGroup: Int = 256) {
@@ -96,15 +91,7 @@ package final class GroupCommit: Sendable {
     /// Waits in line with `work`, or leads a transaction with it; returns what it returned.
     private func submit(_ work: Member) async throws -> any Sendable {
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
-            let leads = line.withLock { line in
-                guard line.gathering else {
-                    line.gathering = true
-                    return true
-                }
-                line.waiting.append(Waiting(member: work, continuation: continuation))
-                return false
-            }
-            if leads { continuation.resume(returning: .lead) }
+            if line.withLock({ $0.enter(Waiting(member: work, continuation: continuation)) }) { continuation.resume(returning: .lead) }
         }
         let answer =
             switch turn {
@@ -212,7 +199,7 @@ package final class GroupCommit: Sendable {
             let group = Array(line.waiting.prefix(maximumGroup - 1))
             line.waiting.removeFirst(group.count)
             guard !line.waiting.isEmpty else {
-                line.gathering = false
+                line.isLed = false
                 return (group, nil)
             }
             return (group, line.waiting.removeFirst())
@@ -225,7 +212,7 @@ package final class GroupCommit: Sendable {
     private func handOn() {
         let next = line.withLock { line -> Waiting? in
             guard !line.waiting.isEmpty else {
-                line.gathering = false
+                line.isLed = false
                 return nil
             }
             return line.waiting.removeFirst()

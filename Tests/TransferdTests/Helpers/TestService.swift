@@ -43,12 +43,27 @@ enum TestService {
         return postgresURL + (postgresURL.contains("?") ? "&" : "?") + "schema=" + name
     }
 
-    /// A fresh, empty data directory.
+    /// A fresh, empty data directory, in this run's directory.
     static func temporaryDataDirectory() -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("transferd-test-\(UUID().uuidString)").path
+        let path = (runDirectory as NSString).appendingPathComponent("transferd-test-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
+
+    /// The directory of this test run's data directories, named by its process. As it is first used, the directories
+    /// of runs whose process has exited go: a run leaves its own to the processes it started, which may still write,
+    /// and runs had left tens of gigabytes behind.
+    static let runDirectory: String = {
+        let runs = FileManager.default.temporaryDirectory.appendingPathComponent("transferd-tests")
+        let own = ProcessInfo.processInfo.processIdentifier
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? [] {
+            guard let process = Int32(name), process != own, kill(process, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: runs.appendingPathComponent(name))
+        }
+        let path = runs.appendingPathComponent(String(own)).path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
 
     static func with<T: Sendable>(
         dataDirectory: String = temporaryDataDirectory(),
