@@ -5,10 +5,12 @@ import TransferdStorage
 
 /// The store a configuration names, migrated and open: PostgreSQL at `--database-url`, else SQLite in the data
 /// directory, its secrets sealed by `vault`, its commits' signals delivered to `signals`. As a service, it relays the signals of other instances
-/// (PostgreSQL) until everything else has stopped, then closes the store's connections.
+/// and keeps the planner's statistics fresh (PostgreSQL) until everything else has stopped, then closes the store's
+/// connections.
 struct OpenedStore: Service {
     let store: any Store
-    private let relay: (@Sendable () async -> Void)?
+    /// What runs beside the store while it serves.
+    private let upkeep: [@Sendable () async -> Void]
     private let close: @Sendable () async -> Void
 
     init(
@@ -21,12 +23,12 @@ struct OpenedStore: Service {
     ) async throws {
         guard let databaseURL else {
             store = try await SQLiteStore(dataDirectory: dataDirectory, vault: vault, signals: signals)
-            (relay, close) = (nil, {})
+            (upkeep, close) = ([], {})
             return
         }
         let postgres = try await PostgresStore(url: databaseURL, vault: vault, connections: connections, signals: signals, logger: logger)
         store = postgres
-        relay = { await postgres.relaySignals() }
+        upkeep = [{ await postgres.relaySignals() }, { await postgres.refreshPlannerStatistics() }]
         close = { await postgres.shutdown() }
     }
 
@@ -86,7 +88,7 @@ struct OpenedStore: Service {
 
     func run() async throws {
         await withDiscardingTaskGroup { group in
-            if let relay { group.addTask { await relay() } }
+            for work in upkeep { group.addTask { await work() } }
             try? await gracefulShutdown()
             group.cancelAll()
         }

@@ -314,6 +314,21 @@ package final class PostgresStore: Store {
         }
     }
 
+    /// Analyzes the store's tables as they outgrow their statistics (``PlannerStatistics``) until the calling task
+    /// is cancelled; a refresh that fails is tried again at the next.
+    package func refreshPlannerStatistics() async {
+        let (client, logger, statistics) = (client, logger, PlannerStatistics())
+        while !Task.isCancelled {
+            do {
+                let analyzed = try await Self.leasing(client) { try await statistics.refresh($0, logger: logger) }
+                if !analyzed.isEmpty { logger.debug("analyzed tables that outgrew their statistics", metadata: ["tables": "\(analyzed)"]) }
+            } catch {
+                logger.debug("could not refresh the planner's statistics", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: statistics.interval)
+        }
+    }
+
     /// Applies the migrations of `Migrations/PostgreSQL/` that this database has not had, in order, each in a
     /// transaction that records it; an advisory lock lets one instance migrate while others starting wait.
     private static func migrate(
