@@ -81,7 +81,8 @@ package protocol TaskRepository {
         QueueOverview, [QueuedTask]
     )
 
-    /// Leases the tasks to the instance that will run their transfers; a task's first lease also sets `startedAt`.
+    /// Leases the tasks to the instance that will run their transfers; a task's first lease also sets `startedAt`. A
+    /// claim's last write: on PostgreSQL it commits the claim and lets the next one in.
     func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws
     /// Ends `owner`'s leases on the tasks, whose transfers ended, and returns the tasks as they are now with the
     /// workloads of their sessions, whose rows it locks in ascending order (one statement on PostgreSQL); a task

@@ -25,6 +25,8 @@ struct PostgresSQLConnection: SQLConnection {
     var prepares = true
     /// For a statement sent without a transaction (`Store.lookup`): refuses a second one.
     var budget: StatementBudget? = nil
+    /// For a claim without a transaction: the claim lock it holds.
+    var claimTurn: ClaimTurn? = nil
     /// Told of every statement sent.
     var sending: @Sendable () -> Void = {}
     /// The writes held for the statement that takes them in (`hold`).

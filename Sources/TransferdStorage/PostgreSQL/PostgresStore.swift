@@ -149,11 +149,34 @@ package final class PostgresStore: Store {
         try await writing(.renew, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body)
     }
 
-    /// A claim reads committed rows, not a snapshot, after it has waited for the claim lock of the store's schema
-    /// (every instance over the schema takes the same), so that it sees the claims made before it; the lock is
-    /// released when it commits.
+    /// A claim reads committed rows, after it has waited for the claim lock of the store's schema (every instance
+    /// over the schema takes the same), so that it sees the claims made before it. It runs without a transaction
+    /// (``ClaimTurn``): its lease, its one write, commits and then lets go of the lock, and one that leases nothing
+    /// lets go of it itself. Whatever fails meanwhile, the connection is closed, and with it the lock, so that no
+    /// claim of any instance waits for a lock nobody will let go of.
     package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
-        try await claimer.run { try await writing(.claim, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED", Self.lock(7302)], body) }
+        let (statistics, traceparent, logger, vault, signals) = (statistics, Trace.parent, logger, vault, signals)
+        return try await claimer.run {
+            try await runningAgain(.claim) {
+                try await Self.leasing(client) { connection in
+                    let turn = ClaimTurn()
+                    let db = PostgresSQLConnection(connection: connection, logger: logger, claimTurn: turn) { statistics?.sent(in: .claim) }
+                    let repositories = SQLRepositories(db: db, vault: vault, traceparent: traceparent)
+                    let result: T
+                    do {
+                        try await db.forEachRow(ClaimTurn.take, []) { _ in }
+                        result = try await body(repositories)
+                        if turn.isHeld { try await db.forEachRow(ClaimTurn.give, []) { _ in } }
+                    } catch {
+                        repositories.commitActions.undo()
+                        try? await connection.close()
+                        throw error
+                    }
+                    repositories.commitActions.aftermath.run(signalling: signals)
+                    return result
+                }
+            }
+        }
     }
 
     /// Takes the advisory lock `key` of the current schema until the transaction ends: deployments in other schemas

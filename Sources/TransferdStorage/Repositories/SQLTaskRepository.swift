@@ -502,6 +502,17 @@ struct SQLTaskRepository: TaskRepository {
 
     func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws {
         guard !ids.isEmpty else { return }
+        if let turn = db.claimTurn {
+            try await db.forEachRow(
+                ClaimTurn.lease,
+                [
+                    "{" + ids.map(String.init).joined(separator: ",") + "}", lease.owner, StoredDate.text(lease.expiresAt),
+                    StoredDate.text(startedAt),
+                ]
+            ) { _ in }
+            turn.leased()
+            return
+        }
         try await db.execute(
             """
             UPDATE tasks SET lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)

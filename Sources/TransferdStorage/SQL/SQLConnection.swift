@@ -27,11 +27,15 @@ package protocol SQLConnection {
     /// ``forEachRow(_:_:_:)``, with the writes held so far sent as parts of its `WITH`: the parts of one statement
     /// see one snapshot, so `sql` must read nothing they write.
     func forEachRow(takingInHeldWrites sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws
+    /// The claim lock a claim without a transaction holds (PostgreSQL's): its lease lets go of it.
+    var claimTurn: ClaimTurn? { get }
 }
 
 extension SQLConnection {
     /// The clause that locks the rows of a query of one table (`rowLock(of:)`).
     var rowLock: String { rowLock(of: nil) }
+
+    package var claimTurn: ClaimTurn? { nil }
 
     func hold(_ sql: String, _ arguments: SQLArguments) async throws {
         try await execute(sql, arguments)
