@@ -81,9 +81,12 @@ package protocol TaskRepository {
         QueueOverview, [QueuedTask]
     )
 
-    /// Leases the tasks to the instance that will run their transfers; a task's first lease also sets `startedAt`. A
-    /// claim's last write: on PostgreSQL it commits the claim and lets the next one in.
-    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws
+    /// Leases the tasks to the instance that will run their transfers, and answers the ids of those it leased; a
+    /// task's first lease also sets `startedAt`. A claim's last write: on PostgreSQL, where a claim has no transaction
+    /// and holds no row, it leases only the tasks still queued and unleased (a suspend or a cancel may have come
+    /// since the claim read them), commits, and lets the next claim in.
+    @discardableResult
+    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws -> [Int64]
     /// Ends `owner`'s leases on the tasks, whose transfers ended, and returns the tasks as they are now with the
     /// workloads of their sessions, whose rows it locks in ascending order (one statement on PostgreSQL); a task
     /// `owner` no longer holds (or that is gone) is missing from the answer.

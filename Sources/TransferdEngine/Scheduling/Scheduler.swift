@@ -264,13 +264,15 @@ package struct Scheduler: Service {
                     maxBytesPerSecond: task.maxBytesPerSecond,
                     leaseHeldUntil: started + instance.safeLeaseDuration
                 )
-                // Registered once the claim has committed: a claim that runs again registers only what it claims.
-                repositories.afterCommit { transfers.add(transfer) }
                 let upload = task.kind == .upload ? try await UploadJob(task: task, files: files, repositories) : nil
                 claimed.append((TransferJob(task: task, configuration: candidate.configuration, upload: upload, bounds: bounds), transfer))
             }
             let lease = TaskLease(owner: instance.id, expiresAt: instance.leaseExpiry(from: leaseNow))
-            try await repositories.tasks.lease(ids: claimed.map(\.1.taskID), lease, startedAt: now)
+            // A task suspended or cancelled since it was read is not leased (a claim on PostgreSQL holds no row).
+            let leased = Set(try await repositories.tasks.lease(ids: claimed.map(\.1.taskID), lease, startedAt: now))
+            claimed.removeAll { !leased.contains($0.1.taskID) }
+            // Registered once the claim has committed: a claim that runs again registers only what it claims.
+            for (_, transfer) in claimed { repositories.afterCommit { transfers.add(transfer) } }
             // The queue is left without due work only when every task read was taken, with workers to spare (a queue
             // read to the depth may hold more), and some was readable where any was claimable.
             let drained = claimed.count == heads.count && claimed.count < free && (!heads.isEmpty || !overview.anyClaimable)

@@ -1,25 +1,41 @@
 import Synchronization
 
-/// A claim's turn on PostgreSQL: the schema's claim lock, a session-level advisory lock that the claim's connection
-/// takes before it reads the queue, and that the claim's lease lets go of once it has committed (`lease_claimed`,
-/// migration 18). A claim runs without a transaction, each statement committing on its own: its reads see every
-/// lease committed before the lock was granted, and its lease is its one write.
+/// A claim's turn on PostgreSQL: the schema's claim lock, a session-level advisory lock that the claim's read of the
+/// queue takes, and that its lease lets go of once it has committed (migration 18). A claim runs without a
+/// transaction, each statement committing on its own, in two statements: its read sees every lease committed before
+/// the lock was granted (it is made again when one committed between its snapshot and the lock), and its lease is
+/// its one write.
 package final class ClaimTurn: Sendable {
-    private let held = Mutex(true)
+    private enum State {
+        case waiting, held, given
+    }
 
-    /// Takes the claim lock of the current schema, waiting for the claim that holds it.
-    static let take = "SELECT pg_advisory_lock(7302, hashtext(current_schema()))"
+    private let state = Mutex(State.waiting)
+
+    /// The columns a read adds to take the turn: the leases committed once the lock was granted, and those its
+    /// snapshot holds.
+    static let taking = "claim_turn() AS leases_at_turn, (SELECT count FROM claim_leases) AS leases_seen"
+    /// Takes the turn, for a claim that leases before it reads.
+    static let take = "SELECT claim_turn()"
     /// Lets go of the lock, for a claim that leased nothing.
     static let give = "SELECT pg_advisory_unlock(7302, hashtext(current_schema()))"
     /// Leases the claimed tasks, commits, then lets go of the lock: arguments the ids (`{1,2}`), the owner, the
     /// lease's expiry and the start time.
     static let lease = "CALL lease_claimed(CAST(? AS bigint[]), ?, ?, ?)"
 
-    /// Whether the lock is still held: until the lease has let go of it.
-    package var isHeld: Bool { held.withLock { $0 } }
+    /// Whether the next read takes the turn.
+    var isWaiting: Bool { state.withLock { $0 == .waiting } }
+
+    /// Whether the lock is held: from the read that took it until the lease.
+    var isHeld: Bool { state.withLock { $0 == .held } }
+
+    /// Records that a read took the lock.
+    func taken() {
+        state.withLock { $0 = .held }
+    }
 
     /// Records that the lease let go of the lock.
-    package func leased() {
-        held.withLock { $0 = false }
+    func given() {
+        state.withLock { $0 = .given }
     }
 }

@@ -149,10 +149,10 @@ package final class PostgresStore: Store {
         try await writing(.renew, begin: ["BEGIN ISOLATION LEVEL READ COMMITTED"], body)
     }
 
-    /// A claim reads committed rows, after it has waited for the claim lock of the store's schema (every instance
-    /// over the schema takes the same), so that it sees the claims made before it. It runs without a transaction
-    /// (``ClaimTurn``): its lease, its one write, commits and then lets go of the lock, and one that leases nothing
-    /// lets go of it itself. Whatever fails meanwhile, the connection is closed, and with it the lock, so that no
+    /// A claim reads committed rows, once it holds the claim lock of the store's schema (every instance over the
+    /// schema takes the same), so that it sees the claims made before it. It runs without a transaction
+    /// (``ClaimTurn``): its first read of the queue takes the lock, its lease, its one write, commits and then lets go
+    /// of it, and one that leases nothing lets go of it itself. Whatever fails meanwhile, the connection is closed, and with it the lock, so that no
     /// claim of any instance waits for a lock nobody will let go of.
     package func claim<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         let (statistics, traceparent, logger, vault, signals) = (statistics, Trace.parent, logger, vault, signals)
@@ -164,7 +164,6 @@ package final class PostgresStore: Store {
                     let repositories = SQLRepositories(db: db, vault: vault, traceparent: traceparent)
                     let result: T
                     do {
-                        try await db.forEachRow(ClaimTurn.take, []) { _ in }
                         result = try await body(repositories)
                         if turn.isHeld { try await db.forEachRow(ClaimTurn.give, []) { _ in } }
                     } catch {

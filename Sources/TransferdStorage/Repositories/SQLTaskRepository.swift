@@ -255,7 +255,13 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     /// The overview's statement, its columns named, and its arguments.
-    private func overviewStatement(dueAfter now: Date, leasesAt leaseNow: Date, owner: String, ending: [Int64]) -> (String, SQLArguments) {
+    private func overviewStatement(
+        dueAfter now: Date,
+        leasesAt leaseNow: Date,
+        owner: String,
+        ending: [Int64],
+        takingTurn: Bool = false
+    ) -> (String, SQLArguments) {
         // The ending tasks travel as one JSON array too: one statement text however many there are.
         let underway =
             switch db.dialect {
@@ -281,6 +287,7 @@ struct SQLTaskRepository: TaskRepository {
                    EXISTS (SELECT 1 FROM background_tasks WHERE state = ?) AS background_active,
                    EXISTS (SELECT 1 \(claimable) AND next_attempt_at IS NULL)
                        OR EXISTS (SELECT 1 \(claimable) AND next_attempt_at <= ?) AS any_claimable
+                   \(takingTurn ? ", " + ClaimTurn.taking : "")
             """,
             [TaskState.running, StoredDate.text(now), owner, StoredDate.text(leaseNow), StoredDate.text(leaseNow)]
                 + ["[" + ending.map(String.init).joined(separator: ",") + "]", TaskState.running, TaskState.running]
@@ -314,9 +321,12 @@ struct SQLTaskRepository: TaskRepository {
             let overview = try await overview(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending)
             return (overview, overview.anyClaimable ? try await queueHeads(from: overview, dueAt: now, depth: depth, firstPage: nil) : [])
         }
-        // The first queue's page comes with the overview: the statement a claim most often needs after it.
-        let (sql, arguments) = overviewStatement(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending)
+        // The first queue's page comes with the overview: the statement a claim most often needs after it. A claim's
+        // first read takes its turn, and is made again if a claim leased between its snapshot and the turn.
+        let turn = db.claimTurn.flatMap { $0.isWaiting ? $0 : nil }
+        let (sql, arguments) = overviewStatement(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending, takingTurn: turn != nil)
         var overview: QueueOverview?
+        var leasedMeanwhile = false
         var page = QueuePage()
         try await db.forEachRow(
             """
@@ -328,10 +338,15 @@ struct SQLTaskRepository: TaskRepository {
             arguments + [TaskState.running, TaskState.running, TaskState.running, StoredDate.text(now), depth]
         ) { row in
             let parts = row.parts(after: ["head_columns"])
-            if overview == nil { overview = try Self.overview(from: parts[0]) }
+            if overview == nil {
+                overview = try Self.overview(from: parts[0])
+                if turn != nil { leasedMeanwhile = (parts[0]["leases_at_turn"] as Int64) != parts[0]["leases_seen"] }
+            }
             guard (parts[1][TaskColumn.id] as Int64?) != nil else { return }
             try page.add(parts[1], vault: vault)
         }
+        turn?.taken()
+        if leasedMeanwhile { return try await claimable(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending, depth: depth) }
         guard let overview, overview.anyClaimable else { return (overview ?? QueueOverview(), []) }
         return (overview, try await queueHeads(from: overview, dueAt: now, depth: depth, firstPage: page))
     }
@@ -500,26 +515,30 @@ struct SQLTaskRepository: TaskRepository {
         }
     }
 
-    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws {
-        guard !ids.isEmpty else { return }
-        if let turn = db.claimTurn {
-            try await db.forEachRow(
-                ClaimTurn.lease,
-                [
-                    "{" + ids.map(String.init).joined(separator: ",") + "}", lease.owner, StoredDate.text(lease.expiresAt),
-                    StoredDate.text(startedAt),
-                ]
-            ) { _ in }
-            turn.leased()
-            return
+    @discardableResult
+    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        let (expiry, started) = (StoredDate.text(lease.expiresAt), StoredDate.text(startedAt))
+        guard let turn = db.claimTurn else {
+            try await db.execute(
+                """
+                UPDATE tasks SET lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)
+                WHERE id IN (\(Placeholders.list(ids.count)))
+                """,
+                [lease.owner, expiry, started] + ids.map { $0 }
+            )
+            return ids
         }
-        try await db.execute(
-            """
-            UPDATE tasks SET lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)
-            WHERE id IN (\(Placeholders.list(ids.count)))
-            """,
-            [lease.owner, StoredDate.text(lease.expiresAt), StoredDate.text(startedAt)] + ids.map { $0 }
-        )
+        if turn.isWaiting {
+            try await db.forEachRow(ClaimTurn.take, []) { _ in }
+            turn.taken()
+        }
+        var leased: [Int64] = []
+        try await db.forEachRow(ClaimTurn.lease, ["{" + ids.map(String.init).joined(separator: ",") + "}", lease.owner, expiry, started]) {
+            row in leased = (row[0] as String).split(separator: ",").compactMap { Int64($0) }
+        }
+        turn.given()
+        return leased
     }
 
     func releaseLeases(ids: [Int64], owner: String) async throws -> (tasks: [TransferTask], workloads: [Int64: SessionWorkload]) {
