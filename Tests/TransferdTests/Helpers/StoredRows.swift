@@ -18,6 +18,15 @@ enum StoredRows {
     }
 }
 
+extension StoredRows {
+    /// Inserts a session and its first download, queued to run; answers the download's row id.
+    static func queuedDownload(in session: String, at now: Date, _ store: any Store) async throws -> Int64 {
+        try await store.write { repositories in
+            try await repositories.tasks.insert(download(1, in: try await StoredRows.session(session, at: now, repositories), at: now)).rowID
+        }
+    }
+}
+
 extension OpenedStore {
     /// A fresh store on the suite's database (SQLite in a new data directory, or a new schema on PostgreSQL).
     static func onSuiteDatabase<T>(_ body: (any Store) async throws -> T) async throws -> T {

@@ -15,11 +15,7 @@ struct ClaimTurnTests {
         try await Self.withTwoStores { first, second, database in
             // setup: a queued task
             let now = Date()
-            let id = try await first.write { repositories in
-                try await repositories.tasks.insert(
-                    StoredRows.download(1, in: try StoredRows.session("turns", at: now, repositories), at: now)
-                ).rowID
-            }
+            let id = try await StoredRows.queuedDownload(in: "turns", at: now, first)
 
             // act: the first instance's claim reads the queue, taking its turn, while the second's claims; then leases
             // the task
@@ -75,11 +71,7 @@ struct ClaimTurnTests {
         try await Self.withTwoStores { first, second, _ in
             // setup: a queued task
             let now = Date()
-            let id = try await first.write { repositories in
-                try await repositories.tasks.insert(
-                    StoredRows.download(1, in: try StoredRows.session("suspended", at: now, repositories), at: now)
-                ).rowID
-            }
+            let id = try await StoredRows.queuedDownload(in: "suspended", at: now, first)
 
             // act: a claim reads the task; another instance suspends it (the claim holds no row, so it need not wait);
             // the claim leases it

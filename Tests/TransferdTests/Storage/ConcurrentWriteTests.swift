@@ -18,11 +18,7 @@ import TransferdDomain
             try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { second in
                 // setup: a task
                 let now = Date()
-                let id = try await first.write { repositories in
-                    try await repositories.tasks.insert(
-                        StoredRows.download(1, in: try StoredRows.session("rows", at: now, repositories), at: now)
-                    ).rowID
-                }
+                let id = try await StoredRows.queuedDownload(in: "rows", at: now, first)
 
                 // act: the first instance reads the task and, before it commits its change, the second changes the
                 // task too. The first gives the second a second to read the row before it commits: a read that
