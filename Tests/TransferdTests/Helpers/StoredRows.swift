@@ -22,7 +22,8 @@ extension StoredRows {
     /// Inserts a session and its first download, queued to run; answers the download's row id.
     static func queuedDownload(in session: String, at now: Date, _ store: any Store) async throws -> Int64 {
         try await store.write { repositories in
-            try await repositories.tasks.insert(download(1, in: try await StoredRows.session(session, at: now, repositories), at: now)).rowID
+            try await repositories.tasks.insert(download(1, in: try await StoredRows.session(session, at: now, repositories), at: now))
+                .rowID
         }
     }
 }
