@@ -12,7 +12,9 @@ import TransferdStorage
         #expect(location.configuration.password == "s@cret")
         #expect(location.configuration.database == "transfers")
         #expect(
-            location.configuration.options.additionalStartupParameters.map { "\($0.0)=\($0.1)" } == ["jit=off", "search_path=tenant_a"]
+            location.configuration.options.additionalStartupParameters.map { "\($0.0)=\($0.1)" } == [
+                "jit=off", "plan_cache_mode=force_generic_plan", "search_path=tenant_a",
+            ]
         )
     }
 
