@@ -2,23 +2,23 @@ import Foundation
 
 /// JSON text as it is written: the scalars (strings escaped, numbers, dates as ISO 8601 with milliseconds in
 /// UTC) appended to UTF-8 bytes.
-struct JSONOutput {
-    var bytes: [UInt8] = []
+package struct JSONOutput {
+    package var bytes: [UInt8] = []
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func append(_ literal: StaticString) {
+    package mutating func append(_ literal: StaticString) {
         literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         bytes.append(byte)
     }
 
     /// A string in quotes, with `"`, `\` and the control characters escaped; everything else as its UTF-8.
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         var value = value
         bytes.append(UInt8(ascii: "\""))
         value.withUTF8 { utf8 in
@@ -54,14 +54,14 @@ struct JSONOutput {
         }
     }
 
-    mutating func integer<T: BinaryInteger>(_ value: T) {
+    package mutating func integer<T: BinaryInteger>(_ value: T) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         bytes.appendDecimal(UInt64(value.magnitude))
     }
 
     /// A finite number: integral values without a fraction (`1`, not `1.0`), others in Swift's shortest form that
     /// reads back as the same value. JSON has no NaN or infinity, so those are an error, as in Foundation.
-    mutating func number<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T, codingPath: [any CodingKey]) throws {
+    package mutating func number<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T, codingPath: [any CodingKey]) throws {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
                 value,
@@ -77,7 +77,7 @@ struct JSONOutput {
     }
 
     /// `"yyyy-MM-ddTHH:mm:ss.SSSZ"`, in UTC.
-    mutating func date(_ value: Date) {
+    package mutating func date(_ value: Date) {
         bytes.append(UInt8(ascii: "\""))
         UTCDateTime(value).write(separator: UInt8(ascii: "T"), to: &bytes)
         append("Z\"")

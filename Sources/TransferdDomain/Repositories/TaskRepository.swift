@@ -13,9 +13,9 @@ package protocol TaskRepository {
     /// its tenant's, or the store writes such a creation in steps (SQLite; a large batch on PostgreSQL), and the
     /// caller creates them in a transaction.
     func create(_ creation: TaskCreation) async throws -> TaskCreation.Written?
-    /// The tasks of `ids` leased to `owner`, each with its row's revision, its session and the session's workload,
-    /// in one statement (what ``end(_:)`` writes from); none on a store that keeps no revisions of rows (SQLite, whose
-    /// writes take turns of its one writer).
+    /// The tasks of `ids` leased to `owner`, each with its row's revision and its session, in one statement (what
+    /// ``end(_:)`` writes from, when the lease's own record of a task no longer holds); none on a store that keeps no
+    /// revisions of rows (SQLite, whose writes take turns of its one writer).
     func endingBases(ids: [Int64], owner: String) async throws -> [TaskEnding.Basis]
     /// Writes `ending` in one statement (``Store/alone(_:)``): the tasks' rows and the session's events with their
     /// deliveries; returns the events written, or nil when it wrote nothing, because what `ending` was worked out
@@ -81,12 +81,12 @@ package protocol TaskRepository {
         QueueOverview, [QueuedTask]
     )
 
-    /// Leases the tasks to the instance that will run their transfers, and answers the ids of those it leased; a
-    /// task's first lease also sets `startedAt`. A claim's last write: on PostgreSQL, where a claim has no transaction
-    /// and holds no row, it leases only the tasks still queued and unleased (a suspend or a cancel may have come
-    /// since the claim read them), commits, and lets the next claim in.
+    /// Leases the tasks to the instance that will run their transfers, and answers those it leased, each with its
+    /// row's revision once leased; a task's first lease also sets `startedAt`. A claim's last write: on PostgreSQL,
+    /// where a claim has no transaction and holds no row, it leases only the tasks still queued, unleased and as the
+    /// claim read them (a suspend, a cancel or a patch may have come since), commits, and lets the next claim in.
     @discardableResult
-    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws -> [Int64]
+    func lease(_ tasks: [RowRevision], _ lease: TaskLease, startedAt: Date) async throws -> [RowRevision]
     /// Ends `owner`'s leases on the tasks, whose transfers ended, and returns the tasks as they are now with the
     /// workloads of their sessions, whose rows it locks in ascending order (one statement on PostgreSQL); a task
     /// `owner` no longer holds (or that is gone) is missing from the answer.
@@ -130,8 +130,18 @@ package struct QueuedTask: Sendable {
     package let turn: Int
     /// Whether it belongs to an active background task, which runs ahead of the session's other tasks.
     package let boosted: Bool
+    /// The task's row as read, which its lease takes only while it is still that.
+    package let revision: RowRevision
 
-    package init(task: TransferTask, configuration: SessionConfiguration, tenantID: Int64, turn: Int, boosted: Bool) {
+    package init(
+        task: TransferTask,
+        configuration: SessionConfiguration,
+        tenantID: Int64,
+        turn: Int,
+        boosted: Bool,
+        revision: String?
+    ) {
+        self.revision = RowRevision(id: task.rowID, revision: revision)
         self.task = task
         self.configuration = configuration
         self.tenantID = tenantID

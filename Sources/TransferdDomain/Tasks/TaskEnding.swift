@@ -1,34 +1,35 @@
 import Foundation
 
-/// Ends of transfers of one session, worked out from their tasks as read (``Basis``), to be written in one statement
-/// outside any transaction (``TaskRepository/end(_:)``): the tasks' rows, their leases ended, and the session's
-/// events. The statement writes only while what they were worked out from holds: each task is as it was read (its
-/// revision) and still leased to `owner`, the session is active, and its busy tasks outlast the ends, or not, as the
-/// session's bookkeeping took them to (`session.events_finished` is among the events when they do not).
+/// Ends of transfers of one session, worked out from their tasks as last known (``Basis``), to be written in one
+/// statement outside any transaction (``TaskRepository/end(_:)``): the tasks' rows, their leases ended, and the
+/// session's events. The statement writes only while what they were worked out from holds: each task is as it was
+/// known (its revision) and still leased to `owner`, and the session is active. Whether the session goes idle is
+/// left to the statement, which sees its busy tasks as they are: it appends `eventsIfIdle` after `events` only then.
 package struct TaskEnding: Sendable {
-    /// A task leased to an instance as read, with its row's revision, its session and the session's workload.
+    /// A task leased to an instance as last known, with its row's revision: as its lease left it (the row the claim
+    /// read, with the lease), or as read again, with its session.
     package struct Basis: Sendable {
         package let task: TransferTask
-        /// What the task's row is as read; any write of the row changes it.
+        /// What the task's row is as known; any write of the row changes it.
         package let revision: String
-        package let session: Session
-        package let workload: SessionWorkload
+        /// The task's session, when it was read with the task (a transfer's end reads it only if it needs it).
+        package let session: Session?
 
-        package init(task: TransferTask, revision: String, session: Session, workload: SessionWorkload) {
-            (self.task, self.revision, self.session, self.workload) = (task, revision, session, workload)
+        package init(task: TransferTask, revision: String, session: Session?) {
+            (self.task, self.revision, self.session) = (task, revision, session)
         }
     }
 
     package let sessionID: Int64
     package let owner: String
-    /// The tasks as they are to be written, each with the revision it was read at.
+    /// The tasks as they are to be written, each with the revision it was known at.
     package let tasks: [(task: TransferTask, revision: String)]
     /// The session's events, in order, numbered by the statement.
     package let events: [(type: EventType, taskIdentifier: Int64?, data: EventData)]
+    /// The events that follow when the session has no busy task once the tasks are written (`session.events_finished`).
+    package let eventsIfIdle: [(type: EventType, taskIdentifier: Int64?, data: EventData)]
     /// How many fewer busy tasks the session has once they are written.
     package let leavingBusy: Int
-    /// Whether the session keeps busy tasks once they are written.
-    package let staysBusy: Bool
     package let createdAt: Date
     package let traceparent: String?
 
@@ -37,12 +38,12 @@ package struct TaskEnding: Sendable {
         owner: String,
         tasks: [(task: TransferTask, revision: String)],
         events: [(type: EventType, taskIdentifier: Int64?, data: EventData)],
+        eventsIfIdle: [(type: EventType, taskIdentifier: Int64?, data: EventData)],
         leavingBusy: Int,
-        staysBusy: Bool,
         createdAt: Date,
         traceparent: String?
     ) {
-        (self.sessionID, self.owner, self.tasks, self.events) = (sessionID, owner, tasks, events)
-        (self.leavingBusy, self.staysBusy, self.createdAt, self.traceparent) = (leavingBusy, staysBusy, createdAt, traceparent)
+        (self.sessionID, self.owner, self.tasks, self.events, self.eventsIfIdle) = (sessionID, owner, tasks, events, eventsIfIdle)
+        (self.leavingBusy, self.createdAt, self.traceparent) = (leavingBusy, createdAt, traceparent)
     }
 }

@@ -37,6 +37,7 @@ package final class ActiveTransfer: Sendable {
         package var arrivedResponse: ArrivedResponse?
         package var isEnding = false
         package var partialFile: PartialFileLock?
+        package var leasedRow: TaskEnding.Basis?
     }
 
     package let taskID: Int64
@@ -165,9 +166,34 @@ package final class ActiveTransfer: Sendable {
         state.withLock { $0.leaseHeldUntil }
     }
 
-    /// The lease was renewed: this instance can count on it until `instant`.
+    /// The lease was renewed: this instance can count on it until `instant` (and the task's row changed).
     package func leaseRenewed(until instant: ContinuousClock.Instant) {
-        state.withLock { $0.leaseHeldUntil = max($0.leaseHeldUntil, instant) }
+        state.withLock {
+            $0.leaseHeldUntil = max($0.leaseHeldUntil, instant)
+            $0.leasedRow = nil
+        }
+    }
+
+    /// The task's row as its lease left it, with its revision, while nothing is known to have changed it since: no
+    /// write of this instance, no client's suspend or cancel, the lease still safe. The transfer's end is worked out
+    /// from it without reading the row again (and is written only if the row is still that).
+    package var leasedRow: TaskEnding.Basis? {
+        state.withLock { state in
+            switch state.interruption {
+            case .byClient, .leaseLost: nil
+            default: ContinuousClock.now < state.leaseHeldUntil ? state.leasedRow : nil
+            }
+        }
+    }
+
+    /// The lease left the task's row as `row`.
+    package func leased(as row: TaskEnding.Basis) {
+        state.withLock { $0.leasedRow = row }
+    }
+
+    /// A write of this instance changed the task's row.
+    package func rowWritten() {
+        state.withLock { $0.leasedRow = nil }
     }
 
     package var interruption: Interruption? {

@@ -268,9 +268,18 @@ package struct Scheduler: Service {
                 claimed.append((TransferJob(task: task, configuration: candidate.configuration, upload: upload, bounds: bounds), transfer))
             }
             let lease = TaskLease(owner: instance.id, expiresAt: instance.leaseExpiry(from: leaseNow))
-            // A task suspended or cancelled since it was read is not leased (a claim on PostgreSQL holds no row).
-            let leased = Set(try await repositories.tasks.lease(ids: claimed.map(\.1.taskID), lease, startedAt: now))
-            claimed.removeAll { !leased.contains($0.1.taskID) }
+            // A task changed since it was read (suspended, cancelled, patched) is not leased: a claim on PostgreSQL
+            // holds no row. A leased task's row is the one read, with the lease.
+            let read = Dictionary(picked.map { ($0.task.rowID, $0) }, uniquingKeysWith: { first, _ in first })
+            let leased = try await repositories.tasks.lease(claimed.compactMap { read[$0.1.taskID]?.revision }, lease, startedAt: now)
+            let rows = Dictionary(leased.map { ($0.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
+            claimed.removeAll { rows[$0.1.taskID] == nil }
+            for (_, transfer) in claimed {
+                guard let revision = rows[transfer.taskID] ?? nil, var task = read[transfer.taskID]?.task else { continue }
+                task.lease = lease
+                task.startedAt = task.startedAt ?? now
+                transfer.leased(as: TaskEnding.Basis(task: task, revision: revision, session: nil))
+            }
             // Registered once the claim has committed: a claim that runs again registers only what it claims.
             for (_, transfer) in claimed { repositories.afterCommit { transfers.add(transfer) } }
             // The queue is left without due work only when every task read was taken, with workers to spare (a queue

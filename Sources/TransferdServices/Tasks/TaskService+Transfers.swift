@@ -81,6 +81,7 @@ extension TaskService: TransferReporter {
         let (owner, transfers, taskID, quotas) = (instance.id, transfers, transfer.taskID, quotas)
         return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             guard transfers.runs(transfer) else { return .unwanted }
+            transfer.rowWritten()
             try await recordArrivedResponse(of: transfer, repositories)
             guard
                 try await repositories.tasks.recordProgress(
@@ -111,6 +112,7 @@ extension TaskService: TransferReporter {
     package func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
+            transfer.rowWritten()
             guard transfers.runs(transfer),
                 try await repositories.tasks.recordUploadProgress(id: taskID, owner: owner, sent: sent, expected: expected),
                 let task = try await repositories.tasks.find(id: taskID)
@@ -125,6 +127,7 @@ extension TaskService: TransferReporter {
         let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
         try await writes.write(forSession: transfer.queue.sessionID) { repositories in
             guard transfers.runs(transfer), try await repositories.tasks.find(id: taskID)?.lease?.owner == owner else { return }
+            transfer.rowWritten()
             try await repositories.tasks.recordReply(id: taskID, reply: reply)
         }
     }
@@ -178,52 +181,71 @@ extension TaskService: TransferReporter {
             return items.map { _ in () }
         }
 
-        /// Writes the ends of `items` without a transaction (``TaskEnding``): one statement reads their tasks and
-        /// sessions, and one for each session writes the ends worked out from them, as long as they have not changed
-        /// (``TaskRepository/end(_:)``). Returns for each whether it was written; a transaction writes the others.
+        /// Writes the ends of `items` without a transaction (``TaskEnding``), one statement for each session: first
+        /// from their tasks as their leases left them, then, for those whose rows changed since (a checkpoint, a
+        /// renewal, a client's suspend), from their tasks and sessions as one statement reads them again, as long as
+        /// they have not changed (``TaskRepository/end(_:)``). Returns for each whether it was written; a
+        /// transaction writes the others. (A background task's transfer settles its background task as it
+        /// completes: a transaction ends it.)
         func writeAlone(_ items: [Item]) async -> [Bool] {
-            let (store, owner) = (service.store, service.instance.id)
-            let ids = items.map(\.transfer.taskID)
-            guard let bases = try? await store.lookup(counted: .write, { try await $0.tasks.endingBases(ids: ids, owner: owner) }) else {
-                return items.map { _ in false }
+            var written = [Bool](repeating: false, count: items.count)
+            let leased = items.indices.compactMap { index in
+                items[index].transfer.leasedRow.flatMap { $0.task.backgroundTask == nil ? (index, $0) : nil }
             }
-            // (A background task's transfer settles its background task as it completes: a transaction ends it.)
+            await write(items, from: Dictionary(leased, uniquingKeysWith: { first, _ in first }), marking: &written)
+            let rest = items.indices.filter { !written[$0] }
+            let (store, owner, ids) = (service.store, service.instance.id, items.map(\.transfer.taskID))
+            guard !rest.isEmpty,
+                let bases = try? await store.lookup(
+                    counted: .write,
+                    { try await $0.tasks.endingBases(ids: rest.map { ids[$0] }, owner: owner) }
+                )
+            else { return written }
             let read = Dictionary(
-                bases.filter { $0.task.backgroundTask == nil }.map { ($0.task.rowID, $0) },
+                bases.filter { $0.task.backgroundTask == nil && $0.session?.state == .active }.map { ($0.task.rowID, $0) },
                 uniquingKeysWith: { first, _ in first }
             )
-            var written = [Bool](repeating: false, count: items.count)
-            // One statement for each session, and for each trace within it (its events carry the trace).
-            let groups = Dictionary(grouping: items.indices.filter { read[ids[$0]] != nil }) {
-                [String(read[ids[$0]]!.task.sessionId), items[$0].traceparent]
-            }
-            for indices in groups.values where read[ids[indices[0]]]!.workload.state == .active {
-                let (ending, endingBases) = (indices.map { items[$0] }, indices.map { read[ids[$0]]! })
+            await write(
+                items,
+                from: Dictionary(
+                    rest.compactMap { index in read[ids[index]].map { (index, $0) } },
+                    uniquingKeysWith: { first, _ in first }
+                ),
+                marking: &written
+            )
+            return written
+        }
+
+        /// Writes the ends of the items of `bases` (each by its index in `items`), one statement for each session and
+        /// for each trace within it (its events carry the trace), and marks those written.
+        private func write(_ items: [Item], from bases: [Int: TaskEnding.Basis], marking written: inout [Bool]) async {
+            let groups = Dictionary(grouping: bases.keys.sorted()) { [String(bases[$0]!.task.sessionId), items[$0].traceparent] }
+            for indices in groups.values {
                 do {
-                    let wrote = try await Trace.$parent.withValue(ending[0].traceparent) {
-                        try await store.alone { repositories in
-                            try await write(ending, from: endingBases, repositories)
+                    let wrote = try await Trace.$parent.withValue(items[indices[0]].traceparent) {
+                        try await service.store.alone { repositories in
+                            try await write(indices.map { items[$0] }, from: indices.map { bases[$0]! }, repositories)
                             return true
                         }
                     }
                     guard wrote == true else { continue }
                     for index in indices { written[index] = true }
                 } catch {
-                    service.logger.debug("ends are written in a transaction", metadata: ["reason": "\(error)"])
+                    service.logger.debug("ends are written from their tasks read again", metadata: ["reason": "\(error)"])
                 }
             }
-            return written
         }
 
-        /// Writes the ends of `items` in one statement (``TaskEnding``), from their tasks and their session as
-        /// `bases` read them (the tasks still leased to this instance); ``Changed`` when they changed since.
+        /// Writes the ends of `items` in one statement (``TaskEnding``), from their tasks (and their session, when
+        /// read with them) as `bases` know them (the tasks still leased to this instance); ``Changed`` when they
+        /// changed since.
         private func write(_ items: [Item], from bases: [TaskEnding.Basis], _ repositories: any Repositories) async throws {
             let tasks = bases.map { basis in
                 var task = basis.task
                 task.lease = nil
                 return task
             }
-            let held = HeldWrites(tasks: tasks, workloads: [tasks[0].sessionId: bases[0].workload], flushesEarly: false)
+            let held = HeldWrites(tasks: tasks, flushesEarly: false)
             // Every task's row is written: it ends the lease.
             for task in tasks { held.hold(task) }
             var requeued = false
@@ -356,6 +378,7 @@ extension TaskService: TransferReporter {
 
         func write(_ items: [Item], _ repositories: any Repositories) async throws -> [Void] {
             let running = items.filter { service.transfers.runs($0.transfer) }
+            for item in running { item.transfer.rowWritten() }
             let identifiers = try await repositories.tasks.recordResponses(
                 owner: service.instance.id,
                 running.map { ($0.transfer.taskID, $0.received) }

@@ -87,9 +87,10 @@ package struct TaskTransitions: Sendable {
         }
     }
 
-    /// What `held` holds, the ends of the transfers of the tasks of one session that `bases` read, as one write
-    /// (``TaskEnding``): the tasks' rows, their events, and the session's bookkeeping worked out from the workload
-    /// `bases` read; nil when it holds more, or the bookkeeping would do more than write `session.events_finished`.
+    /// What `held` holds, the ends of the transfers of the tasks of one session known as `bases`, as one write
+    /// (``TaskEnding``): the tasks' rows, their events, and `session.events_finished` for when the ends leave the
+    /// session no busy task (the statement, which sees its busy tasks as they are, decides); nil when it holds more.
+    /// The statement writes only to an active session, whose bookkeeping writes nothing else.
     func ending(
         _ held: HeldWrites,
         from bases: [TaskEnding.Basis],
@@ -97,23 +98,20 @@ package struct TaskTransitions: Sendable {
         _ repositories: any Repositories
     ) async throws -> TaskEnding? {
         let (tasks, entries, idleSessions) = held.take()
-        let read = Dictionary(bases.map { ($0.task.rowID, $0) }, uniquingKeysWith: { first, _ in first })
-        guard let sessionID = bases.first?.task.sessionId, let workload = bases.first?.workload, tasks.count == read.count,
-            tasks.allSatisfy({ read[$0.rowID] != nil }), entries.allSatisfy({ $0.sessionID == sessionID })
+        let known = Dictionary(bases.map { ($0.task.rowID, $0) }, uniquingKeysWith: { first, _ in first })
+        guard let sessionID = bases.first?.task.sessionId, tasks.count == known.count,
+            tasks.allSatisfy({ known[$0.rowID] != nil }), entries.allSatisfy({ $0.sessionID == sessionID }),
+            idleSessions.allSatisfy({ $0.id == sessionID })
         else { return nil }
-        var events = entries
-        for (id, settled) in idleSessions {
-            guard id == sessionID, let settled, settled.state == .active else { return nil }
-            events += try await settlement(of: id, workload: settled, taskBecameIdle: true, repositories)
-        }
-        let after = tasks.reduce(workload) { $0.moved(from: read[$1.rowID]!.task.state, to: $1.state) }
+        let idle = SessionWorkload(state: .active, cancelsTasks: false, busy: 0, unfinished: 0)
+        let ifIdle = idleSessions.isEmpty ? [] : try await settlement(of: sessionID, workload: idle, taskBecameIdle: true, repositories)
         return TaskEnding(
             sessionID: sessionID,
             owner: owner,
-            tasks: tasks.map { ($0, read[$0.rowID]!.revision) },
-            events: events.map { ($0.type, $0.taskIdentifier, $0.data) },
-            leavingBusy: workload.busy - after.busy,
-            staysBusy: after.busy > 0,
+            tasks: tasks.map { ($0, known[$0.rowID]!.revision) },
+            events: entries.map { ($0.type, $0.taskIdentifier, $0.data) },
+            eventsIfIdle: ifIdle.map { ($0.type, $0.taskIdentifier, $0.data) },
+            leavingBusy: tasks.reduce(0) { $0 + (known[$1.rowID]!.task.state.isBusy ? 1 : 0) - ($1.state.isBusy ? 1 : 0) },
             createdAt: clock.now,
             traceparent: repositories.traceparent
         )

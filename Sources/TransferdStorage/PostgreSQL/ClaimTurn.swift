@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A claim's turn on PostgreSQL: the schema's claim lock, a session-level advisory lock that the claim's read of the
-/// queue takes, and that its lease lets go of once it has committed (migration 18). A claim runs without a
+/// queue takes, and that its lease lets go of once it has committed (migrations 18 and 19). A claim runs without a
 /// transaction, each statement committing on its own, in two statements: its read sees every lease committed before
 /// the lock was granted (it is made again when one committed between its snapshot and the lock), and its lease is
 /// its one write.
@@ -19,9 +19,15 @@ package final class ClaimTurn: Sendable {
     static let take = "SELECT claim_turn()"
     /// Lets go of the lock, for a claim that leased nothing.
     static let give = "SELECT pg_advisory_unlock(7302, hashtext(current_schema()))"
-    /// Leases the claimed tasks, commits, then lets go of the lock: arguments the ids (`{1,2}`), the owner, the
-    /// lease's expiry and the start time.
-    static let lease = "CALL lease_claimed(CAST(? AS bigint[]), ?, ?, ?)"
+    /// Leases the claimed tasks still as read, commits, then lets go of the lock, and answers the leased tasks with
+    /// their revisions (`id:revision,…`): arguments the ids (`{1,2}`), their revisions as read (``array(_:)``), the
+    /// owner, the lease's expiry and the start time (migration 19).
+    static let lease = "CALL lease_read(CAST(? AS bigint[]), CAST(? AS text[]), ?, ?, ?)"
+
+    /// Revisions (`xmin`'s digits) as an array's text, NULL for a row read without one.
+    static func array(_ revisions: [String?]) -> String {
+        "{" + revisions.map { $0 ?? "NULL" }.joined(separator: ",") + "}"
+    }
 
     /// Whether the next read takes the turn.
     var isWaiting: Bool { state.withLock { $0 == .waiting } }

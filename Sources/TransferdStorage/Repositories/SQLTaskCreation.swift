@@ -46,7 +46,7 @@ struct SQLTaskCreation {
         let arguments: SQLArguments =
             [
                 tasks, events, session, tasks, creation.maximumTasksInSession, tasks, quota.queuedTasks, creation.needsStorage ? 1 : 0,
-                quota.storedBytes, tasks, try JSONRows.text(rows),
+                quota.storedBytes, events, tasks, try JSONRows.text(rows),
             ] + appendArguments + results
         guard
             let written = try await db.fetchOne(
@@ -96,7 +96,7 @@ struct SQLTaskCreation {
                       WHERE standing.queued + ? > COALESCE(standing.max_queued_tasks, ?)
                          OR (? = 1 AND standing.stored >= COALESCE(standing.max_stored_bytes, ?))
                   )
-                RETURNING s.id, s.last_task_identifier, s.last_sequence
+                RETURNING s.id, s.last_task_identifier, s.last_sequence, CAST(? AS bigint) AS appended
             ),
             new_tasks AS (
                 INSERT INTO tasks (\(columns.joined(separator: ", ")))

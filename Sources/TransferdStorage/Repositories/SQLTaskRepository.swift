@@ -331,7 +331,7 @@ struct SQLTaskRepository: TaskRepository {
         try await db.forEachRow(
             """
             SELECT o.*, NULL AS head_columns, h.* FROM (\(sql)) AS o LEFT JOIN LATERAL (
-                SELECT \(Self.pageColumns(after: "o.first_session_id", "o.first_origin"))
+                SELECT \(pageColumns(after: "o.first_session_id", "o.first_origin"))
                 \(pageSource(of: "o.first_session_id", "o.first_origin"))
             ) AS h ON o.any_claimable
             """,
@@ -387,7 +387,7 @@ struct SQLTaskRepository: TaskRepository {
     /// queue's (at most `depth` tasks, read before the active background tasks were known: enough, for a boosted task
     /// among them only takes the place it holds already).
     private func queueHeads(from overview: QueueOverview, dueAt now: Date, depth: Int, firstPage: QueuePage?) async throws -> [QueuedTask] {
-        let boosted = overview.anyBackgroundTaskActive ? try await boostedTasks(dueAt: now) : []
+        let (boosted, boostedRevisions) = overview.anyBackgroundTaskActive ? try await boostedTasks(dueAt: now) : ([], [:])
         let boostedIDs = Set(boosted.map(\.rowID))
         var heads: [QueuedTask] = []
         var queue = overview.firstQueue.map { ($0.sessionID, $0.origin) }
@@ -417,7 +417,8 @@ struct SQLTaskRepository: TaskRepository {
                             configuration: configuration,
                             tenantID: tenant,
                             turn: index + 1,
-                            boosted: boostedIDs.contains(task.rowID)
+                            boosted: boostedIDs.contains(task.rowID),
+                            revision: boostedRevisions[task.rowID] ?? page.revisions[task.rowID]
                         )
                     )
                 }
@@ -437,7 +438,7 @@ struct SQLTaskRepository: TaskRepository {
     private func page(of queue: (sessionID: Int64, origin: String), dueAt now: Date, limit: Int) async throws -> QueuePage {
         var page = QueuePage()
         try await db.forEachRow(
-            "SELECT \(Self.pageColumns(after: "?", "?")) \(pageSource(of: "?", "?"))",
+            "SELECT \(pageColumns(after: "?", "?")) \(pageSource(of: "?", "?"))",
             [TaskState.running, queue.sessionID, queue.origin, TaskState.running, queue.sessionID, queue.origin]
                 + [TaskState.running, queue.sessionID, queue.origin, StoredDate.text(now), limit]
         ) { row in try page.add(row, vault: vault) }
@@ -446,9 +447,9 @@ struct SQLTaskRepository: TaskRepository {
 
     /// A queue page's columns: the task's, its session's configuration and tenant, and the queue after `session` and
     /// `origin` (two SQL expressions).
-    private static func pageColumns(after session: String, _ origin: String) -> String {
+    private func pageColumns(after session: String, _ origin: String) -> String {
         """
-        t.*, s.configuration AS session_configuration, s.tenant_id AS session_tenant,
+        t.*, \(revisionColumn), s.configuration AS session_configuration, s.tenant_id AS session_tenant,
                (SELECT session_id FROM tasks WHERE state = ? AND (session_id, origin) > (\(session), \(origin))
                 ORDER BY session_id, origin LIMIT 1) AS next_session_id,
                (SELECT origin FROM tasks WHERE state = ? AND (session_id, origin) > (\(session), \(origin))
@@ -470,13 +471,16 @@ struct SQLTaskRepository: TaskRepository {
     /// One queue's tasks as a claim reads them, with the queue's session and the queue that follows.
     private struct QueuePage {
         var tasks: [TransferTask] = []
+        var revisions: [Int64: String] = [:]
         var session: (configuration: String, tenant: Int64)?
         var next: (sessionID: Int64?, origin: String?)?
 
         mutating func add(_ row: StoredRow, vault: CredentialVault) throws {
             session = (row["session_configuration"], row["session_tenant"])
             next = (row["next_session_id"], row["next_origin"])
-            tasks.append(try TransferTask(row: row, vault: vault))
+            let task = try TransferTask(row: row, vault: vault)
+            tasks.append(task)
+            revisions[task.rowID] = row["revision"]
         }
     }
 
@@ -496,15 +500,29 @@ struct SQLTaskRepository: TaskRepository {
 
     /// Queued tasks of active background tasks, which run ahead of their session's other tasks: found from the
     /// active background tasks, whatever the depth of the queue.
-    private func boostedTasks(dueAt now: Date) async throws -> [TransferTask] {
-        try await tasks(
+    private func boostedTasks(dueAt now: Date) async throws -> (tasks: [TransferTask], revisions: [Int64: String]) {
+        var (tasks, revisions) = ([TransferTask](), [Int64: String]())
+        try await db.forEachRow(
             """
-            SELECT t.* FROM background_tasks b CROSS JOIN tasks t
+            SELECT t.*, \(revisionColumn) FROM background_tasks b CROSS JOIN tasks t
             WHERE b.state = ? AND t.background_task IS NOT NULL AND t.background_task = b.public_id AND t.state = ?
               AND t.lease_owner IS NULL AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)\(skipLocked(of: "t"))
             """,
             [BackgroundTask.State.active, TaskState.running, StoredDate.text(now)]
-        )
+        ) { row in
+            let task = try TransferTask(row: row, vault: vault)
+            tasks.append(task)
+            revisions[task.rowID] = row["revision"]
+        }
+        return (tasks, revisions)
+    }
+
+    /// A claim's read of a task's revision, `revision` (none on SQLite).
+    private var revisionColumn: String {
+        switch db.dialect {
+        case .sqlite: "NULL AS revision"
+        case .postgres: "CAST(t.xmin AS text) AS revision"
+        }
     }
 
     /// On PostgreSQL, locks the rows a claim reads and passes over those another transaction has locked.
@@ -516,26 +534,30 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     @discardableResult
-    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws -> [Int64] {
-        guard !ids.isEmpty else { return [] }
+    func lease(_ tasks: [RowRevision], _ lease: TaskLease, startedAt: Date) async throws -> [RowRevision] {
+        guard !tasks.isEmpty else { return [] }
         let (expiry, started) = (StoredDate.text(lease.expiresAt), StoredDate.text(startedAt))
         guard let turn = db.claimTurn else {
             try await db.execute(
                 """
                 UPDATE tasks SET lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)
-                WHERE id IN (\(Placeholders.list(ids.count)))
+                WHERE id IN (\(Placeholders.list(tasks.count)))
                 """,
-                [lease.owner, expiry, started] + ids.map { $0 }
+                [lease.owner, expiry, started] + tasks.map(\.id)
             )
-            return ids
+            return tasks.map { RowRevision(id: $0.id, revision: nil) }
         }
         if turn.isWaiting {
             try await db.forEachRow(ClaimTurn.take, []) { _ in }
             turn.taken()
         }
-        var leased: [Int64] = []
-        try await db.forEachRow(ClaimTurn.lease, ["{" + ids.map(String.init).joined(separator: ",") + "}", lease.owner, expiry, started]) {
-            row in leased = (row[0] as String).split(separator: ",").compactMap { Int64($0) }
+        var leased: [RowRevision] = []
+        let (ids, revisions) = ("{" + tasks.map { String($0.id) }.joined(separator: ",") + "}", ClaimTurn.array(tasks.map(\.revision)))
+        try await db.forEachRow(ClaimTurn.lease, [ids, revisions, lease.owner, expiry, started]) { row in
+            leased = (row[0] as String).split(separator: ",").compactMap { pair in
+                let parts = pair.split(separator: ":")
+                return parts.count == 2 ? Int64(parts[0]).map { RowRevision(id: $0, revision: String(parts[1])) } : nil
+            }
         }
         turn.given()
         return leased

@@ -3,7 +3,9 @@ import TransferdDomain
 
 /// The part of a write of one PostgreSQL statement outside any transaction (``SQLTaskCreation``,
 /// ``SQLTaskEnding``) that appends its session's events: after a part `taken` that updates the session's row and
-/// returns its `id` and its `last_sequence` (advanced by the events' count), the events numbered from it, their
+/// returns its `id`, its `last_sequence` (advanced by the events appended) and how many of the events are appended
+/// (`appended`, the first ones: an end's last events are appended only when its session went idle), the events
+/// numbered from it, their
 /// deliveries to the session's subscriber (as its filter takes them), the commit's position (``CommitNumbering``),
 /// and the notification of what the write announces (the outbox's only when a delivery was queued).
 struct SessionAppend {
@@ -15,9 +17,10 @@ struct SessionAppend {
     var clauses: String {
         """
         event_rows AS (
-            SELECT e.*, taken.last_sequence - ? + e.ordinal AS sequence, \(taskIdentifier) AS task_identifier,
+            SELECT e.*, taken.last_sequence - taken.appended + e.ordinal AS sequence, \(taskIdentifier) AS task_identifier,
                    CAST(? AS text) AS created_at, CAST(? AS text) AS traceparent
             FROM taken CROSS JOIN jsonb_to_recordset(CAST(? AS jsonb)) AS e(ordinal BIGINT, type TEXT, task BIGINT, data TEXT, message TEXT)
+            WHERE e.ordinal <= taken.appended
         ),
         new_events AS (
             INSERT INTO events (session_id, sequence, type, task_identifier, data, created_at, traceparent)
@@ -79,7 +82,7 @@ struct SessionAppend {
             ]
         }
         let clauses: SQLArguments =
-            [appending.events.count] + appending.taskIdentifierArguments
+            appending.taskIdentifierArguments
             + [StoredDate.text(appending.createdAt), appending.traceparent, try JSONRows.text(rows), appending.sessionID]
         return (clauses, notification.map { $0 } + [numbering.notifications.channel, outbox[0]])
     }
@@ -90,7 +93,7 @@ struct SessionAppend {
         numbering.notified(queued ? [.outbox] : [])
     }
 
-    /// The events appended, with the ids and the first sequence the statement gave them.
+    /// The events appended (as many as `ids`), with the ids and the first sequence the statement gave them.
     static func events(_ appending: Appending, ids: [Int64], firstSequence: Int64) -> [Event] {
         zip(appending.events, ids).enumerated().map { offset, pair in
             Event(

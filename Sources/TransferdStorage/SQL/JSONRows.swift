@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TransferdJSON
 
 /// Rows as one JSON parameter, an array of objects keyed by column: PostgreSQL's `jsonb_populate_record` reads each
 /// back as a row of the table's own type, so that one statement writes many rows with each column typed by the table:
@@ -15,47 +16,41 @@ enum JSONRows {
     /// The rows' JSON; a blob goes as bytea's hex text. A value JSON cannot hold (an infinite or NaN double) is
     /// `StoreError.corruptValue`.
     static func text(_ rows: [StoredColumns]) throws -> String {
-        var text = "["
+        var output = JSONOutput(capacity: 512 * rows.count)
+        output.append("[")
         for (index, row) in rows.enumerated() {
-            if index > 0 { text += "," }
-            text += "{"
+            if index > 0 { output.append(",") }
+            output.append("{")
             for (position, column) in row.enumerated() {
-                if position > 0 { text += "," }
-                append(string: column.key, to: &text)
-                text += ":"
-                try append(column.value?.databaseValue ?? .null, to: &text)
+                if position > 0 { output.append(",") }
+                output.string(column.key)
+                output.append(":")
+                try append(column.value?.databaseValue ?? .null, to: &output)
             }
-            text += "}"
+            output.append("}")
         }
-        return text + "]"
+        output.append("]")
+        return String(decoding: output.bytes, as: UTF8.self)
     }
 
-    private static func append(_ value: DatabaseValue, to text: inout String) throws {
+    private static func append(_ value: DatabaseValue, to output: inout JSONOutput) throws {
         switch value.storage {
-        case .null: text += "null"
-        case .int64(let number): text += String(number)
+        case .null: output.append("null")
+        case .int64(let number): output.integer(number)
         case .double(let number):
             guard number.isFinite else { throw StoreError.corruptValue("\(number) cannot be written as JSON") }
-            text += "\(number)"
-        case .string(let string): append(string: string, to: &text)
-        case .blob(let bytes): append(string: "\\x" + bytes.map { String(format: "%02x", $0) }.joined(), to: &text)
-        }
-    }
-
-    /// `string` as a JSON string: quoted, with quotes, backslashes and control characters escaped.
-    private static func append(string: String, to text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
-            default: text.unicodeScalars.append(scalar)
+            try output.number(number, codingPath: [])
+        case .string(let string): output.string(string)
+        case .blob(let bytes):
+            let digits: StaticString = "0123456789abcdef"
+            output.append("\"\\\\x")
+            digits.withUTF8Buffer { hex in
+                for byte in bytes {
+                    output.append(hex[Int(byte >> 4)])
+                    output.append(hex[Int(byte & 0x0F)])
+                }
             }
+            output.append("\"")
         }
-        text += "\""
     }
 }

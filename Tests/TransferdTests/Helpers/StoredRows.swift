@@ -35,3 +35,11 @@ extension OpenedStore {
         return try await with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory), body)
     }
 }
+
+extension TaskRepository {
+    /// Leases the tasks of `ids` whatever their rows' revisions; the ids of those leased.
+    @discardableResult
+    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws -> [Int64] {
+        try await self.lease(ids.map { RowRevision(id: $0, revision: nil) }, lease, startedAt: startedAt).map(\.id)
+    }
+}
