@@ -91,11 +91,16 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     let sessions = router.group("v1/sessions")
     let sessionsController = SessionsController(sessions: api.sessions, destinations: api.destinations, clock: api.clock)
     sessionsController.addRoutes(to: sessions)
-    let session = sessions.group(":identifier").add(middleware: SessionMiddleware(sessions: api.sessions))
+    let named = sessions.group(":identifier")
+    let session = named.group().add(middleware: SessionMiddleware(sessions: api.sessions))
     sessionsController.addSessionRoutes(to: session, idempotency: idempotentByBody)
     let intake = TaskIntake(tasks: api.tasks, destinations: api.destinations, disk: api.disk)
-    let tasks = TasksController(intake: intake)
-    tasks.addRoutes(to: session.group("tasks"), idempotency: idempotentByBody)
+    let tasks = TasksController(intake: intake, sessions: api.sessions)
+    tasks.addRoutes(
+        to: session.group("tasks"),
+        creatingIn: named.group("tasks").add(middleware: SessionMiddleware(sessions: api.sessions, known: true)),
+        idempotency: idempotentByBody
+    )
     TaskContentController(tasks: tasks, files: api.files).addRoutes(to: session.group("tasks"))
     EventsController(eventLog: api.eventLog, streams: api.streams).addRoutes(to: session.group("events"))
     TenantEventsController(eventLog: api.eventLog, streams: api.streams).addRoutes(to: router.group("v1/events"))

@@ -8,10 +8,16 @@ import TransferdStorage
 /// `/v1/sessions/{identifier}/tasks`: create, list, read and change tasks, and resume, suspend or cancel them.
 struct TasksController: Sendable {
     let intake: TaskIntake
+    let sessions: SessionService
     var tasks: TaskService { intake.tasks }
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>, idempotency: IdempotencyMiddleware) {
-        group.group().add(middleware: idempotency).post(use: create)
+    /// The routes; creation's in `creating`, whose session may be one found a few seconds ago.
+    func addRoutes(
+        to group: RouterGroup<AppRequestContext>,
+        creatingIn creating: RouterGroup<AppRequestContext>,
+        idempotency: IdempotencyMiddleware
+    ) {
+        creating.group().add(middleware: idempotency).post(use: create)
         group.get(use: list)
         group.get(":taskIdentifier", use: show)
         group.patch(":taskIdentifier", use: update)
@@ -23,11 +29,20 @@ struct TasksController: Sendable {
 
     /// Creates one task, or a batch of them in one transaction.
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
-        let session = context.session
+        var session = context.session
         let body = try await request.decode(as: CreateTasksBody.self, context: context)
-        let created = try await intake.create(body.items, itemsIn: body.itemField, session: session).map {
-            tasks.representation(of: $0, in: session)
+        let written: [TransferTask]
+        do {
+            written = try await intake.create(body.items, itemsIn: body.itemField, session: session)
+        } catch DomainError.conflict(let reason) {
+            // The session found a few seconds ago may have been invalidated since, and the identifier given to a new
+            // one: the tasks go to the session it names now.
+            let current = try await sessions.session(identifier: session.identifier, tenantID: context.tenantID)
+            guard current.rowID != session.rowID else { throw DomainError.conflict(reason) }
+            session = current
+            written = try await intake.create(body.items, itemsIn: body.itemField, session: session)
         }
+        let created = written.map { tasks.representation(of: $0, in: session) }
         guard body.itemField != nil else {
             return try EditedResponse(status: .created, response: created[0]).response(from: request, context: context)
         }

@@ -8,6 +8,7 @@ package struct SessionService: Sendable {
     let transitions: TaskTransitions
     let quotas: TenantQuotas
     let clock: any WallClock
+    private let known = KnownSessions()
 
     package init(
         store: any Store,
@@ -61,7 +62,16 @@ package struct SessionService: Sendable {
         try ClientIdentifier.validate(identifier, field: "identifier")
         let session = try await store.lookup { try await $0.sessions.latest(identifier: identifier, tenantID: tenantID) }
         guard let session else { throw DomainError.notFound("No session has the identifier `\(identifier)`.") }
+        known.remember(session, at: clock.now)
         return session
+    }
+
+    /// The session an identifier names, as ``session(identifier:tenantID:)`` found it a few seconds ago at most
+    /// (``KnownSessions``), or as it finds it now: for a route that needs only the session's row id and
+    /// configuration, and whose write checks that the session still takes it.
+    package func knownSession(identifier: String, tenantID: Int64) async throws -> Session {
+        if let session = known.session(identifier: identifier, tenantID: tenantID, at: clock.now) { return session }
+        return try await session(identifier: identifier, tenantID: tenantID)
     }
 
     /// Sessions in creation order, after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.

@@ -83,6 +83,28 @@ import Testing
         }
     }
 
+    /// Creating tasks takes the session as found a few seconds ago at most (`KnownSessions`); once that session is
+    /// invalidated and its identifier names a new one, new tasks go to the new session at once.
+    @Test func anIdentifierGivenToANewSessionTakesNewTasksAtOnce() async throws {
+        try await TestService.with { api in
+            try await api.createSession("renamed")
+            let task = #"{"kind": "download", "url": "http://127.0.0.1:9/file", "start": false}"#
+            #expect(try await api.send(.POST, "/v1/sessions/renamed/tasks", json: task).status == 201)
+            let invalidated = try await api.send(.POST, "/v1/sessions/renamed/invalidate", json: #"{"cancelTasks": true}"#)
+            try await api.waitForEvent("renamed") { $0.type == "session.invalidated" }
+            #expect(invalidated.status == 200)
+            #expect(try await api.send(.PUT, "/v1/sessions/renamed").status == 201)
+
+            // act
+            let created = try await api.send(.POST, "/v1/sessions/renamed/tasks", json: task)
+
+            // verify: the new session's first task
+            #expect(created.status == 201)
+            #expect(try created.decode(TaskView.self).taskIdentifier == 1)
+            #expect(try await api.session("renamed").taskCounts["suspended"] == 1)
+        }
+    }
+
     @Test func invalidateAndCancelCancelsEveryTask() async throws {
         try await OriginServer.with { origin in
             try await TestService.with { api in
