@@ -53,6 +53,12 @@ struct Components: Sendable {
         let metrics = ServiceMetrics()
         let eventLog = EventLog(store: store, signal: EventSignal(), clock: clock, metrics: metrics)
         let transfers = ActiveTransfers()
+        let started = StartedTasks(
+            transfers: transfers,
+            concurrency: configuration.workerConcurrency,
+            perTenant: configuration.maximumTransfersPerTenant,
+            doorbell: schedulerLoop.doorbell
+        )
         let transitions = TaskTransitions(
             eventLog: eventLog,
             files: files,
@@ -73,6 +79,7 @@ struct Components: Sendable {
             backgroundTasks: backgroundTasks,
             files: files,
             transfers: transfers,
+            started: started,
             retryPolicy: configuration.retryPolicy,
             limits: configuration.limits,
             quotas: quotas,
@@ -105,6 +112,7 @@ struct Components: Sendable {
             downloader: DownloadRunner(environment: environment, disk: disk),
             uploader: UploadRunner(environment: environment, replyLimit: configuration.replyBodyLimit),
             transfers: transfers,
+            started: started,
             loop: schedulerLoop,
             concurrency: configuration.workerConcurrency,
             perTenant: configuration.maximumTransfersPerTenant,

@@ -23,7 +23,7 @@ struct TaskIntake: Sendable {
         for (index, newTask) in newTasks.enumerated() where vetted.insert(newTask.origin).inserted {
             try await named(index, in: field) { try await destinations.vet(newTask.request.url, field: "url") }
         }
-        return try await tasks.create(newTasks, inSession: session.rowID, itemsIn: field)
+        return try await tasks.create(newTasks, in: session, itemsIn: field)
     }
 
     /// The task a request body describes, checked.

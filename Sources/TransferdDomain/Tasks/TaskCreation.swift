@@ -18,6 +18,26 @@ package struct TaskCreation: Sendable {
     package let defaultQuota: TenantQuota
     package let createdAt: Date
     package let traceparent: String?
+    /// The lease the tasks start under on the creating instance, when it has workers for them, if the statement finds
+    /// that nothing else waits for one.
+    package let start: Start?
+
+    /// Tasks started where they are created: leased to `lease.owner` from `startedAt`, as a claim would lease them,
+    /// as long as the claims' turn is free, no claim leased since the statement began, no other task waits, and the
+    /// session's transfers to `origin` stay within `maximumConnectionsPerHost` (every instance's).
+    package struct Start: Sendable {
+        package let lease: TaskLease
+        package let startedAt: Date
+        /// The origin every task goes to.
+        package let origin: String
+        package let maximumConnectionsPerHost: Int
+
+        package init(lease: TaskLease, startedAt: Date, origin: String, maximumConnectionsPerHost: Int) {
+            (self.lease, self.startedAt, self.origin, self.maximumConnectionsPerHost) = (
+                lease, startedAt, origin, maximumConnectionsPerHost
+            )
+        }
+    }
 
     package init(
         sessionID: Int64,
@@ -26,12 +46,14 @@ package struct TaskCreation: Sendable {
         maximumTasksInSession: Int,
         defaultQuota: TenantQuota,
         createdAt: Date,
-        traceparent: String?
+        traceparent: String?,
+        start: Start? = nil
     ) {
         precondition(tasks.count == events.count, "each task has its events")
         (self.sessionID, self.tasks, self.events) = (sessionID, tasks, events)
         (self.maximumTasksInSession, self.defaultQuota, self.createdAt, self.traceparent) =
             (maximumTasksInSession, defaultQuota, createdAt, traceparent)
+        self.start = start
     }
 
     /// A new task's events: `task.created`, and `task.resumed` when it `starts` at once.
@@ -48,9 +70,12 @@ package struct TaskCreation: Sendable {
         package let events: [Event]
         /// Whether any event was queued for the session's subscriber.
         package let queuedDelivery: Bool
+        /// The tasks' rows' revisions, in order, when they started under the creation's lease (``Start``); none when
+        /// they wait in their queue.
+        package let started: [String]
 
-        package init(tasks: [TransferTask], events: [Event], queuedDelivery: Bool) {
-            (self.tasks, self.events, self.queuedDelivery) = (tasks, events, queuedDelivery)
+        package init(tasks: [TransferTask], events: [Event], queuedDelivery: Bool, started: [String] = []) {
+            (self.tasks, self.events, self.queuedDelivery, self.started) = (tasks, events, queuedDelivery, started)
         }
     }
 }

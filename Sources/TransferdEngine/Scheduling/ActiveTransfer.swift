@@ -75,6 +75,20 @@ package final class ActiveTransfer: Sendable {
         state = Mutex(State(leaseHeldUntil: leaseHeldUntil))
     }
 
+    /// The transfer of `task`'s next attempt, for `tenantID`, whose lease this instance can count on until
+    /// `leaseHeldUntil`.
+    package convenience init(of task: TransferTask, tenantID: Int64, leaseHeldUntil: ContinuousClock.Instant) {
+        self.init(
+            taskID: task.rowID,
+            kind: task.kind,
+            attempt: task.attempts.count + 1,
+            queue: HostQueue(sessionID: task.sessionId, origin: task.origin),
+            tenantID: tenantID,
+            maxBytesPerSecond: task.maxBytesPerSecond,
+            leaseHeldUntil: leaseHeldUntil
+        )
+    }
+
     /// Starts timing a request of this attempt.
     package func timeline(url: String, method: String) -> RequestTimeline {
         let timeline = RequestTimeline(attempt: attempt, url: url, method: method)

@@ -25,6 +25,8 @@ package struct Scheduler: Service {
     package let downloader: DownloadRunner
     package let uploader: UploadRunner
     package let transfers: ActiveTransfers
+    /// Tasks their creations leased to this instance, to run without a claim.
+    package let started: StartedTasks
     package let loop: WakeUpLoop
     package let turns = SessionTurns()
     /// Whether a wake claims at once, asks first whether anything is claimable, or rests.
@@ -48,6 +50,7 @@ package struct Scheduler: Service {
         downloader: DownloadRunner,
         uploader: UploadRunner,
         transfers: ActiveTransfers,
+        started: StartedTasks,
         loop: WakeUpLoop,
         concurrency: Int,
         perTenant: Int? = nil,
@@ -62,6 +65,7 @@ package struct Scheduler: Service {
         self.downloader = downloader
         self.uploader = uploader
         self.transfers = transfers
+        self.started = started
         self.loop = loop
         self.concurrency = concurrency
         self.perTenant = perTenant
@@ -73,6 +77,8 @@ package struct Scheduler: Service {
 
     package func run() async throws {
         try await reporter.prepareQueue()
+        started.running(true)
+        defer { started.running(false) }
         await withDiscardingTaskGroup { group in
             await loop.run("claim queued tasks") {
                 let (claimed, nextDue, leasesExpired) = try await claimJobs()
@@ -162,6 +168,32 @@ package struct Scheduler: Service {
     /// Tasks not due yet (`nextAttemptAt`) wait; the second result is when the first of them is due, or when
     /// another instance's lease expires; the third whether some lease has expired, for the reporter to take back.
     private func claimJobs() async throws -> ([(TransferJob, ActiveTransfer)], Date?, Bool) {
+        let handed = startHanded()
+        let (claimed, nextDue, leasesExpired) = try await claimQueued()
+        return (handed + claimed, nextDue, leasesExpired)
+    }
+
+    /// The tasks their creations leased to this instance, registered as transfers.
+    private func startHanded() -> [(TransferJob, ActiveTransfer)] {
+        let handed = started.take()
+        guard !handed.isEmpty else { return [] }
+        let jobs = handed.map { started in
+            let task = started.row.task
+            let transfer = ActiveTransfer(
+                of: task,
+                tenantID: started.tenantID,
+                leaseHeldUntil: started.leasedAt + instance.safeLeaseDuration
+            )
+            transfer.leased(as: started.row)
+            transfers.add(transfer)
+            return (TransferJob(task: task, configuration: started.configuration, upload: nil, bounds: bounds), transfer)
+        }
+        started.registered(handed)
+        return jobs
+    }
+
+    /// The queued tasks a claim picks.
+    private func claimQueued() async throws -> ([(TransferJob, ActiveTransfer)], Date?, Bool) {
         let (now, leaseNow, started) = (loop.clock.now, instance.clock.now, ContinuousClock.now)
         let (owner, ending) = (instance.id, transfers.endingTaskIDs)
         let read: @Sendable (any Repositories) async throws -> QueueOverview = { repositories in
@@ -215,9 +247,12 @@ package struct Scheduler: Service {
             transfers, turns, uploader.environment.files, bounds, instance, discretionaryWindow, cues
         )
         let (concurrency, perTenant, quotas) = (concurrency, perTenant, quotas)
+        // Workers kept for tasks that creations may start here count as held; none is kept while the claim picks.
+        let kept = self.started.claimBegins()
+        defer { self.started.claimEnded() }
         return try await store.claim { repositories in
             let share = await FairShare(capacity: concurrency, perTenant: perTenant, shares: try quotas.transferShares(repositories))
-            let holding = transfers.workersByTenant
+            let holding = transfers.workersByTenant.merging(kept, uniquingKeysWith: +)
             let free = share.capacity - holding.values.reduce(0, +)
             let depth = max(free, 1)
             // No queue is read when no task is due and unleased.
@@ -255,15 +290,7 @@ package struct Scheduler: Service {
             }
             for candidate in picked {
                 let task = candidate.task
-                let transfer = ActiveTransfer(
-                    taskID: task.rowID,
-                    kind: task.kind,
-                    attempt: task.attempts.count + 1,
-                    queue: HostQueue(sessionID: task.sessionId, origin: task.origin),
-                    tenantID: candidate.tenantID,
-                    maxBytesPerSecond: task.maxBytesPerSecond,
-                    leaseHeldUntil: started + instance.safeLeaseDuration
-                )
+                let transfer = ActiveTransfer(of: task, tenantID: candidate.tenantID, leaseHeldUntil: started + instance.safeLeaseDuration)
                 let upload = task.kind == .upload ? try await UploadJob(task: task, files: files, repositories) : nil
                 claimed.append((TransferJob(task: task, configuration: candidate.configuration, upload: upload, bounds: bounds), transfer))
             }

@@ -15,6 +15,8 @@ package struct TaskService: Sendable {
     let files: FileStore
     /// The transfers under way, owned by the engine.
     package let transfers: ActiveTransfers
+    /// Tasks started by their creations, handed to the engine.
+    let started: StartedTasks
     let retryPolicy: RetryPolicy
     let limits: ResourceLimits
     let quotas: TenantQuotas
@@ -41,6 +43,7 @@ package struct TaskService: Sendable {
         backgroundTasks: BackgroundTaskService,
         files: FileStore,
         transfers: ActiveTransfers,
+        started: StartedTasks,
         retryPolicy: RetryPolicy,
         limits: ResourceLimits,
         quotas: TenantQuotas,
@@ -58,6 +61,7 @@ package struct TaskService: Sendable {
         self.backgroundTasks = backgroundTasks
         self.files = files
         self.transfers = transfers
+        self.started = started
         self.retryPolicy = retryPolicy
         self.limits = limits
         self.quotas = quotas
@@ -71,16 +75,13 @@ package struct TaskService: Sendable {
 
     var eventLog: EventLog { transitions.eventLog }
 
-    /// Creates a task in a live session, writing `task.created` (and `task.resumed` when it starts at once).
-    package func create(_ newTask: NewTask, inSession sessionID: Int64) async throws -> TransferTask {
-        try await create([newTask], inSession: sessionID, itemsIn: nil)[0]
-    }
-
-    /// Creates tasks in a live session in one transaction, all or none. When they are the items of the batch in
-    /// `field`, the refusal of one names its index.
-    package func create(_ newTasks: [NewTask], inSession sessionID: Int64, itemsIn field: String?) async throws -> [TransferTask] {
+    /// Creates tasks in a live session in one transaction, all or none, writing `task.created` (and `task.resumed`
+    /// for those that start at once). When they are the items of the batch in `field`, the refusal of one names its
+    /// index.
+    package func create(_ newTasks: [NewTask], in session: Session, itemsIn field: String?) async throws -> [TransferTask] {
         guard !newTasks.isEmpty else { return [] }
-        if let created = try await createAlone(newTasks, inSession: sessionID) { return created }
+        let sessionID = session.rowID
+        if let created = try await createAlone(newTasks, in: session) { return created }
         return try await writes.write(forSession: sessionID) { repositories in
             // The identifiers are taken as the session and its tenant are read (a refusal rolls them back with the
             // transaction).
@@ -125,22 +126,73 @@ package struct TaskService: Sendable {
 
     /// Creates tasks that need nothing read first (no background task, upload source or resume data) in one
     /// statement outside any transaction, where the store allows (``TaskCreation``); nil when it wrote nothing: the
-    /// store does not, or the session refused them, and a transaction creates them or says why not.
-    private func createAlone(_ newTasks: [NewTask], inSession sessionID: Int64) async throws -> [TransferTask]? {
+    /// store does not, or the session refused them, and a transaction creates them or says why not. Downloads that
+    /// start at once start on this instance, without a claim, when it keeps workers for them and the statement finds
+    /// nothing else waiting (``TaskCreation/Start``).
+    private func createAlone(_ newTasks: [NewTask], in session: Session) async throws -> [TransferTask]? {
         guard newTasks.allSatisfy({ $0.backgroundTask == nil && $0.uploadFrom == nil && $0.resumeData == nil }) else { return nil }
         let now = clock.now
+        let tasks = newTasks.map { TransferTask($0, sessionID: session.rowID, taskIdentifier: 0, createdAt: now) }
+        let kept = try await keepWorkers(for: tasks, in: session, at: now)
+        let (leasedAt, leaseNow) = (ContinuousClock.now, instance.clock.now)
+        let start = kept.map { _ in
+            TaskCreation.Start(
+                lease: TaskLease(owner: instance.id, expiresAt: instance.leaseExpiry(from: leaseNow)),
+                startedAt: now,
+                origin: tasks[0].origin,
+                maximumConnectionsPerHost: session.configuration.maximumConnectionsPerHost
+            )
+        }
         let creation = TaskCreation(
-            sessionID: sessionID,
-            tasks: newTasks.map { TransferTask($0, sessionID: sessionID, taskIdentifier: 0, createdAt: now) },
+            sessionID: session.rowID,
+            tasks: tasks,
             events: newTasks.map { TaskCreation.events(starting: $0.start) },
             maximumTasksInSession: limits.maximumTasksPerSession,
             defaultQuota: quotas.defaults,
             createdAt: now,
-            traceparent: Trace.parent
+            traceparent: Trace.parent,
+            start: start
         )
-        guard let written = try await store.alone({ try await $0.tasks.create(creation) }) ?? nil else { return nil }
+        let written: TaskCreation.Written?
+        do {
+            written = try await store.alone({ try await $0.tasks.create(creation) }) ?? nil
+        } catch {
+            if let kept { started.giveBack(kept, of: session.tenantId) }
+            throw error
+        }
+        if let kept {
+            if let written, !written.started.isEmpty {
+                started.hand(
+                    zip(written.tasks, written.started).map { task, revision in
+                        StartedTasks.Started(
+                            row: TaskEnding.Basis(task: task, revision: revision, session: nil),
+                            configuration: session.configuration,
+                            tenantID: session.tenantId,
+                            leasedAt: leasedAt
+                        )
+                    }
+                )
+            } else {
+                started.giveBack(kept, of: session.tenantId)
+            }
+        }
+        guard let written else { return nil }
         eventLog.count(written.events, of: written.tasks)
         return written.tasks
+    }
+
+    /// Keeps workers of this instance for `tasks`, to start them where they are created: downloads due now, to one
+    /// origin, of a session that is not discretionary, as many as its `maximumConnectionsPerHost` takes, when the
+    /// engine has workers free for them (``StartedTasks``); how many it kept, nil for none.
+    private func keepWorkers(for tasks: [TransferTask], in session: Session, at now: Date) async throws -> Int? {
+        let configuration = session.configuration
+        guard store.isShared, !configuration.discretionary, tasks.count <= configuration.maximumConnectionsPerHost,
+            tasks.allSatisfy({
+                $0.state == .running && $0.kind == .download && $0.origin == tasks[0].origin && ($0.earliestBeginDate ?? now) <= now
+            })
+        else { return nil }
+        let shares = try await store.lookup { try await quotas.transferShares($0) }
+        return started.keep(tasks.count, for: session.tenantId, shares: shares) ? tasks.count : nil
     }
 
     /// A new task of the session as it will be inserted, its background task and upload source checked.

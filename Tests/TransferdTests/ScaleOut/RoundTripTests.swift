@@ -70,7 +70,8 @@ struct RoundTripTests {
     /// end's sessions' workloads read with its release and its tasks' rows sent with its events, 5.3–5.9 and 5.0;
     /// with an end read and written without a transaction, 3.3 and 5.0; with a claim of two statements without a
     /// transaction, 3.3 and 2.0; with an end of one statement from the task as its lease left it, 2.3 and 2.0: the
-    /// claim's two statements and the end's one, with the creation's one).
+    /// claim's two statements and the end's one, with the creation's one; with the download started by its
+    /// creation, 2.0 and 0: the creation and the end).
     ///
     /// The target: claim, response and completion in at most 3 statements.
     @Test func aLoneDownloadStaysWithinItsBounds() async throws {
@@ -90,13 +91,13 @@ struct RoundTripTests {
             let after = try await Self.statements(service.api)
             let (writes, claims) = ((after.write - before.write) / Double(count), (after.claim - before.claim) / Double(count))
             print("round trips of a lone download: creation, response and completion \(writes); claims \(claims)")
-            // Other writes made meanwhile fall in the counts too: about one transaction of three statements in ten
-            // downloads on an idle machine (2.3 and 2.0), up to three beside the whole suite, so a single statement
-            // more a download shows here only on an idle machine; `HeldWriteTests` counts an append's,
-            // `TaskCreationTests` a creation's, `TaskEndingTests` an end's (one, from the lease).
-            #expect(writes <= 3, "creation, response and completion: \(writes) statements")
-            #expect(claims <= 3, "claims: \(claims) statements")
-            #expect(writes - 1 + claims <= 4, "claim, response and completion: \(writes - 1 + claims) statements")
+            // Other writes made meanwhile fall in the counts too (none on an idle machine, up to three transactions
+            // of three statements in ten downloads beside the whole suite), and on a loaded machine a transfer may
+            // outlive a lease renewal, whose write makes its end read its task again; `HeldWriteTests` counts an
+            // append's, `TaskCreationTests` a creation's, `TaskEndingTests` an end's (one, from the lease).
+            #expect(writes <= 4, "creation, response and completion: \(writes) statements")
+            #expect(claims <= 1, "claims: \(claims) statements")
+            #expect(writes - 1 + claims <= 3, "claim, response and completion: \(writes - 1 + claims) statements")
         }
     }
 
