@@ -27,15 +27,16 @@ package struct TaskCreation: Sendable {
     /// session's transfers to `origin` stay within `maximumConnectionsPerHost` (every instance's).
     package struct Start: Sendable {
         package let lease: TaskLease
+        /// The time on the leases' clock that the lease was asked for at: other leases live past it or not.
+        package let leasesAt: Date
         package let startedAt: Date
         /// The origin every task goes to.
         package let origin: String
         package let maximumConnectionsPerHost: Int
 
-        package init(lease: TaskLease, startedAt: Date, origin: String, maximumConnectionsPerHost: Int) {
-            (self.lease, self.startedAt, self.origin, self.maximumConnectionsPerHost) = (
-                lease, startedAt, origin, maximumConnectionsPerHost
-            )
+        package init(lease: TaskLease, leasesAt: Date, startedAt: Date, origin: String, maximumConnectionsPerHost: Int) {
+            (self.lease, self.leasesAt, self.startedAt) = (lease, leasesAt, startedAt)
+            (self.origin, self.maximumConnectionsPerHost) = (origin, maximumConnectionsPerHost)
         }
     }
 

@@ -138,6 +138,7 @@ package struct TaskService: Sendable {
         let start = kept.map { _ in
             TaskCreation.Start(
                 lease: TaskLease(owner: instance.id, expiresAt: instance.leaseExpiry(from: leaseNow)),
+                leasesAt: leaseNow,
                 startedAt: now,
                 origin: tasks[0].origin,
                 maximumConnectionsPerHost: session.configuration.maximumConnectionsPerHost

@@ -48,8 +48,8 @@ struct SQLTaskCreation {
         let startedAt = StoredDate.text(start?.startedAt ?? creation.createdAt)
         // The tasks start here only if they were asked to, and the claims' turn lets them.
         let starts: SQLArguments = [
-            start == nil ? 0 : 1, StoredDate.text(creation.createdAt), session, start?.origin ?? "", StoredDate.text(creation.createdAt),
-            tasks, start?.maximumConnectionsPerHost ?? 0,
+            start == nil ? 0 : 1, StoredDate.text(creation.createdAt), session, start?.origin ?? "",
+            StoredDate.text(start?.leasesAt ?? creation.createdAt), tasks, start?.maximumConnectionsPerHost ?? 0,
         ]
         let values: SQLArguments = columns.compactMap { column in
             switch column {

@@ -84,6 +84,7 @@ struct StartOnCreationTests {
             traceparent: nil,
             start: TaskCreation.Start(
                 lease: TaskLease(owner: "i1", expiresAt: now + 60),
+                leasesAt: now,
                 startedAt: now,
                 origin: task.origin,
                 maximumConnectionsPerHost: 1
