@@ -117,8 +117,6 @@ struct SQLTaskCreation {
             default: "v.\(column)"
             }
         }
-        // The state is written out, so that the planner matches the partial index `tasks_claimable`.
-        let waiting = "FROM tasks WHERE state = '\(TaskState.running.rawValue)' AND lease_owner IS NULL"
         return """
             WITH turn AS MATERIALIZED (
                 SELECT CASE WHEN CAST(? AS integer) = 1 THEN claim_turn_now() END AS leases_at_turn,
@@ -126,8 +124,7 @@ struct SQLTaskCreation {
             ),
             starts AS MATERIALIZED (
                 SELECT CASE WHEN turn.leases_at_turn = turn.leases_seen THEN
-                           NOT EXISTS (SELECT 1 \(waiting) AND next_attempt_at IS NULL)
-                           AND NOT EXISTS (SELECT 1 \(waiting) AND next_attempt_at <= ?)
+                           NOT \(SQLTaskRepository.anyClaimable)
                            AND (SELECT count(*) FROM tasks
                                 WHERE lease_owner IS NOT NULL AND session_id = ? AND origin = ? AND lease_expires_at > ?) + ? <= ?
                        ELSE FALSE END AS here

@@ -275,8 +275,6 @@ struct SQLTaskRepository: TaskRepository {
             case .postgres: Self.underwayWalk
             }
         let first = "FROM tasks WHERE state = ? ORDER BY session_id, origin LIMIT 1"
-        // The state is written out, so that the planner matches the partial index `tasks_claimable`.
-        let claimable = "FROM tasks WHERE state = '\(TaskState.running.rawValue)' AND lease_owner IS NULL"
         return (
             """
             SELECT (SELECT MIN(next_attempt_at) FROM tasks WHERE state = ? AND next_attempt_at > ?) AS next_attempt,
@@ -285,8 +283,7 @@ struct SQLTaskRepository: TaskRepository {
                    (\(underway)) AS underway,
                    (SELECT session_id \(first)) AS first_session_id, (SELECT origin \(first)) AS first_origin,
                    EXISTS (SELECT 1 FROM background_tasks WHERE state = ?) AS background_active,
-                   EXISTS (SELECT 1 \(claimable) AND next_attempt_at IS NULL)
-                       OR EXISTS (SELECT 1 \(claimable) AND next_attempt_at <= ?) AS any_claimable
+                   \(Self.anyClaimable) AS any_claimable
                    \(takingTurn ? ", " + ClaimTurn.taking : "")
             """,
             [TaskState.running, StoredDate.text(now), owner, StoredDate.text(leaseNow), StoredDate.text(leaseNow)]
@@ -294,6 +291,13 @@ struct SQLTaskRepository: TaskRepository {
                 + [BackgroundTask.State.active, StoredDate.text(now)]
         )
     }
+
+    /// Whether any queued task is due at the time `?` and leased to no one: two seeks of the partial index
+    /// `tasks_claimable` (the state is written out, so that the planner matches it).
+    static let anyClaimable = """
+        (EXISTS (SELECT 1 FROM tasks WHERE state = '\(TaskState.running.rawValue)' AND lease_owner IS NULL AND next_attempt_at IS NULL)
+         OR EXISTS (SELECT 1 FROM tasks WHERE state = '\(TaskState.running.rawValue)' AND lease_owner IS NULL AND next_attempt_at <= ?))
+        """
 
     /// The overview a row of its statement holds.
     private static func overview(from row: StoredRow) throws -> QueueOverview {
