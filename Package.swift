@@ -31,6 +31,8 @@ let package = Package(
     products: [
         .executable(name: "transferd", targets: ["transferd"]),
         .executable(name: "transferctl", targets: ["transferctl"]),
+        // transferd's API for other Swift programs: types and client generated from openapi.yaml.
+        .library(name: "TransferdClient", targets: ["TransferdClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -49,6 +51,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/onevcat/Rainbow.git", from: "4.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
@@ -146,6 +149,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The API's client, generated from openapi.yaml by Scripts/generate-client and committed, so that builds do not
+        // run the generator. It depends on no module of the server's.
+        .target(
+            name: "TransferdClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"), asyncHTTPClient,
+            ],
+            exclude: ["openapi-generator-config.yaml", "Generated/SOURCE"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "transferd",
             dependencies: [
@@ -168,12 +182,14 @@ let package = Package(
         .testTarget(
             name: "TransferdTests",
             dependencies: [
-                "transferd", "transferctl", "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices",
+                "transferd", "transferctl", "TransferdClient", "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine",
+                "TransferdServices",
                 "TransferdAPI",
                 hummingbird, .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 asyncHTTPClient, compressNIO, crypto, grdb, postgres, logging, serviceLifecycle, .product(name: "Yams", package: "Yams"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ] + nio,
             exclude: ["Fixtures"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
