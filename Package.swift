@@ -169,11 +169,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The command-line client: speaks only the HTTP API (AsyncHTTPClient; Server-Sent Events read by
-        // OpenAPIRuntime's decoder), draws progress for people and prints the API's JSON for scripts.
+        // OpenAPIRuntime's decoder) and reads its answers into TransferdClient's types; draws progress for people and
+        // prints the API's JSON for scripts.
         .executableTarget(
             name: "transferctl",
             dependencies: [
-                asyncHTTPClient, crypto, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TransferdClient", asyncHTTPClient, crypto, .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), .product(name: "Rainbow", package: "Rainbow"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ] + nio,

@@ -4,6 +4,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
+import TransferdClient
 
 /// Why a command could not do what it was asked: said in one line on standard error, with an exit status that a
 /// script can tell apart.
@@ -29,12 +30,8 @@ enum CommandFailure: Error, Sendable {
     case transfersFailed(count: Int)
 
     /// The problem a non-2xx answer carries, or its status line when its body is not a problem.
-    init(problemIn reply: TransferdClient.Reply) {
-        struct Problem: Decodable {
-            var title: String?
-            var detail: String?
-        }
-        let problem = try? APIJSON.decoder.decode(Problem.self, from: reply.body)
+    init(problemIn reply: APIConnection.Reply) {
+        let problem = try? APIJSON.decoder.decode(Components.Schemas.Problem.self, from: reply.body)
         let title = problem?.title ?? HTTPResponseStatus(statusCode: reply.status).reasonPhrase
         self = .problem(status: reply.status, title: title, detail: problem?.detail ?? reply.text)
     }

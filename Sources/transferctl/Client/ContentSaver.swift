@@ -4,12 +4,13 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import TransferdClient
 
 /// Saves a finished download's content from transferd to a local file: into `<path>.part` first, continued with a
 /// `Range` request (`If-Range` its ETag) when the connection breaks or an earlier run stopped midway, checked
 /// against the task's SHA-256, then renamed into place.
 struct ContentSaver {
-    let client: TransferdClient
+    let client: APIConnection
     /// Connections tried in a row before the save gives up.
     var attempts = 5
 
@@ -17,7 +18,7 @@ struct ContentSaver {
     /// person should know (a continuation, a fresh start).
     func save(
         session: String,
-        task: TaskView,
+        task: APITask,
         to path: String,
         progress: (Int64) -> Void,
         notice: (String) -> Void
@@ -65,8 +66,8 @@ struct ContentSaver {
     /// each broken connection; starts again from 0 when transferd sends the content whole.
     private func fetch(
         session: String,
-        task: TaskView,
-        file: TaskView.File,
+        task: APITask,
+        file: APIStoredFile,
         into output: FileHandle,
         saved: inout UInt64,
         hash: inout SHA256,

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import OpenAPIRuntime
+import TransferdClient
 
 /// A live stream of events (Server-Sent Events, read by OpenAPIRuntime's decoder) that reconnects after a dropped
 /// connection or a restart of the service, with `Last-Event-ID`, so that no event is missed.
@@ -13,16 +14,16 @@ struct EventStream: Sendable {
         var data: String
 
         /// The event the message carries.
-        func event() throws(CommandFailure) -> EventView {
+        func event() throws(CommandFailure) -> SessionEvent {
             do {
-                return try APIJSON.decoder.decode(EventView.self, from: Data(data.utf8))
+                return try APIJSON.decoder.decode(SessionEvent.self, from: Data(data.utf8))
             } catch {
                 throw .unexpectedAnswer("an event stream message was not an event (\(error))")
             }
         }
     }
 
-    let client: TransferdClient
+    let client: APIConnection
     /// The stream's path and query.
     let path: String
     /// How long the service may stay out of reach before following gives up.

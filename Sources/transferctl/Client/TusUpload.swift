@@ -8,7 +8,7 @@ import Synchronization
 /// `PATCH` from the offset the server holds, asked again with `HEAD` after a broken connection, so an upload
 /// continues instead of starting over.
 struct TusUpload: Sendable {
-    let client: TransferdClient
+    let client: APIConnection
     /// Failed connections in a row before the upload gives up.
     var attempts = 8
 

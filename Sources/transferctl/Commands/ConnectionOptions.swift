@@ -29,14 +29,14 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Runs `body` with a client for transferd; a failure is said in one line, and exits with its status.
-    func run(_ body: (TransferdClient) async throws -> Void) async throws {
+    func run(_ body: (APIConnection) async throws -> Void) async throws {
         do {
             guard let apiKey = resolvedAPIKey else {
                 throw CommandFailure.configuration(
                     "no API key: pass --api-key or set TRANSFERD_API_KEY (transferd prints an admin key at its first start)"
                 )
             }
-            try await TransferdClient.with(baseURL: resolvedURL, apiKey: apiKey, body)
+            try await APIConnection.with(baseURL: resolvedURL, apiKey: apiKey, body)
         } catch let failure as CommandFailure {
             Console.error(failure.message)
             throw ExitCode(failure.exitStatus)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOHTTP1
+import TransferdClient
 
 /// `transferctl deliveries`: a session's webhook deliveries, and replaying the failed ones.
 struct DeliveriesCommand: AsyncParsableCommand {
@@ -38,11 +39,11 @@ struct DeliveriesCommand: AsyncParsableCommand {
                 .init(title: "TASK", alignRight: true),
                 .init(title: "STATUS"), .init(title: "ATTEMPTS", alignRight: true), .init(title: "LAST ERROR", flexible: true),
             ])
-            for delivery in try reply.decode(Page<DeliveryView>.self).items {
-                let tone: StyledLine.Tone = delivery.status == "failed" ? .failure : delivery.status == "delivered" ? .success : .warning
+            for delivery in try reply.decode(APIDeliveryPage.self).items {
+                let tone: StyledLine.Tone = delivery.status == .failed ? .failure : delivery.status == .delivered ? .success : .warning
                 table.rows.append([
-                    Table.Cell(String(delivery.id)), Table.Cell(String(delivery.sequence)), Table.Cell(delivery.eventType),
-                    Table.Cell(delivery.taskIdentifier.map(String.init) ?? "-"), Table.Cell(delivery.status, tone),
+                    Table.Cell(String(delivery.id)), Table.Cell(String(delivery.sequence)), Table.Cell(delivery.eventType.rawValue),
+                    Table.Cell(delivery.taskIdentifier.map(String.init) ?? "-"), Table.Cell(delivery.status.rawValue, tone),
                     Table.Cell(String(delivery.attemptCount)), Table.Cell(delivery.lastError ?? ""),
                 ])
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOHTTP1
+import TransferdClient
 
 /// `transferctl events`: a session's event log, and with `--follow` its live stream.
 struct EventsCommand: AsyncParsableCommand {
@@ -38,7 +39,7 @@ struct EventsCommand: AsyncParsableCommand {
             guard follow else {
                 let reply = try await client.get(path + "&limit=1000")
                 if json { return Console.line(reply.text) }
-                for event in try reply.decode(EventBatchView.self).items { Console.line(Self.line(event).rendered(width: Int.max)) }
+                for event in try reply.decode(SessionEventBatch.self).items { Console.line(Self.line(event).rendered(width: Int.max)) }
                 return
             }
             let (stream, json) = (EventStream(client: client, path: path), json)
@@ -52,7 +53,7 @@ struct EventsCommand: AsyncParsableCommand {
     }
 
     /// An event in one line: sequence, time, type, task and what its data says.
-    static func line(_ event: EventView, indent: String = "") -> StyledLine {
+    static func line(_ event: SessionEvent, indent: String = "") -> StyledLine {
         var parts: [StyledLine.Part] = [
             .init(text: indent + String(event.sequence).leftPad(6) + "  ", tone: .dim),
             .init(text: event.createdAt.formatted(.iso8601) + "  ", tone: .dim),
@@ -64,7 +65,7 @@ struct EventsCommand: AsyncParsableCommand {
             parts.append(.init(text: " " + Units.bytes(progress.done) + (progress.total >= 0 ? "/\(Units.bytes(progress.total))" : "")))
         }
         if let error = event.data.error { parts.append(.init(text: " \(error.code): \(error.message)", tone: .failure)) }
-        if let offset = event.data.fileOffset { parts.append(.init(text: " at \(Units.bytes(offset))")) }
+        if let offset = event.data.fileOffset { parts.append(.init(text: " at \(Units.bytes(Int64(offset)))")) }
         return StyledLine(parts)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOHTTP1
+import TransferdClient
 
 /// `transferctl get`: downloads through transferd, followed live, and saved locally.
 struct GetCommand: AsyncParsableCommand {
@@ -80,7 +81,7 @@ struct GetCommand: AsyncParsableCommand {
                     maxBytesPerSecond: limitRate?.bytesPerSecond
                 )
             }
-            let created = try await client.send(.POST, "/v1/sessions/\(session)/tasks", json: ["tasks": tasks]).decode(TaskBatchView.self)
+            let created = try await client.send(.POST, "/v1/sessions/\(session)/tasks", json: ["tasks": tasks]).decode(APITaskBatch.self)
                 .tasks
             if noWait {
                 for task in created { Console.line("\(session)/\(task.taskIdentifier)") }
@@ -89,7 +90,7 @@ struct GetCommand: AsyncParsableCommand {
             let follower = TaskFollower(client: client, session: session)
             let display = TransferDisplay()
             let transfers = try await display.during {
-                var transfers = try await follower.follow(created, after: opened.lastEventSequence, display: display)
+                var transfers = try await follower.follow(created, after: Int64(opened.lastEventSequence), display: display)
                 if output != nil || remoteName {
                     try await save(&transfers, of: created, client: client, follower: follower, display: display)
                 }
@@ -102,8 +103,8 @@ struct GetCommand: AsyncParsableCommand {
     /// Saves each successful download where -o or -O says.
     private func save(
         _ transfers: inout [FollowedTransfer],
-        of created: [TaskView],
-        client: TransferdClient,
+        of created: [APITask],
+        client: APIConnection,
         follower: TaskFollower,
         display: TransferDisplay
     ) async throws {
@@ -122,7 +123,7 @@ struct GetCommand: AsyncParsableCommand {
                 } notice: { notice in
                     if !Console.isTerminal { Console.line(notice) }
                 }
-                transfers[position].done = task.file?.size ?? transfers[position].done
+                transfers[position].done = task.file.map { Int64($0.size) } ?? transfers[position].done
                 transfers[position].phase = .succeeded
                 display.show(transfers)
                 if !Console.isTerminal { Console.line("\(transfers[position].reference): saved \(path)") }

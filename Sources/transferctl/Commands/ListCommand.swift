@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOHTTP1
+import TransferdClient
 
 /// `transferctl ls`: a session's tasks as a table.
 struct ListCommand: AsyncParsableCommand {
@@ -37,7 +38,7 @@ struct ListCommand: AsyncParsableCommand {
             if let cursor { query += "&cursor=\(cursor)" }
             let reply = try await client.get("/v1/sessions/\(session)/tasks?\(query)")
             if json { return Console.line(reply.text) }
-            let page = try reply.decode(Page<TaskView>.self)
+            let page = try reply.decode(APITaskPage.self)
             let rates = try await Self.rates(of: page.items, session: session, client: client)
             var table = Table([
                 .init(title: "ID", alignRight: true), .init(title: "STATE"), .init(title: "PROGRESS", alignRight: true),
@@ -56,7 +57,7 @@ struct ListCommand: AsyncParsableCommand {
         }
     }
 
-    static func tone(of task: TaskView) -> StyledLine.Tone {
+    static func tone(of task: APITask) -> StyledLine.Tone {
         switch task.status {
         case "completed": .success
         case "running": .accent
@@ -66,12 +67,12 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     /// The rates of the running tasks, from the session's latest progress events (the last 1000 events).
-    static func rates(of tasks: [TaskView], session: String, client: TransferdClient) async throws(CommandFailure) -> [Int: Double] {
-        let running = Set(tasks.filter { $0.state == "running" && $0.waitingReason == nil }.map(\.taskIdentifier))
+    static func rates(of tasks: [APITask], session: String, client: APIConnection) async throws(CommandFailure) -> [Int: Double] {
+        let running = Set(tasks.filter { $0.state == .running && $0.waitingReason == nil }.map(\.taskIdentifier))
         guard !running.isEmpty else { return [:] }
-        let newest = try await client.get("/v1/sessions/\(session)").decode(SessionView.self).lastEventSequence
+        let newest = try await client.get("/v1/sessions/\(session)").decode(APISession.self).lastEventSequence
         let events = try await client.get("/v1/sessions/\(session)/events?after=\(max(0, newest - 1000))&limit=1000")
-            .decode(EventBatchView.self).items
+            .decode(SessionEventBatch.self).items
         var meters: [Int: RateMeter] = [:]
         for event in events {
             guard let task = event.taskIdentifier, running.contains(task), let progress = event.progress else { continue }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOHTTP1
+import TransferdClient
 
 /// `transferctl put`: uploads a local file to a URL through transferd.
 struct PutCommand: AsyncParsableCommand {
@@ -57,14 +58,14 @@ struct PutCommand: AsyncParsableCommand {
             let opened = try await TaskFollower.openSession(session, client: client)
             let fileID = try await stage(name: name, size: size, client: client)
             let upload = NewUpload(url: url, method: method, from: .init(file: fileID), multipart: multipart.map { .init(field: $0) })
-            let task = try await client.send(.POST, "/v1/sessions/\(session)/tasks", json: upload).decode(TaskView.self)
+            let task = try await client.send(.POST, "/v1/sessions/\(session)/tasks", json: upload).decode(APITask.self)
             let follower = TaskFollower(client: client, session: session)
             let display = TransferDisplay()
             let transfers = try await display.during {
                 try await follower.follow(
                     [task],
                     names: ["\(name) → \(FollowedTransfer.name(of: url))"],
-                    after: opened.lastEventSequence,
+                    after: Int64(opened.lastEventSequence),
                     display: display
                 )
             }
@@ -76,7 +77,7 @@ struct PutCommand: AsyncParsableCommand {
     }
 
     /// Stages the file with tus, showing its progress.
-    private func stage(name: String, size: Int64, client: TransferdClient) async throws -> String {
+    private func stage(name: String, size: Int64, client: APIConnection) async throws -> String {
         let progress = TusUpload.Progress()
         let display = TransferDisplay()
         return try await display.during { [file] in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOHTTP1
+import TransferdClient
 
 /// `transferctl sessions`: list, show, create and invalidate sessions.
 struct SessionsCommand: AsyncParsableCommand {
@@ -29,13 +30,13 @@ struct SessionsCommand: AsyncParsableCommand {
                     .init(title: "SUSPENDED", alignRight: true), .init(title: "COMPLETED", alignRight: true),
                     .init(title: "STORED", alignRight: true), .init(title: "WEBHOOK"), .init(title: "BACKLOG", alignRight: true),
                 ])
-                for session in try reply.decode(Page<SessionView>.self).items {
+                for session in try reply.decode(APISessionPage.self).items {
                     let counts = session.taskCounts
                     table.rows.append([
-                        Table.Cell(session.identifier), Table.Cell(session.state, session.state == "active" ? .success : .warning),
-                        Table.Cell(String(counts["running", default: 0] + counts["canceling", default: 0])),
-                        Table.Cell(String(counts["suspended", default: 0])), Table.Cell(String(counts["completed", default: 0])),
-                        Table.Cell(Units.bytes(session.storedBytes)), Table.Cell(session.webhookState ?? "-"),
+                        Table.Cell(session.identifier), Table.Cell(session.state.rawValue, session.state == .active ? .success : .warning),
+                        Table.Cell(String(counts.running + counts.canceling)),
+                        Table.Cell(String(counts.suspended)), Table.Cell(String(counts.completed)),
+                        Table.Cell(Units.bytes(Int64(session.storedBytes))), Table.Cell(session.webhookState?.rawValue ?? "-"),
                         Table.Cell(String(session.pendingDeliveries)),
                     ])
                 }
@@ -60,11 +61,11 @@ struct SessionsCommand: AsyncParsableCommand {
             try await connection.run { client in
                 let reply = try await client.get("/v1/sessions/\(identifier)")
                 if json { return Console.line(reply.text) }
-                let session = try reply.decode(SessionView.self)
-                let counts = TaskStates.all.map { "\(session.taskCounts[$0, default: 0]) \($0)" }.joined(separator: ", ")
+                let session = try reply.decode(APISession.self)
+                let counts = APITaskState.allCases.map { "\(session.taskCounts[$0]) \($0.rawValue)" }.joined(separator: ", ")
                 for (label, value) in [
-                    ("session", session.identifier), ("state", session.state), ("tasks", counts),
-                    ("stored", Units.bytes(session.storedBytes)),
+                    ("session", session.identifier), ("state", session.state.rawValue), ("tasks", counts),
+                    ("stored", Units.bytes(Int64(session.storedBytes))),
                     ("events", "\(session.lastEventSequence), acknowledged up to \(session.lastAcknowledgedSequence)"),
                     ("webhook", session.webhookState.map { "\($0), \(session.pendingDeliveries) pending" } ?? "none"),
                     ("created", session.createdAt.formatted(.iso8601)),
@@ -176,7 +177,7 @@ struct SessionsCommand: AsyncParsableCommand {
         func run() async throws {
             try await connection.run { client in
                 let reply = try await client.send(.POST, "/v1/sessions/\(identifier)/invalidate", json: ["cancelTasks": cancelTasks])
-                Console.line(json ? reply.text : "\(identifier): \(try reply.decode(SessionView.self).state)")
+                Console.line(json ? reply.text : "\(identifier): \(try reply.decode(APISession.self).state)")
             }
         }
     }

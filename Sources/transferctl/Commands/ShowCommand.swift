@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOHTTP1
+import TransferdClient
 
 /// `transferctl show`: one task with its attempts and events.
 struct ShowCommand: AsyncParsableCommand {
@@ -24,10 +25,10 @@ struct ShowCommand: AsyncParsableCommand {
         try await connection.run { client in
             let reply = try await client.get(task.path(in: session))
             if json { return Console.line(reply.text) }
-            let view = try reply.decode(TaskView.self)
+            let view = try reply.decode(APITask.self)
             let events = try await client.get(
                 "/v1/sessions/\(task.session ?? session)/events?task=\(task.identifier)&limit=1000"
-            ).decode(EventBatchView.self).items
+            ).decode(SessionEventBatch.self).items
             for line in Self.describe(view, reference: task.description(in: session), events: events) {
                 Console.line(line.rendered(width: Int.max))
             }
@@ -35,7 +36,7 @@ struct ShowCommand: AsyncParsableCommand {
     }
 
     /// The task as labelled lines, then its attempts and events.
-    static func describe(_ task: TaskView, reference: String, events: [EventView]) -> [StyledLine] {
+    static func describe(_ task: APITask, reference: String, events: [SessionEvent]) -> [StyledLine] {
         let (done, total) = task.bytes
         var lines: [StyledLine] = [
             StyledLine([.init(text: "task      ", tone: .bold), .init(text: "\(reference) (\(task.kind))")]),
@@ -54,7 +55,7 @@ struct ShowCommand: AsyncParsableCommand {
         }
         if let file = task.file {
             lines.append(
-                StyledLine([.init(text: "content   ", tone: .bold), .init(text: "\(Units.bytes(file.size)), sha256 \(file.sha256)")])
+                StyledLine([.init(text: "content   ", tone: .bold), .init(text: "\(Units.bytes(Int64(file.size))), sha256 \(file.sha256)")])
             )
         }
         if let error = task.error {
@@ -73,7 +74,7 @@ struct ShowCommand: AsyncParsableCommand {
                 StyledLine([
                     .init(text: "  " + attempt.endedAt.formatted(.iso8601) + "  ", tone: .dim),
                     .init(text: attempt.outcome, tone: attempt.outcome == "succeeded" ? .success : .failure),
-                    .init(text: "\(status), \(Units.bytes(attempt.bytes))"),
+                    .init(text: "\(status), \(Units.bytes(Int64(attempt.bytes)))"),
                 ])
             )
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NIOHTTP1
+import TransferdClient
 
 /// The options of `cancel`, `suspend` and `resume`: the tasks, their session, and `--json`.
 struct TaskActionOptions: ParsableArguments {
@@ -22,7 +23,7 @@ struct TaskActionOptions: ParsableArguments {
                 if json {
                     Console.line(reply.text)
                 } else {
-                    Console.line("\(task.description(in: session)): \(try reply.decode(TaskView.self).status)")
+                    Console.line("\(task.description(in: session)): \(try reply.decode(APITask.self).status)")
                 }
             }
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import NIOHTTP1
+import TransferdClient
 
 /// `transferctl watch`: a live table of the tenant's tasks, drawn again in place from the tenant's event stream.
 struct WatchCommand: AsyncParsableCommand {
@@ -34,7 +35,7 @@ struct WatchCommand: AsyncParsableCommand {
         }
 
         /// The row of `task` as it is now.
-        init(_ task: TaskView) {
+        init(_ task: APITask) {
             (url, status) = (task.originalRequest.url, task.status)
             (done, total) = task.bytes
         }
@@ -52,7 +53,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// Follows the tenant's events from `stream`, keeping the rows up to date (drawn on a terminal, printed as
     /// lines otherwise), until cancelled; the table drawn last stays on screen.
-    private static func follow(_ stream: EventStream, rows: [String: Row], session: String?, client: TransferdClient) async throws {
+    private static func follow(_ stream: EventStream, rows: [String: Row], session: String?, client: APIConnection) async throws {
         let screen = LiveScreen(rows) { Self.lines($0) }
         let follow = {
             try await stream.follow { message in
@@ -63,7 +64,7 @@ struct WatchCommand: AsyncParsableCommand {
                 let key = "\(owner)/\(identifier)"
                 if screen.value[key] == nil {
                     // A task new to the table: its URL is in the task, not in the event.
-                    let task = try? await client.get("/v1/sessions/\(owner)/tasks/\(identifier)").decode(TaskView.self)
+                    let task = try? await client.get("/v1/sessions/\(owner)/tasks/\(identifier)").decode(APITask.self)
                     screen.update { $0[key] = task.map(Row.init) ?? Row(url: "", status: "running") }
                 }
                 let row = screen.update { rows in
@@ -84,19 +85,19 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     /// The unfinished tasks there are now.
-    private func snapshot(_ client: TransferdClient) async throws(CommandFailure) -> [String: Row] {
+    private func snapshot(_ client: APIConnection) async throws(CommandFailure) -> [String: Row] {
         var sessions: [String]
         if let session {
             sessions = [session]
         } else {
-            sessions = try await client.get("/v1/sessions?limit=1000").decode(Page<SessionView>.self).items
-                .filter { session in TaskStates.unfinished.contains { session.taskCounts[$0, default: 0] > 0 } }
+            sessions = try await client.get("/v1/sessions?limit=1000").decode(APISessionPage.self).items
+                .filter { session in APITaskState.unfinished.contains { session.taskCounts[$0] > 0 } }
                 .map(\.identifier)
         }
         var rows: [String: Row] = [:]
         for session in sessions {
-            for state in TaskStates.unfinished {
-                let page = try await client.get("/v1/sessions/\(session)/tasks?state=\(state)&limit=1000").decode(Page<TaskView>.self)
+            for state in APITaskState.unfinished {
+                let page = try await client.get("/v1/sessions/\(session)/tasks?state=\(state)&limit=1000").decode(APITaskPage.self)
                 for task in page.items {
                     rows["\(session)/\(task.taskIdentifier)"] = Row(task)
                 }
@@ -105,7 +106,7 @@ struct WatchCommand: AsyncParsableCommand {
         return rows
     }
 
-    private static func apply(_ event: EventView, to row: inout Row) {
+    private static func apply(_ event: SessionEvent, to row: inout Row) {
         if let progress = event.progress {
             (row.done, row.total) = progress
             row.meter.record(progress.done, at: event.createdAt)
@@ -114,7 +115,7 @@ struct WatchCommand: AsyncParsableCommand {
         switch event.type {
         case "task.completed": row.status = event.data.error.map { "failed: \($0.code)" } ?? "completed"
         case "task.suspended": row.status = "suspended"
-        case "task.resumed", "task.created": row.status = event.data.state ?? "running"
+        case "task.resumed", "task.created": row.status = event.data.state?.rawValue ?? "running"
         case "task.waiting_for_connectivity": row.status = "waiting: connectivity"
         default: break
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TransferdClient
 
 /// One task that a command follows to its end: where it stands, its bytes and its rate, from its events.
 struct FollowedTransfer: Sendable {
@@ -36,7 +37,7 @@ struct FollowedTransfer: Sendable {
     }
 
     /// A task of `session`, named after its URL unless `name` is given.
-    init(session: String, task: TaskView, name: String? = nil) {
+    init(session: String, task: APITask, name: String? = nil) {
         self.init(reference: "\(session)/\(task.taskIdentifier)", name: name ?? Self.name(of: task.originalRequest.url), bytes: task.bytes)
     }
 
@@ -48,7 +49,7 @@ struct FollowedTransfer: Sendable {
     }
 
     /// Takes in one of the task's events.
-    mutating func apply(_ event: EventView) {
+    mutating func apply(_ event: SessionEvent) {
         switch event.type {
         case "task.progress", "task.upload_progress":
             if let progress = event.progress {
@@ -57,7 +58,7 @@ struct FollowedTransfer: Sendable {
             }
             phase = .transferring
         case "task.resumed_at_offset":
-            done = event.data.fileOffset ?? 0
+            done = Int64(event.data.fileOffset ?? 0)
             meter.record(done, at: event.createdAt)
             phase = .transferring
         case "task.waiting_for_connectivity":
@@ -68,7 +69,7 @@ struct FollowedTransfer: Sendable {
             phase = .queued
         case "task.completed":
             if let error = event.data.error {
-                phase = .failed(code: error.code, message: error.message)
+                phase = .failed(code: error.code.rawValue, message: error.message)
             } else {
                 if total > 0 { done = total }
                 phase = .succeeded

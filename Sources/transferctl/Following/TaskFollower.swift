@@ -1,15 +1,16 @@
 import NIOHTTP1
+import TransferdClient
 
 /// Follows tasks of one session to their ends through the session's live event stream, showing them as they go,
 /// and returns them as they ended.
 struct TaskFollower {
-    let client: TransferdClient
+    let client: APIConnection
     let session: String
 
     /// Follows `transfers` from the session's events after `sequence` (the newest before they were created, so
     /// that none of theirs is missed) until every one has completed.
     func follow(
-        _ tasks: [TaskView],
+        _ tasks: [APITask],
         names: [String]? = nil,
         after sequence: Int64,
         display: TransferDisplay
@@ -29,12 +30,12 @@ struct TaskFollower {
     }
 
     /// The task as it is now.
-    func task(_ identifier: Int) async throws(CommandFailure) -> TaskView {
+    func task(_ identifier: Int) async throws(CommandFailure) -> APITask {
         try await client.get("/v1/sessions/\(session)/tasks/\(identifier)").decode()
     }
 
     /// Creates the session unless it exists (a reconnect leaves it as it is), and returns it.
-    static func openSession(_ identifier: String, client: TransferdClient) async throws(CommandFailure) -> SessionView {
+    static func openSession(_ identifier: String, client: APIConnection) async throws(CommandFailure) -> APISession {
         try await client.send(.PUT, "/v1/sessions/\(identifier)", json: [String: String]()).decode()
     }
 }

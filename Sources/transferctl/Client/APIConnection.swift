@@ -7,7 +7,7 @@ import NIOHTTP1
 /// transferd's HTTP API as the command line uses it: one `HTTPClient` with a short connect timeout, the API key as
 /// a bearer token, every answer read whole (its bytes kept, for `--json`) or streamed, and every failure turned
 /// into a `CommandFailure` that says in one line what went wrong.
-struct TransferdClient: Sendable {
+struct APIConnection: Sendable {
     let baseURL: String
     let apiKey: String
     let http: HTTPClient
@@ -35,7 +35,7 @@ struct TransferdClient: Sendable {
     static func with<T: Sendable>(
         baseURL: String,
         apiKey: String,
-        _ body: (TransferdClient) async throws -> T
+        _ body: (APIConnection) async throws -> T
     ) async throws -> T {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(60))
@@ -45,7 +45,7 @@ struct TransferdClient: Sendable {
         // themselves.
         configuration.connectionPool.retryConnectionEstablishment = false
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let client = TransferdClient(baseURL: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL, apiKey: apiKey, http: http)
+        let client = APIConnection(baseURL: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL, apiKey: apiKey, http: http)
         do {
             let result = try await body(client)
             try? await http.shutdown()
