@@ -33,18 +33,6 @@ extension APIEvent {
     }
 }
 
-extension APISession.TaskCountsPayload {
-    /// The count of tasks in `state`.
-    subscript(state: Components.Schemas.TaskState) -> Int {
-        switch state {
-        case .suspended: suspended
-        case .running: running
-        case .canceling: canceling
-        case .completed: completed
-        }
-    }
-}
-
 extension Components.Schemas.TaskState {
     /// The states of a task that has not completed.
     static let unfinished: [Self] = [.suspended, .running, .canceling]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdClient
 import TransferdDomain
 import TransferdEngine
 import TransferdServices
@@ -11,21 +12,6 @@ import TransferdStorage
 /// beginBackgroundTask as deadline-scoped groups of transfers: granted time, priority, expiry with resume data,
 /// ending early, completion, and deadlines that pass while the service is down.
 @Suite struct BackgroundTaskTests {
-    struct BackgroundTaskView: Decodable, Sendable {
-        struct Transfer: Decodable, Sendable {
-            var taskIdentifier: Int
-            var state: String
-        }
-
-        var id: String
-        var name: String
-        var state: String
-        var backgroundTimeRemaining: Double
-        var grantedDuration: Double
-        var expiresAt: Date
-        var tasks: [Transfer]
-    }
-
     private func begin(_ api: APIClient, _ session: String, duration: Double, warning: Double = 5) async throws -> BackgroundTaskView {
         let reply = try await api.send(
             .POST,
@@ -48,7 +34,9 @@ import TransferdStorage
             #expect(task.grantedDuration == 60)
             #expect(task.backgroundTimeRemaining <= 60 && task.backgroundTimeRemaining > 50)
             try await waitUntil { try await show(api, "cap", task.id).backgroundTimeRemaining < task.backgroundTimeRemaining }
-            let listed = try await api.send(.GET, "/v1/sessions/cap/background-tasks").decode(PageView<BackgroundTaskView>.self)
+            let listed = try await api.send(.GET, "/v1/sessions/cap/background-tasks").decode(
+                Operations.ListBackgroundTasks.Output.Ok.Body.JsonPayload.self
+            )
             #expect(listed.items.map(\.id) == [task.id])
         }
     }

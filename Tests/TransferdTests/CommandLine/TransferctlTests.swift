@@ -190,8 +190,8 @@ import Testing
             // verify
             #expect(created.output == "tools: created\n", "\(created.errors)")
             let session = try await api.session("tools")
-            #expect(session.configuration.maximumConnectionsPerHost == 2)
-            #expect(session.configuration.httpAdditionalHeaders == ["X-Team": "data"])
+            #expect(session.configuration.value1.maximumConnectionsPerHost == 2)
+            #expect(session.configuration.value1.httpAdditionalHeaders?.additionalProperties == ["X-Team": "data"])
             #expect(listed.output.contains("tools"))
             #expect(cancelled.output == "tools/1: failed: cancelled\n")
             #expect(again.status == 2, "suspending a completed task is refused")

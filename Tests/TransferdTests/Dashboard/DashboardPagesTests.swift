@@ -98,7 +98,7 @@ import Testing
             // act
             let background = try await browser.get("/ui/sessions/clock/background-tasks")
             let files = try await browser.get("/ui/files")
-            let listed = try await api.send(.GET, "/v1/files").decode(PageView<StagedFileView>.self)
+            let listed = try await api.send(.GET, "/v1/files").decode(StagedFilePage.self)
 
             // verify: the time remaining, for the script to count down; the file and its content link
             #expect(background.text.contains("nightly sync"))

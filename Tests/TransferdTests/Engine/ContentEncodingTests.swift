@@ -16,7 +16,7 @@ import Testing
                 #expect(task.error == nil)
                 #expect(task.file?.size == compressed.count)
                 #expect(task.file?.sha256 == OriginContent.sha256(of: compressed))
-                #expect(task.response?.headers["content-encoding"] == "gzip")
+                #expect(task.response?.headers.additionalProperties["content-encoding"] == "gzip")
             }
         }
     }

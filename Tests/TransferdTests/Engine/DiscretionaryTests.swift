@@ -34,7 +34,7 @@ import TransferdDomain
 
                 // verify: held back, in words the client can read
                 let held = try await api.task("bulk", 1)
-                #expect(bulk.configuration.discretionary)
+                #expect(bulk.configuration.value1.discretionary == true)
                 #expect(held.state == "running" && held.startedAt == nil && held.waitingReason == "discretionary")
 
                 // act: the window opens
@@ -66,7 +66,7 @@ import TransferdDomain
                 let changed = try await api.send(.PATCH, "/v1/sessions/bulk", json: #"{"discretionary": false}"#)
 
                 // verify
-                #expect(try changed.decode(SessionView.self).configuration.discretionary == false)
+                #expect(try changed.decode(SessionView.self).configuration.value1.discretionary == false)
                 #expect(try await api.waitForCompletion("bulk", 1).countOfBytesReceived == 3000)
                 origin.open(gate: "patient")
             }

@@ -69,7 +69,7 @@ import Testing
                     // verify: each proxy's 407 is a challenge for the proxy's protection space
                     let asked = try await api.waitForEvent("asked") { $0.type == "task.authentication_challenge" }
                     let wrong = try await api.waitForEvent("wrong") { $0.type == "task.authentication_challenge" }
-                    let space = EventView.ProtectionSpaceView(
+                    let space = ProtectionSpaceView(
                         authenticationMethod: "basic",
                         host: "127.0.0.1",
                         port: proxyPort,

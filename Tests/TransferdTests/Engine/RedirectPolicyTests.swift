@@ -39,7 +39,7 @@ import Testing
                 // verify: a success whose response is the 302, whose content is its body
                 #expect(created.redirectPolicy == "none")
                 #expect(task.error == nil && task.response?.statusCode == 302, "\(String(describing: task.error))")
-                #expect(task.response?.headers["location"] == "/redirect/1/2048")
+                #expect(task.response?.headers.additionalProperties["location"] == "/redirect/1/2048")
                 #expect(content.text == "Moved to /redirect/1/2048\n")
                 #expect(!task.resumable && task.notResumableReason == "redirectNotFollowed")
                 let hops = try await api.allEvents("stay").filter { $0.type == "task.redirected" }.map(\.data)

@@ -23,7 +23,7 @@ import Testing
                 for session in ["narrow", "wide"] {
                     let count = session == "narrow" ? 8 : 4
                     try await waitUntil(timeout: .seconds(60)) {
-                        try await api.send(.GET, "/v1/sessions/\(session)/tasks?state=completed").decode(PageView<TaskView>.self).items
+                        try await api.send(.GET, "/v1/sessions/\(session)/tasks?state=completed").decode(TaskPage.self).items
                             .count == count
                     }
                 }

@@ -22,7 +22,7 @@ import Testing
             #expect(file.state == "complete")
             #expect(file.size == outcome.size)
             #expect(file.sha256 == outcome.sha256)
-            #expect(file.metadata["filename"] == "interop.bin")
+            #expect(file.metadata.additionalProperties["filename"] == "interop.bin")
         }
     }
 }

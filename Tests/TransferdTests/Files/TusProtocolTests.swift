@@ -72,7 +72,7 @@ import TransferdStorage
             #expect(file.state == "complete")
             #expect(file.sha256 == OriginContent.sha256(size: 300_000))
             #expect(file.contentType == "application/x-test")
-            #expect(file.metadata == ["filename": "hello.bin", "filetype": "application/x-test"])
+            #expect(file.metadata.additionalProperties == ["filename": "hello.bin", "filetype": "application/x-test"])
             let content = try await api.send(.GET, path + "/content")
             #expect(OriginContent.sha256(of: content.body) == OriginContent.sha256(size: 300_000))
         }

@@ -16,7 +16,7 @@ extension APIClient {
         _ session: String,
         _ taskIdentifier: Int,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws -> EventView.DataView {
+    ) async throws -> EventDataView {
         let events = try await allEvents(session)
         let event = events.last { $0.type == "task.resumed_at_offset" && $0.taskIdentifier == taskIdentifier }
         return try #require(event, "task \(taskIdentifier) has no task.resumed_at_offset", sourceLocation: sourceLocation).data

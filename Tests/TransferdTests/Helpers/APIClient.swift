@@ -75,7 +75,7 @@ struct APIClient: Sendable {
 
     func deliveries(_ session: String, status: String? = nil) async throws -> [DeliveryView] {
         let query = status.map { "&status=\($0)" } ?? ""
-        return try await send(.GET, "/v1/sessions/\(session)/deliveries?limit=1000\(query)").decode(PageView<DeliveryView>.self).items
+        return try await send(.GET, "/v1/sessions/\(session)/deliveries?limit=1000\(query)").decode(DeliveryPage.self).items
     }
 
     /// Waits until the subscriber has acknowledged every delivery of the session written so far.
@@ -114,7 +114,7 @@ struct APIClient: Sendable {
     }
 
     func tasks(_ session: String) async throws -> [TaskView] {
-        try await send(.GET, "/v1/sessions/\(session)/tasks?limit=1000").decode(PageView<TaskView>.self).items
+        try await send(.GET, "/v1/sessions/\(session)/tasks?limit=1000").decode(TaskPage.self).items
     }
 
     /// Long-polls the event log until an event matches, or fails the test after `timeout`.

@@ -33,7 +33,7 @@ struct AcrossInstancesTests {
                     "/v1/sessions/deadline/background-tasks",
                     json: #"{"name": "Nightly", "duration": 4, "expirationWarning": 2}"#
                 )
-                let background = try begun.decode(BackgroundTaskTests.BackgroundTaskView.self)
+                let background = try begun.decode(BackgroundTaskView.self)
                 let url = origin.url("/files/2000000?name=deadline&faults=0&bytesPerSecond=100000")
                 _ = try await apis[1].createTask("deadline", url: url, extra: #", "backgroundTask": "\#(background.id)""#)
 

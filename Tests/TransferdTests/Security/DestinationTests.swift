@@ -100,7 +100,7 @@ import TransferdStorage
             #expect(reply.status == 422)
             #expect(reply.problem?.type == "urn:transferd:problem:destination-not-allowed")
             #expect(reply.problem?.detail.hasPrefix("`url`: ") == true)
-            #expect(try await api.send(.GET, "/v1/sessions/ssrf/tasks").decode(PageView<TaskView>.self).items.isEmpty)
+            #expect(try await api.send(.GET, "/v1/sessions/ssrf/tasks").decode(TaskPage.self).items.isEmpty)
         }
     }
 

@@ -26,7 +26,7 @@ import TransferdStorage
             let theirs = try await other.send(.PUT, "/v1/sessions/com.example.bg", json: "{}")
             #expect(mine.status == 201)
             #expect(theirs.status == 201, "a different tenant's session, not a reconnect")
-            #expect(try await other.send(.GET, "/v1/sessions").decode(PageView<SessionView>.self).items.count == 1)
+            #expect(try await other.send(.GET, "/v1/sessions").decode(SessionPage.self).items.count == 1)
         }
     }
 
@@ -69,7 +69,7 @@ import TransferdStorage
                     #expect(reply.status == 404, "\(operation) answered \(reply.status) to another tenant")
                 }
                 #expect(try await api.send(.GET, "/v1/sessions/private").status == 200, "the owner still sees it")
-                let theirFiles = try await other.send(.GET, "/v1/files").decode(PageView<StagedFileView>.self)
+                let theirFiles = try await other.send(.GET, "/v1/files").decode(StagedFilePage.self)
                 #expect(theirFiles.items.isEmpty, "another tenant's file list does not hold it")
             }
         }
@@ -82,7 +82,7 @@ import TransferdStorage
             try await api.createSession("admins")
             _ = try await other.send(.PUT, "/v1/sessions/theirs", json: "{}")
 
-            let all = try await api.send(.GET, "/v1/sessions?allTenants=true").decode(PageView<SessionView>.self).items
+            let all = try await api.send(.GET, "/v1/sessions?allTenants=true").decode(SessionPage.self).items
             #expect(Set(all.map { "\($0.tenant)/\($0.identifier)" }) == ["default/admins", "other/theirs"])
             let refused = try await other.send(.GET, "/v1/sessions?allTenants=true")
             #expect(refused.status == 403)

@@ -19,9 +19,9 @@ import Testing
             #expect(second.status == 200)
 
             let session = try second.decode(SessionView.self)
-            #expect(session.configuration.maximumConnectionsPerHost == 2)
+            #expect(session.configuration.value1.maximumConnectionsPerHost == 2)
             #expect(session.createdAt == (try first.decode(SessionView.self)).createdAt)
-            let list = try await api.send(.GET, "/v1/sessions").decode(PageView<SessionView>.self)
+            let list = try await api.send(.GET, "/v1/sessions").decode(SessionPage.self)
             #expect(list.items.map(\.identifier) == ["com.example.bg"])
         }
     }
@@ -32,20 +32,20 @@ import Testing
             #expect(reply.status == 201)
             let session = try reply.decode(SessionView.self)
             #expect(session.state == "active")
-            #expect(session.configuration.maximumConnectionsPerHost == 6)
-            #expect(session.configuration.timeoutIntervalForRequest == 60)
-            #expect(session.configuration.timeoutIntervalForResource == 604_800)
-            #expect(session.taskCounts == ["suspended": 0, "running": 0, "canceling": 0, "completed": 0])
+            #expect(session.configuration.value1.maximumConnectionsPerHost == 6)
+            #expect(session.configuration.value1.timeoutIntervalForRequest == 60)
+            #expect(session.configuration.value1.timeoutIntervalForResource == 604_800)
+            #expect(session.taskCounts == .init(suspended: 0, running: 0, canceling: 0, completed: 0))
         }
     }
 
     @Test func sessionsArePaginated() async throws {
         try await TestService.with { api in
             for index in 0..<5 { try await api.createSession("page-\(index)") }
-            let first = try await api.send(.GET, "/v1/sessions?limit=3").decode(PageView<SessionView>.self)
+            let first = try await api.send(.GET, "/v1/sessions?limit=3").decode(SessionPage.self)
             #expect(first.items.map(\.identifier) == ["page-0", "page-1", "page-2"])
             let cursor = try #require(first.nextCursor)
-            let second = try await api.send(.GET, "/v1/sessions?limit=3&cursor=\(cursor)").decode(PageView<SessionView>.self)
+            let second = try await api.send(.GET, "/v1/sessions?limit=3&cursor=\(cursor)").decode(SessionPage.self)
             #expect(second.items.map(\.identifier) == ["page-3", "page-4"])
             #expect(second.nextCursor == nil)
         }

@@ -33,7 +33,7 @@ struct UpgradeTests {
             try await TestService.with(dataDirectory: dataDirectory) { api in
                 // verify what the previous release wrote
                 let session = try await api.session("upgrade")
-                #expect(session.taskCounts == ["completed": 2, "suspended": 2, "running": 1, "canceling": 0])
+                #expect(session.taskCounts == .init(suspended: 2, running: 1, canceling: 0, completed: 2))
                 let content = try await api.send(.GET, "/v1/sessions/upgrade/tasks/1/content")
                 #expect(content.status == 200)
                 #expect(content.body == Data(OriginContent.buffer(0..<1000).readableBytesView))

@@ -119,13 +119,14 @@ import Testing
             try await Task.sleep(for: .seconds(2))
             #expect(arrivals("t2") == 1 && arrivals("t1") == 4)
             let tenant = try await t2.send(.GET, "/v1/tenant").decode(TenantView.self)
-            #expect(tenant.quotas.transfers["limit"] == 1)
+            #expect(tenant.quotas.transfers.limit == 1)
         }
     }
 
     private static func expectBreach(_ problem: ProblemView?, _ quota: String, limit: Int64, used: Int64, requested: Int64) {
         #expect(problem?.type == "urn:transferd:problem:quota-exceeded")
-        #expect(problem?.quota == quota && problem?.limit == limit && problem?.used == used && problem?.requested == requested)
+        #expect(problem?.quota?.rawValue == quota)
+        #expect(problem?.limit == Int(limit) && problem?.used == Int(used) && problem?.requested == Int(requested))
         #expect(problem?.detail.contains("quota of") == true, "\(problem?.detail ?? "")")
     }
 }

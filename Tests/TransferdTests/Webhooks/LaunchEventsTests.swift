@@ -18,7 +18,7 @@ import Testing
 
                     // verify: the loud session's events went out, after the quiet one's were written, and none of these
                     try await api.waitUntilAllAcknowledged("loud")
-                    #expect(quiet.configuration.sessionSendsLaunchEvents == false)
+                    #expect(quiet.configuration.value1.sessionSendsLaunchEvents == false)
                     #expect(!receiver.received.contains { $0.session == "quiet" }, "held back")
                     let held = try await api.allEvents("quiet")
                     #expect(held.map(\.type).contains("task.completed"), "readable by polling")
@@ -36,7 +36,7 @@ import Testing
 
                     // verify: every queued event, in order, exactly once
                     #expect(turnedOn.status == 200)
-                    #expect(try turnedOn.decode(SessionView.self).configuration.sessionSendsLaunchEvents == true)
+                    #expect(try turnedOn.decode(SessionView.self).configuration.value1.sessionSendsLaunchEvents == true)
                     let sent = receiver.acknowledged.filter { $0.session == "quiet" }.map(\.sequence)
                     #expect(sent == queued, "\(sent)")
                 }

@@ -24,7 +24,7 @@ import TransferdStorage
             #expect(!shown.text.contains(secret))
             let session = try await api.send(.GET, "/v1/sessions/secret")
             #expect(!session.text.contains(secret))
-            #expect(try session.decode(SessionView.self).configuration.webhook?.secretHint == webhook.secretHint)
+            #expect(try session.decode(SessionView.self).configuration.value2.webhook?.secretHint == webhook.secretHint)
 
             let updated = try await api.send(.PUT, "/v1/sessions/secret/webhook", json: #"{"url": "http://127.0.0.1:9/other"}"#)
             #expect(updated.status == 200)

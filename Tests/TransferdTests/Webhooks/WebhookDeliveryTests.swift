@@ -20,7 +20,7 @@ import TransferdStorage
         settings: String = ""
     ) async throws -> String {
         let session = try await api.createSession(identifier, configuration: #"{"webhook": {"url": "\#(url)"\#(extra)}\#(settings)}"#)
-        return try #require(session.configuration.webhook?.secret)
+        return try #require(session.configuration.value2.webhook?.secret)
     }
 
     @Test func standardWebhooksVerifiesEveryDeliveryAndBothSignaturesDuringARotation() async throws {
