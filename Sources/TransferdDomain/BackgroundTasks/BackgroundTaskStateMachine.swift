@@ -26,13 +26,7 @@ package struct BackgroundTaskStateMachine: Sendable {
         case complete
     }
 
-    package struct IllegalTransition: Error, Equatable {
-        package let from: BackgroundTask.State
-
-        package init(from: BackgroundTask.State) {
-            self.from = from
-        }
-    }
+    package typealias IllegalTransition = TransferdDomain.IllegalTransition<BackgroundTask.State>
 
     package private(set) var task: BackgroundTask
 
@@ -47,7 +41,7 @@ package struct BackgroundTaskStateMachine: Sendable {
             task.endedAt = now
             return .end(cancelTasks: cancelTasks)
         case (_, .end):
-            throw IllegalTransition(from: task.state)
+            throw IllegalTransition(from: task.state, input: "end")
 
         case (.active, .clockTicked(let time)) where task.expiresAt <= time:
             let warnFirst = !task.warned

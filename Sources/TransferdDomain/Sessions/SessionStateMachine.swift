@@ -24,13 +24,7 @@ package struct SessionStateMachine: Sendable {
         case none
     }
 
-    package struct IllegalTransition: Error, Equatable {
-        package let from: Session.State
-
-        package init(from: Session.State) {
-            self.from = from
-        }
-    }
+    package typealias IllegalTransition = TransferdDomain.IllegalTransition<Session.State>
 
     package private(set) var state: Session.State
     /// Whether the invalidation under way cancels the remaining tasks.
@@ -49,7 +43,7 @@ package struct SessionStateMachine: Sendable {
             cancelsTasks = cancelsTasks || cancelTasks
             return .beginInvalidation(cancelTasks: cancelTasks)
         case (.invalidated, .invalidate):
-            throw IllegalTransition(from: state)
+            throw IllegalTransition(from: state, input: "invalidate")
 
         case (_, .tasksChanged(let busy, _, _)) where busy > 0:
             return .none

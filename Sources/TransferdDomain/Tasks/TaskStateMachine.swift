@@ -93,16 +93,7 @@ package struct TaskStateMachine: Sendable {
         case requeue
     }
 
-    /// An input the current state cannot accept (resume a completed task); the API answers 409.
-    package struct IllegalTransition: Error, Equatable {
-        package let from: TaskState
-        package let input: String
-
-        package init(from: TaskState, input: String) {
-            self.from = from
-            self.input = input
-        }
-    }
+    package typealias IllegalTransition = TransferdDomain.IllegalTransition<TaskState>
 
     private enum State: Equatable {
         case suspended

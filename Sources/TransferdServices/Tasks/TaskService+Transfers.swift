@@ -41,11 +41,11 @@ extension TaskService: TransferReporter {
 
     /// A redirect the transfer met (willPerformHTTPRedirection) writes `task.redirected`, followed or not.
     package func redirected(_ transfer: ActiveTransfer, statusCode: Int, from: String, to: String, followed: Bool) async throws {
-        let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
-        try await writes.write(forSession: transfer.queue.sessionID) { repositories in
-            guard transfers.runs(transfer), let task = try await repositories.tasks.find(id: taskID), task.state == .running,
-                task.lease?.owner == owner
-            else { return }
+        let taskID = transfer.taskID
+        try await writeIfStillOwned(transfer, stopped: ()) { repositories, owner in
+            guard let task = try await repositories.tasks.find(id: taskID), task.state == .running, task.lease?.owner == owner else {
+                return
+            }
             let data = EventData(redirect: statusCode, from: from, to: to, followed: followed)
             try await eventLog.append(repositories, .taskRedirected, for: task, data: data)
         }
@@ -78,9 +78,8 @@ extension TaskService: TransferReporter {
     ) async throws
         -> CheckpointVerdict
     {
-        let (owner, transfers, taskID, quotas) = (instance.id, transfers, transfer.taskID, quotas)
-        return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
-            guard transfers.runs(transfer) else { return .unwanted }
+        let (taskID, quotas) = (transfer.taskID, quotas)
+        return try await writeIfStillOwned(transfer, stopped: .unwanted) { repositories, owner in
             transfer.rowWritten()
             try await recordArrivedResponse(of: transfer, repositories)
             guard
@@ -110,11 +109,10 @@ extension TaskService: TransferReporter {
 
     /// didSendBodyData: persists an upload's counters and writes `task.upload_progress`.
     package func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool {
-        let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
-        return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
+        let taskID = transfer.taskID
+        return try await writeIfStillOwned(transfer, stopped: false) { repositories, owner in
             transfer.rowWritten()
-            guard transfers.runs(transfer),
-                try await repositories.tasks.recordUploadProgress(id: taskID, owner: owner, sent: sent, expected: expected),
+            guard try await repositories.tasks.recordUploadProgress(id: taskID, owner: owner, sent: sent, expected: expected),
                 let task = try await repositories.tasks.find(id: taskID)
             else { return false }
             let data = EventData(bytesSent: bytesSent, totalBytesSent: sent, totalBytesExpectedToSend: expected)
@@ -124,11 +122,25 @@ extension TaskService: TransferReporter {
     }
 
     package func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws {
-        let (owner, transfers, taskID) = (instance.id, transfers, transfer.taskID)
-        try await writes.write(forSession: transfer.queue.sessionID) { repositories in
-            guard transfers.runs(transfer), try await repositories.tasks.find(id: taskID)?.lease?.owner == owner else { return }
+        let taskID = transfer.taskID
+        try await writeIfStillOwned(transfer, stopped: ()) { repositories, owner in
+            guard try await repositories.tasks.find(id: taskID)?.lease?.owner == owner else { return }
             transfer.rowWritten()
             try await repositories.tasks.recordReply(id: taskID, reply: reply)
+        }
+    }
+
+    /// Runs `body` in a write for `transfer`'s session while this instance still runs the transfer, with the instance's
+    /// id to guard the task's writes by its lease; answers `stopped` without writing once the transfer has stopped.
+    private func writeIfStillOwned<T: Sendable>(
+        _ transfer: ActiveTransfer,
+        stopped: T,
+        _ body: @escaping @Sendable (any Repositories, _ owner: String) async throws -> T
+    ) async throws -> T {
+        let (owner, transfers) = (instance.id, transfers)
+        return try await writes.write(forSession: transfer.queue.sessionID) { repositories in
+            guard transfers.runs(transfer) else { return stopped }
+            return try await body(repositories, owner)
         }
     }
 

@@ -69,7 +69,7 @@ import TransferdDomain
                 (machine.task.endedAt != nil) == [.ended, .completed, .expired].contains(machine.task.state) || start.task.endedAt == nil
             )
         case (nil, .failure(let illegal)):
-            #expect(illegal == BackgroundTaskStateMachine.IllegalTransition(from: start.task.state))
+            #expect(illegal == BackgroundTaskStateMachine.IllegalTransition(from: start.task.state, input: "end"))
         case (let expected, let result):
             Issue.record("expected \(String(describing: expected)), got \(result)")
         }

@@ -49,7 +49,7 @@ import TransferdDomain
             #expect(machine.cancelsTasks == expected.1)
             #expect(action == expected.2)
         case (nil, .failure(let illegal)):
-            #expect(illegal == SessionStateMachine.IllegalTransition(from: .invalidated))
+            #expect(illegal == SessionStateMachine.IllegalTransition(from: .invalidated, input: "invalidate"))
         case (let expected, let result):
             Issue.record("expected \(String(describing: expected)), got \(result)")
         }
