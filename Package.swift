@@ -180,6 +180,14 @@ let package = Package(
             ] + nio,
             swiftSettings: swiftSettings
         ),
+        // Unit tests of the layers that need no server: each imports only its module and what that module imports.
+        .testTarget(name: "TransferdJSONTests", dependencies: ["TransferdJSON"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransferdDomainTests",
+            dependencies: ["TransferdDomain", "TransferdJSON", crypto],
+            swiftSettings: swiftSettings
+        ),
+        // End to end: the real service, binaries and servers.
         .testTarget(
             name: "TransferdTests",
             dependencies: [

@@ -1,10 +1,20 @@
 import Foundation
 import Testing
-import TransferdDomain
 import TransferdJSON
 
 /// `StreamingJSONEncoder` writes what Foundation's `JSONEncoder` means by the same value, in the API's conventions.
 @Suite struct StreamingJSONEncoderTests {
+    static let encoder = StreamingJSONEncoder()
+
+    /// Foundation's decoder, reading dates as ISO 8601 with fractional seconds: the oracle the encoder's texts are
+    /// read back by.
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        decoder.dateDecodingStrategy = .custom { try format.parse($0.singleValueContainer().decode(String.self)) }
+        return decoder
+    }()
+
     struct Sample: Codable, Equatable {
         enum Shape: Codable, Equatable {
             case point
@@ -58,10 +68,10 @@ import TransferdJSON
 
     @Test func readsBackAsTheValueItEncoded() throws {
         // act
-        let bytes = try JSONCoding.encoder.encode(Self.sample)
+        let bytes = try Self.encoder.encode(Self.sample)
 
         // verify: Foundation's decoder reads the value back, and both encoders' texts are the same JSON
-        #expect(try JSONCoding.decoder.decode(Sample.self, from: Data(bytes)) == Self.sample)
+        #expect(try Self.decoder.decode(Sample.self, from: Data(bytes)) == Self.sample)
         let foundation = JSONEncoder()
         foundation.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
@@ -98,7 +108,7 @@ import TransferdJSON
         }
 
         // act
-        let text = String(decoding: try JSONCoding.encoder.encode(Answer()), as: UTF8.self)
+        let text = String(decoding: try Self.encoder.encode(Answer()), as: UTF8.self)
 
         // verify: the exact bytes, the same in every process
         #expect(
@@ -124,7 +134,7 @@ import TransferdJSON
         }
 
         // act
-        let text = String(decoding: try JSONCoding.encoder.encode([Outer(), Outer()]), as: UTF8.self)
+        let text = String(decoding: try Self.encoder.encode([Outer(), Outer()]), as: UTF8.self)
 
         // verify
         #expect(
@@ -137,12 +147,12 @@ import TransferdJSON
         struct Nothing: Encodable {
             func encode(to encoder: any Encoder) throws {}
         }
-        #expect(String(decoding: try JSONCoding.encoder.encode(["a": Nothing()]), as: UTF8.self) == #"{"a":{}}"#)
+        #expect(String(decoding: try Self.encoder.encode(["a": Nothing()]), as: UTF8.self) == #"{"a":{}}"#)
     }
 
     @Test(arguments: [Double.nan, .infinity, -.infinity])
     func aNumberJSONCannotHoldIsAnError(_ number: Double) {
-        #expect(throws: EncodingError.self) { try JSONCoding.encoder.encode(["n": number]) }
+        #expect(throws: EncodingError.self) { try Self.encoder.encode(["n": number]) }
     }
 
     @Test func datesAreISO8601InUTCToTheNearestMillisecond() throws {
@@ -153,7 +163,7 @@ import TransferdJSON
         for _ in 0..<2000 { dates.append(Date(timeIntervalSince1970: Double.random(in: -2e9..<7e9, using: &generator))) }
 
         // verify: exact texts for the edges, and every text parses back to its instant within half a millisecond
-        let texts = try dates.map { String(decoding: try JSONCoding.encoder.encode($0), as: UTF8.self) }
+        let texts = try dates.map { String(decoding: try Self.encoder.encode($0), as: UTF8.self) }
         #expect(
             Array(texts.prefix(8)) == [
                 #""1970-01-01T00:00:00.000Z""#, #""1970-01-01T00:00:00.001Z""#, #""1970-01-01T00:00:01.000Z""#,
@@ -162,7 +172,7 @@ import TransferdJSON
             ]
         )
         for (date, text) in zip(dates, texts) {
-            let parsed = try JSONCoding.decoder.decode(Date.self, from: Data(text.utf8))
+            let parsed = try Self.decoder.decode(Date.self, from: Data(text.utf8))
             #expect(abs(parsed.timeIntervalSince(date)) <= 0.000_5 + 1e-6, "\(date.timeIntervalSince1970) → \(text)")
         }
     }
