@@ -56,8 +56,9 @@ import TransferdStorage
 
                 // act: a second of the two passes, then the rest
                 clock.advance(by: 1.5)
-                try await Task.sleep(for: .milliseconds(200))
-                #expect(try await api.task("after", 1).attempts.count == 1, "not before Retry-After")
+                try await clock.settle()
+                let early = try await api.task("after", 1)
+                #expect(early.attempts.count == 1 && early.waitingReason == "retryBackoff", "not before Retry-After")
                 clock.advance(by: 0.5)
                 let task = try await api.waitForCompletion("after", 1)
 

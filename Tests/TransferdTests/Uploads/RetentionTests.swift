@@ -22,7 +22,7 @@ import TransferdStorage
                 try await api.waitForCompletion("kept", 1)
 
                 clock.advance(by: 60)
-                try await Task.sleep(for: .milliseconds(200))
+                try await clock.settle()
                 #expect(try await api.task("brief", 1).file != nil, "kept for its retention period")
                 clock.advance(by: 61)
                 let expired = try await api.waitForEvent("brief") { $0.type == "task.content_expired" }
