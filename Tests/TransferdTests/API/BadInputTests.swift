@@ -3,6 +3,7 @@ import NIOHTTP1
 import Testing
 
 /// Bad requests get a 4xx `application/problem+json` whose `detail` says exactly what is wrong, and change nothing.
+/// Answers only, so through the router in process (no socket).
 @Suite struct BadInputTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var method: HTTPMethod
@@ -198,7 +199,7 @@ import Testing
 
     @Test(arguments: cases)
     func isRefusedWithAPreciseProblem(_ badCase: Case) async throws {
-        try await TestService.with { api in
+        try await TestService.routed { api in
             try await api.createSession("known")
             let reply = try await api.send(badCase.method, badCase.path, json: badCase.json)
 
@@ -212,7 +213,7 @@ import Testing
     }
 
     @Test func anOversizedBodyGets413() async throws {
-        try await TestService.with { api in
+        try await TestService.routed { api in
             try await api.createSession("known")
             let padding = String(repeating: "x", count: 2 << 20)
             let reply = try await api.send(
@@ -226,7 +227,7 @@ import Testing
     }
 
     @Test func aBodyThatIsNotJSONGets415() async throws {
-        try await TestService.with { api in
+        try await TestService.routed { api in
             try await api.createSession("known")
             let reply = try await api.send(.POST, Self.tasks, headers: [("Content-Type", "text/plain")], body: "kind=download")
             #expect(reply.status == 415)

@@ -2,7 +2,7 @@ import Testing
 
 @Suite struct HealthTests {
     @Test func livenessAndReadinessAnswer() async throws {
-        try await TestService.with { api in
+        try await TestService.routed { api in
             let live = try await api.send(.GET, "/healthz")
             #expect(live.status == 200)
             #expect(live.text == #"{"status":"ok"}"#)

@@ -5,7 +5,7 @@ import Testing
 /// otherwise, problems included; with `--log-format json` each line is an object carrying it.
 @Suite struct RequestIDTests {
     @Test func aClientsRequestIDComesBackAndOneIsMadeWhenAbsent() async throws {
-        try await TestService.with { api in
+        try await TestService.routed { api in
             let given = try await api.send(.GET, "/v1/sessions", headers: [("X-Request-Id", "client-42")])
             let made = try await api.send(.GET, "/v1/sessions")
             let problem = try await api.send(.GET, "/v1/sessions/missing", headers: [("X-Request-Id", "client-43")])
@@ -41,7 +41,7 @@ import Testing
     @Test func aRequestsTraceparentGoesOnToTheWebhookDeliveriesItCauses() async throws {
         let traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
         try await WebhookReceiver.with { receiver in
-            try await TestService.with { api in
+            try await TestService.routed { api in
                 try await api.createSession(
                     "traced",
                     configuration: #"{"webhook": {"url": "\#(receiver.url)", "events": ["task.created"]}}"#

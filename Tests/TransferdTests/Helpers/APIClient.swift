@@ -13,9 +13,14 @@ import TransferdStorage
 
 /// A thin client for transferd's API in tests: real HTTP over loopback, JSON decoded into the views below.
 struct APIClient: Sendable {
+    /// Sends one request (method, path and query, headers, body) and reads its whole answer.
+    typealias Exchange = @Sendable (HTTPMethod, String, HTTPHeaders, ByteBuffer?) async throws -> Reply
+
     let baseURL: String
     /// The API key sent as a bearer token; nil sends none.
     var key: String? = TestService.apiKey
+    /// How requests go when not over loopback HTTP to `baseURL` (through the router, in process).
+    var routed: Exchange?
 
     /// One response, fully read.
     struct Reply: Sendable {
@@ -44,11 +49,9 @@ struct APIClient: Sendable {
         if json != nil { request.headers.add(name: "Content-Type", value: "application/json") }
         if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let content = json ?? body {
-            request.body = .bytes(ByteBuffer(string: content))
-        } else if let bytes {
-            request.body = .bytes(bytes)
-        }
+        let content = (json ?? body).map { ByteBuffer(string: $0) } ?? bytes
+        if let routed { return try await routed(method, path, request.headers, content) }
+        if let content { request.body = .bytes(content) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 256 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))

@@ -1,6 +1,9 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import HummingbirdTesting
 import Logging
+import NIOHTTP1
 import ServiceLifecycle
 import TransferdDomain
 
@@ -76,24 +79,13 @@ enum TestService {
         _ body: (APIClient) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        var configuration = Configuration(
-            host: "127.0.0.1",
-            port: 0,
+        var configuration = Self.configuration(
             dataDirectory: dataDirectory,
-            databaseURL: databaseURL(forDataDirectory: dataDirectory),
-            databaseConnections: 3,
             workerConcurrency: workerConcurrency,
             progressInterval: progressInterval,
-            connectTimeout: .seconds(2),
-            logLevel: .critical,
             deliveryPolicy: deliveryPolicy,
             retryPolicy: retryPolicy,
-            maxBytesPerSecond: maxBytesPerSecond,
-            apiKey: apiKey,
-            requestsPerSecond: 10_000,
-            requestBurst: 10_000,
-            destinationPolicy: loopback,
-            limits: ResourceLimits(minimumFreeDiskBytes: 0)
+            maxBytesPerSecond: maxBytesPerSecond
         )
         configure(&configuration)
         let app = try await buildApplication(configuration: configuration) { channel in
@@ -117,5 +109,58 @@ enum TestService {
                 throw error
             }
         }
+    }
+
+    /// Runs the real application with no socket: each request goes straight through its router (HummingbirdTesting's
+    /// router mode), for tests of the API's answers that need no network.
+    static func routed<T: Sendable>(_ body: @Sendable (APIClient) async throws -> T) async throws -> T {
+        let app = try await buildApplication(configuration: configuration(dataDirectory: temporaryDataDirectory()))
+        return try await app.test(.router) { client in
+            try await body(
+                APIClient(baseURL: "") { method, path, headers, body in
+                    let response = try await client.execute(
+                        uri: path,
+                        method: HTTPRequest.Method(rawValue: method.rawValue) ?? .get,
+                        headers: HTTPFields(headers.map { HTTPField(name: HTTPField.Name($0.name)!, value: $0.value) }),
+                        body: body
+                    )
+                    return APIClient.Reply(
+                        status: Int(response.status.code),
+                        headers: HTTPHeaders(response.headers.map { ($0.name.rawName, $0.value) }),
+                        body: Data(response.body.readableBytesView)
+                    )
+                }
+            )
+        }
+    }
+
+    /// The configuration of a test service on `dataDirectory`.
+    static func configuration(
+        dataDirectory: String,
+        workerConcurrency: Int = 16,
+        progressInterval: Duration = .milliseconds(500),
+        deliveryPolicy: DeliveryPolicy = fastDeliveries,
+        retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), jitter: 0),
+        maxBytesPerSecond: Int64? = nil
+    ) -> Configuration {
+        Configuration(
+            host: "127.0.0.1",
+            port: 0,
+            dataDirectory: dataDirectory,
+            databaseURL: databaseURL(forDataDirectory: dataDirectory),
+            databaseConnections: 3,
+            workerConcurrency: workerConcurrency,
+            progressInterval: progressInterval,
+            connectTimeout: .seconds(2),
+            logLevel: .critical,
+            deliveryPolicy: deliveryPolicy,
+            retryPolicy: retryPolicy,
+            maxBytesPerSecond: maxBytesPerSecond,
+            apiKey: apiKey,
+            requestsPerSecond: 10_000,
+            requestBurst: 10_000,
+            destinationPolicy: loopback,
+            limits: ResourceLimits(minimumFreeDiskBytes: 0)
+        )
     }
 }
