@@ -182,6 +182,18 @@ let package = Package(
         ),
         // Unit tests of the layers that need no server: each imports only its module and what that module imports.
         .testTarget(name: "TransferdJSONTests", dependencies: ["TransferdJSON"], swiftSettings: swiftSettings),
+        // What tests of every layer share: data directories, waiting for a condition, the tests' vault.
+        .target(
+            name: "TransferdTestSupport",
+            dependencies: ["TransferdDomain", crypto],
+            path: "Tests/TransferdTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TransferdStorageTests",
+            dependencies: ["TransferdStorage", "TransferdDomain", "TransferdTestSupport", grdb, postgres],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TransferdDomainTests",
             dependencies: ["TransferdDomain", "TransferdJSON", crypto],
@@ -191,7 +203,8 @@ let package = Package(
         .testTarget(
             name: "TransferdTests",
             dependencies: [
-                "transferd", "transferctl", "TransferdClient", "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine",
+                "transferd", "transferctl", "TransferdClient", "TransferdTestSupport", "TransferdJSON", "TransferdDomain",
+                "TransferdStorage", "TransferdEngine",
                 "TransferdServices",
                 "TransferdAPI",
                 hummingbird, .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func jsonLogsAreOneObjectALineWithTheRequestID() async throws {
-        let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory(), log: ("json", "debug"))
+        let service = try await ServiceProcess.start(dataDirectory: DataDirectories.temporary(), log: ("json", "debug"))
         defer { service.stopIfRunning() }
         _ = try await service.api.send(
             .GET,

@@ -65,7 +65,7 @@ import TransferdStorage
 
     @Test func atTheDeadlineUnfinishedTransfersAreCancelledWithResumeData() async throws {
         let clock = ManualClock()
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OriginServer.with { origin in
             try await WebhookReceiver.with { receiver in
                 try await TestService.with(
@@ -178,7 +178,7 @@ import TransferdStorage
     }
 
     @Test func aDeadlineThatPassesWhileTheServiceIsDownIsKeptAtStartUp() async throws {
-        let (dataDirectory, clock) = (TestService.temporaryDataDirectory(), ManualClock())
+        let (dataDirectory, clock) = (DataDirectories.temporary(), ManualClock())
         let background = try await TestService.with(dataDirectory: dataDirectory, configure: { $0.clock = clock }) { api in
             try await api.createSession("down")
             let background = try await begin(api, "down", duration: 3, warning: 0)

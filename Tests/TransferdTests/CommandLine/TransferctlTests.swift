@@ -5,7 +5,7 @@ import Testing
 /// statuses, saved files and their SHA-256, the API's JSON as it is, and one clear line for every failure.
 @Suite struct TransferctlTests {
     static func outputDirectory() throws -> String {
-        let directory = TestService.temporaryDataDirectory() + "-out"
+        let directory = DataDirectories.temporary() + "-out"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         return directory
     }

@@ -178,7 +178,7 @@ import Testing
     }
 
     @Test func anAdminIssuesAKeyShownOnceAndRevokesIt() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             let browser = DashboardClient(api)
             let csrf = try await browser.signIn()

@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func aBadKeyGetsItsDetailAndTheCookieGrantsOnlyWhatItsKeyGrants() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             try await api.createSession("defaults")
             let other = try await KeyManagement.create(dataDirectory: dataDirectory, name: "other", tenant: "other", admin: false)
@@ -94,7 +94,7 @@ import Testing
     /// Every dashboard route of a session, signed in with another tenant's key: 404, as on the API, for pages and
     /// for forms (with a valid CSRF token), and nothing changes.
     @Test func anotherTenantsSessionIsNotFoundOnEveryDashboardRoute() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             try await api.createSession("private")
             _ = try await api.createTask("private", url: "http://127.0.0.1:9/x", extra: #", "start": false"#)

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func anAnswerThroughTheAPIRunsTheTaskAndIsKeptSealedForTheSession() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OriginServer.with { origin in
             try await TestService.with(dataDirectory: dataDirectory) { api in
                 try await api.createSession("vault")
@@ -138,7 +138,7 @@ import Testing
     /// A token kept for the session outlives a restart (the credentials key stays in the data directory, readable
     /// by the service's user alone), and it reaches no log, not even at debug level.
     @Test func aKeptTokenOutlivesARestartAndIsNeverLogged() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         let token = OriginServer.password(of: "erin")
         try await OriginServer.with { origin in
             let url = origin.url("/bearer/erin/1200")

@@ -48,7 +48,7 @@ import TransferdStorage
     func aMismatchFailsTheTaskAndKeepsNoFile(algorithm: String) async throws {
         let wrong = String(repeating: "0", count: algorithm == "crc32" ? 8 : 64)
         try await OriginServer.with { origin in
-            let dataDirectory = TestService.temporaryDataDirectory()
+            let dataDirectory = DataDirectories.temporary()
             try await TestService.with(dataDirectory: dataDirectory) { api in
                 try await api.createSession("mismatch")
                 _ = try await api.createTask(

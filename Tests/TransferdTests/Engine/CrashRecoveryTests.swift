@@ -7,7 +7,7 @@ import Testing
         let count = 50
         let size = 3_000_000
         try await OriginServer.with { origin in
-            let dataDirectory = TestService.temporaryDataDirectory()
+            let dataDirectory = DataDirectories.temporary()
 
             // setup: 50 throttled downloads under way in a real process
             let first = try await ServiceProcess.start(dataDirectory: dataDirectory)

@@ -8,7 +8,7 @@ import Testing
 @Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct EndingTransferTests {
     @Test func theNextTaskStartsWhileTheEndOfThePreviousOneWaits() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OriginServer.with { origin in
             // No checkpoint meanwhile: one waiting for the session's row would hold the first transfer.
             try await TestService.with(dataDirectory: dataDirectory, workerConcurrency: 1, progressInterval: .seconds(600)) { api in
@@ -43,7 +43,7 @@ struct EndingTransferTests {
     }
 
     @Test func aFilePublishedByAnAttemptWhoseLeaseWasTakenMeanwhileIsRemovedAndItsBytesKept() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OriginServer.with { origin in
             try await TestService.with(dataDirectory: dataDirectory, workerConcurrency: 1, progressInterval: .seconds(600)) { api in
                 // setup: a download held by its origin; its task's row leased to another instance by a transaction

@@ -37,7 +37,7 @@ import TransferdStorage
     }
 
     @Test func anAttemptWaitsForTheFileUntilOneWhoseLeaseRanOutHasStopped() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
         let files = try FileStore(dataDirectory: dataDirectory)
         let destinations = DestinationGuard(policy: DestinationPolicy(allowPrivate: true), configuration: HTTPClient.Configuration())

@@ -5,7 +5,7 @@ import Testing
 @Suite struct RestartTests {
     @Test func queuedAndRunningTasksAllCompleteAfterARestart() async throws {
         try await OriginServer.with { origin in
-            let dataDirectory = TestService.temporaryDataDirectory()
+            let dataDirectory = DataDirectories.temporary()
 
             // setup: two transfers held mid-body by the origin, four queued behind them, one suspended
             try await TestService.with(dataDirectory: dataDirectory, workerConcurrency: 2) { api in
@@ -47,7 +47,7 @@ import Testing
 
     @Test func aTaskLeftCancelingCompletesAsCancelledOnTheNextStart() async throws {
         try await OriginServer.with { origin in
-            let dataDirectory = TestService.temporaryDataDirectory()
+            let dataDirectory = DataDirectories.temporary()
             try await TestService.with(dataDirectory: dataDirectory) { api in
                 try await api.createSession("canceling")
                 _ = try await api.createTask("canceling", url: origin.url("/gated/held/500000"))
@@ -67,7 +67,7 @@ import Testing
 
     @Test func sigtermStopsTheProcessCleanlyAndTheNextProcessFinishesTheWork() async throws {
         try await OriginServer.with { origin in
-            let dataDirectory = TestService.temporaryDataDirectory()
+            let dataDirectory = DataDirectories.temporary()
 
             // setup: a transfer under way in a real process
             let first = try await ServiceProcess.start(dataDirectory: dataDirectory)

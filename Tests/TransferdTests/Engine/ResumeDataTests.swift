@@ -134,7 +134,7 @@ import TransferdStorage
     }
 
     @Test func invalidatingTheSessionRemovesThePartialFilesOfItsResumeData() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OriginServer.with { origin in
             try await TestService.with(dataDirectory: dataDirectory, progressInterval: .milliseconds(50)) { api in
                 let cancelled = try await cancelWithResumeData(api, origin, session: "gone")

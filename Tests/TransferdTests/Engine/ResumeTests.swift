@@ -61,7 +61,7 @@ import TransferdStorage
     }
 
     @Test func aResumedTaskWaitingForItsServerShowsAndKeepsTheBytesItHolds() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         let database = TestDatabase(dataDirectory: dataDirectory)
         try await OriginServer.with { origin in
             try await TestService.with(dataDirectory: dataDirectory, progressInterval: .milliseconds(50)) { api in
@@ -123,7 +123,7 @@ import TransferdStorage
 
     @Test(arguments: Disruption.allCases)
     func aDownloadThatCannotContinueStartsAgainFromZeroAndSaysWhy(_ disruption: Disruption) async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OriginServer.with { origin in
             try await TestService.with(dataDirectory: dataDirectory, progressInterval: .milliseconds(50)) { api in
                 try await api.startThrottledDownload("again", size: Self.size, origin: origin)

@@ -54,7 +54,7 @@ import TransferdDomain
     }
 
     @Test func aReconnectAfterARestartOfTheServiceMissesNothing() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         let seen = try await TestService.with(dataDirectory: dataDirectory) { api in
             try await api.createSession("restart")
             _ = try await api.createTask("restart", url: "http://127.0.0.1:9/1", extra: #", "start": false"#)
@@ -145,7 +145,7 @@ import TransferdDomain
     }
 
     @Test func theTenantStreamCarriesEveryOneOfItsSessionsAndNoOtherTenants() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             var other = api
             other.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "other", tenant: "other", admin: false)

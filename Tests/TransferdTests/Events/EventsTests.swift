@@ -72,7 +72,7 @@ import Testing
     /// running. They are read in commit order now, each as soon as it commits.
     @Test(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
     func aTransactionLeftOpenElsewhereHoldsNoTenantsEventsBack() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             try await api.createSession("held")
             let now = try await api.send(.GET, "/v1/events?after=now").decode(TenantBatchView.self)
@@ -91,7 +91,7 @@ import Testing
     /// A cursor an earlier version gave (`<transaction>.<id>`, without the `c` of a commit position) still reads on
     /// from where it was: on SQLite after the event's id, on PostgreSQL after the commit of the transaction it names.
     @Test func aCursorOfAnEarlierVersionReadsOnFromWhereItWas() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             try await api.createSession("earlier")
             for name in ["x", "y"] {

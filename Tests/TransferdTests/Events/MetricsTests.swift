@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func onlyAdminKeysMayScrape() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             var tenant = api
             tenant.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "app", tenant: "app", admin: false)

@@ -12,7 +12,7 @@ import TransferdStorage
 enum RoutedOperations {
     static func all() async throws -> Set<String> {
         let components = try await Components(
-            configuration: Configuration(dataDirectory: TestService.temporaryDataDirectory()),
+            configuration: Configuration(dataDirectory: DataDirectories.temporary()),
             logger: Logger(label: "routes")
         )
         let routed = Set(try buildRouter(components.api).routes.map { "\($0.method) \($0.path)" })

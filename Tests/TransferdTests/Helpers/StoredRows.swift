@@ -31,7 +31,7 @@ extension StoredRows {
 extension OpenedStore {
     /// A fresh store on the suite's database (SQLite in a new data directory, or a new schema on PostgreSQL).
     static func onSuiteDatabase<T>(_ body: (any Store) async throws -> T) async throws -> T {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         return try await with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory), body)
     }
 }

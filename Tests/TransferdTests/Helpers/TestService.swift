@@ -46,30 +46,8 @@ enum TestService {
         return postgresURL + (postgresURL.contains("?") ? "&" : "?") + "schema=" + name
     }
 
-    /// A fresh, empty data directory, in this run's directory.
-    static func temporaryDataDirectory() -> String {
-        let path = (runDirectory as NSString).appendingPathComponent("transferd-test-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    /// The directory of this test run's data directories, named by its process. As it is first used, the directories
-    /// of runs whose process has exited go: a run leaves its own to the processes it started, which may still write,
-    /// and runs had left tens of gigabytes behind.
-    static let runDirectory: String = {
-        let runs = FileManager.default.temporaryDirectory.appendingPathComponent("transferd-tests")
-        let own = ProcessInfo.processInfo.processIdentifier
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? [] {
-            guard let process = Int32(name), process != own, kill(process, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: runs.appendingPathComponent(name))
-        }
-        let path = runs.appendingPathComponent(String(own)).path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
-
     static func with<T: Sendable>(
-        dataDirectory: String = temporaryDataDirectory(),
+        dataDirectory: String = DataDirectories.temporary(),
         workerConcurrency: Int = 16,
         progressInterval: Duration = .milliseconds(500),
         deliveryPolicy: DeliveryPolicy = fastDeliveries,
@@ -114,7 +92,7 @@ enum TestService {
     /// Runs the real application with no socket: each request goes straight through its router (HummingbirdTesting's
     /// router mode), for tests of the API's answers that need no network.
     static func routed<T: Sendable>(_ body: @Sendable (APIClient) async throws -> T) async throws -> T {
-        let app = try await buildApplication(configuration: configuration(dataDirectory: temporaryDataDirectory()))
+        let app = try await buildApplication(configuration: configuration(dataDirectory: DataDirectories.temporary()))
         return try await app.test(.router) { client in
             try await body(
                 APIClient(baseURL: "") { method, path, headers, body in

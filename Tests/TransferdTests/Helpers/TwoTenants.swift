@@ -11,7 +11,7 @@ enum TwoTenants {
         filesystemMiB: Int? = nil,
         prepare: (_ dataDirectory: String) async throws -> Void = { _ in }
     ) async throws -> (service: ServiceProcess, t2: APIClient, dataDirectory: String) {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         let key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "t2", tenant: "t2", admin: false)
         try await prepare(dataDirectory)
         let service = try await ServiceProcess.start(dataDirectory: dataDirectory, filesystemMiB: filesystemMiB, arguments: arguments)

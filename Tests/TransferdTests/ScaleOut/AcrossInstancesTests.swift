@@ -13,7 +13,7 @@ import TransferdDomain
 struct AcrossInstancesTests {
     /// Two instances over one database and data directory; stopped when `body` returns.
     private func withTwoInstances(_ body: (String, [APIClient]) async throws -> Void) async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         var instances: [ServiceProcess] = []
         defer { for instance in instances { instance.stopIfRunning() } }
         for id in ["a1", "a2"] {
@@ -73,7 +73,7 @@ struct AcrossInstancesTests {
         configure: @escaping (inout Configuration) -> Void = { _ in },
         _ body: (String, [APIClient]) async throws -> Void
     ) async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         func instance(_ id: String) -> (inout Configuration) -> Void {
             { configuration in
                 configuration.instance = Instance(id: id, leaseTimeout: 15)

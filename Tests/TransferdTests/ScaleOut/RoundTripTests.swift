@@ -28,7 +28,7 @@ struct RoundTripTests {
 
     @Test func statementsPerTaskStayWithinTheirBounds() async throws {
         try await OriginServer.with { origin in
-            let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory())
+            let service = try await ServiceProcess.start(dataDirectory: DataDirectories.temporary())
             defer { service.stopIfRunning() }
             let batch = { (start: Bool) in
                 let items = (1...Self.tasks).map {
@@ -76,7 +76,7 @@ struct RoundTripTests {
     /// The target: claim, response and completion in at most 3 statements.
     @Test func aLoneDownloadStaysWithinItsBounds() async throws {
         try await OriginServer.with { origin in
-            let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory())
+            let service = try await ServiceProcess.start(dataDirectory: DataDirectories.temporary())
             defer { service.stopIfRunning() }
             try await service.api.createSession("lone")
             let count = 10
@@ -105,7 +105,7 @@ struct RoundTripTests {
     /// every write of both changes: under READ COMMITTED they take turns on the session's row instead of aborting
     /// each other (they did, hundreds of times a run, when writes were serializable), and each task completes once.
     @Test func instancesSharingASessionNeverRunAWriteAgain() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OriginServer.with { origin in
             var instances: [ServiceProcess] = []
             defer { for instance in instances { instance.stopIfRunning() } }

@@ -12,7 +12,7 @@ struct ScaleOutTests {
     static let subscribed = ["task.created", "task.resumed", "task.resumed_at_offset", "task.finished_downloading", "task.completed"]
 
     @Test func aKilledInstancesTransfersAreContinuedByTheOthersExactlyOnce() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OriginServer.with { origin in
             try await WebhookReceiver.with { receiver in
                 var instances: [ServiceProcess] = []

@@ -11,7 +11,7 @@ import TransferdStorage
 /// Every route but the health checks needs a live API key; each key has a rate limit.
 @Suite struct AuthenticationTests {
     @Test func requestsWithoutAValidKeyGet401WithAChallenge() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             let revoked = try await KeyManagement.create(dataDirectory: dataDirectory, name: "old", tenant: "default", admin: false)
             let id = String(revoked.split(separator: "_")[1])
@@ -40,7 +40,7 @@ import TransferdStorage
     }
 
     @Test func aKeyFromTheCommandLineWorksUntilItIsRevoked() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             var client = api
             client.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "ci", tenant: "builds", admin: false)
@@ -55,7 +55,7 @@ import TransferdStorage
     /// A busy client's key is read from the database at most once per `APIKeyCache.lifetime`; a key revoked by another
     /// process (the command line, another instance) stops working when its entry ages out, one revoked here at once.
     @Test func aRevokedKeyStopsWorkingWithinTheCachesLifetime() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         let clock = ManualClock()
         let store = try await SQLiteStore(dataDirectory: dataDirectory, vault: .forTests)
         let service = APIKeyService(store: store, clock: clock)
@@ -108,7 +108,7 @@ import TransferdStorage
     }
 
     @Test func aFreshInstallationGetsOneAdminKeyShownOnce() async throws {
-        try await KeyManagement.withKeys(TestService.temporaryDataDirectory()) { keys in
+        try await KeyManagement.withKeys(DataDirectories.temporary()) { keys in
             let first = try #require(try await keys.ensureInitialKey(configured: nil))
             #expect(first.hasPrefix("trd_"))
             #expect(try await keys.ensureInitialKey(configured: nil) == nil, "only when there is no key at all")
@@ -125,7 +125,7 @@ import TransferdStorage
         let configuration = Configuration(
             host: "0.0.0.0",
             port: 0,
-            dataDirectory: TestService.temporaryDataDirectory(),
+            dataDirectory: DataDirectories.temporary(),
             authenticationDisabled: true
         )
         await #expect(throws: ValidationFailure.self) { _ = try await buildApplication(configuration: configuration) }

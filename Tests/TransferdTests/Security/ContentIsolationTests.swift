@@ -21,7 +21,7 @@ import Testing
 
     @Test func contentIsAnAttachmentInASandboxAndTheCookieDoesNotOpenIt() async throws {
         let clock = ManualClock()
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OriginServer.with { origin in
             try await TestService.with(dataDirectory: dataDirectory, configure: { $0.clock = clock }) { api in
                 // setup: a tenant's key stages the page; a download and its content
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func aSignedInAdminWhoOpensThePageRunsNoScript() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             // setup
             let tenantKey = try await KeyManagement.create(dataDirectory: dataDirectory, name: "tenant", tenant: "default", admin: false)

@@ -35,7 +35,7 @@ import Testing
         defer { proxy.process.send(SIGTERM) }
         let proxyPort = try #require(Int(proxy.firstLine()))
         let service = try await ServiceProcess.start(
-            dataDirectory: TestService.temporaryDataDirectory(),
+            dataDirectory: DataDirectories.temporary(),
             allowedDestinations: ["127.0.0.2/32"],
             nameserver: nameserver
         )

@@ -11,7 +11,7 @@ import Testing
     @Test func theDataDirectoryAndEverythingInItArePrivate() async throws {
         try await OriginServer.with { origin in
             // setup: a directory an earlier version left open, with an open file in it
-            let dataDirectory = TestService.temporaryDataDirectory()
+            let dataDirectory = DataDirectories.temporary()
             chmod(dataDirectory, 0o755)
             #expect(FileManager.default.createFile(atPath: dataDirectory + "/left-open", contents: Data("x".utf8)))
             chmod(dataDirectory + "/left-open", 0o644)

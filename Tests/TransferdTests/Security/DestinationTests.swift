@@ -176,7 +176,7 @@ import TransferdStorage
     @Test(arguments: ["text", "json"])
     func credentialsNeverReachTheLogs(format: String) async throws {
         try await OriginServer.with { origin in
-            let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory(), log: (format, "debug"))
+            let service = try await ServiceProcess.start(dataDirectory: DataDirectories.temporary(), log: (format, "debug"))
             defer { service.stopIfRunning() }
             try await service.api.createSession(
                 "logged",

@@ -81,7 +81,7 @@ import TransferdStorage
     }
 
     @Test func belowTheDiskFloorATransferWaitsInsteadOfFillingTheDisk() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             try await api.createSession("paused")
             _ = try await api.createTask("paused", url: "http://127.0.0.1:9/", extra: #", "start": false"#)
@@ -104,7 +104,7 @@ import TransferdStorage
     }
 
     @Test func clientChosenNamesNeverReachTheFileSystem() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             #expect(try await api.send(.PUT, "/v1/files/..%2F..%2Fescape", bytes: OriginContent.buffer(0..<10)).status == 400)
             #expect(try await api.send(.PUT, "/v1/sessions/..%2Fescape", json: "{}").status == 400)

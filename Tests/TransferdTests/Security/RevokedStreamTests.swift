@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func aRevokedKeysStreamIsClosed() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await Self.withQuickHeartbeats(dataDirectory) { api in
             // setup: a tenant's key holds its tenant's stream open
             let key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "watcher", tenant: "default", admin: false)
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aSignedOutDashboardsStreamIsClosed() async throws {
-        try await Self.withQuickHeartbeats(TestService.temporaryDataDirectory()) { api in
+        try await Self.withQuickHeartbeats(DataDirectories.temporary()) { api in
             // setup: the dashboard's cookie holds a stream open, as its pages' EventSource does
             let browser = DashboardClient(api)
             let csrf = try await browser.signIn()

@@ -11,7 +11,7 @@ import TransferdDomain
     @Test func whatMayBeACredentialIsSealedInTheDatabase() async throws {
         try await OriginServer.with { origin in
             try await WebhookReceiver.with { receiver in
-                let dataDirectory = TestService.temporaryDataDirectory()
+                let dataDirectory = DataDirectories.temporary()
                 try await TestService.with(dataDirectory: dataDirectory) { api in
                     // act: every place a tenant may put a credential
                     try await api.createSession(
@@ -44,7 +44,7 @@ import TransferdDomain
         try await OriginServer.with { origin in
             try await WebhookReceiver.with { receiver in
                 // setup: a session, webhook and task, rewritten as a version before sealing kept them
-                let dataDirectory = TestService.temporaryDataDirectory()
+                let dataDirectory = DataDirectories.temporary()
                 try await TestService.with(dataDirectory: dataDirectory) { api in
                     try await api.createSession("legacy")
                     _ = try await api.send(.PUT, "/v1/sessions/legacy/webhook", json: #"{"url": "\#(receiver.url)"}"#)
@@ -87,7 +87,7 @@ import TransferdDomain
     }
 
     @Test func anInstanceWithAnotherCredentialsKeyIsRefused() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in _ = try await api.createSession("first") }
         let other = Data(repeating: 9, count: 32).base64EncodedString()
 

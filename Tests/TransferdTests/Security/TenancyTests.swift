@@ -19,7 +19,7 @@ import TransferdStorage
     }
 
     @Test func twoTenantsMayUseTheSameSessionIdentifier() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             let other = try await otherTenant(api, dataDirectory: dataDirectory)
             let mine = try await api.send(.PUT, "/v1/sessions/com.example.bg", json: "{}")
@@ -31,7 +31,7 @@ import TransferdStorage
     }
 
     @Test func everyRouteAnswers404ForAnotherTenantsResources() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OriginServer.with { origin in
             try await TestService.with(dataDirectory: dataDirectory) { api in
                 try await api.createSession("private", configuration: #"{"webhook": {"url": "http://127.0.0.1:9/hook"}}"#)
@@ -76,7 +76,7 @@ import TransferdStorage
     }
 
     @Test func onlyAdminKeysListAcrossTenants() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
             let other = try await otherTenant(api, dataDirectory: dataDirectory)
             try await api.createSession("admins")

@@ -8,7 +8,7 @@ import TransferdStorage
 @Suite struct GroupCommitTests {
     @Test func callersThatArriveWhileATransactionWaitsForTheWriterShareIt() async throws {
         // setup: the first transaction is held before it starts until 49 more callers wait in line
-        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests))
         let commit = GroupCommit(store: store)
 
         // act
@@ -31,7 +31,7 @@ import TransferdStorage
     @Test func aGroupRunsItsWorkInTheOrderOfTheSessionsItWritesFor() async throws {
         // setup: the leader's transaction waits for the writer while callers for other sessions, and one for none,
         // arrive in no order
-        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let ran = SessionsRun()
         let sessions: [Int64?] = [5, 2, nil, 9, 1, 2]
@@ -61,7 +61,7 @@ import TransferdStorage
 
     @Test func aCancelledLeaderStillCommitsTheWorkOfItsFollowers() async throws {
         // setup: the leader's transaction waits for the writer, with a follower in line behind it
-        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let leader = Task { try await commit.write { try await Self.insertSession(0, $0) } }
         try await waitUntil { store.writes == 1 }
@@ -80,7 +80,7 @@ import TransferdStorage
 
     @Test func theNextTransactionIsSubmittedWhileOneIsWritten() async throws {
         // setup: the first caller's work holds its transaction open on the writer
-        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests))
         store.open()
         let commit = GroupCommit(store: store)
         let (written, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
@@ -120,7 +120,7 @@ import TransferdStorage
 
     @Test func onlyTheInputsThatFailGetAnError() async throws {
         // setup: odd inputs fail
-        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let write = { @Sendable (number: Int) in
             try await commit.write { repositories in
@@ -141,7 +141,7 @@ import TransferdStorage
 
     @Test func aGroupHoldsAtMostItsSizeAndTheRestLeadTheNext() async throws {
         // setup: groups of four
-        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests))
         let commit = GroupCommit(store: store, maximumGroup: 4)
 
         // act
@@ -158,7 +158,7 @@ import TransferdStorage
     @Test func aTransactionThatFailsBeforeGatheringHandsTheLeadOn() async throws {
         // setup: the first transaction fails before its body runs
         let store = await GatedStore(
-            try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests),
+            try SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests),
             failingFirstWrite: .beforeItsWork
         )
         let commit = GroupCommit(store: store)
@@ -177,7 +177,7 @@ import TransferdStorage
     @Test func aTransactionThatDoesNotCommitAnswersEveryCallerInItWithItsError() async throws {
         // setup: the first transaction fails once every caller's work in it is done
         let store = await GatedStore(
-            try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests),
+            try SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests),
             failingFirstWrite: .atItsCommit
         )
         let commit = GroupCommit(store: store)
@@ -194,7 +194,7 @@ import TransferdStorage
 
     @Test func aGroupWritesTheItemsOfABatchInOneCallBesideWorkOfItsOwn() async throws {
         // setup: sessions inserted by a batch writer that records each call
-        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let writer = SessionInserts()
 
@@ -214,7 +214,7 @@ import TransferdStorage
 
     @Test func anItemOfABatchThatFailsIsWrittenAloneAndOnlyItGetsTheError() async throws {
         // setup: the batch writer refuses item 3
-        let store = await GatedStore(try SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests))
+        let store = await GatedStore(try SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests))
         let commit = GroupCommit(store: store)
         let writer = SessionInserts(refusing: 3)
 

@@ -131,7 +131,7 @@ struct ClaimTurnTests {
     }
 
     private static func withTwoStores(_ body: (any Store, any Store, TestDatabase) async throws -> Void) async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         let databaseURL = TestService.databaseURL(forDataDirectory: dataDirectory)
         try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { first in
             try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { second in

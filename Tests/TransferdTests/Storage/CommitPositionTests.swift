@@ -12,7 +12,7 @@ import TransferdDomain
     struct Refusal: Error {}
 
     @Test func eventsReachTheTenantsLogWhenAnIsolatedAppendWasUndone() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
             store in
             let session = try await store.write { repositories in

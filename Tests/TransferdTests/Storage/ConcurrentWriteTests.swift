@@ -12,7 +12,7 @@ import TransferdDomain
 /// first committed. On the suite's database, with two stores over it as two instances have.
 @Suite struct ConcurrentWriteTests {
     @Test func aWriteChangesTheRowAnotherCommittedSinceNotTheOneItFirstSaw() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         let databaseURL = TestService.databaseURL(forDataDirectory: dataDirectory)
         try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { first in
             try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { second in

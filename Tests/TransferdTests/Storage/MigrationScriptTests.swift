@@ -23,7 +23,7 @@ import Testing
     @Test(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
     func aFileWithDollarQuotesOfItsOwnRunsOnPostgreSQL() async throws {
         let location = try PostgresLocation(
-            url: try #require(TestService.databaseURL(forDataDirectory: TestService.temporaryDataDirectory()))
+            url: try #require(TestService.databaseURL(forDataDirectory: DataDirectories.temporary()))
         )
         let schema = try #require(location.schema)
         let connection = try await PostgresConnection.connect(

@@ -7,7 +7,7 @@ import Testing
 @Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct PlannerStatisticsTests {
     @Test func aTableThatOutgrowsItsStatisticsIsAnalyzed() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         let service = try await ServiceProcess.start(dataDirectory: dataDirectory)
         defer { service.stopIfRunning() }
         let database = TestDatabase(dataDirectory: dataDirectory)

@@ -11,7 +11,7 @@ import TransferdDomain
     struct Refusal: Error {}
 
     @Test func aWritesStepsOutsideTheDatabaseAreUndoneWithIt() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         let undone = Mutex<[String]>([])
         try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
             store in

@@ -12,7 +12,7 @@ struct UpgradeTests {
     @Test func aDataDirectoryOfThePreviousReleaseOpensAndContinues() async throws {
         try await OriginServer.with { origin in
             // setup: a copy of the fixture, its tasks pointed at this test's origin
-            let dataDirectory = TestService.temporaryDataDirectory()
+            let dataDirectory = DataDirectories.temporary()
             try FileManager.default.removeItem(atPath: dataDirectory)
             try FileManager.default.copyItem(atPath: Self.fixture, toPath: dataDirectory)
             let oldURL = try await TestDatabase(dataDirectory: dataDirectory).queue.read { db in

@@ -76,7 +76,7 @@ import Testing
 
     @Test func cancellingARunningDownloadCompletesItWithCancelledAndKeepsNoFile() async throws {
         try await OriginServer.with { origin in
-            let dataDirectory = TestService.temporaryDataDirectory()
+            let dataDirectory = DataDirectories.temporary()
             try await TestService.with(dataDirectory: dataDirectory) { api in
                 try await api.createSession("cancel")
                 _ = try await api.createTask("cancel", url: origin.url("/gated/never/1000000"))

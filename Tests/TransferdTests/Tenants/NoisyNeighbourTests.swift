@@ -99,7 +99,7 @@ import Testing
     ])
     func aWorkerIsNotHeldByATransferThatHardlyMoves(arguments: [String], path: String, outcome: String) async throws {
         try await OriginServer.with { origin in
-            let service = try await ServiceProcess.start(dataDirectory: TestService.temporaryDataDirectory(), arguments: arguments)
+            let service = try await ServiceProcess.start(dataDirectory: DataDirectories.temporary(), arguments: arguments)
             defer { service.stopIfRunning() }
             try await service.api.createSession("slow", configuration: #"{"timeoutIntervalForRequest": 86400}"#)
             _ = try await service.api.createTask("slow", url: origin.url(path))

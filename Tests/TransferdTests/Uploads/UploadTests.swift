@@ -310,7 +310,7 @@ import TransferdStorage
 
     @Test func anUploadCutShortByACrashIsSentAgainAfterTheRestart() async throws {
         try await UploadReceiver.with { receiver in
-            let dataDirectory = TestService.temporaryDataDirectory()
+            let dataDirectory = DataDirectories.temporary()
             let first = try await ServiceProcess.start(dataDirectory: dataDirectory)
             try await first.api.createSession("crash")
             try await first.api.stageFile("data", size: 2_000_000)

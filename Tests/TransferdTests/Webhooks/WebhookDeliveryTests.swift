@@ -185,7 +185,7 @@ import TransferdStorage
 
     @Test func undeliveredEventsGoOutAfterARestartWithTheSameWebhookID() async throws {
         try await WebhookReceiver.with { receiver in
-            let dataDirectory = TestService.temporaryDataDirectory()
+            let dataDirectory = DataDirectories.temporary()
             receiver.refuse(with: 503)
             try await TestService.with(dataDirectory: dataDirectory) { api in
                 try await createSession(api, "restart", webhook: receiver.url)

@@ -4,5 +4,5 @@ import TransferdDomain
 
 extension CredentialVault {
     /// The vault of the stores tests open by themselves (a service under test has its data directory's key).
-    static let forTests = CredentialVault(key: SymmetricKey(data: Data(repeating: 7, count: 32)))
+    package static let forTests = CredentialVault(key: SymmetricKey(data: Data(repeating: 7, count: 32)))
 }

@@ -4,6 +4,7 @@ import GRDBSQLite
 import Synchronization
 import Testing
 import TransferdDomain
+import TransferdTestSupport
 
 @testable import TransferdStorage
 
@@ -219,7 +220,7 @@ import TransferdDomain
 
     /// A migrated database of its own.
     private static func database() async throws -> DatabaseQueue {
-        let directory = TestService.temporaryDataDirectory()
+        let directory = DataDirectories.temporary()
         _ = try await SQLiteStore(dataDirectory: directory, vault: .forTests)
         return try DatabaseQueue(path: directory + "/transferd.sqlite")
     }

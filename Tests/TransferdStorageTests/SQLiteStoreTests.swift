@@ -1,12 +1,14 @@
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 import TransferdDomain
 import TransferdStorage
+import TransferdTestSupport
 
 @Suite struct SQLiteStoreTests {
     @Test func opensInWALModeWithEveryMigrationApplied() async throws {
-        let store = try await SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
+        let store = try await SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests)
 
         #expect(try await store.journalMode() == "wal")
         // Every commit synced before it is acknowledged (GRDB's WAL mode would sync only at checkpoints).
@@ -18,14 +20,14 @@ import TransferdStorage
 
     @Test func shipsEveryMigrationOfTheMigrationsFolder() throws {
         // A file that Package.swift does not list as a resource would never be applied.
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Migrations")
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Migrations")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }
         #expect(try SQLiteStore.migrator().migrations == files.map { String($0.dropLast(".sql".count)) }.sorted())
     }
 
     @Test func anIsolatedPartThatFailsIsUndoneAndTheRestCommits() async throws {
         // setup
-        let store = try await SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
+        let store = try await SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests)
         let runs = Runs()
 
         // act: the second part writes, registers an action, then fails
@@ -56,7 +58,7 @@ import TransferdStorage
     @Test(arguments: [1, 4])
     func aReadSeesOneSnapshotWhileWritesCommit(readConnections: Int) async throws {
         // setup: one read connection, which every read waits its turn for, or several
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let store = try await SQLiteStore(path: dataDirectory + "/transferd.sqlite", vault: .forTests, readConnections: readConnections)
 
@@ -94,7 +96,7 @@ import TransferdStorage
     }
 
     @Test func migrateAppliesOnceAndThenHasNothingToDo() async throws {
-        let dataDirectory = TestService.temporaryDataDirectory()
+        let dataDirectory = DataDirectories.temporary()
         let all = try SQLiteStore.migrator().migrations
         #expect(all.starts(with: ["0001_initial", "0002_webhooks", "0003_task_checksum"]))
         #expect(try await SQLiteStore.migrate(dataDirectory: dataDirectory, vault: .forTests) == all)

@@ -2,13 +2,14 @@ import Foundation
 import Testing
 import TransferdDomain
 import TransferdStorage
+import TransferdTestSupport
 
 /// The file steps of a transfer's end, which run again when the end does not commit (a crash, a conflict on
 /// PostgreSQL): each does the same the second time, and never loses the bytes it moves. A partial file has one writer
 /// at a time; publications share the syncs of their directory.
 @Suite struct FileStoreTests {
     @Test func publishingTwicePublishesTheFileAndKeepsThePartialUntilItIsRemoved() async throws {
-        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        let files = try FileStore(dataDirectory: DataDirectories.temporary())
         try Data("finished".utf8).write(to: URL(fileURLWithPath: files.partialPath(taskID: 7)))
 
         try await files.publish(taskID: 7)
@@ -22,7 +23,7 @@ import TransferdStorage
     }
 
     @Test func manyPublicationsAtOnceAllReturnWithTheirFilesInPlace() async throws {
-        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        let files = try FileStore(dataDirectory: DataDirectories.temporary())
         let ids = Array(Int64(1)...64)
         for id in ids { try Data("file \(id)".utf8).write(to: URL(fileURLWithPath: files.partialPath(taskID: id))) }
 
@@ -36,7 +37,7 @@ import TransferdStorage
     }
 
     @Test func publishingReplacesWhatAPublicationThatNeverCommittedLeft() async throws {
-        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        let files = try FileStore(dataDirectory: DataDirectories.temporary())
         try Data("stale".utf8).write(to: URL(fileURLWithPath: files.contentPath(taskID: 6)))
         try Data("whole".utf8).write(to: URL(fileURLWithPath: files.partialPath(taskID: 6)))
 
@@ -46,7 +47,7 @@ import TransferdStorage
     }
 
     @Test func publishingWithoutAnyFileFailsWithTheReason() async throws {
-        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        let files = try FileStore(dataDirectory: DataDirectories.temporary())
 
         let error = await #expect(throws: TransferError.self) { try await files.publish(taskID: 8) }
 
@@ -55,7 +56,7 @@ import TransferdStorage
     }
 
     @Test func aPartialFileSharedTwiceKeepsItsSourceUntilItIsRemoved() throws {
-        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        let files = try FileStore(dataDirectory: DataDirectories.temporary())
         try Data(repeating: 1, count: 1000).write(to: URL(fileURLWithPath: files.partialPath(taskID: 1)))
 
         // a transaction that ran again shares the file with the task it inserted the second time
@@ -69,7 +70,7 @@ import TransferdStorage
     }
 
     @Test func aHeldPartialFileIsRefusedToASecondAttemptUntilReleased() async throws {
-        let files = try FileStore(dataDirectory: TestService.temporaryDataDirectory())
+        let files = try FileStore(dataDirectory: DataDirectories.temporary())
         try Data(repeating: 1, count: 500).write(to: URL(fileURLWithPath: files.partialPath(taskID: 5)))
         let held = try #require(try await files.lockPartial(taskID: 5))
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TransferdDomain
+import TransferdTestSupport
 
 @testable import TransferdStorage
 
@@ -22,7 +23,7 @@ import TransferdDomain
 
     @Test func anInsertedTaskIsReturnedAsItReadsBack() async throws {
         // setup: dates finer than the database keeps
-        let store = try await SQLiteStore(dataDirectory: TestService.temporaryDataDirectory(), vault: .forTests)
+        let store = try await SQLiteStore(dataDirectory: DataDirectories.temporary(), vault: .forTests)
         let created = Date(timeIntervalSince1970: 1_790_000_000.123_456_7)
         let request = TransferRequest(url: "http://a.test/", method: "GET", headers: ["Accept": "*/*"])
         var task = TransferTask(

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferdDomain
+import TransferdTestSupport
 
 @testable import TransferdStorage
 
@@ -32,7 +33,7 @@ import TransferdDomain
     }
 
     private static func store(checkpointPages: Int32) async throws -> (SQLiteStore, String) {
-        let directory = TestService.temporaryDataDirectory()
+        let directory = DataDirectories.temporary()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/transferd.sqlite"
         return await (try SQLiteStore(path: path, vault: .forTests, checkpointPages: checkpointPages), path)

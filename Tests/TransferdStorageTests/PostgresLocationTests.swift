@@ -1,6 +1,7 @@
 import PostgresNIO
 import Testing
 import TransferdStorage
+import TransferdTestSupport
 
 /// `--database-url`: what a PostgreSQL URL selects, and the precise refusal of one that does not say.
 @Suite struct PostgresLocationTests {

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TransferdTestSupport
 
 @testable import TransferdStorage
 

@@ -1,5 +1,6 @@
 import GRDB
 import Testing
+import TransferdTestSupport
 
 @testable import TransferdStorage
 
