@@ -1,6 +1,6 @@
 import TransferdClient
 
-// The API's JSON as APIConnection's types, generated from openapi.yaml: transferctl decodes the answers it reads
+// The API's JSON as TransferdClient's types, generated from openapi.yaml: transferctl decodes the answers it reads
 // into them, and keeps no descriptions of the wire of its own.
 
 typealias APITask = Components.Schemas.Task

@@ -48,23 +48,22 @@ enum TestService {
 
     static func with<T: Sendable>(
         dataDirectory: String = DataDirectories.temporary(),
-        workerConcurrency: Int = 16,
-        progressInterval: Duration = .milliseconds(500),
-        deliveryPolicy: DeliveryPolicy = fastDeliveries,
-        retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), jitter: 0),
+        workerConcurrency: Int? = nil,
+        progressInterval: Duration? = nil,
+        deliveryPolicy: DeliveryPolicy? = nil,
+        retryPolicy: RetryPolicy? = nil,
         maxBytesPerSecond: Int64? = nil,
         configure: (inout Configuration) -> Void = { _ in },
         _ body: (APIClient) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        var configuration = Self.configuration(
-            dataDirectory: dataDirectory,
-            workerConcurrency: workerConcurrency,
-            progressInterval: progressInterval,
-            deliveryPolicy: deliveryPolicy,
-            retryPolicy: retryPolicy,
-            maxBytesPerSecond: maxBytesPerSecond
-        )
+        // What a test gives replaces the test services' defaults.
+        var configuration = Self.configuration(dataDirectory: dataDirectory)
+        if let workerConcurrency { configuration.workerConcurrency = workerConcurrency }
+        if let progressInterval { configuration.progressInterval = progressInterval }
+        if let deliveryPolicy { configuration.deliveryPolicy = deliveryPolicy }
+        if let retryPolicy { configuration.retryPolicy = retryPolicy }
+        if let maxBytesPerSecond { configuration.maxBytesPerSecond = maxBytesPerSecond }
         configure(&configuration)
         let app = try await buildApplication(configuration: configuration) { channel in
             portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -112,28 +111,22 @@ enum TestService {
         }
     }
 
-    /// The configuration of a test service on `dataDirectory`.
-    static func configuration(
-        dataDirectory: String,
-        workerConcurrency: Int = 16,
-        progressInterval: Duration = .milliseconds(500),
-        deliveryPolicy: DeliveryPolicy = fastDeliveries,
-        retryPolicy: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), jitter: 0),
-        maxBytesPerSecond: Int64? = nil
-    ) -> Configuration {
+    /// The configuration of a test service on `dataDirectory`: loopback opened, quick retries and deliveries, no rate
+    /// or disk limits in the way.
+    static func configuration(dataDirectory: String) -> Configuration {
         Configuration(
             host: "127.0.0.1",
             port: 0,
             dataDirectory: dataDirectory,
             databaseURL: databaseURL(forDataDirectory: dataDirectory),
             databaseConnections: 3,
-            workerConcurrency: workerConcurrency,
-            progressInterval: progressInterval,
+            workerConcurrency: 16,
+            progressInterval: .milliseconds(500),
             connectTimeout: .seconds(2),
             logLevel: .critical,
-            deliveryPolicy: deliveryPolicy,
-            retryPolicy: retryPolicy,
-            maxBytesPerSecond: maxBytesPerSecond,
+            deliveryPolicy: fastDeliveries,
+            retryPolicy: RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), jitter: 0),
+            maxBytesPerSecond: nil,
             apiKey: apiKey,
             requestsPerSecond: 10_000,
             requestBurst: 10_000,
