@@ -197,6 +197,7 @@ let package = Package(
         .testTarget(
             name: "TransferdDomainTests",
             dependencies: ["TransferdDomain", "TransferdJSON", crypto],
+            resources: [.copy("Events/recorded-events.tsv")],
             swiftSettings: swiftSettings
         ),
         // End to end: the real service, binaries and servers.

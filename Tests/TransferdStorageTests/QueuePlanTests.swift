@@ -209,9 +209,8 @@ import TransferdTestSupport
         let event = Event(
             sessionId: session,
             sequence: 0,
-            type: .taskProgress,
             taskIdentifier: 1,
-            data: EventData(),
+            payload: .taskProgress(DownloadProgress(bytesWritten: 1, totalBytesWritten: 1, totalBytesExpectedToWrite: -1)),
             createdAt: now,
             traceparent: nil
         )

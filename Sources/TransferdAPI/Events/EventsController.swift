@@ -20,7 +20,7 @@ struct EventsController: Sendable {
         var sequence: Int64
         var type: EventType
         @ExplicitNull var taskIdentifier: Int64?
-        var data: EventData
+        var data: EventPayload
         var createdAt: Date
 
         init(_ event: Event, session: String? = nil) {
@@ -28,7 +28,7 @@ struct EventsController: Sendable {
             sequence = event.sequence
             type = event.type
             taskIdentifier = event.taskIdentifier
-            data = event.data
+            data = event.payload
             createdAt = event.createdAt
         }
     }

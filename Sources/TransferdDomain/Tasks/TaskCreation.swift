@@ -4,14 +4,11 @@ import Foundation
 /// (``TaskRepository/create(_:)``): the statement takes the tasks' identifiers and the events' sequences from the
 /// session's row, as long as the session is active and the tasks fit its limit and its tenant's quotas.
 package struct TaskCreation: Sendable {
-    /// A task's event: its type and data; the task's identifier is the one the statement takes.
-    package typealias TaskEvent = (type: EventType, data: EventData)
-
     package let sessionID: Int64
     /// The tasks, their identifiers not yet taken.
     package let tasks: [TransferTask]
-    /// Each task's events, in order, after the events of the tasks before it.
-    package let events: [[TaskEvent]]
+    /// Each task's events (the task's identifier is the one the statement takes), in order, after the events of the tasks before it.
+    package let events: [[EventPayload]]
     /// The most tasks the session may hold once they are created.
     package let maximumTasksInSession: Int
     /// The tenant quotas of the service, which the tenant's own override.
@@ -43,7 +40,7 @@ package struct TaskCreation: Sendable {
     package init(
         sessionID: Int64,
         tasks: [TransferTask],
-        events: [[TaskEvent]],
+        events: [[EventPayload]],
         maximumTasksInSession: Int,
         defaultQuota: TenantQuota,
         createdAt: Date,
@@ -58,8 +55,8 @@ package struct TaskCreation: Sendable {
     }
 
     /// A new task's events: `task.created`, and `task.resumed` when it `starts` at once.
-    package static func events(starting starts: Bool) -> [TaskEvent] {
-        [(.taskCreated, EventData(state: .suspended))] + (starts ? [(.taskResumed, EventData(state: .running))] : [])
+    package static func events(starting starts: Bool) -> [EventPayload] {
+        [.taskCreated(StateChange(.suspended))] + (starts ? [.taskResumed(StateChange(.running))] : [])
     }
 
     /// Whether a download is among the tasks: the tenant must then have stored bytes left (``QuotaBreach``).

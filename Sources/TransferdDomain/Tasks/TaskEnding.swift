@@ -25,9 +25,9 @@ package struct TaskEnding: Sendable {
     /// The tasks as they are to be written, each with the revision it was known at.
     package let tasks: [(task: TransferTask, revision: String)]
     /// The session's events, in order, numbered by the statement.
-    package let events: [(type: EventType, taskIdentifier: Int64?, data: EventData)]
+    package let events: [(taskIdentifier: Int64?, payload: EventPayload)]
     /// The events that follow when the session has no busy task once the tasks are written (`session.events_finished`).
-    package let eventsIfIdle: [(type: EventType, taskIdentifier: Int64?, data: EventData)]
+    package let eventsIfIdle: [(taskIdentifier: Int64?, payload: EventPayload)]
     /// How many fewer busy tasks the session has once they are written.
     package let leavingBusy: Int
     package let createdAt: Date
@@ -37,8 +37,8 @@ package struct TaskEnding: Sendable {
         sessionID: Int64,
         owner: String,
         tasks: [(task: TransferTask, revision: String)],
-        events: [(type: EventType, taskIdentifier: Int64?, data: EventData)],
-        eventsIfIdle: [(type: EventType, taskIdentifier: Int64?, data: EventData)],
+        events: [(taskIdentifier: Int64?, payload: EventPayload)],
+        eventsIfIdle: [(taskIdentifier: Int64?, payload: EventPayload)],
         leavingBusy: Int,
         createdAt: Date,
         traceparent: String?

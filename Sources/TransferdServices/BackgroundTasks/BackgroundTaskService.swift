@@ -95,16 +95,16 @@ package struct BackgroundTaskService: Sendable {
                 switch action {
                 case .warn:
                     try await repositories.backgroundTasks.update(machine.task)
-                    try await write(.backgroundTaskExpiring, of: machine.task, at: now, repositories)
+                    try await write(EventPayload.backgroundTaskExpiring, of: machine.task, at: now, repositories)
                 case .expire(let warnFirst):
                     try await repositories.backgroundTasks.update(machine.task)
-                    if warnFirst { try await write(.backgroundTaskExpiring, of: machine.task, at: now, repositories) }
+                    if warnFirst { try await write(EventPayload.backgroundTaskExpiring, of: machine.task, at: now, repositories) }
                     try await transitions.cancel(
                         try repositories.tasks.transfers(ofBackgroundTask: task.publicId),
                         .expire(expired),
                         repositories
                     )
-                    try await write(.backgroundTaskExpired, of: machine.task, at: now, repositories)
+                    try await write(EventPayload.backgroundTaskExpired, of: machine.task, at: now, repositories)
                 case .none, .end, .complete:
                     break
                 }
@@ -117,7 +117,12 @@ package struct BackgroundTaskService: Sendable {
         }
     }
 
-    private func write(_ type: EventType, of task: BackgroundTask, at now: Date, _ repositories: any Repositories) async throws {
-        try await eventLog.append(repositories, sessionID: task.sessionId, type: type, data: EventData(backgroundTask: task, at: now))
+    private func write(
+        _ event: (BackgroundTaskTime) -> EventPayload,
+        of task: BackgroundTask,
+        at now: Date,
+        _ repositories: any Repositories
+    ) async throws {
+        try await eventLog.append(repositories, sessionID: task.sessionId, event(BackgroundTaskTime(task, at: now)))
     }
 }

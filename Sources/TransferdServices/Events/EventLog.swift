@@ -18,27 +18,20 @@ package struct EventLog: Sendable {
         self.metrics = metrics
     }
 
-    /// An event to append: its session, type, task and data.
+    /// An event to append: its session, payload and task.
     package struct Entry: Sendable {
         let sessionID: Int64
-        let type: EventType
+        let payload: EventPayload
         let taskIdentifier: Int64?
-        let data: EventData
         let kind: TransferTask.Kind?
 
-        package init(
-            sessionID: Int64,
-            type: EventType,
-            taskIdentifier: Int64? = nil,
-            data: EventData = EventData(),
-            kind: TransferTask.Kind? = nil
-        ) {
-            (self.sessionID, self.type, self.taskIdentifier, self.data, self.kind) = (sessionID, type, taskIdentifier, data, kind)
+        package init(sessionID: Int64, _ payload: EventPayload, taskIdentifier: Int64? = nil, kind: TransferTask.Kind? = nil) {
+            (self.sessionID, self.payload, self.taskIdentifier, self.kind) = (sessionID, payload, taskIdentifier, kind)
         }
 
         /// An event about `task`.
-        package init(_ type: EventType, for task: TransferTask, data: EventData = EventData()) {
-            self.init(sessionID: task.sessionId, type: type, taskIdentifier: task.taskIdentifier, data: data, kind: task.kind)
+        package init(_ payload: EventPayload, for task: TransferTask) {
+            self.init(sessionID: task.sessionId, payload, taskIdentifier: task.taskIdentifier, kind: task.kind)
         }
     }
 
@@ -53,9 +46,8 @@ package struct EventLog: Sendable {
                 Event(
                     sessionId: entry.sessionID,
                     sequence: 0,
-                    type: entry.type,
                     taskIdentifier: entry.taskIdentifier,
-                    data: entry.data,
+                    payload: entry.payload,
                     createdAt: now,
                     traceparent: traceparent
                 )
@@ -80,25 +72,19 @@ package struct EventLog: Sendable {
     package func append(
         _ repositories: any Repositories,
         sessionID: Int64,
-        type: EventType,
-        taskIdentifier: Int64? = nil,
-        data: EventData = EventData(),
-        kind: TransferTask.Kind? = nil
+        _ payload: EventPayload
     ) async throws -> Event {
-        try await append(repositories, [Entry(sessionID: sessionID, type: type, taskIdentifier: taskIdentifier, data: data, kind: kind)])[0]
+        try await append(repositories, [Entry(sessionID: sessionID, payload)])[0]
     }
 
     /// Appends an event about `task` to its session's log, in the caller's transaction.
     @discardableResult
     package func append(
         _ repositories: any Repositories,
-        _ type: EventType,
-        for task: TransferTask,
-        data: EventData = EventData()
-    ) async throws
-        -> Event
-    {
-        try await append(repositories, [Entry(type, for: task, data: data)])[0]
+        _ payload: EventPayload,
+        for task: TransferTask
+    ) async throws -> Event {
+        try await append(repositories, [Entry(payload, for: task)])[0]
     }
 
     /// Events of the session after `sequence` (only one task's when `taskIdentifier` is given), oldest first; waits

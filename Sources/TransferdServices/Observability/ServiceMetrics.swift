@@ -35,16 +35,16 @@ package final class ServiceMetrics: Sendable {
     package func written(_ event: Event, kind: TransferTask.Kind?) {
         counter("transferd_events_written_total", [("type", event.type.rawValue)]).increment()
         let kind = [("kind", kind?.rawValue ?? "none")]
-        switch event.type {
+        switch event.payload {
         case .taskCreated:
             counter("transferd_tasks_created_total", kind).increment()
-        case .taskCompleted:
-            let outcome = event.data.error.map(\.code.rawValue) ?? "success"
+        case .taskCompleted(let completion):
+            let outcome = completion.error.map(\.code.rawValue) ?? "success"
             counter("transferd_tasks_completed_total", kind + [("outcome", outcome)]).increment()
-        case .taskProgress:
-            counter("transferd_bytes_received_total").increment(by: max(0, event.data.bytesWritten ?? 0))
-        case .taskUploadProgress:
-            counter("transferd_bytes_sent_total").increment(by: max(0, event.data.bytesSent ?? 0))
+        case .taskProgress(let progress):
+            counter("transferd_bytes_received_total").increment(by: max(0, progress.bytesWritten))
+        case .taskUploadProgress(let progress):
+            counter("transferd_bytes_sent_total").increment(by: max(0, progress.bytesSent))
         default:
             break
         }

@@ -39,7 +39,7 @@ package struct RetentionSweeper: Service {
                 let file = task.file
                 (task.file, task.reply) = (nil, nil)
                 try await repositories.tasks.update(task)
-                try await eventLog.append(repositories, .taskContentExpired, for: task, data: EventData(file: file))
+                try await eventLog.append(repositories, .taskContentExpired(ContentExpired(file: file)), for: task)
             }
             let fileIDs = try await repositories.stagedFiles.deleteExpired(at: now)
             try await repositories.idempotencyKeys.deleteCreated(

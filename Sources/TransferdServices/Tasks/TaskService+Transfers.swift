@@ -46,8 +46,8 @@ extension TaskService: TransferReporter {
             guard let task = try await repositories.tasks.find(id: taskID), task.state == .running, task.lease?.owner == owner else {
                 return
             }
-            let data = EventData(redirect: statusCode, from: from, to: to, followed: followed)
-            try await eventLog.append(repositories, .taskRedirected, for: task, data: data)
+            let redirection = Redirection(statusCode: statusCode, from: from, to: to, followed: followed)
+            try await eventLog.append(repositories, .taskRedirected(redirection), for: task)
         }
     }
 
@@ -93,8 +93,12 @@ extension TaskService: TransferReporter {
                 let task = try await repositories.tasks.find(id: taskID), task.state == .running
             else { return .unwanted }
             if bytesWritten > 0 {
-                let data = EventData(bytesWritten: bytesWritten, totalBytesWritten: received, totalBytesExpectedToWrite: expected)
-                try await eventLog.append(repositories, .taskProgress, for: task, data: data)
+                let progress = DownloadProgress(
+                    bytesWritten: bytesWritten,
+                    totalBytesWritten: received,
+                    totalBytesExpectedToWrite: expected
+                )
+                try await eventLog.append(repositories, .taskProgress(progress), for: task)
             }
             // Past the quota by what arrived since the last checkpoint at most.
             guard try await quotas.limitsStorage(of: transfer.tenantID, repositories) else { return .proceed }
@@ -115,8 +119,8 @@ extension TaskService: TransferReporter {
             guard try await repositories.tasks.recordUploadProgress(id: taskID, owner: owner, sent: sent, expected: expected),
                 let task = try await repositories.tasks.find(id: taskID)
             else { return false }
-            let data = EventData(bytesSent: bytesSent, totalBytesSent: sent, totalBytesExpectedToSend: expected)
-            try await eventLog.append(repositories, .taskUploadProgress, for: task, data: data)
+            let progress = UploadProgress(bytesSent: bytesSent, totalBytesSent: sent, totalBytesExpectedToSend: expected)
+            try await eventLog.append(repositories, .taskUploadProgress(progress), for: task)
             return true
         }
     }
@@ -374,13 +378,14 @@ extension TaskService: TransferReporter {
                 guard let start, start.triedToResume else { return nil }
                 return EventLog.Entry(
                     sessionID: transfer.queue.sessionID,
-                    type: .taskResumedAtOffset,
-                    taskIdentifier: taskIdentifier,
-                    data: EventData(
-                        totalBytesExpectedToWrite: start.expectedBytes,
-                        fileOffset: start.offset,
-                        restartReason: start.restartReason
+                    .taskResumedAtOffset(
+                        ResumedAtOffset(
+                            totalBytesExpectedToWrite: start.expectedBytes,
+                            fileOffset: start.offset,
+                            restartReason: start.restartReason
+                        )
                     ),
+                    taskIdentifier: taskIdentifier,
                     kind: transfer.kind
                 )
             }

@@ -117,7 +117,7 @@ package struct TaskService: Sendable {
             try await eventLog.append(
                 repositories,
                 zip(created, newTasks).flatMap { task, newTask in
-                    TaskCreation.events(starting: newTask.start).map { EventLog.Entry($0.type, for: task, data: $0.data) }
+                    TaskCreation.events(starting: newTask.start).map { EventLog.Entry($0, for: task) }
                 }
             )
             return created

@@ -109,8 +109,8 @@ package struct TaskTransitions: Sendable {
             sessionID: sessionID,
             owner: owner,
             tasks: tasks.map { ($0, known[$0.rowID]!.revision) },
-            events: entries.map { ($0.type, $0.taskIdentifier, $0.data) },
-            eventsIfIdle: ifIdle.map { ($0.type, $0.taskIdentifier, $0.data) },
+            events: entries.map { ($0.taskIdentifier, $0.payload) },
+            eventsIfIdle: ifIdle.map { ($0.taskIdentifier, $0.payload) },
             leavingBusy: tasks.reduce(0) { $0 + (known[$1.rowID]!.task.state.isBusy ? 1 : 0) - ($1.state.isBusy ? 1 : 0) },
             createdAt: clock.now,
             traceparent: repositories.traceparent
@@ -160,14 +160,14 @@ package struct TaskTransitions: Sendable {
             // A challenge that waited is asked again by the next request.
             task.challenge = nil
             try await writes.update(task)
-            try await writes.append([EventLog.Entry(.taskResumed, for: task, data: EventData(state: .running))], eventLog)
+            try await writes.append([EventLog.Entry(.taskResumed(StateChange(.running)), for: task)], eventLog)
             wakeScheduler(repositories)
         case .suspend(let stopTransfer):
             if let live = transfers[taskID]?.liveCounters {
                 (task.countOfBytesReceived, task.countOfBytesExpected) = live
             }
             try await writes.update(task)
-            try await writes.append([EventLog.Entry(.taskSuspended, for: task, data: EventData(state: .suspended))], eventLog)
+            try await writes.append([EventLog.Entry(.taskSuspended(StateChange(.suspended)), for: task)], eventLog)
             if stopTransfer { interrupt(taskID, repositories) }
         case .stopTransfer(let cancellation):
             task.pendingCancellation = cancellation
@@ -210,10 +210,11 @@ package struct TaskTransitions: Sendable {
             task.countOfBytesReceived = file.size
             task.countOfBytesExpected = file.size
             try await writes.update(task)
-            let progress = EventData(bytesWritten: bytesWritten, totalBytesWritten: file.size, totalBytesExpectedToWrite: file.size)
-            events.append(EventLog.Entry(.taskProgress, for: task, data: progress))
-            let finished = EventData(file: file, location: "tasks/\(task.taskIdentifier)/content")
-            events.append(EventLog.Entry(.taskFinishedDownloading, for: task, data: finished))
+            let progress = DownloadProgress(bytesWritten: bytesWritten, totalBytesWritten: file.size, totalBytesExpectedToWrite: file.size)
+            events.append(EventLog.Entry(.taskProgress(progress), for: task))
+            events.append(
+                EventLog.Entry(.taskFinishedDownloading(FinishedDownloading(file: file, taskIdentifier: task.taskIdentifier)), for: task)
+            )
         } else {
             if let error = completion.error, let resumeData = resumeData(for: task, after: error, requested: completion.produceResumeData) {
                 task.error?.resumeData = try resumeDataSigner.token(for: resumeData)
@@ -223,17 +224,17 @@ package struct TaskTransitions: Sendable {
             if task.kind == .upload, completion.error == nil {
                 let bytesSent = task.countOfBytesExpectedToSend - task.countOfBytesSent
                 task.countOfBytesSent = task.countOfBytesExpectedToSend
-                let progress = EventData(
+                let progress = UploadProgress(
                     bytesSent: bytesSent,
                     totalBytesSent: task.countOfBytesSent,
                     totalBytesExpectedToSend: task.countOfBytesSent
                 )
-                events.append(EventLog.Entry(.taskUploadProgress, for: task, data: progress))
+                events.append(EventLog.Entry(.taskUploadProgress(progress), for: task))
             }
             try await writes.update(task)
         }
         // didCompleteWithError after the progress and the file it follows, written together.
-        events.append(EventLog.Entry(.taskCompleted, for: task, data: .completion(error: task.error, metrics: task.metrics)))
+        events.append(EventLog.Entry(.taskCompleted(Completion(error: task.error, metrics: task.metrics)), for: task))
         try await writes.append(events, eventLog)
         if let backgroundTask = task.backgroundTask {
             // It counts its transfers' states, this one's among them.
@@ -270,7 +271,7 @@ package struct TaskTransitions: Sendable {
         if task.resumeValidator == nil { discardPartial(of: &task) }
         task.countOfBytesReceived = task.partialBytes
         try await writes.update(task)
-        try await writes.append([EventLog.Entry(.taskAuthenticationChallenge, for: task, data: EventData(challenge: challenge))], eventLog)
+        try await writes.append([EventLog.Entry(.taskAuthenticationChallenge(ChallengeIssued(challenge)), for: task)], eventLog)
     }
 
     private func scheduleRetry(_ task: inout TransferTask, at: Date, after error: TransferError, _ writes: Writes) async throws {
@@ -320,7 +321,7 @@ package struct TaskTransitions: Sendable {
         } catch {
             return []
         }
-        let finished = EventLog.Entry(sessionID: sessionID, type: .sessionEventsFinished)
+        let finished = EventLog.Entry(sessionID: sessionID, .sessionEventsFinished)
         switch action {
         case .none, .beginInvalidation:
             return []
@@ -333,7 +334,7 @@ package struct TaskTransitions: Sendable {
             try await repositories.sessions.updateState(of: session)
             // An invalidated session takes no tasks, so the partial files its resume data pointed to go.
             for taskID in try await repositories.tasks.releaseResumeData(sessionID: sessionID) { files.removePartial(taskID: taskID) }
-            return (finishEvents ? [finished] : []) + [EventLog.Entry(sessionID: sessionID, type: .sessionInvalidated)]
+            return (finishEvents ? [finished] : []) + [EventLog.Entry(sessionID: sessionID, .sessionInvalidated)]
         }
     }
 
@@ -348,8 +349,7 @@ package struct TaskTransitions: Sendable {
         try await eventLog.append(
             repositories,
             sessionID: backgroundTask.sessionId,
-            type: .backgroundTaskCompleted,
-            data: EventData(backgroundTask: machine.task, at: now)
+            .backgroundTaskCompleted(BackgroundTaskTime(machine.task, at: now))
         )
     }
 

@@ -10,7 +10,7 @@ package struct WebhookPayload: Encodable {
         package var sessionIdentifier: String
         package var sequence: Int64
         package var taskIdentifier: Int64?
-        package var fields: EventData
+        package var fields: EventPayload
         package var task: TaskRepresentation?
 
         package enum CodingKeys: String, CodingKey {
@@ -40,7 +40,7 @@ package struct WebhookPayload: Encodable {
             sessionIdentifier: sessionIdentifier,
             sequence: event.sequence,
             taskIdentifier: event.taskIdentifier,
-            fields: event.data,
+            fields: event.payload,
             task: includesTask ? task.map { TaskRepresentation($0, live: nil, heldBack: nil, now: now) } : nil
         )
     }

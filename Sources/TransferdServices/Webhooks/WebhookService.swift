@@ -86,7 +86,7 @@ package struct WebhookService: Sendable {
             guard let subscription = try await repositories.webhooks.find(sessionID: sessionID), subscription.state != .disabled else {
                 throw DomainError.conflict("The session has no enabled webhook to test.")
             }
-            let event = try await eventLog.append(repositories, sessionID: sessionID, type: .webhookTest)
+            let event = try await eventLog.append(repositories, sessionID: sessionID, .webhookTest)
             guard let delivery = try await repositories.deliveries.find(eventID: event.rowID) else {
                 throw DomainError.conflict("The webhook's event filter excludes `webhook.test`.")
             }

@@ -11,9 +11,8 @@ extension Event {
             id: row["id"],
             sessionId: row["session_id"],
             sequence: row["sequence"],
-            type: try RowCoding.enumeration(row, "type"),
             taskIdentifier: row["task_identifier"],
-            data: try RowCoding.json(row, "data") ?? EventData(),
+            payload: try RowCoding.payload(row, type: RowCoding.enumeration(row, "type")),
             createdAt: row["created_at"],
             traceparent: row["traceparent"]
         )
@@ -26,7 +25,7 @@ extension Event {
             "sequence": sequence,
             "type": type.rawValue,
             "task_identifier": taskIdentifier,
-            "data": try RowCoding.json(data),
+            "data": try RowCoding.json(payload),
             "created_at": StoredDate.text(createdAt),
             "traceparent": traceparent,
         ]

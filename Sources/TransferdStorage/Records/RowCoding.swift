@@ -27,6 +27,11 @@ enum RowCoding {
         try jsonDecoder.decode(type, from: Data(text.utf8))
     }
 
+    /// An event's payload: its `data` column read as the arguments of its `type`.
+    static func payload(_ row: StoredRow, type: EventType) throws -> EventPayload {
+        try EventPayload(type: type, json: Data(((row["data"] as String?) ?? "{}").utf8), decoder: jsonDecoder)
+    }
+
     static func json<T: Encodable>(_ value: T?) throws -> String? {
         guard let value else { return nil }
         return String(decoding: try jsonEncoder.encode(value), as: UTF8.self)

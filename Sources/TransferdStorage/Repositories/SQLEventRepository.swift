@@ -79,7 +79,7 @@ struct SQLEventRepository: EventRepository {
         var arguments: SQLArguments = [events.count, session]
         for event in events {
             arguments += [
-                event.type.rawValue, event.taskIdentifier, try RowCoding.json(event.data), StoredDate.text(event.createdAt),
+                event.type.rawValue, event.taskIdentifier, try RowCoding.json(event.payload), StoredDate.text(event.createdAt),
                 event.traceparent,
             ]
         }

@@ -33,7 +33,7 @@ struct SQLTaskCreation {
         }
         let appending = SessionAppend.Appending(
             sessionID: session,
-            events: creation.events.enumerated().flatMap { offset, events in events.map { ($0.type, Int64(offset + 1), $0.data) } },
+            events: creation.events.enumerated().flatMap { offset, events in events.map { (Int64(offset + 1), $0) } },
             createdAt: creation.createdAt,
             traceparent: creation.traceparent,
             // Work when a task starts.

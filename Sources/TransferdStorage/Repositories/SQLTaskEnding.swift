@@ -42,7 +42,7 @@ struct SQLTaskEnding {
         guard db.dialect == .postgres, let numbering, !ending.tasks.isEmpty else { return nil }
         let appending = SessionAppend.Appending(
             sessionID: ending.sessionID,
-            events: (ending.events + ending.eventsIfIdle).map { ($0.type, $0.taskIdentifier, $0.data) },
+            events: (ending.events + ending.eventsIfIdle).map { ($0.taskIdentifier, $0.payload) },
             createdAt: ending.createdAt,
             traceparent: ending.traceparent,
             signals: []

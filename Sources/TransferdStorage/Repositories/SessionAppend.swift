@@ -55,7 +55,7 @@ struct SessionAppend {
     /// The events to append, each with its task (as `taskIdentifier` reads `e.task`), and what the write announces.
     struct Appending {
         let sessionID: Int64
-        let events: [(type: EventType, task: Int64?, data: EventData)]
+        let events: [(task: Int64?, payload: EventPayload)]
         let createdAt: Date
         let traceparent: String?
         /// What the write announces beside the session's events.
@@ -77,7 +77,7 @@ struct SessionAppend {
         guard notification.count == 2, outbox.count == 1 else { return nil }
         let rows: [StoredColumns] = try appending.events.enumerated().map { ordinal, event in
             [
-                "ordinal": ordinal + 1, "type": event.type.rawValue, "task": event.task, "data": try RowCoding.json(event.data),
+                "ordinal": ordinal + 1, "type": event.payload.type.rawValue, "task": event.task, "data": try RowCoding.json(event.payload),
                 "message": Delivery.newMessageID(),
             ]
         }
@@ -100,9 +100,8 @@ struct SessionAppend {
                 id: pair.1,
                 sessionId: appending.sessionID,
                 sequence: firstSequence + Int64(offset),
-                type: pair.0.type,
                 taskIdentifier: pair.0.task,
-                data: pair.0.data,
+                payload: pair.0.payload,
                 createdAt: appending.createdAt,
                 traceparent: appending.traceparent
             )

@@ -12,7 +12,7 @@ import TransferdDomain
     }
 
     @Test func aDeliveryIsNamedByMessageAndOneHundredTwentyEightRandomBits() {
-        var event = Event(sessionId: 1, sequence: 1, type: .taskCreated, taskIdentifier: 1, data: EventData(), createdAt: Date())
+        var event = Event(sessionId: 1, sequence: 1, taskIdentifier: 1, payload: .taskCreated(StateChange(.suspended)), createdAt: Date())
         event.id = 1
         let identifiers = (0..<1000).map { _ in Delivery(pending: event).messageId }
         #expect(identifiers.allSatisfy { $0.wholeMatch(of: /msg_[0-9a-f]{32}/) != nil })

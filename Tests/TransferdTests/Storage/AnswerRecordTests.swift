@@ -33,9 +33,8 @@ import TransferdDomain
                         Event(
                             sessionId: session,
                             sequence: 0,
-                            type: .taskCreated,
                             taskIdentifier: $0,
-                            data: EventData(),
+                            payload: .taskCreated(StateChange(.suspended)),
                             createdAt: written
                         )
                     }

@@ -18,22 +18,26 @@ import TransferdDomain
             let session = try await store.write { repositories in
                 try await repositories.sessions.insert(Session(identifier: "s", tenantId: 1, configuration: .default, createdAt: Date()))
             }
-            let event: @Sendable (EventType) -> Event = { type in
-                Event(sessionId: session.rowID, sequence: 0, type: type, data: EventData(), createdAt: Date(), traceparent: nil)
+            let event: @Sendable (EventPayload) -> Event = { payload in
+                Event(sessionId: session.rowID, sequence: 0, payload: payload, createdAt: Date(), traceparent: nil)
             }
             let start = try await store.lookup { try await $0.events.presentCursor() }
 
             // act: a write whose isolated append fails, then appends twice; a write whose isolated append commits
             try await store.write { repositories in
                 _ = try? await repositories.isolated {
-                    _ = try await repositories.events.append([event(.taskProgress)])
+                    _ = try await repositories.events.append([
+                        event(.taskProgress(.init(bytesWritten: 1, totalBytesWritten: 1, totalBytesExpectedToWrite: -1)))
+                    ])
                     throw Refusal()
                 }
-                _ = try await repositories.events.append([event(.taskCreated)])
-                _ = try await repositories.events.append([event(.taskResumed)])
+                _ = try await repositories.events.append([event(.taskCreated(.init(.suspended)))])
+                _ = try await repositories.events.append([event(.taskResumed(.init(.running)))])
             }
             try await store.write { repositories in
-                try await repositories.isolated { _ = try await repositories.events.append([event(.taskCompleted)]) }
+                try await repositories.isolated {
+                    _ = try await repositories.events.append([event(.taskCompleted(.init(error: nil, metrics: nil)))])
+                }
             }
 
             // verify: the committed events, in order, and the undone one's sequence taken again

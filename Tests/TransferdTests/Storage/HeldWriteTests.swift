@@ -25,7 +25,15 @@ import TransferdDomain
             let appendAlone = writes()
             try await store.write { repositories in
                 _ = try await repositories.events.append(
-                    [Event(sessionId: session, sequence: 0, type: .taskProgress, taskIdentifier: 1, data: EventData(), createdAt: now)]
+                    [
+                        Event(
+                            sessionId: session,
+                            sequence: 0,
+                            taskIdentifier: 1,
+                            payload: .taskProgress(.init(bytesWritten: 1, totalBytesWritten: 1, totalBytesExpectedToWrite: -1)),
+                            createdAt: now
+                        )
+                    ]
                 )
             }
             let sentAlone = writes() - appendAlone
@@ -138,9 +146,8 @@ import TransferdDomain
                 Event(
                     sessionId: session,
                     sequence: 0,
-                    type: .taskCreated,
                     taskIdentifier: $0.taskIdentifier,
-                    data: EventData(),
+                    payload: .taskCreated(StateChange(.suspended)),
                     createdAt: now
                 )
             }

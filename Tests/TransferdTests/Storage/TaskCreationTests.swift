@@ -26,7 +26,7 @@ import TransferdDomain
                     )
                 )
                 _ = try await repositories.events.append(
-                    [Event(sessionId: session, sequence: 0, type: .sessionEventsFinished, data: EventData(), createdAt: now)]
+                    [Event(sessionId: session, sequence: 0, payload: .sessionEventsFinished, createdAt: now)]
                 )
                 return session
             }

@@ -192,8 +192,8 @@ import TransferdDomain
             sessionID: task.sessionId,
             owner: "i1",
             tasks: [(task, basis.revision)],
-            events: [(.taskCompleted, task.taskIdentifier, EventData(state: .completed))],
-            eventsIfIdle: [(.sessionEventsFinished, nil, EventData())],
+            events: [(task.taskIdentifier, .taskCompleted(Completion(error: nil, metrics: nil)))],
+            eventsIfIdle: [(nil, .sessionEventsFinished)],
             leavingBusy: 1,
             createdAt: Date(),
             traceparent: nil

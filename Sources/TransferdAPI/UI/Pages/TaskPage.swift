@@ -80,7 +80,7 @@ struct TaskPage: Sendable {
         values["challenge"] = task.challenge.map(Self.challenge)
         values["events"] = events.prefix(Self.eventLimit).map { event in
             [
-                "sequence": event.sequence, "type": event.type.rawValue, "summary": EventWords.summary(event.type, event.data),
+                "sequence": event.sequence, "type": event.type.rawValue, "summary": EventWords.summary(event.payload),
                 "time": DisplayFormat.timeValues(event.createdAt),
             ] as [String: Any]
         }
