@@ -63,9 +63,10 @@ import TransferdTestSupport
             var completed = try await Self.insertTask(db, session: session.rowID, number: 0, origin: "a.test:80", at: now)
             var suspended = try await Self.insertTask(db, session: session.rowID, number: 1, origin: "a.test:80", at: now)
             var partial = try await Self.insertTask(db, session: session.rowID, number: 2, origin: "a.test:80", at: now)
-            (completed.state, completed.file) = (.completed, StoredFile(size: 1000, sha256: ""))
+            completed.state = .completed
+            completed.transfer.updateDownload { $0.file = StoredFile(size: 1000, sha256: "") }
             suspended.state = .suspended
-            partial.partialBytes = 300
+            partial.transfer.updateDownload { $0.partialBytes = 300 }
             for task in [completed, suspended, partial] {
                 try await SQLTaskRepository(db: db, vault: .forTests).update(task)
             }
@@ -245,7 +246,7 @@ import TransferdTestSupport
         -> TransferTask
     {
         let request = TransferRequest(url: "http://\(origin)/\(number)", method: "GET", headers: [:])
-        let new = NewTask(kind: .download, request: request, origin: origin, priority: 0.5, connections: 1, start: true)
+        let new = NewTask(transfer: .download(DownloadTransfer()), request: request, origin: origin, priority: 0.5, start: true)
         return try await SQLTaskRepository(db: db, vault: .forTests).insert(
             TransferTask(new, sessionID: session, taskIdentifier: Int64(number + 1), createdAt: now)
         )

@@ -27,7 +27,13 @@ import TransferdTestSupport
         let created = Date(timeIntervalSince1970: 1_790_000_000.123_456_7)
         let request = TransferRequest(url: "http://a.test/", method: "GET", headers: ["Accept": "*/*"])
         var task = TransferTask(
-            NewTask(kind: .download, request: request, origin: "a.test:80", priority: 0.25, connections: 2, start: false),
+            NewTask(
+                transfer: .download(DownloadTransfer(connections: 2)),
+                request: request,
+                origin: "a.test:80",
+                priority: 0.25,
+                start: false
+            ),
             sessionID: 1,
             taskIdentifier: 1,
             createdAt: created

@@ -94,28 +94,23 @@ struct CreateTaskRequest: Decodable {
         let priority = priority ?? 0.5
         try TaskFieldValidation.validatePriority(priority)
         if let taskDescription { try TaskFieldValidation.validateDescription(taskDescription) }
-        let connections = connections ?? 1
-        guard (1...16).contains(connections) else { throw .invalidField("connections", requirement: "must be an integer from 1 to 16") }
+        guard (1...16).contains(connections ?? 1) else {
+            throw .invalidField("connections", requirement: "must be an integer from 1 to 16")
+        }
         if let maxBytesPerSecond { try TaskFieldValidation.validateMaxBytesPerSecond(maxBytesPerSecond) }
         if let maxBytes, maxBytes < 1 { throw .invalidField("maxBytes", requirement: "must be a positive number of bytes") }
         let headers = headers ?? [:]
         try HeaderValidation.validate(headers, field: "headers")
-        let (method, source) = try transfer(of: kind)
+        let (method, transfer) = try transfer(of: kind)
         return NewTask(
-            kind: kind,
+            transfer: transfer,
             request: TransferRequest(url: url, method: method, headers: headers),
             origin: TransferTask.origin(of: destination),
             taskDescription: taskDescription,
             priority: priority,
-            checksum: try checksum?.validate(),
             earliestBeginDate: earliestBeginDate,
-            connections: connections,
             maxBytesPerSecond: maxBytesPerSecond,
-            maxBytes: maxBytes,
-            redirectPolicy: redirectPolicy,
             resumeData: resumeData,
-            uploadFrom: source,
-            multipart: try multipart?.validate(),
             backgroundTask: try backgroundTask.map { id throws(DomainError) in try ClientIdentifier.validate(id, field: "backgroundTask") },
             start: start ?? true
         )
@@ -137,14 +132,20 @@ struct CreateTaskRequest: Decodable {
         }
     }
 
-    /// The method and, for an upload, its source; fields of the other kind are refused by name.
-    private func transfer(of kind: TransferTask.Kind) throws(DomainError) -> (String, UploadSource?) {
+    /// The method and the kind's own data; fields of the other kind are refused by name.
+    private func transfer(of kind: TransferTask.Kind) throws(DomainError) -> (String, Transfer) {
         switch kind {
         case .download:
             for (field, given) in [("method", method != nil), ("from", from != nil), ("multipart", multipart != nil)] where given {
                 throw .invalidField(field, requirement: "applies to uploads only")
             }
-            return ("GET", nil)
+            let download = DownloadTransfer(
+                checksum: try checksum?.validate(),
+                connections: connections ?? 1,
+                maxBytes: maxBytes,
+                redirectPolicy: redirectPolicy
+            )
+            return ("GET", .download(download))
         case .upload:
             let downloadFields = [
                 ("checksum", checksum != nil), ("connections", connections != nil), ("resumeData", resumeData != nil),
@@ -158,7 +159,7 @@ struct CreateTaskRequest: Decodable {
                 throw .invalidField("method", requirement: "must be PUT, POST or PATCH for an upload")
             }
             guard let from else { throw .badRequest("`from` is required for an upload: `{\"file\": id}` or `{\"task\": n}`.") }
-            return (method, try from.validate())
+            return (method, .upload(UploadTransfer(from: try from.validate(), multipart: try multipart?.validate())))
         }
     }
 }

@@ -35,7 +35,7 @@ struct TaskContentController: Sendable {
 
     @Sendable func reply(request: Request, context: AppRequestContext) async throws -> Response {
         let task = try await tasks.task(context)
-        guard let reply = task.reply else {
+        guard let reply = task.transfer.upload?.reply else {
             throw Problem.notFound("Task \(task.taskIdentifier) has no response body: only uploads keep one, once the server has answered.")
         }
         let content = ContentResponder.Content(
@@ -57,7 +57,7 @@ struct TaskContentController: Sendable {
     }
 
     private static func finishedFile(of task: TransferTask) throws(Problem) -> StoredFile {
-        guard let file = task.file else {
+        guard let file = task.transfer.download?.file else {
             let reason =
                 switch (task.state, task.error) {
                 case (.completed, .some(let error)): "it completed with error `\(error.code.rawValue)`"

@@ -32,10 +32,13 @@ extension TransferTask {
         currentUrl = received.currentUrl
         response = received.response
         guard let start = received.start else { return }
-        (countOfBytesReceived, countOfBytesExpected, partialBytes) = (start.offset, start.expectedBytes, start.offset)
-        switch start.resumability {
-        case .success(let validator): (resumeValidator, notResumableReason) = (validator, nil)
-        case .failure(let reason): (resumeValidator, notResumableReason) = (nil, reason)
+        (countOfBytesReceived, countOfBytesExpected) = (start.offset, start.expectedBytes)
+        transfer.updateDownload { download in
+            download.partialBytes = start.offset
+            switch start.resumability {
+            case .success(let validator): (download.resumeValidator, download.notResumableReason) = (validator, nil)
+            case .failure(let reason): (download.resumeValidator, download.notResumableReason) = (nil, reason)
+            }
         }
     }
 }

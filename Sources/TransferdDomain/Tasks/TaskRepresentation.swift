@@ -61,9 +61,10 @@ package struct TaskRepresentation: Encodable, Sendable {
     /// `heldBack` says what keeps the task waiting once it is due (`hostLimit`, `discretionary`), if anything.
     package init(_ task: TransferTask, live: (received: Int64, expected: Int64)?, heldBack: TransferTask.WaitingReason?, now: Date) {
         let headerNames = task.originalRequest.headers.keys.sorted()
-        let isUpload = task.kind == .upload
-        let (received, expected) = (!isUpload ? live : nil) ?? (task.countOfBytesReceived, task.countOfBytesExpected)
-        let (sent, expectedToSend) = (isUpload ? live : nil) ?? (task.countOfBytesSent, task.countOfBytesExpectedToSend)
+        let (download, upload) = (task.transfer.download, task.transfer.upload)
+        let (received, expected) = (download != nil ? live : nil) ?? (task.countOfBytesReceived, task.countOfBytesExpected)
+        let (sent, expectedToSend) =
+            (upload != nil ? live : nil) ?? upload.map { ($0.countOfBytesSent, $0.countOfBytesExpectedToSend) } ?? (0, -1)
         taskIdentifier = task.taskIdentifier
         kind = task.kind
         state = task.state
@@ -82,9 +83,14 @@ package struct TaskRepresentation: Encodable, Sendable {
         countOfBytesExpectedToReceive = expected
         countOfBytesSent = sent
         countOfBytesExpectedToSend = expectedToSend
-        let (done, total) = isUpload ? (sent, expectedToSend) : (received, expected)
+        let (done, total) = upload != nil ? (sent, expectedToSend) : (received, expected)
+        let finished =
+            switch task.transfer {
+            case .download(let download): download.file != nil
+            case .upload: task.state == .completed && task.error == nil
+            }
         let fraction: Double =
-            if task.file != nil || (isUpload && task.state == .completed && task.error == nil) {
+            if finished {
                 1
             } else if total > 0 {
                 min(1, Double(done) / Double(total))
@@ -93,8 +99,8 @@ package struct TaskRepresentation: Encodable, Sendable {
             }
         progress = Progress(fractionCompleted: fraction)
         error = task.error
-        file = task.file
-        checksum = task.checksum
+        file = download?.file
+        checksum = download?.checksum
         earliestBeginDate = task.earliestBeginDate
         // Queued: waiting to be claimed; a leased task's transfer is under way here or on another instance.
         let queued = task.state == .running && task.lease == nil && live == nil
@@ -104,14 +110,14 @@ package struct TaskRepresentation: Encodable, Sendable {
         self.waitingReason = waitingReason
         nextAttemptAt = waiting ? task.nextAttemptAt : nil
         attempts = task.attempts
-        resumable = task.resumeValidator != nil
-        notResumableReason = resumable ? nil : task.notResumableReason ?? .noResponseYet
-        connections = task.connections
+        resumable = download?.resumeValidator != nil
+        notResumableReason = resumable ? nil : download?.notResumableReason ?? .noResponseYet
+        connections = download?.connections ?? 1
         maxBytesPerSecond = task.maxBytesPerSecond
-        redirectPolicy = task.redirectPolicy
-        from = task.uploadFrom
-        multipart = task.multipart
-        responseBody = task.reply
+        redirectPolicy = download?.redirectPolicy
+        from = upload?.from
+        multipart = upload?.multipart
+        responseBody = upload?.reply
         backgroundTask = task.backgroundTask
         metrics = task.state == .completed ? task.metrics : nil
         // Only while the task waits for its answer: not once it completed (cancelled, timed out) or was suspended.

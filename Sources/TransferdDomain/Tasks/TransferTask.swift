@@ -1,7 +1,7 @@
 import Foundation
 
 /// One transfer of a session, after NSURLSessionTask: what to fetch, where it stands, and what came of it.
-package struct TransferTask: Codable, Sendable, Equatable, Persisted {
+package struct TransferTask: Sendable, Equatable, Persisted {
     /// What the task does.
     package enum Kind: String, Codable, Sendable, CaseIterable {
         case download
@@ -13,7 +13,8 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
     package var sessionId: Int64
     /// The client-visible identifier, unique within the session.
     package var taskIdentifier: Int64
-    package var kind: Kind
+    /// What it transfers: a download's or an upload's own data.
+    package var transfer: Transfer
     package var state: TaskState
     package var taskDescription: String?
     package var priority: Double
@@ -27,9 +28,6 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
     /// -1 while unknown.
     package var countOfBytesExpected: Int64
     package var error: TransferError?
-    package var file: StoredFile?
-    /// The digest the client expects, verified before the download counts as finished.
-    package var checksum: Checksum?
     /// The client's `earliestBeginDate`: the task does not start before it.
     package var earliestBeginDate: Date?
     /// The scheduler does not start the task before this: its earliest begin date, or the end of a retry backoff.
@@ -39,39 +37,16 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
     /// Why a running task waits for `nextAttemptAt` (`retryBackoff`, `waitingForConnectivity`, `insufficientStorage`, `storageQuota`); nil when it
     /// waits for its earliest begin date.
     package var waitingReason: WaitingReason?
-    /// The checkpoint of the partial file: bytes flushed to disk that a later attempt may keep.
-    package var partialBytes: Int64 = 0
-    /// The validator of the response the partial bytes came from; nil when they cannot be continued.
-    package var resumeValidator: ResumeValidator?
-    package var notResumableReason: ResumeValidator.NotResumableReason?
     /// A pending cancel asked for resume data: the completion keeps the partial file and issues a token.
     package var produceResumeData = false
-    /// Parallel range requests for the body (1 = one stream).
-    package var connections: Int = 1
     /// The task's own bandwidth limit; nil for none.
     package var maxBytesPerSecond: Int64?
-    /// A download's own size cap; nil for the service's.
-    package var maxBytes: Int64?
-    /// A download's own redirect policy; nil for its session's.
-    package var redirectPolicy: RedirectPolicy?
     /// What its attempts' requests cost; nil until one ended.
     package var metrics: TaskMetrics?
     /// The authentication challenge it waits on for an answer.
     package var challenge: AuthenticationChallenge?
     /// The credentials given for its protection spaces (an origin's, a proxy's), sealed.
     package var credentials: [SealedCredential] = []
-    /// What an upload sends, as the client named it.
-    package var uploadFrom: UploadSource?
-    /// The staged file (row id) an upload sends.
-    package var sourceFileId: Int64?
-    /// The download (row id) whose content an upload sends.
-    package var sourceTaskId: Int64?
-    package var multipart: MultipartForm?
-    package var countOfBytesSent: Int64 = 0
-    /// The upload's body length, -1 for downloads.
-    package var countOfBytesExpectedToSend: Int64 = -1
-    /// The final response's body of an upload, once kept.
-    package var reply: StoredReply?
     /// The background task (its public id) the transfer belongs to.
     package var backgroundTask: String?
     /// The error a pending cancellation completes the task with, when not the plain `cancelled`.
@@ -81,6 +56,8 @@ package struct TransferTask: Codable, Sendable, Equatable, Persisted {
     package var completedAt: Date?
     /// The instance running its transfer; only the scheduler and the lease keeper change it.
     package var lease: TaskLease?
+
+    package var kind: Kind { transfer.kind }
 
     /// Whether a transfer of the task is under way at `now`, on whichever instance holds its lease.
     package func isTransferring(at now: Date) -> Bool {
@@ -94,7 +71,7 @@ extension TransferTask {
     package init(
         sessionId: Int64,
         taskIdentifier: Int64,
-        kind: Kind,
+        transfer: Transfer,
         state: TaskState,
         priority: Double,
         originalRequest: TransferRequest,
@@ -103,7 +80,7 @@ extension TransferTask {
     ) {
         self.sessionId = sessionId
         self.taskIdentifier = taskIdentifier
-        self.kind = kind
+        self.transfer = transfer
         self.state = state
         self.priority = priority
         self.originalRequest = originalRequest
@@ -119,7 +96,7 @@ extension TransferTask {
         self.init(
             sessionId: sessionID,
             taskIdentifier: taskIdentifier,
-            kind: newTask.kind,
+            transfer: newTask.transfer,
             state: newTask.start ? .running : .suspended,
             priority: newTask.priority,
             originalRequest: newTask.request,
@@ -127,14 +104,9 @@ extension TransferTask {
             createdAt: createdAt
         )
         taskDescription = newTask.taskDescription
-        checksum = newTask.checksum
         earliestBeginDate = newTask.earliestBeginDate
         nextAttemptAt = newTask.earliestBeginDate
-        connections = newTask.connections
         maxBytesPerSecond = newTask.maxBytesPerSecond
-        maxBytes = newTask.maxBytes
-        redirectPolicy = newTask.redirectPolicy
-        multipart = newTask.multipart
     }
 
     /// Why a `running` task is not transferring yet.

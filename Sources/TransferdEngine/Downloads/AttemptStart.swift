@@ -16,7 +16,7 @@ package struct AttemptStart: Sendable {
     package var resumability: Result<ResumeValidator, ResumeValidator.NotResumableReason>
 
     /// Reads a successful response to a request made with `resumePoint` (nil when no range was asked).
-    package init(_ response: TransferResponse, resumePoint: TransferJob.ResumePoint?, restartReason: RestartReason?, decoded: Bool) throws {
+    package init(_ response: TransferResponse, resumePoint: DownloadJob.ResumePoint?, restartReason: RestartReason?, decoded: Bool) throws {
         let headers = response.headers
         resumability = ResumeValidator.of(headers: headers, statusCode: response.statusCode, decoded: decoded)
         triedToResume = resumePoint != nil || restartReason != nil

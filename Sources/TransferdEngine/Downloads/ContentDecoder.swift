@@ -24,9 +24,9 @@ package final class ContentDecoder {
     private var encodedBytes: Int64 = 0
     private var decodedBytes: Int64 = 0
 
-    /// A decoder when the job wants decoded content and the response is gzip-encoded; nil otherwise.
-    package init?(job: TransferJob, headers: HTTPHeaders) throws {
-        guard job.decodeContent, headers.first(name: "content-encoding")?.lowercased() == "gzip" else { return nil }
+    /// A decoder when the download wants decoded content and the response is gzip-encoded; nil otherwise.
+    package init?(decodeContent: Bool, headers: HTTPHeaders) throws {
+        guard decodeContent, headers.first(name: "content-encoding")?.lowercased() == "gzip" else { return nil }
         decompressor = try ZlibDecompressor(algorithm: .gzip)
         window.reserveCapacity(BodyWriter.batchSize)
     }

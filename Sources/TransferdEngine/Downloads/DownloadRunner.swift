@@ -10,7 +10,7 @@ import _NIOFileSystem
 /// Performs one attempt of a download: follows redirects, continues the partial file with `Range` + `If-Range`
 /// when earlier attempts left bytes, streams the body to disk while hashing it (or in parallel segments), and
 /// checkpoints what is flushed so that a later attempt, even after a crash, continues from there.
-package struct DownloadRunner: Sendable {
+package struct DownloadRunner: TransferRunner {
     static let maximumRedirects = 10
     /// The smallest segment worth its own connection.
     static let minimumSegmentSize: Int64 = 256 << 10
@@ -26,11 +26,13 @@ package struct DownloadRunner: Sendable {
         self.disk = disk
     }
 
-    package func run(_ job: TransferJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
-        await AttemptSupervisor.supervise(job, transfer: transfer, clock: environment.clock) { await download(job, transfer: transfer) }
+    package func run(_ job: TransferJob, _ download: DownloadJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
+        await AttemptSupervisor.supervise(job, transfer: transfer, clock: environment.clock) {
+            await self.download(job, download, transfer: transfer)
+        }
     }
 
-    private func download(_ job: TransferJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
+    private func download(_ job: TransferJob, _ download: DownloadJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
         do {
             if job.challengeUnanswered { return .failed(TransferJob.unansweredChallenge) }
             let deadline = try environment.deadline(of: job)
@@ -39,15 +41,16 @@ package struct DownloadRunner: Sendable {
             // Released when the attempt stops, unless it published the file: then once its end is recorded.
             var published = false
             defer { if !published { partialFile.release() } }
-            var resumePoint = job.resumePoint
+            var resumePoint = download.resumePoint
             var restartReason: RestartReason?
             if let point = resumePoint, try partialFile.size() < point.bytes {
                 (resumePoint, restartReason) = (nil, .partialFileMissing)
             }
             var (response, url, timeline) = try await fetch(
                 job,
+                download,
                 from: job.url,
-                range: firstRange(job, resumePoint),
+                range: firstRange(download, resumePoint),
                 deadline: deadline,
                 transfer: transfer
             )
@@ -55,8 +58,9 @@ package struct DownloadRunner: Sendable {
                 (resumePoint, restartReason) = (nil, RestartReason.rangeNotSatisfiable)
                 (response, url, timeline) = try await fetch(
                     job,
+                    download,
                     from: job.url,
-                    range: firstRange(job, nil),
+                    range: firstRange(download, nil),
                     deadline: deadline,
                     transfer: transfer
                 )
@@ -69,7 +73,7 @@ package struct DownloadRunner: Sendable {
             // A redirect the policy did not follow is the task's response, and its body the content.
             let redirectKept = Self.redirectStatuses.contains(response.status.code)
             if redirectKept, resumePoint != nil { (resumePoint, restartReason) = (nil, .rangeIgnored) }
-            let decoder = try ContentDecoder(job: job, headers: response.headers)
+            let decoder = try ContentDecoder(decodeContent: download.decodeContent, headers: response.headers)
             let mimeType = response.headers.first(name: "content-type")
             let summary = TransferResponse(response)
             guard (200..<300).contains(response.status.code) || redirectKept else {
@@ -79,10 +83,10 @@ package struct DownloadRunner: Sendable {
             }
             let start = try AttemptStart(summary, resumePoint: resumePoint, restartReason: restartReason, decoded: decoder != nil)
             transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: start))
-            if start.expectedBytes > job.maxBytes { throw TransferError.tooLarge(limit: job.maxBytes) }
+            if start.expectedBytes > download.maxBytes { throw TransferError.tooLarge(limit: download.maxBytes) }
             transfer.begin(received: start.offset, expected: start.expectedBytes)
             let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline, timeline: timeline)
-            let file = try await store(body, of: job, transfer: transfer, contentType: mimeType)
+            let file = try await store(body, of: job, download, transfer: transfer, contentType: mimeType)
             try await environment.files.publish(taskID: job.taskID)
             transfer.hold(partialFile)
             published = true
@@ -122,9 +126,9 @@ package struct DownloadRunner: Sendable {
 
     /// What the first request of an attempt asks for: the bytes after the resume point; or, for a download that
     /// may use several connections, `bytes=0-`, so that a `206` proves the origin honours ranges before splitting.
-    private func firstRange(_ job: TransferJob, _ resumePoint: TransferJob.ResumePoint?) -> RangeRequest? {
+    private func firstRange(_ download: DownloadJob, _ resumePoint: DownloadJob.ResumePoint?) -> RangeRequest? {
         if let resumePoint { return RangeRequest(first: resumePoint.bytes, ifRange: resumePoint.validator) }
-        return job.connections > 1 ? RangeRequest(first: 0) : nil
+        return download.connections > 1 ? RangeRequest(first: 0) : nil
     }
 
     /// The statuses of a redirect that carries a `Location` to follow.
@@ -140,6 +144,7 @@ package struct DownloadRunner: Sendable {
     /// timeline.
     private func fetch(
         _ job: TransferJob,
+        _ download: DownloadJob,
         from url: String,
         range: RangeRequest?,
         deadline: NIODeadline,
@@ -170,7 +175,7 @@ package struct DownloadRunner: Sendable {
             else {
                 throw TransferError(code: .unsupportedURL, message: "The server redirected to an unsupported URL.")
             }
-            let follows = job.redirectPolicy.follows(from: url, to: next)
+            let follows = download.redirectPolicy.follows(from: url, to: next)
             if reportingRedirects {
                 let status = Int(response.status.code)
                 try await recording {
@@ -199,7 +204,13 @@ package struct DownloadRunner: Sendable {
     /// Writes the body into the partial file after the kept bytes, as one stream hashed on the way, or, when the
     /// task asks for several connections and the origin allows it, as parallel segments hashed once complete.
     /// A requested checksum is verified before the file counts as finished; the file is flushed to disk.
-    private func store(_ first: FirstBody, of job: TransferJob, transfer: ActiveTransfer, contentType: String?) async throws -> StoredFile {
+    private func store(
+        _ first: FirstBody,
+        of job: TransferJob,
+        _ download: DownloadJob,
+        transfer: ActiveTransfer,
+        contentType: String?
+    ) async throws -> StoredFile {
         let path = FilePath(environment.files.partialPath(taskID: job.taskID))
         let start = first.start
         return try await FileSystem.shared.withFileHandle(forReadingAndWritingAt: path, options: .modifyFile(createIfNecessary: true)) {
@@ -210,15 +221,23 @@ package struct DownloadRunner: Sendable {
                 transfer: transfer,
                 limits: [environment.serviceLimit, transfer.limit],
                 flushInterval: environment.progressInterval,
-                maximumSize: job.maxBytes
+                maximumSize: download.maxBytes
             )
             let prefix = BodyWriter.Mark(start.offset)
-            var digest = ContentDigest(checksum: job.checksum)
-            let segments = segments(of: job, first: first)
+            var digest = ContentDigest(checksum: download.checksum)
+            let segments = segments(of: download, first: first)
             let size = try await checkpointing(handle, job: job, transfer: transfer, prefix: prefix) {
                 let size: Int64
                 if segments.count > 1 {
-                    size = try await writeSegments(segments, first: first, of: job, transfer: transfer, writer: writer, prefix: prefix)
+                    size = try await writeSegments(
+                        segments,
+                        first: first,
+                        of: job,
+                        download,
+                        transfer: transfer,
+                        writer: writer,
+                        prefix: prefix
+                    )
                 } else {
                     for try await chunk in handle.readChunks(in: 0..<start.offset, chunkLength: .mebibytes(1)) { digest.update(chunk) }
                     size = try await writer.write(first.body, from: start.offset, decoder: first.decoder, mark: prefix) {
@@ -237,7 +256,7 @@ package struct DownloadRunner: Sendable {
             if segments.count > 1 {
                 for try await chunk in handle.readChunks(in: 0..<size, chunkLength: .mebibytes(1)) { digest.update(chunk) }
             }
-            let sha256 = try digest.finish(verifying: job.checksum)
+            let sha256 = try digest.finish(verifying: download.checksum)
             try await handle.synchronize()
             return StoredFile(size: size, sha256: sha256, contentType: contentType)
         }
@@ -246,15 +265,15 @@ package struct DownloadRunner: Sendable {
     /// The byte ranges to fetch in parallel: one per connection the task allows, each at least
     /// `minimumSegmentSize`, when the origin answered with a range, the size is known and the bytes can be
     /// continued by range. One range otherwise.
-    private func segments(of job: TransferJob, first: FirstBody) -> [Range<Int64>] {
+    private func segments(of download: DownloadJob, first: FirstBody) -> [Range<Int64>] {
         let start = first.start.offset
         let end = first.start.expectedBytes
-        guard job.connections > 1, first.start.rangeHonoured, first.decoder == nil, end > start,
+        guard download.connections > 1, first.start.rangeHonoured, first.decoder == nil, end > start,
             (try? first.start.resumability.get()) != nil
         else {
             return [start..<max(start, end)]
         }
-        let count = Int64(min(job.connections, Int((end - start) / Self.minimumSegmentSize)))
+        let count = Int64(min(download.connections, Int((end - start) / Self.minimumSegmentSize)))
         guard count > 1 else { return [start..<end] }
         let length = (end - start + count - 1) / count
         return stride(from: start, to: end, by: Int(length)).map { $0..<min(end, $0 + length) }
@@ -266,6 +285,7 @@ package struct DownloadRunner: Sendable {
         _ segments: [Range<Int64>],
         first: FirstBody,
         of job: TransferJob,
+        _ download: DownloadJob,
         transfer: ActiveTransfer,
         writer: BodyWriter,
         prefix: BodyWriter.Mark
@@ -282,6 +302,7 @@ package struct DownloadRunner: Sendable {
                     let range = RangeRequest(first: segment.lowerBound, last: segment.upperBound - 1, ifRange: validator)
                     let (response, _, timeline) = try await fetch(
                         job,
+                        download,
                         from: url,
                         range: range,
                         deadline: deadline,

@@ -99,10 +99,9 @@ package struct Scheduler: Service {
     /// again, after the transfer is no longer registered.
     private func perform(_ job: TransferJob, transfer: ActiveTransfer) async {
         let outcome =
-            if let upload = job.upload {
-                await uploader.run(job, upload: upload, transfer: transfer)
-            } else {
-                await downloader.run(job, transfer: transfer)
+            switch job.work {
+            case .download(let download): await downloader.run(job, download, transfer: transfer)
+            case .upload(let upload): await uploader.run(job, upload, transfer: transfer)
             }
         transfer.beginEnding()
         loop.doorbell.ring()
@@ -186,7 +185,10 @@ package struct Scheduler: Service {
             )
             transfer.leased(as: started.row)
             transfers.add(transfer)
-            return (TransferJob(task: task, configuration: started.configuration, upload: nil, bounds: bounds), transfer)
+            // A creation starts downloads only: an upload's source is read when its task is claimed.
+            guard case .download(let download) = task.transfer else { preconditionFailure("a creation started an upload") }
+            let work = TransferJob.Work.download(DownloadJob(download, configuration: started.configuration, bounds: bounds))
+            return (TransferJob(task: task, configuration: started.configuration, work: work, bounds: bounds), transfer)
         }
         started.registered(handed)
         return jobs
@@ -291,8 +293,14 @@ package struct Scheduler: Service {
             for candidate in picked {
                 let task = candidate.task
                 let transfer = ActiveTransfer(of: task, tenantID: candidate.tenantID, leaseHeldUntil: started + instance.safeLeaseDuration)
-                let upload = task.kind == .upload ? try await UploadJob(task: task, files: files, repositories) : nil
-                claimed.append((TransferJob(task: task, configuration: candidate.configuration, upload: upload, bounds: bounds), transfer))
+                let work: TransferJob.Work
+                switch task.transfer {
+                case .download(let download):
+                    work = .download(DownloadJob(download, configuration: candidate.configuration, bounds: bounds))
+                case .upload(let upload):
+                    work = .upload(try await UploadJob(task: task, upload: upload, files: files, repositories))
+                }
+                claimed.append((TransferJob(task: task, configuration: candidate.configuration, work: work, bounds: bounds), transfer))
             }
             let lease = TaskLease(owner: instance.id, expiresAt: instance.leaseExpiry(from: leaseNow))
             // A task changed since it was read (suspended, cancelled, patched) is not leased: a claim on PostgreSQL

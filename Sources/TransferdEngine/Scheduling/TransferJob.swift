@@ -13,19 +13,6 @@ package struct TransferJob: Sendable {
     package let minimumRate: TransferBounds.MinimumRate?
     /// Creation time plus `timeoutIntervalForResource`.
     package let resourceDeadline: Date
-    package let checksum: Checksum?
-    /// Whether a gzip-encoded response is decoded on the way to disk.
-    package let decodeContent: Bool
-    /// The bytes kept from earlier attempts and the validator they came with, when the transfer can continue.
-    package let resumePoint: ResumePoint?
-    /// How many parallel range requests may fetch the body.
-    package let connections: Int
-    /// What an upload sends; nil for a download.
-    package let upload: UploadJob?
-    /// The largest a download may be: its `maxBytes`, at most the service's limit.
-    package let maxBytes: Int64
-    /// What a download does with redirects: its own policy, else its session's.
-    package let redirectPolicy: RedirectPolicy
     /// The session's proxy; nil to connect directly.
     package let proxy: ProxySetting?
     /// The credentials given for the task's protection spaces: an origin's goes with requests to its host and port,
@@ -33,6 +20,14 @@ package struct TransferJob: Sendable {
     package let credentials: [SealedCredential]
     /// The task was claimed while a challenge still waited for its answer: the answer did not come in time.
     package let challengeUnanswered: Bool
+    /// What the task's kind does, which picks its runner.
+    package let work: Work
+
+    /// A kind's own part of a job.
+    package enum Work: Sendable {
+        case download(DownloadJob)
+        case upload(UploadJob)
+    }
 
     /// The headers a request to `url` carries: every one to the task's own origin, only the safe ones
     /// (`CrossOriginHeaders`) to another, where a redirect led.
@@ -41,13 +36,7 @@ package struct TransferJob: Sendable {
         return headers.filter { CrossOriginHeaders.forwards($0.name) }
     }
 
-    /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
-    package struct ResumePoint: Sendable, Equatable {
-        package let bytes: Int64
-        package let validator: ResumeValidator
-    }
-
-    package init(task: TransferTask, configuration: SessionConfiguration, upload: UploadJob?, bounds: TransferBounds) {
+    package init(task: TransferTask, configuration: SessionConfiguration, work: Work, bounds: TransferBounds) {
         taskID = task.rowID
         url = task.originalRequest.url
         let taskHeaderNames = Set(task.originalRequest.headers.keys.map { $0.lowercased() })
@@ -57,15 +46,9 @@ package struct TransferJob: Sendable {
         requestTimeout = min(.milliseconds(Int64(configuration.timeoutIntervalForRequest * 1000)), bounds.maximumRequestTimeout)
         minimumRate = bounds.minimumRate.flatMap { floor in (task.maxBytesPerSecond ?? .max) < floor.bytesPerSecond ? nil : floor }
         resourceDeadline = task.createdAt.addingTimeInterval(configuration.timeoutIntervalForResource)
-        checksum = task.checksum
-        decodeContent = configuration.decodeContent
-        resumePoint = task.resumeValidator.flatMap { task.partialBytes > 0 ? ResumePoint(bytes: task.partialBytes, validator: $0) : nil }
-        connections = task.connections
-        self.upload = upload
-        maxBytes = min(task.maxBytes ?? bounds.maximumDownloadBytes, bounds.maximumDownloadBytes)
-        redirectPolicy = task.redirectPolicy ?? configuration.redirectPolicy
         proxy = configuration.proxy
         credentials = task.credentials
         challengeUnanswered = task.challenge != nil
+        self.work = work
     }
 }

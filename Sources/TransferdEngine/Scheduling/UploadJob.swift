@@ -2,7 +2,8 @@ import Foundation
 import TransferdDomain
 import TransferdStorage
 
-/// What an upload attempt sends and how, resolved from the task and its source when the scheduler claims it.
+/// What an upload attempt sends and how, resolved from the task's ``UploadTransfer`` and its source when the scheduler
+/// claims it.
 package struct UploadJob: Sendable {
     package let method: String
     /// The file on disk whose bytes are sent.
@@ -17,20 +18,20 @@ package struct UploadJob: Sendable {
         multipart.map { MultipartFraming(form: $0, filename: filename, fileContentType: contentType) }
     }
 
-    package init(task: TransferTask, files: FileStore, _ repositories: any Repositories) async throws {
+    package init(task: TransferTask, upload: UploadTransfer, files: FileStore, _ repositories: any Repositories) async throws {
         method = task.originalRequest.method
-        multipart = task.multipart
-        if let fileID = task.sourceFileId {
+        multipart = upload.multipart
+        if let fileID = upload.sourceFileId {
             let file = try await repositories.stagedFiles.find(id: fileID)
             sourcePath = files.stagedPath(fileID: fileID)
             contentType = file?.contentType ?? "application/octet-stream"
-            filename = task.multipart?.filename ?? file?.metadata?["filename"] ?? file?.publicId ?? "file"
+            filename = upload.multipart?.filename ?? file?.metadata?["filename"] ?? file?.publicId ?? "file"
         } else {
-            let source = if let id = task.sourceTaskId { try await repositories.tasks.find(id: id) } else { TransferTask?.none }
-            sourcePath = files.contentPath(taskID: task.sourceTaskId ?? 0)
-            contentType = source?.file?.contentType ?? "application/octet-stream"
+            let source = if let id = upload.sourceTaskId { try await repositories.tasks.find(id: id) } else { TransferTask?.none }
+            sourcePath = files.contentPath(taskID: upload.sourceTaskId ?? 0)
+            contentType = source?.transfer.download?.file?.contentType ?? "application/octet-stream"
             let lastComponent = source.flatMap { URL(string: $0.originalRequest.url)?.lastPathComponent } ?? ""
-            filename = task.multipart?.filename ?? (lastComponent.isEmpty || lastComponent == "/" ? "file" : lastComponent)
+            filename = upload.multipart?.filename ?? (lastComponent.isEmpty || lastComponent == "/" ? "file" : lastComponent)
         }
     }
 }

@@ -9,7 +9,7 @@ import _NIOFileSystem
 /// Performs one attempt of an upload: streams the source file from disk (raw, or framed as multipart/form-data)
 /// with its `Content-Length`, reports the bytes sent, and keeps the body of the server's reply up to a cap. Every
 /// attempt sends the body from its first byte.
-package struct UploadRunner: Sendable {
+package struct UploadRunner: TransferRunner {
     let environment: TransferEnvironment
     /// The most bytes of a reply body kept.
     let replyLimit: Int
@@ -19,7 +19,7 @@ package struct UploadRunner: Sendable {
         self.replyLimit = replyLimit
     }
 
-    package func run(_ job: TransferJob, upload: UploadJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
+    package func run(_ job: TransferJob, _ upload: UploadJob, transfer: ActiveTransfer) async -> TaskStateMachine.TransferOutcome {
         await AttemptSupervisor.supervise(job, transfer: transfer, clock: environment.clock) {
             await send(job, upload: upload, transfer: transfer)
         }

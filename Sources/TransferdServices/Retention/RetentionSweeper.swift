@@ -36,8 +36,9 @@ package struct RetentionSweeper: Service {
         let (taskIDs, fileIDs) = try await store.write { repositories in
             let expiredTasks = try await repositories.tasks.expiredContent(at: now)
             for var task in expiredTasks {
-                let file = task.file
-                (task.file, task.reply) = (nil, nil)
+                let file = task.transfer.download?.file
+                task.transfer.updateDownload { $0.file = nil }
+                task.transfer.updateUpload { $0.reply = nil }
                 try await repositories.tasks.update(task)
                 try await eventLog.append(repositories, .taskContentExpired(ContentExpired(file: file)), for: task)
             }

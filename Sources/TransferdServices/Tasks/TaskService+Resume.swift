@@ -11,18 +11,19 @@ extension TaskService {
             throw DomainError.invalidField("resumeData", requirement: "belongs to another session")
         }
         guard var source = try await repositories.tasks.find(id: resumeData.taskID), source.state == .completed,
-            source.partialBytes == resumeData.bytes, files.partialSize(taskID: resumeData.taskID) >= resumeData.bytes
+            source.transfer.download?.partialBytes == resumeData.bytes, files.partialSize(taskID: resumeData.taskID) >= resumeData.bytes
         else {
             throw DomainError.conflict("This resume data has been used already, or its partial file is gone; create the task without it.")
         }
         var task = task
         if task.originalRequest.headers.isEmpty { task.originalRequest.headers = source.originalRequest.headers }
-        task.partialBytes = resumeData.bytes
-        task.resumeValidator = resumeData.validator
+        task.transfer.updateDownload { download in
+            (download.partialBytes, download.resumeValidator) = (resumeData.bytes, resumeData.validator)
+        }
         task.countOfBytesReceived = resumeData.bytes
         task.countOfBytesExpected = resumeData.expectedBytes
         task = try await repositories.tasks.insert(task)
-        source.partialBytes = 0
+        source.transfer.updateDownload { $0.partialBytes = 0 }
         try await repositories.tasks.update(source)
         // The body of a write may run again (a conflict on PostgreSQL): the source's file goes once this one commits.
         guard files.sharePartial(from: source.rowID, to: task.rowID) else {

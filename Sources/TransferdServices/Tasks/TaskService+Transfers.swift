@@ -311,7 +311,7 @@ extension TaskService: TransferReporter {
                 if let resumed = response.resumedEvent(taskIdentifier: task.taskIdentifier) { held.hold([resumed]) }
             }
             try await service.record(item, of: &task, session: session, held, repositories)
-            if published, task.file == nil { repositories.afterCommit { files.removeContent(taskID: transfer.taskID) } }
+            if published, task.transfer.download?.file == nil { repositories.afterCommit { files.removeContent(taskID: transfer.taskID) } }
             return task.state == .running
         }
     }

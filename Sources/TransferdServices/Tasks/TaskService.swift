@@ -130,7 +130,7 @@ package struct TaskService: Sendable {
     /// start at once start on this instance, without a claim, when it keeps workers for them and the statement finds
     /// nothing else waiting (``TaskCreation/Start``).
     private func createAlone(_ newTasks: [NewTask], in session: Session) async throws -> [TransferTask]? {
-        guard newTasks.allSatisfy({ $0.backgroundTask == nil && $0.uploadFrom == nil && $0.resumeData == nil }) else { return nil }
+        guard newTasks.allSatisfy({ $0.backgroundTask == nil && $0.kind == .download && $0.resumeData == nil }) else { return nil }
         let now = clock.now
         let tasks = newTasks.map { TransferTask($0, sessionID: session.rowID, taskIdentifier: 0, createdAt: now) }
         let kept = try await keepWorkers(for: tasks, in: session, at: now)
@@ -210,7 +210,9 @@ package struct TaskService: Sendable {
             }
             task.backgroundTask = backgroundTask
         }
-        if let source = newTask.uploadFrom { try await bindUploadSource(source, to: &task, tenantID: session.tenantId, repositories) }
+        if case .upload(let upload) = newTask.transfer {
+            try await bindUploadSource(upload, to: &task, tenantID: session.tenantId, repositories)
+        }
         return task
     }
 

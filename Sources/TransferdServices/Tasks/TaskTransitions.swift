@@ -205,8 +205,7 @@ package struct TaskTransitions: Sendable {
             let (files, taskID) = (files, task.rowID)
             repositories.afterCommit { files.removePartial(taskID: taskID) }
             let bytesWritten = file.size - task.countOfBytesReceived
-            task.file = file
-            task.partialBytes = 0
+            task.transfer.updateDownload { ($0.file, $0.partialBytes) = (file, 0) }
             task.countOfBytesReceived = file.size
             task.countOfBytesExpected = file.size
             try await writes.update(task)
@@ -221,13 +220,14 @@ package struct TaskTransitions: Sendable {
             } else {
                 discardPartial(of: &task)
             }
-            if task.kind == .upload, completion.error == nil {
-                let bytesSent = task.countOfBytesExpectedToSend - task.countOfBytesSent
-                task.countOfBytesSent = task.countOfBytesExpectedToSend
+            if case .upload(var upload) = task.transfer, completion.error == nil {
+                let bytesSent = upload.countOfBytesExpectedToSend - upload.countOfBytesSent
+                upload.countOfBytesSent = upload.countOfBytesExpectedToSend
+                task.transfer = .upload(upload)
                 let progress = UploadProgress(
                     bytesSent: bytesSent,
-                    totalBytesSent: task.countOfBytesSent,
-                    totalBytesExpectedToSend: task.countOfBytesSent
+                    totalBytesSent: upload.countOfBytesSent,
+                    totalBytesExpectedToSend: upload.countOfBytesSent
                 )
                 events.append(EventLog.Entry(.taskUploadProgress(progress), for: task))
             }
@@ -268,8 +268,8 @@ package struct TaskTransitions: Sendable {
         task.credentials.removeAll { $0.protectionSpace == space }
         task.nextAttemptAt = challenge.expiresAt
         task.waitingReason = .authenticationChallenge
-        if task.resumeValidator == nil { discardPartial(of: &task) }
-        task.countOfBytesReceived = task.partialBytes
+        if task.transfer.download?.resumeValidator == nil { discardPartial(of: &task) }
+        task.countOfBytesReceived = task.transfer.download?.partialBytes ?? 0
         try await writes.update(task)
         try await writes.append([EventLog.Entry(.taskAuthenticationChallenge(ChallengeIssued(challenge)), for: task)], eventLog)
     }
@@ -286,9 +286,9 @@ package struct TaskTransitions: Sendable {
             }
         task.nextAttemptAt = at
         task.waitingReason = reason
-        if task.resumeValidator == nil { discardPartial(of: &task) }
+        if task.transfer.download?.resumeValidator == nil { discardPartial(of: &task) }
         // The next attempt continues from the checkpoint.
-        task.countOfBytesReceived = task.partialBytes
+        task.countOfBytesReceived = task.transfer.download?.partialBytes ?? 0
         try await writes.update(task)
         if reason == .waitingForConnectivity, !wasWaitingForConnectivity {
             try await writes.append([EventLog.Entry(.taskWaitingForConnectivity, for: task)], eventLog)
@@ -356,7 +356,8 @@ package struct TaskTransitions: Sendable {
     /// The resume data of a task ending with `error`, when it keeps its partial file: its bytes can be continued,
     /// and the client asked for it (a cancel) or the failure was transient (retries or time ran out).
     private func resumeData(for task: TransferTask, after error: TransferError, requested: Bool) -> ResumeData? {
-        guard let validator = task.resumeValidator, task.partialBytes > 0, files.partialSize(taskID: task.rowID) >= task.partialBytes,
+        guard let download = task.transfer.download, let validator = download.resumeValidator, download.partialBytes > 0,
+            files.partialSize(taskID: task.rowID) >= download.partialBytes,
             [.cancelled, .backgroundTaskExpired].contains(error.code) ? requested : error.isTransient
         else { return nil }
         return ResumeData(
@@ -364,7 +365,7 @@ package struct TaskTransitions: Sendable {
             taskID: task.rowID,
             // Resume data is readable by whoever holds it (a subscriber, a log): never a password.
             url: Redaction.withoutPassword(task.originalRequest.url),
-            bytes: task.partialBytes,
+            bytes: download.partialBytes,
             expectedBytes: task.countOfBytesExpected,
             validator: validator
         )
@@ -373,7 +374,7 @@ package struct TaskTransitions: Sendable {
     /// Removes a task's partial file: its bytes will not be continued.
     private func discardPartial(of task: inout TransferTask) {
         files.removePartial(taskID: task.rowID)
-        task.partialBytes = 0
+        task.transfer.updateDownload { $0.partialBytes = 0 }
     }
 
     private func wakeScheduler(_ repositories: any Repositories) {

@@ -14,7 +14,7 @@ extension TransferTask {
         self.init(
             sessionId: row[TaskColumn.sessionId],
             taskIdentifier: row[TaskColumn.taskIdentifier],
-            kind: try row.enumeration(.kind),
+            transfer: try Self.transfer(row),
             state: try row.enumeration(.state),
             priority: row[TaskColumn.priority],
             originalRequest: try Self.requests.value(sealed: row[TaskColumn.originalRequest], vault),
@@ -28,36 +28,51 @@ extension TransferTask {
         countOfBytesReceived = row[TaskColumn.countOfBytesReceived]
         countOfBytesExpected = row[TaskColumn.countOfBytesExpected]
         error = try row.json(.error, Self.errors)
-        file = try row.json(.file, Self.files)
-        checksum = try row.json(.checksum)
         earliestBeginDate = row[TaskColumn.earliestBeginDate]
         nextAttemptAt = row[TaskColumn.nextAttemptAt]
         attempts = try row.json(.attempts, Self.attemptLists) ?? []
         waitingReason = try row.optionalEnumeration(.waitingReason)
-        partialBytes = row[TaskColumn.partialBytes]
-        resumeValidator = try row.json(.resumeValidator, Self.resumeValidators)
-        notResumableReason = try row.optionalEnumeration(.notResumableReason)
         produceResumeData = row[TaskColumn.produceResumeData]
-        connections = row[TaskColumn.connections]
         maxBytesPerSecond = row[TaskColumn.maxBytesPerSecond]
-        maxBytes = row[TaskColumn.maxBytes]
-        redirectPolicy = try row.optionalEnumeration(.redirectPolicy)
         metrics = try row.json(.metrics)
         challenge = try row.json(.challenge)
         credentials = try row.json(.credentials) ?? []
-        uploadFrom = try row.json(.uploadFrom)
-        sourceFileId = row[TaskColumn.sourceFileId]
-        sourceTaskId = row[TaskColumn.sourceTaskId]
-        multipart = try row.json(.multipart)
-        countOfBytesSent = row[TaskColumn.countOfBytesSent]
-        countOfBytesExpectedToSend = row[TaskColumn.countOfBytesExpectedToSend]
-        reply = try row.json(.reply)
         backgroundTask = row[TaskColumn.backgroundTask]
         cancellation = try row.json(.cancellation)
         startedAt = row[TaskColumn.startedAt]
         completedAt = row[TaskColumn.completedAt]
         if let owner: String = row[TaskColumn.leaseOwner], let expiresAt: Date = row[TaskColumn.leaseExpiresAt] {
             lease = TaskLease(owner: owner, expiresAt: expiresAt)
+        }
+    }
+
+    /// The kind's own columns, read into its case.
+    private static func transfer(_ row: StoredRow) throws -> Transfer {
+        let kind: Kind = try row.enumeration(.kind)
+        switch kind {
+        case .download:
+            var download = DownloadTransfer(
+                checksum: try row.json(.checksum),
+                connections: row[TaskColumn.connections],
+                maxBytes: row[TaskColumn.maxBytes],
+                redirectPolicy: try row.optionalEnumeration(.redirectPolicy)
+            )
+            download.partialBytes = row[TaskColumn.partialBytes]
+            download.resumeValidator = try row.json(.resumeValidator, Self.resumeValidators)
+            download.notResumableReason = try row.optionalEnumeration(.notResumableReason)
+            download.file = try row.json(.file, Self.files)
+            return .download(download)
+        case .upload:
+            guard let from: UploadSource = try row.json(.uploadFrom) else {
+                throw StoreError.corruptValue("an upload's row has no upload_from")
+            }
+            var upload = UploadTransfer(from: from, multipart: try row.json(.multipart))
+            upload.sourceFileId = row[TaskColumn.sourceFileId]
+            upload.sourceTaskId = row[TaskColumn.sourceTaskId]
+            upload.countOfBytesSent = row[TaskColumn.countOfBytesSent]
+            upload.countOfBytesExpectedToSend = row[TaskColumn.countOfBytesExpectedToSend]
+            upload.reply = try row.json(.reply)
+            return .upload(upload)
         }
     }
 
@@ -80,6 +95,33 @@ extension TransferTask {
     /// Every column of the row but `id`, the lease's (which the scheduler and the lease keeper write on their own) and
     /// the original request.
     func storedColumns() throws -> StoredColumns {
+        try sharedColumns() + (try Self.columns(of: transfer))
+    }
+
+    /// The kind's own columns; the other kinds' hold their defaults.
+    private static func columns(of transfer: Transfer) throws -> StoredColumns {
+        let (download, upload) = (transfer.download ?? DownloadTransfer(), transfer.upload)
+        return [
+            "file": try RowCoding.json(download.file),
+            "checksum": try RowCoding.json(download.checksum),
+            "partial_bytes": download.partialBytes,
+            "resume_validator": try RowCoding.json(download.resumeValidator),
+            "not_resumable_reason": download.notResumableReason?.rawValue,
+            "connections": download.connections,
+            "max_bytes": download.maxBytes,
+            "redirect_policy": download.redirectPolicy?.rawValue,
+            "upload_from": try RowCoding.json(upload?.from),
+            "source_file_id": upload?.sourceFileId,
+            "source_task_id": upload?.sourceTaskId,
+            "multipart": try RowCoding.json(upload?.multipart),
+            "count_of_bytes_sent": upload?.countOfBytesSent ?? 0,
+            "count_of_bytes_expected_to_send": upload?.countOfBytesExpectedToSend ?? -1,
+            "reply": try RowCoding.json(upload?.reply),
+        ]
+    }
+
+    /// The columns every kind has.
+    private func sharedColumns() throws -> StoredColumns {
         [
             "session_id": sessionId,
             "task_identifier": taskIdentifier,
@@ -93,30 +135,15 @@ extension TransferTask {
             "count_of_bytes_received": countOfBytesReceived,
             "count_of_bytes_expected": countOfBytesExpected,
             "error": try RowCoding.json(error),
-            "file": try RowCoding.json(file),
-            "checksum": try RowCoding.json(checksum),
             "earliest_begin_date": StoredDate.text(orNil: earliestBeginDate),
             "next_attempt_at": StoredDate.text(orNil: nextAttemptAt),
             "attempts": try RowCoding.json(attempts),
             "waiting_reason": waitingReason?.rawValue,
-            "partial_bytes": partialBytes,
-            "resume_validator": try RowCoding.json(resumeValidator),
-            "not_resumable_reason": notResumableReason?.rawValue,
             "produce_resume_data": produceResumeData,
-            "connections": connections,
             "max_bytes_per_second": maxBytesPerSecond,
-            "max_bytes": maxBytes,
-            "redirect_policy": redirectPolicy?.rawValue,
             "metrics": try RowCoding.json(metrics),
             "challenge": try RowCoding.json(challenge),
             "credentials": try RowCoding.json(credentials.isEmpty ? nil : credentials),
-            "upload_from": try RowCoding.json(uploadFrom),
-            "source_file_id": sourceFileId,
-            "source_task_id": sourceTaskId,
-            "multipart": try RowCoding.json(multipart),
-            "count_of_bytes_sent": countOfBytesSent,
-            "count_of_bytes_expected_to_send": countOfBytesExpectedToSend,
-            "reply": try RowCoding.json(reply),
             "background_task": backgroundTask,
             "cancellation": try RowCoding.json(cancellation),
             "created_at": StoredDate.text(createdAt),

@@ -55,12 +55,20 @@ import TransferdStorage
             // setup: an attempt whose request waits for an answer while its lease runs out
             let late = EngineFixtures.transfer(heldFor: .seconds(1))
             let leaseEnds = late.leaseHeldUntil
-            async let lateOutcome = runner.run(EngineFixtures.job(origin.url("/files/\(Self.size)?name=late&hold=late")), transfer: late)
+            async let lateOutcome = runner.run(
+                EngineFixtures.job(origin.url("/files/\(Self.size)?name=late&hold=late")),
+                EngineFixtures.download,
+                transfer: late
+            )
             try await waitUntil { origin.arrivals("late").count == 1 }
 
             // act: the attempt of the instance that takes the task over starts at once
             let next = EngineFixtures.transfer(heldFor: .seconds(60))
-            let outcome = await runner.run(EngineFixtures.job(origin.url("/files/\(Self.size)?name=next")), transfer: next)
+            let outcome = await runner.run(
+                EngineFixtures.job(origin.url("/files/\(Self.size)?name=next")),
+                EngineFixtures.download,
+                transfer: next
+            )
             #expect(await lateOutcome == .interrupted)
             origin.open(gate: "late")
 

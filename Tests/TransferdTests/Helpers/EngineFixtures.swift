@@ -9,7 +9,7 @@ enum EngineFixtures {
         var task = TransferTask(
             sessionId: 1,
             taskIdentifier: 1,
-            kind: .download,
+            transfer: .download(DownloadTransfer()),
             state: .running,
             priority: 0.5,
             originalRequest: TransferRequest(url: url, method: "GET", headers: [:]),
@@ -17,13 +17,13 @@ enum EngineFixtures {
             createdAt: Date()
         )
         task.id = 1
-        return TransferJob(
-            task: task,
-            configuration: .default,
-            upload: nil,
-            bounds: TransferBounds(maximumDownloadBytes: 1 << 30, maximumRequestTimeout: .seconds(600))
-        )
+        return TransferJob(task: task, configuration: .default, work: .download(download), bounds: bounds)
     }
+
+    /// The download's own part of that job.
+    static let download = DownloadJob(DownloadTransfer(), configuration: .default, bounds: bounds)
+
+    static let bounds = TransferBounds(maximumDownloadBytes: 1 << 30, maximumRequestTimeout: .seconds(600))
 
     /// The transfer of that task, its lease held for `duration` from now.
     static func transfer(heldFor duration: Duration) -> ActiveTransfer {

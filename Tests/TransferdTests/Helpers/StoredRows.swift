@@ -13,7 +13,7 @@ enum StoredRows {
     /// A new download of the session (not inserted yet), task `number`, running when it `starts`.
     static func download(_ number: Int, in sessionID: Int64, starts: Bool = true, at now: Date) -> TransferTask {
         let request = TransferRequest(url: "http://127.0.0.1:9/\(number)", method: "GET", headers: [:])
-        let new = NewTask(kind: .download, request: request, origin: "127.0.0.1:9", priority: 0.5, connections: 1, start: starts)
+        let new = NewTask(transfer: .download(DownloadTransfer()), request: request, origin: "127.0.0.1:9", priority: 0.5, start: starts)
         return TransferTask(new, sessionID: sessionID, taskIdentifier: Int64(number), createdAt: now)
     }
 }

@@ -112,8 +112,8 @@ import TransferdDomain
                 let task = try #require(read[index])
                 #expect(task.currentUrl == Self.hostile[index])
                 #expect(task.response == response)
-                #expect(task.partialBytes == (index == 1 ? 0 : 10))
-                #expect(task.notResumableReason == (index == 1 ? nil : .noValidator))
+                #expect(task.transfer.download?.partialBytes == (index == 1 ? 0 : 10))
+                #expect(task.transfer.download?.notResumableReason == (index == 1 ? nil : .noValidator))
             }
             #expect(read[3]?.response == nil)
             #expect(read[4]?.response == nil)

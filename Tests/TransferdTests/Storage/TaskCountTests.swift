@@ -24,7 +24,8 @@ import TransferdDomain
                 )
                 #expect(tasks.map(\.taskIdentifier) == [1, 2, 3, 4, 5], "returned in order")
                 var completed = tasks[2]
-                (completed.state, completed.file) = (.completed, StoredFile(size: 700, sha256: ""))
+                completed.state = .completed
+                completed.transfer.updateDownload { $0.file = StoredFile(size: 700, sha256: "") }
                 try await repositories.tasks.update(completed)
                 return (sessions[0], sessions[1])
             }

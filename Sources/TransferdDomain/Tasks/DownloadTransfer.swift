@@ -1,0 +1,24 @@
+/// What only a download has: how it fetches (parallel ranges, a size cap, a redirect policy), what it verifies, where
+/// its partial file stands, and the file it produced.
+package struct DownloadTransfer: Sendable, Equatable {
+    /// The digest the client expects, verified before the download counts as finished.
+    package var checksum: Checksum?
+    /// Parallel range requests for the body (1 = one stream).
+    package var connections = 1
+    /// Its own size cap; nil for the service's.
+    package var maxBytes: Int64?
+    /// Its own redirect policy; nil for its session's.
+    package var redirectPolicy: RedirectPolicy?
+    /// The checkpoint of the partial file: bytes flushed to disk that a later attempt may keep.
+    package var partialBytes: Int64 = 0
+    /// The validator of the response the partial bytes came from; nil when they cannot be continued.
+    package var resumeValidator: ResumeValidator?
+    package var notResumableReason: ResumeValidator.NotResumableReason?
+    /// The finished file, once published.
+    package var file: StoredFile?
+
+    package init(checksum: Checksum? = nil, connections: Int = 1, maxBytes: Int64? = nil, redirectPolicy: RedirectPolicy? = nil) {
+        (self.checksum, self.connections, self.maxBytes, self.redirectPolicy) = (checksum, connections, maxBytes, redirectPolicy)
+    }
+
+}

@@ -1,0 +1,34 @@
+import TransferdDomain
+
+/// What a download attempt needs beyond what every transfer does, resolved from the task's ``DownloadTransfer`` and
+/// its session when the scheduler claims it.
+package struct DownloadJob: Sendable {
+    package let checksum: Checksum?
+    /// Whether a gzip-encoded response is decoded on the way to disk.
+    package let decodeContent: Bool
+    /// The bytes kept from earlier attempts and the validator they came with, when the transfer can continue.
+    package let resumePoint: ResumePoint?
+    /// How many parallel range requests may fetch the body.
+    package let connections: Int
+    /// The largest the download may be: its `maxBytes`, at most the service's limit.
+    package let maxBytes: Int64
+    /// What it does with redirects: its own policy, else its session's.
+    package let redirectPolicy: RedirectPolicy
+
+    /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
+    package struct ResumePoint: Sendable, Equatable {
+        package let bytes: Int64
+        package let validator: ResumeValidator
+    }
+
+    package init(_ download: DownloadTransfer, configuration: SessionConfiguration, bounds: TransferBounds) {
+        checksum = download.checksum
+        decodeContent = configuration.decodeContent
+        resumePoint = download.resumeValidator.flatMap {
+            download.partialBytes > 0 ? ResumePoint(bytes: download.partialBytes, validator: $0) : nil
+        }
+        connections = download.connections
+        maxBytes = min(download.maxBytes ?? bounds.maximumDownloadBytes, bounds.maximumDownloadBytes)
+        redirectPolicy = download.redirectPolicy ?? configuration.redirectPolicy
+    }
+}
