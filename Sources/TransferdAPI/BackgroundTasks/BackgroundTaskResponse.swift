@@ -1,8 +1,6 @@
 import Foundation
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// A background task as the API shows it: its clock, and its transfers with their states.
 struct BackgroundTaskResponse: ResponseEncodable, Sendable {

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
 import TransferdServices
 
 /// `/v1/sessions/{identifier}/events`: the session's event log in order, polled, long-polled, or streamed live as

@@ -1,8 +1,6 @@
 import Foundation
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// A staged file as `GET /v1/files/{id}` shows it.
 struct FileResponse: ResponseEncodable, Sendable {

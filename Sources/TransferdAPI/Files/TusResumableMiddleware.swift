@@ -1,8 +1,6 @@
 import HTTPTypes
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// tus's version handshake on `/v1/files`: a request naming another protocol version than 1.0.0 gets 412 with
 /// `Tus-Version`, and every answer, problems included, carries `Tus-Resumable: 1.0.0`.

@@ -2,8 +2,6 @@ import HTTPTypes
 import Hummingbird
 import NIOPosix
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// Serves bytes stored on disk as a representation: whole, or one range of it, with `ETag` (the SHA-256, when
 /// known) and `If-Range`. Bodies stream from the file.

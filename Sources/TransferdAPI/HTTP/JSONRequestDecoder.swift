@@ -2,9 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import TransferdDomain
-import TransferdEngine
 import TransferdJSON
-import TransferdServices
 
 /// Decodes JSON request bodies and turns every failure into a 4xx problem naming the offending field. A body must be
 /// strict JSON (`StrictJSON`): a text that is not is refused with the position where it stops being JSON.

@@ -2,9 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
 import TransferdJSON
-import TransferdServices
 
 /// An RFC 9457 problem: every error the API returns is one, rendered as `application/problem+json`.
 package struct Problem: Error, HTTPResponseError, Equatable {

@@ -1,7 +1,5 @@
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 extension Request {
     /// An optional integer query parameter within `range`; anything else is a 400 naming the parameter.

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
 import TransferdServices
 
 /// Every route but the health checks and the dashboard's own (`/ui/`, which signs people in) needs

@@ -1,7 +1,5 @@
 import Synchronization
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// A token bucket per API key (or, for the dashboard, per client address): `rate` requests a second on average, bursts
 /// up to `burst`. A request that finds the bucket empty is refused, with how long until a token is back. Buckets that

@@ -1,6 +1,4 @@
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// The body of `POST …/tasks/{n}/cancel` (optional).
 struct CancelRequest: Decodable {

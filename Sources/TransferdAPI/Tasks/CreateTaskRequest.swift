@@ -1,7 +1,5 @@
 import Foundation
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// The body of `POST …/tasks`; every field is checked by hand so that each problem names its field.
 struct CreateTaskRequest: Decodable {

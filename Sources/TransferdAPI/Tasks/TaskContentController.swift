@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
 import TransferdServices
 import TransferdStorage
 

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
 import TransferdServices
 import TransferdStorage
 

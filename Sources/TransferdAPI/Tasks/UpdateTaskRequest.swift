@@ -1,6 +1,4 @@
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// The body of `PATCH …/tasks/{n}`: the fields given change; `maxBytesPerSecond: null` removes the limit.
 struct UpdateTaskRequest: Decodable {

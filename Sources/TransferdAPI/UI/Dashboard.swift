@@ -1,6 +1,4 @@
 import Hummingbird
-import TransferdEngine
-import TransferdServices
 
 /// `/ui/`: the dashboard, served by transferd itself from templates and assets embedded in the binary. Its pages
 /// read and act through the same services as the API, as the key that signed in.

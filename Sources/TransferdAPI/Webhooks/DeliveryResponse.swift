@@ -1,8 +1,6 @@
 import Foundation
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// A delivery as the API shows it, with its attempts.
 struct DeliveryResponse: ResponseEncodable, Sendable {

@@ -1,8 +1,6 @@
 import Foundation
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
 
 /// A session's subscriber as the API shows it. The secret appears once, in the response that generated or
 /// rotated it; afterwards only its last characters (`secretHint`).
