@@ -45,7 +45,8 @@ package struct SessionStateMachine: Sendable {
         case (.invalidated, .invalidate):
             throw IllegalTransition(from: state, input: "invalidate")
 
-        case (_, .tasksChanged(let busy, _, _)) where busy > 0:
+        case (.active, .tasksChanged(let busy, _, _)) where busy > 0, (.invalidating, .tasksChanged(let busy, _, _)) where busy > 0:
+            // Tasks are still under way: nothing is finished yet.
             return .none
         case (.invalidating, .tasksChanged(_, let unfinished, let becameIdle)) where unfinished == 0:
             state = .invalidated
