@@ -191,7 +191,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TransferdStorageTests",
-            dependencies: ["TransferdStorage", "TransferdDomain", "TransferdTestSupport", grdb, postgres],
+            dependencies: ["TransferdStorage", "TransferdDomain", "TransferdTestSupport", grdb, postgres, logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -5,7 +5,7 @@ import Testing
 /// being written. On PostgreSQL, where a claim does not wait for the writer (on SQLite both take the one writer's
 /// turns, one after the other). A download publishes its file before its end is written (no transaction waits for
 /// the disk), and an end that does not give the file to its task takes it back.
-@Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
+@Suite(.enabled(if: SuiteDatabase.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct EndingTransferTests {
     @Test func theNextTaskStartsWhileTheEndOfThePreviousOneWaits() async throws {
         let dataDirectory = DataDirectories.temporary()

@@ -70,7 +70,7 @@ import Testing
     /// On PostgreSQL a transaction left open elsewhere in the database (another application's, a backup's) once held
     /// back every tenant's events until it ended: they were read only from transactions older than the oldest still
     /// running. They are read in commit order now, each as soon as it commits.
-    @Test(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
+    @Test(.enabled(if: SuiteDatabase.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
     func aTransactionLeftOpenElsewhereHoldsNoTenantsEventsBack() async throws {
         let dataDirectory = DataDirectories.temporary()
         try await TestService.with(dataDirectory: dataDirectory) { api in
@@ -103,7 +103,7 @@ import Testing
 
             // act: the first event's cursor as an earlier version wrote it
             let transaction =
-                TestService.postgresURL == nil
+                SuiteDatabase.postgresURL == nil
                 ? "0"
                 : try #require(
                     try await TestDatabase(dataDirectory: dataDirectory).texts(

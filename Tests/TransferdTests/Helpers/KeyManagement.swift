@@ -9,7 +9,7 @@ import TransferdStorage
 /// service as the command line would.
 enum KeyManagement {
     static func withKeys<T>(_ dataDirectory: String, _ body: (APIKeyService) async throws -> T) async throws -> T {
-        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
+        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: SuiteDatabase.url(forDataDirectory: dataDirectory)) {
             try await body(APIKeyService(store: $0, clock: SystemClock()))
         }
     }
@@ -30,7 +30,7 @@ enum KeyManagement {
     /// the database of `dataDirectory` (and PostgreSQL when the tests run on it).
     static func command(_ arguments: [String], dataDirectory: String) async throws {
         var arguments = arguments + ["--data-dir", dataDirectory]
-        if let url = TestService.databaseURL(forDataDirectory: dataDirectory) { arguments += ["--database-url", url] }
+        if let url = SuiteDatabase.url(forDataDirectory: dataDirectory) { arguments += ["--database-url", url] }
         var command = try TransferdCommand.parseAsRoot(arguments)
         if var asynchronous = command as? any AsyncParsableCommand {
             try await asynchronous.run()
@@ -41,7 +41,7 @@ enum KeyManagement {
 
     /// The lines `transferd tenants list` prints for each tenant.
     static func tenantLines(dataDirectory: String) async throws -> [String] {
-        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
+        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: SuiteDatabase.url(forDataDirectory: dataDirectory)) {
             try await TenantService(store: $0, defaults: TenantQuota()).standings().map(TenantsCommand.line)
         }
     }

@@ -36,7 +36,7 @@ import TransferdDomain
             "--lease-timeout", instance.count > 1 ? instance[1] : "15", "--log-format", log[0], "--log-level", log[1],
             "--rate-limit", "10000", "--min-free-disk", "0",
         ]
-        if let url = TestService.databaseURL(forDataDirectory: dataDirectory) { arguments += ["--database-url", url] }
+        if let url = SuiteDatabase.url(forDataDirectory: dataDirectory) { arguments += ["--database-url", url] }
         arguments += allowed.flatMap { ["--allow-destination", $0] }
         arguments += environment[Self.argumentsVariable]?.split(separator: " ").map(String.init) ?? []
         let app = try await buildApplication(configuration: try ServiceOptions.parse(arguments).configuration)

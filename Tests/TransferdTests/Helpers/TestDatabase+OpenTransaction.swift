@@ -11,7 +11,7 @@ extension TestDatabase {
         private let connection: PostgresConnection
 
         init(dataDirectory: String) async throws {
-            let url = try #require(TestService.databaseURL(forDataDirectory: dataDirectory))
+            let url = try #require(SuiteDatabase.url(forDataDirectory: dataDirectory))
             let logger = Logger(label: "open-transaction")
             connection = try await PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.any(),

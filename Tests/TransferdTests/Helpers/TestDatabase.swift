@@ -36,7 +36,7 @@ struct TestDatabase {
 
     /// Runs `sql`; returns its rows' integer columns.
     func rows(_ sql: String) async throws -> [[Int64]] {
-        guard let url = TestService.databaseURL(forDataDirectory: dataDirectory) else {
+        guard let url = SuiteDatabase.url(forDataDirectory: dataDirectory) else {
             return try await queue.write { db in try Row.fetchAll(db, sql: sql).map { row in (0..<row.count).map { row[$0] } } }
         }
         return try await Self.query(url, sql) { row in try row.map { try $0.decode(Int64.self) } }
@@ -44,7 +44,7 @@ struct TestDatabase {
 
     /// Runs `sql`; returns its rows' first column as text (NULL as "").
     func texts(_ sql: String) async throws -> [String] {
-        guard let url = TestService.databaseURL(forDataDirectory: dataDirectory) else {
+        guard let url = SuiteDatabase.url(forDataDirectory: dataDirectory) else {
             return try await queue.read { db in try Row.fetchAll(db, sql: sql).map { row in row[0] ?? "" } }
         }
         return try await Self.query(url, sql) { row in try row.first?.decode(String?.self) ?? "" }
@@ -53,7 +53,7 @@ struct TestDatabase {
     /// What the database keeps, to be searched for what must not be there: SQLite's file and log byte for byte, or
     /// every row of the PostgreSQL schema's tables as text.
     func storedBytes() async throws -> Data {
-        guard TestService.databaseURL(forDataDirectory: dataDirectory) != nil else {
+        guard SuiteDatabase.url(forDataDirectory: dataDirectory) != nil else {
             let path = dataDirectory + "/transferd.sqlite"
             return [path, path + "-wal"].compactMap { FileManager.default.contents(atPath: $0) }.reduce(Data(), +)
         }

@@ -32,20 +32,6 @@ enum TestService {
         jitter: 0
     )
 
-    /// The PostgreSQL server the suite runs against as well as SQLite (`TRANSFERD_TEST_DATABASE_URL`), if any.
-    static let postgresURL = ProcessInfo.processInfo.environment["TRANSFERD_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-
-    /// The database a service on `dataDirectory` keeps its state in: SQLite in the directory, or, against
-    /// PostgreSQL, a schema of its own named after the directory, so that a restart on the same directory finds it.
-    static func databaseURL(forDataDirectory dataDirectory: String) -> String? {
-        guard let postgresURL else { return nil }
-        let name =
-            "t_"
-            + String(dataDirectory.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
-            .suffix(40).lowercased()
-        return postgresURL + (postgresURL.contains("?") ? "&" : "?") + "schema=" + name
-    }
-
     static func with<T: Sendable>(
         dataDirectory: String = DataDirectories.temporary(),
         workerConcurrency: Int? = nil,
@@ -118,7 +104,7 @@ enum TestService {
             host: "127.0.0.1",
             port: 0,
             dataDirectory: dataDirectory,
-            databaseURL: databaseURL(forDataDirectory: dataDirectory),
+            databaseURL: SuiteDatabase.url(forDataDirectory: dataDirectory),
             databaseConnections: 3,
             workerConcurrency: 16,
             progressInterval: .milliseconds(500),
@@ -133,5 +119,13 @@ enum TestService {
             destinationPolicy: loopback,
             limits: ResourceLimits(minimumFreeDiskBytes: 0)
         )
+    }
+}
+
+extension OpenedStore {
+    /// A fresh store on the suite's database (SQLite in a new data directory, or a new schema on PostgreSQL).
+    static func onSuiteDatabase<T>(_ body: (any Store) async throws -> T) async throws -> T {
+        let dataDirectory = DataDirectories.temporary()
+        return try await with(dataDirectory: dataDirectory, databaseURL: SuiteDatabase.url(forDataDirectory: dataDirectory), body)
     }
 }

@@ -9,7 +9,7 @@ import TransferdDomain
 /// once, a session's quota is not exceeded, a task held back by another instance's transfer says so, and a revoked
 /// API key stops working on every instance. Only with
 /// `TRANSFERD_TEST_DATABASE_URL`.
-@Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
+@Suite(.enabled(if: SuiteDatabase.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct AcrossInstancesTests {
     /// Two instances over one database and data directory; stopped when `body` returns.
     private func withTwoInstances(_ body: (String, [APIClient]) async throws -> Void) async throws {

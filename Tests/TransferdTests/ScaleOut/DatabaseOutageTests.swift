@@ -7,7 +7,7 @@ import Testing
 /// that changes nothing, transfers go on, and once the database is back every task completes once, the event log
 /// has no gap and every event reaches the subscriber. An instance that starts before its database waits for it. Only with `TRANSFERD_TEST_DATABASE_URL`, on a server of the
 /// test's own.
-@Suite(.enabled(if: TestService.postgresURL != nil && PostgresCluster.binaries != nil, "needs PostgreSQL's binaries"))
+@Suite(.enabled(if: SuiteDatabase.postgresURL != nil && PostgresCluster.binaries != nil, "needs PostgreSQL's binaries"))
 struct DatabaseOutageTests {
     static let size = 1_500_000
     static let tasks = 12

@@ -22,7 +22,7 @@ import Testing
 /// that arrive together, 0.05–0.08, 0.25–0.34 and 0.65–0.75; with a claim of two statements without a
 /// transaction, 0.08, 0.29 and 0.29; with ends worked out from the tasks as their leases left them, 0.05–0.08,
 /// 0.23–0.30 and 0.35–0.51: ends that free workers sooner make more, smaller claims).
-@Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
+@Suite(.enabled(if: SuiteDatabase.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct RoundTripTests {
     static let tasks = 100
 

@@ -4,7 +4,7 @@ import Testing
 /// Three instances of transferd over one PostgreSQL database and one data directory, one of them killed while it
 /// transfers: what it held is continued by the others, and nothing runs twice. Only with
 /// `TRANSFERD_TEST_DATABASE_URL`.
-@Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
+@Suite(.enabled(if: SuiteDatabase.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct ScaleOutTests {
     static let size = 1_500_000
     static let sessions = ["s1", "s2", "s3"]

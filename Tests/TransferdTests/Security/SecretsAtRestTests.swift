@@ -131,7 +131,7 @@ import TransferdDomain
         webhook: String,
         secret: String
     ) async throws {
-        let onPostgres = TestService.databaseURL(forDataDirectory: database.dataDirectory) != nil
+        let onPostgres = SuiteDatabase.url(forDataDirectory: database.dataDirectory) != nil
         let hex = oldResumeDataKey.map { String(format: "%02x", $0) }.joined()
         let statements = [
             onPostgres

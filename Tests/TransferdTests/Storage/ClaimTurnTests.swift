@@ -9,7 +9,7 @@ import TransferdDomain
 /// session-level lock from its first read of the queue to its lease): the second reads the queue only once the
 /// first's lease has committed, so it never claims what the first did; and a claim that fails lets the next one in. Two stores over the suite's database, as two
 /// instances have.
-@Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
+@Suite(.enabled(if: SuiteDatabase.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct ClaimTurnTests {
     @Test func aClaimReadsTheQueueOnceTheClaimBeforeItHasLeased() async throws {
         try await Self.withTwoStores { first, second, database in
@@ -132,7 +132,7 @@ struct ClaimTurnTests {
 
     private static func withTwoStores(_ body: (any Store, any Store, TestDatabase) async throws -> Void) async throws {
         let dataDirectory = DataDirectories.temporary()
-        let databaseURL = TestService.databaseURL(forDataDirectory: dataDirectory)
+        let databaseURL = SuiteDatabase.url(forDataDirectory: dataDirectory)
         try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { first in
             try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { second in
                 try await body(first, second, TestDatabase(dataDirectory: dataDirectory))

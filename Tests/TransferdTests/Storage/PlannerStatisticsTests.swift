@@ -4,7 +4,7 @@ import Testing
 /// A table that grows from empty is analyzed by the service itself, without waiting for autovacuum's next round, so
 /// that the plans its connections made while the table was empty are made again (a read of one task by its key had
 /// kept a plan that scanned the whole table).
-@Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
+@Suite(.enabled(if: SuiteDatabase.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct PlannerStatisticsTests {
     @Test func aTableThatOutgrowsItsStatisticsIsAnalyzed() async throws {
         let dataDirectory = DataDirectories.temporary()

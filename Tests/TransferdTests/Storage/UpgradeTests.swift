@@ -4,7 +4,7 @@ import Testing
 
 /// A data directory written by the previous release opens with today's code, shows what it held, and continues. It
 /// holds an SQLite database, so these run on SQLite only.
-@Suite(.enabled(if: TestService.postgresURL == nil, "upgrades an SQLite data directory"))
+@Suite(.enabled(if: SuiteDatabase.postgresURL == nil, "upgrades an SQLite data directory"))
 struct UpgradeTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/data-before-layers").path

@@ -103,7 +103,7 @@ import Testing
             // The attempt ends for want of space. On SQLite (the database on the full disk) its end cannot be recorded:
             // once its lease can no longer be counted on, the instance lets it go (before the fix, nothing woke the
             // scheduler when that lease expired, and the task stayed running, untouched, after space was freed).
-            if TestService.postgresURL == nil {
+            if SuiteDatabase.postgresURL == nil {
                 try await waitUntil(timeout: .seconds(60)) {
                     service.log.split(separator: "\n").contains {
                         $0.contains(" error ") && $0.hasSuffix("could not record the end of a transfer")
@@ -133,7 +133,7 @@ import Testing
 
             // verify while full
             #expect(Set(statuses.keys).isSubset(of: [201, 503, 507]), "\(statuses)")
-            if TestService.postgresURL == nil {
+            if SuiteDatabase.postgresURL == nil {
                 #expect(statuses[503, default: 0] > 0, "SQLite's disk is the data directory's: \(statuses)")
             }
             #expect(staged.status == 507 && task.status == 507)

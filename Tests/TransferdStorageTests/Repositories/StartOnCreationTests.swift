@@ -1,20 +1,19 @@
 import Foundation
 import Testing
 import TransferdDomain
-
-@testable import transferd
+import TransferdTestSupport
 
 /// A creation asked to start its tasks where it runs (``TaskCreation/Start``) leases them to its instance in its own
 /// statement, as a claim would, sparing the claim: only while no other task waits, the session's transfers to the
 /// origin stay within its `maximumConnectionsPerHost`, and no claim holds the turn. A claim that follows counts them
 /// under way. On PostgreSQL.
-@Suite(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
+@Suite(.enabled(if: SuiteDatabase.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct StartOnCreationTests {
     private static let now = Date()
 
     @Test(arguments: ["nothing waits", "another task waits", "host limit reached", "turn held"])
     func aCreationStartsItsTaskOnlyWhereAClaimWouldHave(situation: String) async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             // setup
             let session = try await store.write { repositories in
                 let session = try await StoredRows.session("started", at: Self.now, repositories)

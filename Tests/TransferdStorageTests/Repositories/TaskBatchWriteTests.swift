@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import TransferdDomain
+import TransferdTestSupport
 
 @testable import TransferdStorage
-@testable import transferd
 
 /// The writes a batch of transfer reports makes together (one statement on PostgreSQL, where the rows travel as one
 /// JSON parameter): every column comes back as written, whatever a tenant put in it; a write guarded by the lease's
@@ -16,7 +16,7 @@ import TransferdDomain
     ]
 
     @Test func tasksWrittenTogetherReadBackAsTheyWereWritten() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             let now = Date()
             let tasks = try await store.write { repositories in
                 let session = try await StoredRows.session("batch", at: now, repositories)
@@ -54,7 +54,7 @@ import TransferdDomain
     }
 
     @Test func aBatchWithATaskThatIsGoneWritesNothing() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             let now = Date()
             let tasks = try await store.write { repositories in
                 let session = try await StoredRows.session("gone", at: now, repositories)
@@ -76,7 +76,7 @@ import TransferdDomain
     }
 
     @Test func responsesAreRecordedOnlyForTheOwnersRunningTasks() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             let now = Date()
             // setup: four tasks leased to i1 (one of them suspended since), one leased to i2
             let tasks = try await store.write { repositories in
@@ -121,7 +121,7 @@ import TransferdDomain
     }
 
     @Test func leasesEndOnlyForTheirOwner() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             let now = Date()
             let tasks = try await store.write { repositories in
                 let session = try await StoredRows.session("leases", at: now, repositories)

@@ -1,15 +1,14 @@
 import Foundation
 import Testing
 import TransferdDomain
-
-@testable import transferd
+import TransferdTestSupport
 
 /// A session's task counts and stored bytes are counters the database keeps as tasks are inserted and change: on
 /// PostgreSQL a batch's rows are counted by one statement, grouped by session, and a change row by row. On the
 /// suite's database.
 @Suite struct TaskCountTests {
     @Test func aBatchOfTasksOfTwoSessionsIsCountedInEachAndAChangeMovesItsTask() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             // act: one batch of five tasks, three started, across two sessions; then one completes with a file
             let now = Date()
             let (first, second) = try await store.write { repositories in

@@ -2,9 +2,9 @@ import Foundation
 import PostgresNIO
 import Testing
 import TransferdDomain
+import TransferdTestSupport
 
 @testable import TransferdStorage
-@testable import transferd
 
 /// Statements sent again are prepared by their text and their arguments' types: a name once a text has been sent
 /// `threshold` times, the same name after, a name of its own for other types, none past `capacity`. And the values a
@@ -33,7 +33,7 @@ import TransferdDomain
     }
 
     @Test func aStatementWritesTheSameValuesUnnamedAndPrepared() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             // setup
             let now = Date()
             let task = try await store.write { repositories in

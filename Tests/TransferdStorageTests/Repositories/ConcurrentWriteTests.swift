@@ -3,8 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import TransferdDomain
-
-@testable import transferd
+import TransferdTestSupport
 
 /// Two instances' writes to one row: the second waits for the first and changes what it committed, so that neither
 /// change is lost. Writes run under READ COMMITTED on PostgreSQL, where a row read to be changed must be locked
@@ -13,9 +12,9 @@ import TransferdDomain
 @Suite struct ConcurrentWriteTests {
     @Test func aWriteChangesTheRowAnotherCommittedSinceNotTheOneItFirstSaw() async throws {
         let dataDirectory = DataDirectories.temporary()
-        let databaseURL = TestService.databaseURL(forDataDirectory: dataDirectory)
-        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { first in
-            try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { second in
+        let databaseURL = SuiteDatabase.url(forDataDirectory: dataDirectory)
+        try await SuiteStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { first in
+            try await SuiteStore.with(dataDirectory: dataDirectory, databaseURL: databaseURL) { second in
                 // setup: a task
                 let now = Date()
                 let id = try await StoredRows.queuedDownload(in: "rows", at: now, first)

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 import TransferdDomain
-
-@testable import transferd
+import TransferdTestSupport
 
 /// Every event a write commits reaches its tenant's log, however the write appended it. On PostgreSQL the first
 /// append of a transaction takes the commit's position in its own statement (`CommitNumbering`): an append undone
@@ -13,7 +12,7 @@ import TransferdDomain
 
     @Test func eventsReachTheTenantsLogWhenAnIsolatedAppendWasUndone() async throws {
         let dataDirectory = DataDirectories.temporary()
-        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
+        try await SuiteStore.with(dataDirectory: dataDirectory, databaseURL: SuiteDatabase.url(forDataDirectory: dataDirectory)) {
             store in
             let session = try await store.write { repositories in
                 try await repositories.sessions.insert(Session(identifier: "s", tenantId: 1, configuration: .default, createdAt: Date()))

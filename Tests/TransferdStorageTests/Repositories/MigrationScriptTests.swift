@@ -2,6 +2,7 @@ import Logging
 import NIOPosix
 import PostgresNIO
 import Testing
+import TransferdTestSupport
 
 @testable import TransferdStorage
 
@@ -20,10 +21,10 @@ import Testing
         #expect(MigrationScript.statement(Self.script).hasPrefix("DO $migration1$ BEGIN EXECUTE $sql2$CREATE FUNCTION"))
     }
 
-    @Test(.enabled(if: TestService.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
+    @Test(.enabled(if: SuiteDatabase.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
     func aFileWithDollarQuotesOfItsOwnRunsOnPostgreSQL() async throws {
         let location = try PostgresLocation(
-            url: try #require(TestService.databaseURL(forDataDirectory: DataDirectories.temporary()))
+            url: try #require(SuiteDatabase.url(forDataDirectory: DataDirectories.temporary()))
         )
         let schema = try #require(location.schema)
         let connection = try await PostgresConnection.connect(

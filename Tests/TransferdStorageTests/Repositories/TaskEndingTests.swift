@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 import TransferdDomain
-
-@testable import transferd
+import TransferdTestSupport
 
 /// The ends of transfers are written in one statement outside any transaction (``TaskEnding``), on PostgreSQL, from
 /// their tasks as their leases left them, or as one statement read them again: the tasks' rows with their leases
@@ -12,7 +11,7 @@ import TransferdDomain
 /// suite's database.
 @Suite struct TaskEndingTests {
     @Test func anEndIsOneReadAndOneStatement() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             let (session, tasks) = try await Self.twoLeasedDownloads(store, subscribed: true)
             let statements = { store.statistics?.statements[.write, default: 0] ?? 0 }
 
@@ -50,7 +49,7 @@ import TransferdDomain
     /// the revision it left, so nothing is read again: one statement. The last busy task's end finds the session idle
     /// and appends `session.events_finished`.
     @Test func anEndFromTheLeaseIsOneStatement() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             guard store.isShared else { return }
             let session = try await Self.queuedDownload(store, "leased")
             let (read, revision) = try await Self.claim(store)
@@ -79,7 +78,7 @@ import TransferdDomain
     /// A task changed between a claim's read and its lease (here its priority) is not leased: the claim read a row
     /// that is no longer there, and would run, then write back, what it read.
     @Test func aTaskChangedSinceTheClaimReadItIsNotLeased() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             guard store.isShared else { return }
             _ = try await Self.queuedDownload(store, "patched")
 
@@ -104,7 +103,7 @@ import TransferdDomain
     /// its lease taken over, or the session invalidated.
     @Test(arguments: ["checkpoint", "lease", "invalidated"])
     func anEndWorkedOutFromWhatChangedWritesNothing(change: String) async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             guard store.isShared else { return }
             let (session, tasks) = try await Self.twoLeasedDownloads(store, subscribed: false)
             let bases = try await store.lookup { try await $0.tasks.endingBases(ids: [tasks[0]], owner: "i1") }
@@ -140,7 +139,7 @@ import TransferdDomain
     /// Whether an end leaves its session idle is the statement's to see: the session's other busy task completed
     /// after the end was worked out, so the end appends `session.events_finished` after its own events.
     @Test func anEndThatLeavesItsSessionIdleFinishesItsEvents() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             guard store.isShared else { return }
             let (session, tasks) = try await Self.twoLeasedDownloads(store, subscribed: true)
             let basis = try #require(try await store.lookup { try await $0.tasks.endingBases(ids: [tasks[0]], owner: "i1") }.first)

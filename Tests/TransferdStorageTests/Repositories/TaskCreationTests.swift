@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 import TransferdDomain
-
-@testable import transferd
+import TransferdTestSupport
 
 /// Tasks that need nothing read first are created in one statement outside any transaction (``TaskCreation``), on
 /// PostgreSQL: their identifiers and their events' sequences follow what the session had, their events are queued
@@ -10,7 +9,7 @@ import TransferdDomain
 /// nothing. SQLite creates them in its writer's transaction instead. On the suite's database.
 @Suite struct TaskCreationTests {
     @Test func tasksTheirEventsAndTheirDeliveriesAreOneStatement() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             // setup: a session with an event already, and a subscriber that takes task.resumed alone
             let now = Date()
             let session = try await store.write { repositories in
@@ -71,7 +70,7 @@ import TransferdDomain
     /// session no longer active.
     @Test(arguments: ["session limit", "queued tasks", "stored bytes", "invalidated"])
     func aRefusedCreationWritesNothing(refusal: String) async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             guard store.isShared else { return }
             let now = Date()
             let session = try await store.write { repositories in
@@ -110,7 +109,7 @@ import TransferdDomain
 
     /// A batch of more than a few tasks plans and parses faster in steps, in a transaction.
     @Test func aLargerBatchIsLeftToATransaction() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             let now = Date()
             let session = try await store.write { try await StoredRows.session("batch", at: now, $0) }
             let creation = Self.creation(Array(repeating: false, count: 17), in: session, at: now, limit: 100)

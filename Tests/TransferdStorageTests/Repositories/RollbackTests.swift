@@ -2,8 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TransferdDomain
-
-@testable import transferd
+import TransferdTestSupport
 
 /// A step a write takes outside the database (a file's new name) is undone with the write: when its transaction
 /// rolls back, and when the isolated part it was taken in fails while the rest commits. On the suite's database.
@@ -13,7 +12,7 @@ import TransferdDomain
     @Test func aWritesStepsOutsideTheDatabaseAreUndoneWithIt() async throws {
         let dataDirectory = DataDirectories.temporary()
         let undone = Mutex<[String]>([])
-        try await OpenedStore.with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory)) {
+        try await SuiteStore.with(dataDirectory: dataDirectory, databaseURL: SuiteDatabase.url(forDataDirectory: dataDirectory)) {
             store in
             // a write whose body fails after its step
             await #expect(throws: Refusal.self) {

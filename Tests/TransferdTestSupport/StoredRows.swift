@@ -1,17 +1,15 @@
 import Foundation
 import TransferdDomain
 
-@testable import transferd
-
 /// Rows for tests that write through a store's repositories: a session of the default tenant, and downloads in it.
-enum StoredRows {
+package enum StoredRows {
     /// Inserts a session of the default tenant.
-    static func session(_ identifier: String, at now: Date, _ repositories: any Repositories) async throws -> Int64 {
+    package static func session(_ identifier: String, at now: Date, _ repositories: any Repositories) async throws -> Int64 {
         try await repositories.sessions.insert(Session(identifier: identifier, tenantId: 1, configuration: .default, createdAt: now)).rowID
     }
 
     /// A new download of the session (not inserted yet), task `number`, running when it `starts`.
-    static func download(_ number: Int, in sessionID: Int64, starts: Bool = true, at now: Date) -> TransferTask {
+    package static func download(_ number: Int, in sessionID: Int64, starts: Bool = true, at now: Date) -> TransferTask {
         let request = TransferRequest(url: "http://127.0.0.1:9/\(number)", method: "GET", headers: [:])
         let new = NewTask(transfer: .download(DownloadTransfer()), request: request, origin: "127.0.0.1:9", priority: 0.5, start: starts)
         return TransferTask(new, sessionID: sessionID, taskIdentifier: Int64(number), createdAt: now)
@@ -20,7 +18,7 @@ enum StoredRows {
 
 extension StoredRows {
     /// Inserts a session and its first download, queued to run; answers the download's row id.
-    static func queuedDownload(in session: String, at now: Date, _ store: any Store) async throws -> Int64 {
+    package static func queuedDownload(in session: String, at now: Date, _ store: any Store) async throws -> Int64 {
         try await store.write { repositories in
             try await repositories.tasks.insert(download(1, in: try await StoredRows.session(session, at: now, repositories), at: now))
                 .rowID
@@ -28,18 +26,10 @@ extension StoredRows {
     }
 }
 
-extension OpenedStore {
-    /// A fresh store on the suite's database (SQLite in a new data directory, or a new schema on PostgreSQL).
-    static func onSuiteDatabase<T>(_ body: (any Store) async throws -> T) async throws -> T {
-        let dataDirectory = DataDirectories.temporary()
-        return try await with(dataDirectory: dataDirectory, databaseURL: TestService.databaseURL(forDataDirectory: dataDirectory), body)
-    }
-}
-
 extension TaskRepository {
     /// Leases the tasks of `ids` whatever their rows' revisions; the ids of those leased.
     @discardableResult
-    func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws -> [Int64] {
+    package func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws -> [Int64] {
         try await self.lease(ids.map { RowRevision(id: $0, revision: nil) }, lease, startedAt: startedAt).map(\.id)
     }
 }

@@ -1,14 +1,13 @@
 import Foundation
 import Testing
 import TransferdDomain
-
-@testable import transferd
+import TransferdTestSupport
 
 /// The dispatcher records a group of subscribers' answers, for many sessions, with the sessions it gives back, in
 /// one call (one statement on PostgreSQL). On the suite's database.
 @Suite struct AnswerRecordTests {
     @Test func aGroupOfAnswersIsRecordedAndEachSessionKeptOrGivenBack() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             // setup: four sessions leased to "i1"; three with a subscriber and two deliveries pending each, written a
             // second ago (stored times are rounded: one written now could read back as due just after now)
             let now = Date()

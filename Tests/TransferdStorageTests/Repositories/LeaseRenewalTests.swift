@@ -3,15 +3,14 @@ import Foundation
 import Synchronization
 import Testing
 import TransferdDomain
-
-@testable import transferd
+import TransferdTestSupport
 
 /// A renewal tells the leases it renewed from those it no longer holds, and, on PostgreSQL, waits for no row a
 /// write holds: it once did, while holding the rows it had renewed, and a write waiting for one of those deadlocked
 /// with it (a second's stall of every write of the instance, each time). On the suite's database.
 @Suite struct LeaseRenewalTests {
     @Test func aRenewalPassesOverTheRowsAWriteHoldsAndReportsTheLeasesItLost() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             // setup: three transfers of this instance, the third's task taken over since by another instance
             let now = Date()
             let ids = try await store.write { repositories in

@@ -1,15 +1,15 @@
 import Foundation
 import Testing
 import TransferdDomain
+import TransferdTestSupport
 
 @testable import TransferdStorage
-@testable import transferd
 
 /// A lookup is a read of one statement, sent without a transaction around it on PostgreSQL; a body that sends more
 /// is answered as a read would answer it, whatever it made of the refusal. On the suite's database.
 @Suite struct LookupTests {
     @Test func aLookupOfOneStatementIsOneRoundTripAndOneOfMoreReadsAsARead() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             // setup
             let now = Date()
             let (session, task) = try await store.write { repositories in

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 import TransferdDomain
-
-@testable import transferd
+import TransferdTestSupport
 
 /// A creation of a few tasks reserves their row ids with their identifiers, and on PostgreSQL their insert is held
 /// and sent with the statement that follows (the creation's events): the transaction's writes keep their order, any
@@ -11,7 +10,7 @@ import TransferdDomain
     struct Refusal: Error {}
 
     @Test func heldTasksGoWithTheEventsAndAreSeenByAnyOtherStatement() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             let now = Date()
             let session = try await store.write { try await StoredRows.session("held", at: now, $0) }
             let writes = { store.statistics?.statements[.write, default: 0] ?? 0 }
@@ -70,7 +69,7 @@ import TransferdDomain
 
     /// More held than one statement's 65,535 arguments hold: what does not fit beside the events goes first, in order.
     @Test func heldWritesBeyondOneStatementAreSentInOrder() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             let now = Date()
             let session = try await store.write { try await StoredRows.session("many", at: now, $0) }
             let count = 3_000
@@ -95,7 +94,7 @@ import TransferdDomain
     }
 
     @Test func aRollbackForgetsWhatWasHeld() async throws {
-        try await OpenedStore.onSuiteDatabase { store in
+        try await SuiteStore.fresh { store in
             let now = Date()
             let session = try await store.write { try await StoredRows.session("forgotten", at: now, $0) }
 
