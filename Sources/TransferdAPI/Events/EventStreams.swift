@@ -25,9 +25,7 @@ package final class EventStreams: Sendable {
         }
         guard admitted else {
             throw Problem(
-                status: .tooManyRequests,
-                slug: "too-many-streams",
-                title: "Too many streams",
+                .tooManyStreams,
                 detail: "This API key holds \(maximumPerKey) event streams open on this instance, the most it may; close one first."
             )
         }

@@ -153,9 +153,7 @@ struct FilesController: Sendable {
     {
         guard let lengthText = request.headers[.contentLength], let length = Int64(lengthText) else {
             throw Problem(
-                status: .lengthRequired,
-                slug: "length-required",
-                title: "Length required",
+                .lengthRequired,
                 detail: "A plain upload needs `Content-Length`; send it, or use tus for bodies of unknown length."
             )
         }

@@ -15,9 +15,7 @@ struct TusResumableMiddleware: RouterMiddleware {
         do {
             if request.method != .options, let asked = request.headers[.tusResumable], asked != Self.version {
                 throw Problem(
-                    status: .preconditionFailed,
-                    slug: "tus-version-unsupported",
-                    title: "tus version not supported",
+                    .tusVersionUnsupported,
                     detail: "This server speaks tus \(Self.version), not \(asked).",
                     headers: [.tusVersion: Self.version]
                 )

@@ -14,7 +14,7 @@ package struct HealthController: Sendable {
         router.get("healthz") { _, _ in Status(status: "ok") }
         router.get("readyz") { _, _ in
             guard await store.isReachable() else {
-                throw Problem(status: .serviceUnavailable, slug: "not-ready", title: "Not ready", detail: "The database does not answer.")
+                throw Problem(.notReady, detail: "The database does not answer.")
             }
             return Status(status: "ready")
         }

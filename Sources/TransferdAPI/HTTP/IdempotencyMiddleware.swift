@@ -38,9 +38,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
             throw Problem.conflict("A request with this Idempotency-Key is still being handled; retry when it has answered.")
         case .reusedWithOtherRequest:
             throw Problem(
-                status: .unprocessableContent,
-                slug: "idempotency-key-reused",
-                title: "Idempotency-Key reused",
+                .idempotencyKeyReused,
                 detail: "This Idempotency-Key was used with a different request in the last 24 hours; use a new key for a new request."
             )
         case .claimed:

@@ -17,7 +17,7 @@ package struct MetricsController: Sendable {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("metrics") { _, context in
             guard context.principal?.admin == true else {
-                throw Problem(status: .forbidden, slug: "forbidden", title: "Forbidden", detail: "Metrics need an admin API key.")
+                throw Problem(.forbidden, detail: "Metrics need an admin API key.")
             }
             return await scrape()
         }

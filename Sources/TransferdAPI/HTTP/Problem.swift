@@ -6,12 +6,10 @@ import TransferdJSON
 
 /// An RFC 9457 problem: every error the API returns is one, rendered as `application/problem+json`.
 package struct Problem: Error, HTTPResponseError, Equatable {
-    /// HTTP status of the response.
+    /// Which problem of the catalogue it is: its slug and title.
+    package let kind: ProblemKind
+    /// HTTP status of the response: the kind's, unless the kind leaves it to the case (a quota's refusal).
     package let status: HTTPResponse.Status
-    /// Stable machine-readable kind, the last part of the `type` URI (`urn:transferd:problem:<slug>`).
-    package let slug: String
-    /// Short human-readable summary of the kind.
-    package let title: String
     /// Exactly what was wrong with this request.
     package let detail: String
     /// Headers the response needs besides the body (`Content-Range` on a 416, for instance).
@@ -19,10 +17,9 @@ package struct Problem: Error, HTTPResponseError, Equatable {
     /// The quota a refusal names, with its figures, as members of the body.
     package var breach: QuotaBreach?
 
-    package init(status: HTTPResponse.Status, slug: String, title: String, detail: String, headers: HTTPFields = [:]) {
-        self.status = status
-        self.slug = slug
-        self.title = title
+    package init(_ kind: ProblemKind, status: HTTPResponse.Status? = nil, detail: String, headers: HTTPFields = [:]) {
+        self.kind = kind
+        self.status = status ?? kind.status
         self.detail = detail
         self.headers = headers
     }
@@ -41,8 +38,8 @@ package struct Problem: Error, HTTPResponseError, Equatable {
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Body(
-            type: "urn:transferd:problem:\(slug)",
-            title: title,
+            type: "urn:transferd:problem:\(kind.slug)",
+            title: kind.title,
             status: status.code,
             detail: detail,
             quota: breach?.quota.rawValue,
@@ -64,28 +61,23 @@ package struct Problem: Error, HTTPResponseError, Equatable {
 extension Problem {
     /// The problem a domain refusal is shown as: the one place where the domain's errors meet HTTP statuses.
     package init(_ error: DomainError) {
-        let (status, slug, title): (HTTPResponse.Status, String, String) =
-            switch error {
-            case .invalidField: (.badRequest, "invalid-field", "Invalid field")
-            case .badRequest: (.badRequest, "bad-request", "Bad request")
-            case .notFound: (.notFound, "not-found", "Not found")
-            case .conflict: (.conflict, "conflict", "Conflict with the resource's state")
-            case .limitExceeded: (.conflict, "limit-exceeded", "Limit exceeded")
-            case .tooLarge: (.contentTooLarge, "content-too-large", "Content too large")
-            case .checksumMismatch:
-                (HTTPResponse.Status(code: 460, reasonPhrase: "Checksum Mismatch"), "checksum-mismatch", "Checksum mismatch")
-            case .destinationNotAllowed: (.unprocessableContent, "destination-not-allowed", "Destination not allowed")
-            case .unprocessable: (.unprocessableContent, "unprocessable-content", "Unprocessable content")
-            case .insufficientStorage:
-                (Self.insufficientStorage, "insufficient-storage", "Insufficient storage")
-            case .quotaExceeded(let breach):
-                (breach.quota == .storedBytes ? Self.insufficientStorage : .tooManyRequests, "quota-exceeded", "Quota exceeded")
-            }
-        self.init(status: status, slug: slug, title: title, detail: error.detail)
-        if case .quotaExceeded(let breach) = error { self.breach = breach }
+        switch error {
+        case .invalidField: self.init(.invalidField, detail: error.detail)
+        case .badRequest: self.init(.badRequest, detail: error.detail)
+        case .notFound: self.init(.notFound, detail: error.detail)
+        case .conflict: self.init(.conflict, detail: error.detail)
+        case .limitExceeded: self.init(.limitExceeded, detail: error.detail)
+        case .tooLarge: self.init(.contentTooLarge, detail: error.detail)
+        case .checksumMismatch: self.init(.checksumMismatch, detail: error.detail)
+        case .destinationNotAllowed: self.init(.destinationNotAllowed, detail: error.detail)
+        case .unprocessable: self.init(.unprocessableContent, detail: error.detail)
+        case .insufficientStorage: self.init(.insufficientStorage, detail: error.detail)
+        case .quotaExceeded(let breach):
+            let status = breach.quota == .storedBytes ? ProblemKind.insufficientStorage.status : ProblemKind.quotaExceeded.status
+            self.init(.quotaExceeded, status: status, detail: error.detail)
+            self.breach = breach
+        }
     }
-
-    package static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
 
     package static func badRequest(_ detail: String) -> Problem {
         Problem(.badRequest(detail))
@@ -110,14 +102,12 @@ extension Problem {
     }
 
     package static func unsupportedMediaType(_ detail: String) -> Problem {
-        Problem(status: .unsupportedMediaType, slug: "unsupported-media-type", title: "Unsupported media type", detail: detail)
+        Problem(.unsupportedMediaType, detail: detail)
     }
 
     package static func rangeNotSatisfiable(size: Int64) -> Problem {
         Problem(
-            status: .rangeNotSatisfiable,
-            slug: "range-not-satisfiable",
-            title: "Range not satisfiable",
+            .rangeNotSatisfiable,
             detail: "The requested range lies outside the \(size) bytes of content.",
             headers: [.contentRange: "bytes */\(size)"]
         )
@@ -126,9 +116,7 @@ extension Problem {
     /// The database cannot be reached for a moment (PostgreSQL restarting, a failover): nothing was done, and the
     /// same request may be sent again shortly. The real error goes to the log.
     package static let databaseUnavailable = Problem(
-        status: .serviceUnavailable,
-        slug: "database-unavailable",
-        title: "Database unavailable",
+        .databaseUnavailable,
         detail: "The database cannot be reached for the moment; nothing was changed. Send the request again shortly.",
         headers: [.retryAfter: "1"]
     )
@@ -136,18 +124,14 @@ extension Problem {
     /// The database's disk is full: the transaction was rolled back, and nothing acknowledged before is lost. The
     /// same request may succeed once the operator frees space.
     package static let databaseFull = Problem(
-        status: .serviceUnavailable,
-        slug: "database-full",
-        title: "Database full",
+        .databaseFull,
         detail: "The database's disk is full; nothing was changed. Send the request again once space is freed.",
         headers: [.retryAfter: "30"]
     )
 
     /// Anything the server did not expect; the real error goes to the log, never to the client.
     package static let internalError = Problem(
-        status: .internalServerError,
-        slug: "internal-error",
-        title: "Internal error",
+        .internalError,
         detail: "The server failed to handle the request; the failure was logged."
     )
 }

@@ -37,8 +37,7 @@ extension Problem {
             case .methodNotAllowed: detail = error.body ?? "\(request.method) is not allowed on \(request.uri.path)."
             default: detail = error.body ?? error.status.reasonPhrase
             }
-            let slug = error.status.reasonPhrase.lowercased().split(separator: " ").joined(separator: "-")
-            self.init(status: error.status, slug: slug, title: error.status.reasonPhrase, detail: detail)
+            self.init(ProblemKind(error.status), status: error.status, detail: detail)
         case StoreError.unavailable(let why):
             logger.warning("the database is unavailable", metadata: ["error": "\(why)"])
             self = .databaseUnavailable

@@ -49,9 +49,7 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         guard let wait = limiter.take(for: key) else { return }
         let seconds = max(1, Int(wait.timeInterval.rounded(.up)))
         throw Problem(
-            status: .tooManyRequests,
-            slug: "rate-limited",
-            title: "Too many requests",
+            .rateLimited,
             detail: "\(who) \(Int(limiter.rate)) requests a second (bursts of \(Int(limiter.burst))); retry in \(seconds) s.",
             headers: [.retryAfter: String(seconds)]
         )
@@ -129,9 +127,7 @@ package struct AuthenticationMiddleware: RouterMiddleware {
     private static func unauthorized(_ detail: String, error: String?) -> Problem {
         let challenge = "Bearer realm=\"transferd\"" + (error.map { ", error=\"\($0)\"" } ?? "")
         return Problem(
-            status: .unauthorized,
-            slug: "unauthorized",
-            title: "Unauthorized",
+            .unauthorized,
             detail: detail,
             headers: [.wwwAuthenticate: challenge]
         )

@@ -48,7 +48,7 @@ struct SessionsController: Sendable {
         let cursor = try request.integerQuery("cursor", in: 0...Int.max) ?? 0
         let allTenants = request.uri.queryParameters.get("allTenants") == "true"
         guard !allTenants || context.principal?.admin == true else {
-            throw Problem(status: .forbidden, slug: "forbidden", title: "Forbidden", detail: "Only admin keys may list across tenants.")
+            throw Problem(.forbidden, detail: "Only admin keys may list across tenants.")
         }
         let page = try await sessions.list(after: Int64(cursor), limit: limit, tenantID: allTenants ? nil : context.tenantID)
         let details = try await sessions.details(sessionIDs: page.map(\.rowID))

@@ -10,7 +10,7 @@ enum DashboardAssets {
     static func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get(":name") { _, context in
             guard let name = context.parameters.get("name"), let file = files[name] else {
-                throw Problem(status: .notFound, slug: "not-found", title: "Not found", detail: "The dashboard has no such asset.")
+                throw Problem(.notFound, detail: "The dashboard has no such asset.")
             }
             return Response(
                 status: .ok,

@@ -11,9 +11,7 @@ enum DashboardForm {
         let token = (try? URLEncodedFormDecoder().decode(CSRFField.self, from: text))?.csrf ?? ""
         guard constantTimeEquals(token, signedIn.session.csrfToken) else {
             throw Problem(
-                status: .forbidden,
-                slug: "csrf",
-                title: "Forbidden",
+                .csrf,
                 detail: "The form was not sent by this dashboard (its CSRF token is missing or wrong)."
             )
         }

@@ -69,6 +69,6 @@ struct DashboardGate: Sendable {
 
     /// The page that shows why a request was refused.
     func refusal(_ problem: Problem, signedIn: DashboardSignIn) -> Response {
-        pages.render("message", .init(title: problem.title, signedIn: signedIn, problem: problem.detail), status: problem.status)
+        pages.render("message", .init(title: problem.kind.title, signedIn: signedIn, problem: problem.detail), status: problem.status)
     }
 }

@@ -9,7 +9,7 @@ extension Components {
     public enum Schemas {
         /// - Remark: Generated from `#/components/schemas/Problem`.
         public struct Problem: Codable, Hashable, Sendable {
-            /// `urn:transferd:problem:<kind>`
+            /// `urn:transferd:problem:<kind>`, where the kind is one of: `bad-request`, `invalid-field`, `unauthorized`, `forbidden`, `csrf`, `not-found`, `method-not-allowed`, `request-timeout`, `conflict`, `limit-exceeded`, `length-required`, `tus-version-unsupported`, `expectation-failed`, `content-too-large`, `unsupported-media-type`, `range-not-satisfiable`, `unprocessable-content`, `destination-not-allowed`, `idempotency-key-reused`, `checksum-mismatch`, `rate-limited`, `too-many-streams`, `quota-exceeded`, `internal-error`, `not-ready`, `database-unavailable`, `database-full`, `insufficient-storage`.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/type`.
             public var _type: Swift.String
@@ -46,7 +46,7 @@ extension Components {
             /// Creates a new `Problem`.
             ///
             /// - Parameters:
-            ///   - _type: `urn:transferd:problem:<kind>`
+            ///   - _type: `urn:transferd:problem:<kind>`, where the kind is one of: `bad-request`, `invalid-field`, `unauthorized`, `forbidden`, `csrf`, `not-found`, `method-not-allowed`, `request-timeout`, `conflict`, `limit-exceeded`, `length-required`, `tus-version-unsupported`, `expectation-failed`, `content-too-large`, `unsupported-media-type`, `range-not-satisfiable`, `unprocessable-content`, `destination-not-allowed`, `idempotency-key-reused`, `checksum-mismatch`, `rate-limited`, `too-many-streams`, `quota-exceeded`, `internal-error`, `not-ready`, `database-unavailable`, `database-full`, `insufficient-storage`.
             ///   - title:
             ///   - status:
             ///   - detail:

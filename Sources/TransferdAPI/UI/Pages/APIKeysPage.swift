@@ -68,7 +68,7 @@ struct APIKeysPage: Sendable {
 
     private static func requireAdmin(_ signedIn: DashboardSignIn) throws(Problem) {
         guard signedIn.principal.admin else {
-            throw Problem(status: .forbidden, slug: "forbidden", title: "Forbidden", detail: "Only an admin key can manage API keys.")
+            throw Problem(.forbidden, detail: "Only an admin key can manage API keys.")
         }
     }
 }
