@@ -4,7 +4,13 @@ package enum Transfer: Sendable, Equatable {
     case download(DownloadTransfer)
     case upload(UploadTransfer)
 
-    package var kind: TransferTask.Kind {
+    /// The cases by name, as the API and the `kind` column spell them.
+    package enum Kind: String, Codable, Sendable, CaseIterable {
+        case download
+        case upload
+    }
+
+    package var kind: Kind {
         switch self {
         case .download: .download
         case .upload: .upload

@@ -2,11 +2,8 @@ import Foundation
 
 /// One transfer of a session, after NSURLSessionTask: what to fetch, where it stands, and what came of it.
 package struct TransferTask: Sendable, Equatable, Persisted {
-    /// What the task does.
-    package enum Kind: String, Codable, Sendable, CaseIterable {
-        case download
-        case upload
-    }
+    /// What the task does: its transfer's case.
+    package typealias Kind = Transfer.Kind
 
     /// Internal row id, unique across sessions; names the task's files on disk.
     package var id: Int64?
