@@ -84,36 +84,35 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     router.add(middleware: MetricsMiddleware(metrics: api.metrics))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: api.authentication)
-    HealthController(store: api.store).addRoutes(to: router)
-    MetricsController(metrics: api.metrics, sampler: api.sampler).addRoutes(to: router)
+    router.addRoutes(HealthController(store: api.store).endpoints)
+    router.addRoutes(MetricsController(metrics: api.metrics, sampler: api.sampler).endpoints)
     let idempotentByBody = IdempotencyMiddleware(keys: api.idempotency, fingerprint: .body)
 
-    let sessions = router.group("v1/sessions")
     let sessionsController = SessionsController(sessions: api.sessions, destinations: api.destinations, clock: api.clock)
-    sessionsController.addRoutes(to: sessions)
-    let named = sessions.group(":identifier")
+    router.addRoutes(sessionsController.endpoints, atPath: "v1/sessions")
+    let named = router.group("v1/sessions/:identifier")
     let session = named.group().add(middleware: SessionMiddleware(sessions: api.sessions))
-    sessionsController.addSessionRoutes(to: session, idempotency: idempotentByBody)
+    session.addRoutes(sessionsController.sessionEndpoints(idempotency: idempotentByBody))
     let intake = TaskIntake(tasks: api.tasks, destinations: api.destinations, disk: api.disk)
     let tasks = TasksController(intake: intake, sessions: api.sessions)
-    tasks.addRoutes(
-        to: session.group("tasks"),
-        creatingIn: named.group("tasks").add(middleware: SessionMiddleware(sessions: api.sessions, known: true)),
-        idempotency: idempotentByBody
+    named.group().add(middleware: SessionMiddleware(sessions: api.sessions, known: true))
+        .addRoutes(tasks.creation(idempotency: idempotentByBody), atPath: "tasks")
+    session.addRoutes(tasks.endpoints, atPath: "tasks")
+    session.addRoutes(TaskContentController(tasks: tasks, files: api.files).endpoints, atPath: "tasks")
+    session.addRoutes(EventsController(eventLog: api.eventLog, streams: api.streams).endpoints, atPath: "events")
+    router.addRoutes(TenantEventsController(eventLog: api.eventLog, streams: api.streams).endpoints, atPath: "v1/events")
+    session.addRoutes(
+        WebhookController(webhooks: api.webhooks, destinations: api.destinations, clock: api.clock).endpoints,
+        atPath: "webhook"
     )
-    TaskContentController(tasks: tasks, files: api.files).addRoutes(to: session.group("tasks"))
-    EventsController(eventLog: api.eventLog, streams: api.streams).addRoutes(to: session.group("events"))
-    TenantEventsController(eventLog: api.eventLog, streams: api.streams).addRoutes(to: router.group("v1/events"))
-    WebhookController(webhooks: api.webhooks, destinations: api.destinations, clock: api.clock).addRoutes(to: session.group("webhook"))
-    DeliveriesController(webhooks: api.webhooks).addRoutes(to: session.group("deliveries"))
-    BackgroundTasksController(backgroundTasks: api.backgroundTasks, clock: api.clock)
-        .addRoutes(to: session.group("background-tasks"), idempotency: idempotentByBody)
-    FilesController(store: api.stagedFiles)
-        .addRoutes(
-            to: router.group("v1/files"),
-            idempotency: IdempotencyMiddleware(keys: api.idempotency, fingerprint: .headers(FilesController.describingHeaders))
-        )
-    TenantController(tenants: api.tenants).addRoutes(to: router.group("v1/tenant"))
-    try Dashboard(api: api, intake: intake).addRoutes(to: router)
+    session.addRoutes(DeliveriesController(webhooks: api.webhooks).endpoints, atPath: "deliveries")
+    session.addRoutes(
+        BackgroundTasksController(backgroundTasks: api.backgroundTasks, clock: api.clock).endpoints(idempotency: idempotentByBody),
+        atPath: "background-tasks"
+    )
+    let describedByHeaders = IdempotencyMiddleware(keys: api.idempotency, fingerprint: .headers(FilesController.describingHeaders))
+    router.addRoutes(FilesController(store: api.stagedFiles).endpoints(idempotency: describedByHeaders), atPath: "v1/files")
+    router.addRoutes(TenantController(tenants: api.tenants).endpoints, atPath: "v1/tenant")
+    router.addRoutes(try Dashboard(api: api, intake: intake).endpoints, atPath: "ui")
     return router
 }

@@ -21,11 +21,14 @@ struct BackgroundTasksController: Sendable {
         var cancelTasks: Bool?
     }
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>, idempotency: IdempotencyMiddleware) {
-        group.group().add(middleware: idempotency).post(use: begin)
-        group.get(use: list)
-        group.get(":backgroundTaskID", use: show)
-        group.post(":backgroundTaskID/end", use: end)
+    /// The controller's routes, creation behind `idempotency`, relative to where the router mounts them.
+    func endpoints(idempotency: IdempotencyMiddleware) -> RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.group().add(middleware: idempotency).post(use: begin)
+        routes.get(use: list)
+        routes.get(":backgroundTaskID", use: show)
+        routes.post(":backgroundTaskID/end", use: end)
+        return routes
     }
 
     @Sendable func begin(request: Request, context: AppRequestContext) async throws -> EditedResponse<BackgroundTaskResponse> {

@@ -38,8 +38,11 @@ struct EventsController: Sendable {
         var nextAfter: Int64
     }
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get(use: list)
+    /// The controller's routes, relative to where the router mounts them.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get(use: list)
+        return routes
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Response {

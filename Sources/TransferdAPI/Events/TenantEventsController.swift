@@ -16,8 +16,11 @@ struct TenantEventsController: Sendable {
         var nextAfter: String
     }
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get(use: list)
+    /// The controller's routes, relative to where the router mounts them.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get(use: list)
+        return routes
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Response {

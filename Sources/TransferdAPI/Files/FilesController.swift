@@ -19,18 +19,21 @@ struct FilesController: Sendable {
     /// bytes may be huge).
     static let describingHeaders: [HTTPField.Name] = [.tusResumable, .uploadLength, .uploadMetadata, .contentLength, .contentType]
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>, idempotency: IdempotencyMiddleware) {
-        group.add(middleware: TusResumableMiddleware())
-        group.on("", method: .options, use: options)
-        group.group().add(middleware: idempotency).post(use: create)
-        group.get(use: list)
-        group.head(":fileID", use: offset)
-        group.patch(":fileID", use: append)
-        group.delete(":fileID", use: remove)
-        group.get(":fileID", use: show)
-        group.put(":fileID", use: put)
-        group.get(":fileID/content") { try await content($0, $1, includeBody: true) }
-        group.head(":fileID/content") { try await content($0, $1, includeBody: false) }
+    /// The controller's routes, creation behind `idempotency`, relative to where the router mounts them.
+    func endpoints(idempotency: IdempotencyMiddleware) -> RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.add(middleware: TusResumableMiddleware())
+        routes.on("", method: .options, use: options)
+        routes.group().add(middleware: idempotency).post(use: create)
+        routes.get(use: list)
+        routes.head(":fileID", use: offset)
+        routes.patch(":fileID", use: append)
+        routes.delete(":fileID", use: remove)
+        routes.get(":fileID", use: show)
+        routes.put(":fileID", use: put)
+        routes.get(":fileID/content") { try await content($0, $1, includeBody: true) }
+        routes.head(":fileID/content") { try await content($0, $1, includeBody: false) }
+        return routes
     }
 
     /// tus discovery: the version, extensions, size limit and checksum algorithms.

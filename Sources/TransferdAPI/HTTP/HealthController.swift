@@ -10,13 +10,16 @@ package struct HealthController: Sendable {
         package var status: String
     }
 
-    package func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("healthz") { _, _ in Status(status: "ok") }
-        router.get("readyz") { _, _ in
+    /// The controller's routes, relative to where the router mounts them.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("healthz") { _, _ in Status(status: "ok") }
+        routes.get("readyz") { _, _ in
             guard await store.isReachable() else {
                 throw Problem(.notReady, detail: "The database does not answer.")
             }
             return Status(status: "ready")
         }
+        return routes
     }
 }

@@ -14,13 +14,16 @@ package struct MetricsController: Sendable {
         self.sampler = sampler
     }
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("metrics") { _, context in
+    /// The controller's routes, relative to where the router mounts them.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("metrics") { _, context in
             guard context.principal?.admin == true else {
                 throw Problem(.forbidden, detail: "Metrics need an admin API key.")
             }
             return await scrape()
         }
+        return routes
     }
 
     /// The router of a listener that serves only the metrics, without authentication: for a port that only the

@@ -11,16 +11,20 @@ struct SessionsController: Sendable {
     let clock: any WallClock
 
     /// `PUT /v1/sessions/{identifier}` and `GET /v1/sessions`, which name no existing session.
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.put(":identifier", use: createOrReconnect)
-        group.get(use: list)
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.put(":identifier", use: createOrReconnect)
+        routes.get(use: list)
+        return routes
     }
 
     /// The routes of one session (`/v1/sessions/{identifier}`), behind the `SessionMiddleware`.
-    func addSessionRoutes(to group: RouterGroup<AppRequestContext>, idempotency: IdempotencyMiddleware) {
-        group.get(use: show)
-        group.patch(use: update)
-        group.group("invalidate").add(middleware: idempotency).post(use: invalidate)
+    func sessionEndpoints(idempotency: IdempotencyMiddleware) -> RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get(use: show)
+        routes.patch(use: update)
+        routes.group("invalidate").add(middleware: idempotency).post(use: invalidate)
+        return routes
     }
 
     @Sendable func createOrReconnect(request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {

@@ -12,11 +12,14 @@ struct TaskContentController: Sendable {
     let files: FileStore
     let responder = ContentResponder()
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get(":taskIdentifier/content") { try await serve($0, $1, includeBody: true) }
-        group.head(":taskIdentifier/content") { try await serve($0, $1, includeBody: false) }
-        group.delete(":taskIdentifier/content", use: remove)
-        group.get(":taskIdentifier/response-body", use: reply)
+    /// The controller's routes, relative to where the router mounts them.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get(":taskIdentifier/content") { try await serve($0, $1, includeBody: true) }
+        routes.head(":taskIdentifier/content") { try await serve($0, $1, includeBody: false) }
+        routes.delete(":taskIdentifier/content", use: remove)
+        routes.get(":taskIdentifier/response-body", use: reply)
+        return routes
     }
 
     private func serve(_ request: Request, _ context: AppRequestContext, includeBody: Bool) async throws -> Response {

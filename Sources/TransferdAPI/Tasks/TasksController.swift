@@ -11,19 +11,24 @@ struct TasksController: Sendable {
     var tasks: TaskService { intake.tasks }
 
     /// The routes; creation's in `creating`, whose session may be one found a few seconds ago.
-    func addRoutes(
-        to group: RouterGroup<AppRequestContext>,
-        creatingIn creating: RouterGroup<AppRequestContext>,
-        idempotency: IdempotencyMiddleware
-    ) {
-        creating.group().add(middleware: idempotency).post(use: create)
-        group.get(use: list)
-        group.get(":taskIdentifier", use: show)
-        group.patch(":taskIdentifier", use: update)
-        group.post(":taskIdentifier/resume") { try await apply(.resume, $0, $1) }
-        group.post(":taskIdentifier/suspend") { try await apply(.suspend, $0, $1) }
-        group.post(":taskIdentifier/cancel", use: cancel)
-        group.post(":taskIdentifier/challenge", use: answerChallenge)
+    /// Creation, behind `idempotency`, relative to where the router mounts it.
+    func creation(idempotency: IdempotencyMiddleware) -> RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.add(middleware: idempotency).post(use: create)
+        return routes
+    }
+
+    /// The tasks' other routes, relative to where the router mounts them.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get(use: list)
+        routes.get(":taskIdentifier", use: show)
+        routes.patch(":taskIdentifier", use: update)
+        routes.post(":taskIdentifier/resume") { try await apply(.resume, $0, $1) }
+        routes.post(":taskIdentifier/suspend") { try await apply(.suspend, $0, $1) }
+        routes.post(":taskIdentifier/cancel", use: cancel)
+        routes.post(":taskIdentifier/challenge", use: answerChallenge)
+        return routes
     }
 
     /// Creates one task, or a batch of them in one transaction.

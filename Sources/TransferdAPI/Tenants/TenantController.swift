@@ -5,7 +5,10 @@ import TransferdServices
 struct TenantController: Sendable {
     let tenants: TenantService
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get { _, context in TenantResponse(try await tenants.standing(id: context.tenantID)) }
+    /// The controller's routes, relative to where the router mounts them.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get { _, context in TenantResponse(try await tenants.standing(id: context.tenantID)) }
+        return routes
     }
 }

@@ -6,23 +6,27 @@ struct Dashboard: Sendable {
     let api: APIDependencies
     let intake: TaskIntake
 
-    func addRoutes(to router: Router<AppRequestContext>) throws {
-        let gate = DashboardGate(
-            dashboard: api.dashboard,
-            sessions: api.sessions,
-            pages: try DashboardPages(),
-            contentLinks: api.contentLinks,
-            clock: api.clock
-        )
-        router.get("ui") { _, _ in Response.seeOther("/ui/sessions") }
-        let ui = router.group("ui")
-        SignInPages(gate: gate).addRoutes(to: ui)
-        SessionPages(gate: gate, sessions: api.sessions, tenants: api.tenants, intake: intake).addRoutes(to: ui)
-        TaskPage(gate: gate, tasks: api.tasks, eventLog: api.eventLog).addRoutes(to: ui)
-        DeliveriesPage(gate: gate, sessions: api.sessions, webhooks: api.webhooks).addRoutes(to: ui)
-        BackgroundTasksPage(gate: gate, backgroundTasks: api.backgroundTasks, clock: api.clock).addRoutes(to: ui)
-        StagedFilesPage(gate: gate, stagedFiles: api.stagedFiles).addRoutes(to: ui)
-        APIKeysPage(gate: gate, keys: api.authentication.keys).addRoutes(to: ui)
-        DashboardAssets.addRoutes(to: ui.group("assets"))
+    /// Every page's routes, and the assets', relative to `/ui`.
+    var endpoints: RouteCollection<AppRequestContext> {
+        get throws {
+            let gate = DashboardGate(
+                dashboard: api.dashboard,
+                sessions: api.sessions,
+                pages: try DashboardPages(),
+                contentLinks: api.contentLinks,
+                clock: api.clock
+            )
+            let routes = RouteCollection(context: AppRequestContext.self)
+            routes.get { _, _ in Response.seeOther("/ui/sessions") }
+            routes.addRoutes(SignInPages(gate: gate).endpoints)
+            routes.addRoutes(SessionPages(gate: gate, sessions: api.sessions, tenants: api.tenants, intake: intake).endpoints)
+            routes.addRoutes(TaskPage(gate: gate, tasks: api.tasks, eventLog: api.eventLog).endpoints)
+            routes.addRoutes(DeliveriesPage(gate: gate, sessions: api.sessions, webhooks: api.webhooks).endpoints)
+            routes.addRoutes(BackgroundTasksPage(gate: gate, backgroundTasks: api.backgroundTasks, clock: api.clock).endpoints)
+            routes.addRoutes(StagedFilesPage(gate: gate, stagedFiles: api.stagedFiles).endpoints)
+            routes.addRoutes(APIKeysPage(gate: gate, keys: api.authentication.keys).endpoints)
+            routes.addRoutes(DashboardAssets.endpoints, atPath: "assets")
+            return routes
+        }
     }
 }

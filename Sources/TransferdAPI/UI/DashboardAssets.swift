@@ -7,8 +7,10 @@ enum DashboardAssets {
         "dashboard.js": ("text/javascript; charset=utf-8", PackageResources.dashboard_js),
     ]
 
-    static func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get(":name") { _, context in
+    /// The assets' route, relative to `/ui/assets`.
+    static var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get(":name") { _, context in
             guard let name = context.parameters.get("name"), let file = files[name] else {
                 throw Problem(.notFound, detail: "The dashboard has no such asset.")
             }
@@ -18,5 +20,6 @@ enum DashboardAssets {
                 body: .init(byteBuffer: ByteBuffer(bytes: file.bytes))
             )
         }
+        return routes
     }
 }

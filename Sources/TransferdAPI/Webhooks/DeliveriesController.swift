@@ -12,10 +12,13 @@ struct DeliveriesController: Sendable {
         var retried: Int
     }
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get(use: list)
-        group.post(":deliveryID/retry", use: retry)
-        group.post("retry-failed", use: retryFailed)
+    /// The controller's routes, relative to where the router mounts them.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get(use: list)
+        routes.post(":deliveryID/retry", use: retry)
+        routes.post("retry-failed", use: retryFailed)
+        return routes
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<DeliveryResponse> {

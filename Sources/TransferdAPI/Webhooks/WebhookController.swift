@@ -14,12 +14,15 @@ struct WebhookController: Sendable {
         var secret: String?
     }
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get(use: show)
-        group.put(use: set)
-        group.delete(use: remove)
-        group.post("rotate-secret", use: rotate)
-        group.post("test", use: test)
+    /// The controller's routes, relative to where the router mounts them.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get(use: show)
+        routes.put(use: set)
+        routes.delete(use: remove)
+        routes.post("rotate-secret", use: rotate)
+        routes.post("test", use: test)
+        return routes
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> WebhookResponse {

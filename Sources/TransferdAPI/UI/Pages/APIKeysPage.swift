@@ -9,10 +9,13 @@ struct APIKeysPage: Sendable {
     let gate: DashboardGate
     let keys: APIKeyService
 
-    func addRoutes(to ui: RouterGroup<AppRequestContext>) {
-        ui.get("keys", use: gate.page { _, _, signedIn in try await page(signedIn) })
-        ui.post("keys", use: gate.action(CreateForm.self, create))
-        ui.post("keys/:keyID/revoke", use: gate.action(RevokeForm.self, revoke))
+    /// The page's routes, relative to `/ui`.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("keys", use: gate.page { _, _, signedIn in try await page(signedIn) })
+        routes.post("keys", use: gate.action(CreateForm.self, create))
+        routes.post("keys/:keyID/revoke", use: gate.action(RevokeForm.self, revoke))
+        return routes
     }
 
     /// The form that issues a key.

@@ -10,8 +10,11 @@ struct BackgroundTasksPage: Sendable {
     let backgroundTasks: BackgroundTaskService
     let clock: any WallClock
 
-    func addRoutes(to ui: RouterGroup<AppRequestContext>) {
-        ui.get("sessions/:identifier/background-tasks", use: gate.sessionPage(page))
+    /// The page's routes, relative to `/ui`.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("sessions/:identifier/background-tasks", use: gate.sessionPage(page))
+        return routes
     }
 
     @Sendable func page(request: Request, context: AppRequestContext, signedIn: DashboardSignIn, session: Session) async throws -> Response

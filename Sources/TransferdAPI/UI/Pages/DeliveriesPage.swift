@@ -13,10 +13,13 @@ struct DeliveriesPage: Sendable {
     /// How many deliveries the page lists; the API pages through them all.
     static let limit = 500
 
-    func addRoutes(to ui: RouterGroup<AppRequestContext>) {
-        ui.get("sessions/:identifier/deliveries", use: gate.sessionPage(page))
-        ui.post("sessions/:identifier/deliveries/:deliveryID/replay", use: gate.sessionAction(ReplayForm.self, replayOne))
-        ui.post("sessions/:identifier/deliveries/replay-failed", use: gate.sessionAction(ReplayForm.self, replayFailed))
+    /// The page's routes, relative to `/ui`.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("sessions/:identifier/deliveries", use: gate.sessionPage(page))
+        routes.post("sessions/:identifier/deliveries/:deliveryID/replay", use: gate.sessionAction(ReplayForm.self, replayOne))
+        routes.post("sessions/:identifier/deliveries/replay-failed", use: gate.sessionAction(ReplayForm.self, replayFailed))
+        return routes
     }
 
     /// A replay's form; `back` is the page to return to.

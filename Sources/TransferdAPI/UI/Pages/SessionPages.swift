@@ -14,24 +14,27 @@ struct SessionPages: Sendable {
     let intake: TaskIntake
     private var tasks: TaskService { intake.tasks }
 
-    func addRoutes(to ui: RouterGroup<AppRequestContext>) {
-        ui.get("sessions", use: gate.page(sessionsPage))
-        ui.get("sessions/:identifier", use: gate.sessionPage(sessionPage))
-        ui.post("sessions/:identifier/tasks", use: gate.sessionAction(EnqueueForm.self, enqueue))
-        ui.post(
+    /// The page's routes, relative to `/ui`.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("sessions", use: gate.page(sessionsPage))
+        routes.get("sessions/:identifier", use: gate.sessionPage(sessionPage))
+        routes.post("sessions/:identifier/tasks", use: gate.sessionAction(EnqueueForm.self, enqueue))
+        routes.post(
             "sessions/:identifier/tasks/:taskIdentifier/suspend",
             use: gate.sessionAction(ActionForm.self) { try await apply(.suspend, $0, $1, $3) }
         )
-        ui.post(
+        routes.post(
             "sessions/:identifier/tasks/:taskIdentifier/resume",
             use: gate.sessionAction(ActionForm.self) { try await apply(.resume, $0, $1, $3) }
         )
-        ui.post(
+        routes.post(
             "sessions/:identifier/tasks/:taskIdentifier/cancel",
             use: gate.sessionAction(ActionForm.self) {
                 try await apply(.cancel(.init(produceResumeData: false)), $0, $1, $3)
             }
         )
+        return routes
     }
 
     /// The enqueue form: a URL to download, and an optional description.

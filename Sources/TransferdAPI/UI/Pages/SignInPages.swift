@@ -8,10 +8,13 @@ struct SignInPages: Sendable {
     let gate: DashboardGate
     private var dashboard: DashboardSessionService { gate.dashboard }
 
-    func addRoutes(to ui: RouterGroup<AppRequestContext>) {
-        ui.get("sign-in", use: signInPage)
-        ui.post("sign-in", use: signIn)
-        ui.post("sign-out", use: gate.action(SignOutForm.self, signOut))
+    /// The page's routes, relative to `/ui`.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("sign-in", use: signInPage)
+        routes.post("sign-in", use: signIn)
+        routes.post("sign-out", use: gate.action(SignOutForm.self, signOut))
+        return routes
     }
 
     /// The sign-in form.

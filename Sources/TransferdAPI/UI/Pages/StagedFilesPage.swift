@@ -11,8 +11,11 @@ struct StagedFilesPage: Sendable {
     /// How many files the page lists; the API pages through them all.
     static let limit = 500
 
-    func addRoutes(to ui: RouterGroup<AppRequestContext>) {
-        ui.get("files", use: gate.page(page))
+    /// The page's routes, relative to `/ui`.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("files", use: gate.page(page))
+        return routes
     }
 
     @Sendable func page(request: Request, context: AppRequestContext, signedIn: DashboardSignIn) async throws -> Response {

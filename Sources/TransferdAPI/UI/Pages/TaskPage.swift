@@ -14,9 +14,12 @@ struct TaskPage: Sendable {
     /// How many of the task's events the page lists; the API has them all.
     static let eventLimit = 200
 
-    func addRoutes(to ui: RouterGroup<AppRequestContext>) {
-        ui.get("sessions/:identifier/tasks/:taskIdentifier", use: gate.sessionPage(page))
-        ui.post("sessions/:identifier/tasks/:taskIdentifier/challenge", use: gate.sessionAction(ChallengeForm.self, answer))
+    /// The page's routes, relative to `/ui`.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("sessions/:identifier/tasks/:taskIdentifier", use: gate.sessionPage(page))
+        routes.post("sessions/:identifier/tasks/:taskIdentifier/challenge", use: gate.sessionAction(ChallengeForm.self, answer))
+        return routes
     }
 
     /// The challenge form: a user and password (Basic) or a token (Bearer), whether to keep it for the session, and
