@@ -2,7 +2,7 @@ import Hummingbird
 import TransferdDomain
 
 /// `/healthz` (the process answers) and `/readyz` (the database answers too).
-package struct HealthController: Sendable {
+struct HealthController: Sendable {
     let store: any Store
 
     /// The body of both probes.

@@ -10,7 +10,7 @@ import TransferdStorage
 /// body too large, …) keep their status and message; an unreachable database, or one whose disk is full, is a 503 the
 /// client may retry; a full data directory is a 507; anything else is logged and answered with a generic 500, so
 /// internal error text never reaches a client.
-package struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     package init() {}
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

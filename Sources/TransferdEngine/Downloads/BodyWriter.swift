@@ -8,7 +8,7 @@ import _NIOFileSystem
 /// `batchSize`; one batch is written while the next is gathered, so memory stays bounded by two batches and
 /// hashing overlaps the disk writes. A slow body is written at least every `flushInterval`, so that checkpoints
 /// keep up with it.
-package struct BodyWriter {
+struct BodyWriter {
     /// Where this writer's completed writes reach: the bytes before it are in the file (not yet flushed to disk).
     package final class Mark: Sendable {
         private let end: Atomic<Int64>

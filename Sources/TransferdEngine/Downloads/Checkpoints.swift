@@ -18,7 +18,7 @@ package final class Checkpoints: Sendable {
     /// What the last checkpoint recorded: bytes received, and the flushed prefix.
     private let reported: Mutex<(received: Int64, flushed: Int64)>
 
-    package init(
+    init(
         handle: ReadWriteFileHandle,
         transfer: ActiveTransfer,
         prefix: BodyWriter.Mark,

@@ -9,7 +9,7 @@ import TransferdDomain
 /// A body that expands more than `maximumRatio`-fold (past its first `ratioAllowance` bytes) is refused as a
 /// decompression bomb while it decodes, and the writer checks the task's size limit on every window, so that neither
 /// the disk nor memory holds more than a window past a limit.
-package final class ContentDecoder {
+final class ContentDecoder {
     /// Decoded bytes an encoded byte may become: text and JSON compress 3–20-fold and rarely past 200; deflate's
     /// ceiling, where a bomb of zeros sits, is about 1,030-fold.
     package static let maximumRatio: Int64 = 500

@@ -4,7 +4,7 @@ import NIOCore
 import TransferdDomain
 
 /// The digests of a download, fed its bytes in order: SHA-256 always, CRC-32 when the client's checksum asks for it.
-package struct ContentDigest {
+struct ContentDigest {
     private var sha256 = SHA256()
     private var crc32: CRC32?
 

@@ -8,7 +8,7 @@ import TransferdDomain
 /// Times one request of a transfer as it happens, for its `TransactionMetrics`: the runner marks the phases it
 /// sees (resolution, response head, end of body); the HTTP client's own debug messages, read through `logger`,
 /// say whether the request waited for a new connection and which connection carried it.
-package final class RequestTimeline: Sendable {
+final class RequestTimeline: Sendable {
     private let metrics: Mutex<TransactionMetrics>
     /// The serial of the client the request goes out with: connection ids are its pool's.
     private let client = Mutex<Int?>(nil)

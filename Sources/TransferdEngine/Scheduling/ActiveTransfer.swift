@@ -90,7 +90,7 @@ package final class ActiveTransfer: Sendable {
     }
 
     /// Starts timing a request of this attempt.
-    package func timeline(url: String, method: String) -> RequestTimeline {
+    func timeline(url: String, method: String) -> RequestTimeline {
         let timeline = RequestTimeline(attempt: attempt, url: url, method: method)
         timelines.withLock { $0.append(timeline) }
         return timeline

@@ -3,7 +3,7 @@ import Synchronization
 /// While every worker is busy, the scheduler looks at the queue (for another tenant's waiting work, which may take a
 /// worker back) at most once per `interval`, so that the claims a busy instance makes on every new task cost next to
 /// nothing, as they did before workers were shared.
-package final class BusyLooks: Sendable {
+final class BusyLooks: Sendable {
     package let interval: Duration
     private let last = Mutex<ContinuousClock.Instant?>(nil)
 

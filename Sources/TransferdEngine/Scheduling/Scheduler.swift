@@ -28,11 +28,11 @@ package struct Scheduler: Service {
     /// Tasks their creations leased to this instance, to run without a claim.
     package let started: StartedTasks
     package let loop: WakeUpLoop
-    package let turns = SessionTurns()
+    let turns = SessionTurns()
     /// Whether a wake claims at once, asks first whether anything is claimable, or rests.
     package let cues = ClaimCues()
     /// How often a full instance looks for another tenant's waiting work.
-    package let busyLooks = BusyLooks(interval: .milliseconds(250))
+    let busyLooks = BusyLooks(interval: .milliseconds(250))
     package let concurrency: Int
     /// The most workers one tenant holds while another has work; nil for half of them.
     package let perTenant: Int?

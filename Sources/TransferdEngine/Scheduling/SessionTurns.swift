@@ -3,7 +3,7 @@ import TransferdDomain
 
 /// The scheduler's memory of when each session was last served, so that sessions take turns:
 /// among equally ranked candidates, the session served longest ago goes first.
-package final class SessionTurns: Sendable {
+final class SessionTurns: Sendable {
     private struct State {
         package var clock: UInt64 = 0
         package var lastServed: [Int64: UInt64] = [:]

@@ -4,7 +4,7 @@ import _NIOFileSystem
 
 /// An upload's request body: optional framing around the file's bytes, read from disk a chunk at a time as the
 /// connection takes them. Each chunk counts as sent and passes the bandwidth limits on its way.
-package struct UploadBody: AsyncSequence, Sendable {
+struct UploadBody: AsyncSequence, Sendable {
     package typealias Element = ByteBuffer
 
     package let framing: MultipartFraming?

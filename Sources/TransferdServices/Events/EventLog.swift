@@ -19,7 +19,7 @@ package struct EventLog: Sendable {
     }
 
     /// An event to append: its session, payload and task.
-    package struct Entry: Sendable {
+    struct Entry: Sendable {
         let sessionID: Int64
         let payload: EventPayload
         let taskIdentifier: Int64?
@@ -39,7 +39,7 @@ package struct EventLog: Sendable {
     /// session on PostgreSQL); readers and the dispatchers (of every instance) wake after the commit, which the
     /// metrics count.
     @discardableResult
-    package func append(_ repositories: any Repositories, _ entries: [Entry]) async throws -> [Event] {
+    func append(_ repositories: any Repositories, _ entries: [Entry]) async throws -> [Event] {
         let (now, traceparent) = (clock.now, repositories.traceparent)
         let appended = try await repositories.events.append(
             entries.map { entry in

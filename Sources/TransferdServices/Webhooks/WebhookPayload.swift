@@ -5,7 +5,7 @@ import TransferdJSON
 /// The JSON body of a delivery: `{"type", "timestamp", "data"}`, where `data` carries the session, the sequence,
 /// the task and the event's own fields, and for `task.finished_downloading` and `task.completed` the task as the
 /// API shows it, so that a subscriber can act without calling back.
-package struct WebhookPayload: Encodable {
+struct WebhookPayload: Encodable {
     package struct Payload: Encodable {
         package var sessionIdentifier: String
         package var sequence: Int64
