@@ -6,8 +6,8 @@ struct HealthController: Sendable {
     let store: any Store
 
     /// The body of both probes.
-    package struct Status: ResponseCodable {
-        package var status: String
+    struct Status: ResponseCodable {
+        var status: String
     }
 
     /// The controller's routes, relative to where the router mounts them.

@@ -11,9 +11,9 @@ import TransferdStorage
 /// client may retry; a full data directory is a 507; anything else is logged and answered with a generic 500, so
 /// internal error text never reaches a client.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
-    package init() {}
+    init() {}
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {

@@ -10,29 +10,29 @@ import _NIOFileSystem
 /// keep up with it.
 struct BodyWriter {
     /// Where this writer's completed writes reach: the bytes before it are in the file (not yet flushed to disk).
-    package final class Mark: Sendable {
+    final class Mark: Sendable {
         private let end: Atomic<Int64>
 
-        package init(_ start: Int64) {
+        init(_ start: Int64) {
             end = Atomic(start)
         }
 
-        package var value: Int64 { end.load(ordering: .acquiring) }
+        var value: Int64 { end.load(ordering: .acquiring) }
 
         fileprivate func advance(to offset: Int64) {
             end.store(offset, ordering: .releasing)
         }
     }
 
-    package static let batchSize = 512 << 10
+    static let batchSize = 512 << 10
 
-    package let handle: ReadWriteFileHandle
-    package let transfer: ActiveTransfer
+    let handle: ReadWriteFileHandle
+    let transfer: ActiveTransfer
     /// Limits every byte passes, the service's and the task's.
-    package let limits: [BandwidthLimit]
-    package let flushInterval: Duration
+    let limits: [BandwidthLimit]
+    let flushInterval: Duration
     /// The file may not grow past this (`fileTooLarge`), whatever the server announced.
-    package let maximumSize: Int64
+    let maximumSize: Int64
 
     /// Writes the body (decoded first when `decoder` is set) from `start`, and stops after `end` when one is given
     /// (a segment). `onBytes` sees every stored byte in order. Returns the offset after the last byte.
@@ -40,7 +40,7 @@ struct BodyWriter {
     /// When the body fails or the attempt is stopped (a cancel, a stall), what arrived is still written before the
     /// error is rethrown, so that a retry or the resume data can continue from it: a body that stalls keeps its last
     /// batch in memory, as no chunk comes to have it written.
-    package func write(
+    func write(
         _ body: HTTPClientResponse.Body,
         from start: Int64,
         upTo end: Int64? = nil,

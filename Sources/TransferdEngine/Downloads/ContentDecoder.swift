@@ -12,12 +12,12 @@ import TransferdDomain
 final class ContentDecoder {
     /// Decoded bytes an encoded byte may become: text and JSON compress 3–20-fold and rarely past 200; deflate's
     /// ceiling, where a bomb of zeros sits, is about 1,030-fold.
-    package static let maximumRatio: Int64 = 500
+    static let maximumRatio: Int64 = 500
     /// Decoded bytes always allowed, whatever the ratio: small bodies compress well.
-    package static let ratioAllowance: Int64 = 1 << 20
+    static let ratioAllowance: Int64 = 1 << 20
     /// Encoded bytes decoded in one go: one go yields at most this times the ratio (or the allowance) before the
     /// writer may flush.
-    package static let sliceSize = 4096
+    static let sliceSize = 4096
 
     private let decompressor: ZlibDecompressor
     private var window = ByteBuffer()
@@ -25,7 +25,7 @@ final class ContentDecoder {
     private var decodedBytes: Int64 = 0
 
     /// A decoder when the download wants decoded content and the response is gzip-encoded; nil otherwise.
-    package init?(decodeContent: Bool, headers: HTTPHeaders) throws {
+    init?(decodeContent: Bool, headers: HTTPHeaders) throws {
         guard decodeContent, headers.first(name: "content-encoding")?.lowercased() == "gzip" else { return nil }
         decompressor = try ZlibDecompressor(algorithm: .gzip)
         window.reserveCapacity(BodyWriter.batchSize)
@@ -33,7 +33,7 @@ final class ContentDecoder {
 
     /// Decodes one slice of encoded bytes (at most `sliceSize`), handing each decoded window to `consume`, which may
     /// refuse it by throwing.
-    package func decode(_ slice: ByteBuffer, into consume: (ByteBuffer) throws -> Void) throws {
+    func decode(_ slice: ByteBuffer, into consume: (ByteBuffer) throws -> Void) throws {
         var input = slice
         encodedBytes += Int64(slice.readableBytes)
         do {

@@ -8,11 +8,11 @@ struct ContentDigest {
     private var sha256 = SHA256()
     private var crc32: CRC32?
 
-    package init(checksum: Checksum?) {
+    init(checksum: Checksum?) {
         crc32 = checksum?.algorithm == .crc32 ? CRC32() : nil
     }
 
-    package mutating func update(_ bytes: ByteBuffer) {
+    mutating func update(_ bytes: ByteBuffer) {
         bytes.withUnsafeReadableBytes { bytes in
             sha256.update(bufferPointer: bytes)
             crc32?.update(bytes)
@@ -20,7 +20,7 @@ struct ContentDigest {
     }
 
     /// The lowercase hex SHA-256; throws `checksumMismatch` when the client's checksum differs.
-    package func finish(verifying checksum: Checksum?) throws -> String {
+    func finish(verifying checksum: Checksum?) throws -> String {
         let digest = sha256.finalize().hex
         if let checksum {
             let actual = checksum.algorithm == .crc32 ? crc32?.hex ?? "" : digest

@@ -16,16 +16,16 @@ final class RequestTimeline: Sendable {
     private static let seenConnections = Mutex(SeenConnections())
 
     /// Times are the machine's (`Date()`): they measure, they decide nothing.
-    package init(attempt: Int, url: String, method: String) {
+    init(attempt: Int, url: String, method: String) {
         metrics = Mutex(TransactionMetrics(attempt: attempt, url: Redaction.url(url), method: method, fetchStartDate: Date()))
     }
 
-    package var transaction: TransactionMetrics {
+    var transaction: TransactionMetrics {
         metrics.withLock { $0 }
     }
 
     /// The route the request takes: the resolution it needed, and the address it connects to.
-    package func routed(_ route: DestinationGuard.Route) {
+    func routed(_ route: DestinationGuard.Route) {
         client.withLock { $0 = route.clientSerial }
         metrics.withLock { metrics in
             (metrics.domainLookupStartDate, metrics.domainLookupEndDate) = (route.lookup?.start, route.lookup?.end)
@@ -34,12 +34,12 @@ final class RequestTimeline: Sendable {
     }
 
     /// A logger for the request, which hears the client's messages about its connection.
-    package func logger() -> Logger {
+    func logger() -> Logger {
         Logger(label: "transferd.request") { _ in ConnectionMessages(timeline: self) }
     }
 
     /// The response head arrived.
-    package func responded(_ response: HTTPClientResponse) {
+    func responded(_ response: HTTPClientResponse) {
         let now = Date()
         metrics.withLock { metrics in
             metrics.statusCode = Int(response.status.code)
@@ -50,17 +50,17 @@ final class RequestTimeline: Sendable {
     }
 
     /// The request's body went out.
-    package func sent(bodyBytes: Int64) {
+    func sent(bodyBytes: Int64) {
         metrics.withLock { $0.countOfRequestBodyBytesSent = bodyBytes }
     }
 
     /// The response was a redirect that the transfer follows.
-    package func redirected() {
+    func redirected() {
         metrics.withLock { $0.redirected = true }
     }
 
     /// The response's body ended after `bodyBytes`.
-    package func finished(bodyBytes: Int64) {
+    func finished(bodyBytes: Int64) {
         let now = Date()
         metrics.withLock { metrics in
             metrics.countOfResponseBodyBytesReceived = bodyBytes

@@ -4,15 +4,15 @@ import Synchronization
 /// worker back) at most once per `interval`, so that the claims a busy instance makes on every new task cost next to
 /// nothing, as they did before workers were shared.
 final class BusyLooks: Sendable {
-    package let interval: Duration
+    let interval: Duration
     private let last = Mutex<ContinuousClock.Instant?>(nil)
 
-    package init(interval: Duration) {
+    init(interval: Duration) {
         self.interval = interval
     }
 
     /// Nil when a look is due at `now` (and it is taken); else how long until the next one is.
-    package func wait(at now: ContinuousClock.Instant) -> Duration? {
+    func wait(at now: ContinuousClock.Instant) -> Duration? {
         last.withLock { last in
             if let previous = last, now - previous < interval { return interval - (now - previous) }
             last = now

@@ -5,21 +5,21 @@ import _NIOFileSystem
 /// An upload's request body: optional framing around the file's bytes, read from disk a chunk at a time as the
 /// connection takes them. Each chunk counts as sent and passes the bandwidth limits on its way.
 struct UploadBody: AsyncSequence, Sendable {
-    package typealias Element = ByteBuffer
+    typealias Element = ByteBuffer
 
-    package let framing: MultipartFraming?
-    package let chunks: FileChunks
-    package let transfer: ActiveTransfer
-    package let limits: [BandwidthLimit]
+    let framing: MultipartFraming?
+    let chunks: FileChunks
+    let transfer: ActiveTransfer
+    let limits: [BandwidthLimit]
 
-    package struct AsyncIterator: AsyncIteratorProtocol {
-        package var prefix: ByteBuffer?
-        package var file: FileChunks.AsyncIterator?
-        package var suffix: ByteBuffer?
-        package let transfer: ActiveTransfer
-        package let limits: [BandwidthLimit]
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var prefix: ByteBuffer?
+        var file: FileChunks.AsyncIterator?
+        var suffix: ByteBuffer?
+        let transfer: ActiveTransfer
+        let limits: [BandwidthLimit]
 
-        package mutating func next() async throws -> ByteBuffer? {
+        mutating func next() async throws -> ByteBuffer? {
             let chunk: ByteBuffer
             if let prefix {
                 (chunk, self.prefix) = (prefix, nil)
@@ -36,7 +36,7 @@ struct UploadBody: AsyncSequence, Sendable {
         }
     }
 
-    package func makeAsyncIterator() -> AsyncIterator {
+    func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(
             prefix: framing.map { ByteBuffer(string: $0.head) },
             file: chunks.makeAsyncIterator(),

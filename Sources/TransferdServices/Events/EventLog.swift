@@ -25,12 +25,12 @@ package struct EventLog: Sendable {
         let taskIdentifier: Int64?
         let kind: TransferTask.Kind?
 
-        package init(sessionID: Int64, _ payload: EventPayload, taskIdentifier: Int64? = nil, kind: TransferTask.Kind? = nil) {
+        init(sessionID: Int64, _ payload: EventPayload, taskIdentifier: Int64? = nil, kind: TransferTask.Kind? = nil) {
             (self.sessionID, self.payload, self.taskIdentifier, self.kind) = (sessionID, payload, taskIdentifier, kind)
         }
 
         /// An event about `task`.
-        package init(_ payload: EventPayload, for task: TransferTask) {
+        init(_ payload: EventPayload, for task: TransferTask) {
             self.init(sessionID: task.sessionId, payload, taskIdentifier: task.taskIdentifier, kind: task.kind)
         }
     }

@@ -6,18 +6,18 @@ import TransferdJSON
 /// the task and the event's own fields, and for `task.finished_downloading` and `task.completed` the task as the
 /// API shows it, so that a subscriber can act without calling back.
 struct WebhookPayload: Encodable {
-    package struct Payload: Encodable {
-        package var sessionIdentifier: String
-        package var sequence: Int64
-        package var taskIdentifier: Int64?
-        package var fields: EventPayload
-        package var task: TaskRepresentation?
+    struct Payload: Encodable {
+        var sessionIdentifier: String
+        var sequence: Int64
+        var taskIdentifier: Int64?
+        var fields: EventPayload
+        var task: TaskRepresentation?
 
-        package enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey {
             case sessionIdentifier, sequence, taskIdentifier, task
         }
 
-        package func encode(to encoder: any Encoder) throws {
+        func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(sessionIdentifier, forKey: .sessionIdentifier)
             try container.encode(sequence, forKey: .sequence)
@@ -28,11 +28,11 @@ struct WebhookPayload: Encodable {
         }
     }
 
-    package var type: EventType
-    package var timestamp: Date
-    package var data: Payload
+    var type: EventType
+    var timestamp: Date
+    var data: Payload
 
-    package init(event: Event, sessionIdentifier: String, task: TransferTask?, now: Date) {
+    init(event: Event, sessionIdentifier: String, task: TransferTask?, now: Date) {
         type = event.type
         timestamp = event.createdAt
         let includesTask = event.type == .taskCompleted || event.type == .taskFinishedDownloading
@@ -45,7 +45,7 @@ struct WebhookPayload: Encodable {
         )
     }
 
-    package func encoded() throws -> Data {
+    func encoded() throws -> Data {
         Data(try JSONCoding.encoder.encode(self))
     }
 }
