@@ -100,6 +100,7 @@ let package = Package(
                 .copy("0020_sealed_secrets.sql"),
                 .copy("0021_tenant_quotas.sql"),
                 .copy("0022_claimable_tasks.sql"),
+                .copy("0023_webhook_endpoints.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

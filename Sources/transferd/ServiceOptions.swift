@@ -108,6 +108,9 @@ struct ServiceOptions: ParsableArguments {
     )
     var webhookRetrySchedule: String = environment["TRANSFERD_WEBHOOK_RETRY_SCHEDULE"] ?? "0,5,300,1800,7200,18000,36000,36000"
 
+    @Option(help: "Seconds a webhook endpoint may fail without a break before it is disabled (env TRANSFERD_WEBHOOK_DISABLE_AFTER).")
+    var webhookDisableAfter: Double = environment["TRANSFERD_WEBHOOK_DISABLE_AFTER"].flatMap { Double($0) } ?? 432_000
+
     @Option(help: "Bandwidth all downloads share, in bytes per second; 0 for no limit (env TRANSFERD_MAX_BYTES_PER_SECOND).")
     var maxBytesPerSecond: Int64 = environment["TRANSFERD_MAX_BYTES_PER_SECOND"].flatMap { Int64($0) } ?? 0
 
@@ -248,7 +251,9 @@ struct ServiceOptions: ParsableArguments {
                 "--max-upload-size, --upload-expiration and --file-retention must be positive; --response-body-limit not negative."
             )
         }
-        guard webhookTimeout > 0 else { throw ValidationError("--webhook-timeout must be a positive number of seconds.") }
+        guard webhookTimeout > 0, webhookDisableAfter > 0 else {
+            throw ValidationError("--webhook-timeout and --webhook-disable-after must be positive numbers of seconds.")
+        }
         guard retrySchedule != nil else {
             throw ValidationError("--webhook-retry-schedule must be one or more non-negative numbers of seconds, separated by commas.")
         }
@@ -292,7 +297,8 @@ struct ServiceOptions: ParsableArguments {
             logFormat: LogFormat(rawValue: logFormat) ?? .text,
             deliveryPolicy: DeliveryPolicy(
                 schedule: retrySchedule ?? DeliveryPolicy.svixSchedule,
-                timeout: .milliseconds(Int64(webhookTimeout * 1000))
+                timeout: .milliseconds(Int64(webhookTimeout * 1000)),
+                disableAfter: .milliseconds(Int64(webhookDisableAfter * 1000))
             ),
             retryPolicy: RetryPolicy(
                 initialDelay: .milliseconds(Int64(retryInitialDelay * 1000)),

@@ -9,6 +9,10 @@ struct DeliveryResponse: ResponseEncodable, Sendable {
         var statusCode: Int?
         var latencyMs: Int
         var error: String?
+        /// Sent as its endpoint's probe, outside the delivery's schedule.
+        var probe: Bool
+        /// The first KiB of the reply's body.
+        var reply: String?
     }
 
     var id: Int64
@@ -38,7 +42,14 @@ struct DeliveryResponse: ResponseEncodable, Sendable {
         createdAt = delivery.createdAt
         completedAt = delivery.completedAt
         self.attempts = attempts.map {
-            Attempt(attemptedAt: $0.attemptedAt, statusCode: $0.statusCode, latencyMs: $0.latencyMs, error: $0.error)
+            Attempt(
+                attemptedAt: $0.attemptedAt,
+                statusCode: $0.statusCode,
+                latencyMs: $0.latencyMs,
+                error: $0.error,
+                probe: $0.probe,
+                reply: $0.reply
+            )
         }
     }
 }

@@ -4,7 +4,8 @@ import TransferdDomain
 import TransferdEngine
 import TransferdServices
 
-/// `/v1/sessions/{identifier}/webhook`: the session's subscriber, its secret, and a test delivery.
+/// `/v1/sessions/{identifier}/webhook`: the session's subscriber, its secret, its endpoint turned back on, and a test
+/// delivery.
 struct WebhookController: Sendable {
     let webhooks: WebhookService
     let destinations: DestinationGuard
@@ -22,6 +23,7 @@ struct WebhookController: Sendable {
         routes.delete(use: remove)
         routes.post("rotate-secret", use: rotate)
         routes.post("test", use: test)
+        routes.post("enable", use: enable)
         return routes
     }
 
@@ -54,6 +56,10 @@ struct WebhookController: Sendable {
         }
         let (subscription, newSecret) = try await webhooks.rotateSecret(sessionID: context.session.rowID, to: secret)
         return WebhookResponse(subscription, revealing: newSecret, now: clock.now)
+    }
+
+    @Sendable func enable(request: Request, context: AppRequestContext) async throws -> WebhookResponse {
+        WebhookResponse(try await webhooks.enable(sessionID: context.session.rowID), now: clock.now)
     }
 
     @Sendable func test(request: Request, context: AppRequestContext) async throws -> EditedResponse<DeliveryResponse> {

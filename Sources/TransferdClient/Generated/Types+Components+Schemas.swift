@@ -512,12 +512,19 @@ extension Components {
                 case createdAt
             }
         }
-        /// `disabled` after a 410 Gone: nothing is delivered until the webhook is set again.
+        /// The health of the subscriber's endpoint (its URL, shared by every session of the tenant that points at it).
+        /// `failing`: attempts fail; one probe goes out at growing intervals (1 s doubling to 1 min, or when the
+        /// subscriber's `Retry-After` says), and a delivery not yet attempted waits for the endpoint to come back.
+        /// `probing`: a probe is out. The first 2xx makes every session's waiting delivery due at once. `disabled`,
+        /// after a 410 Gone or failing without a break for `--webhook-disable-after`: nothing is delivered until
+        /// `POST …/webhook/enable` or the webhook is set again.
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/WebhookState`.
         @frozen public enum WebhookState: String, Codable, Hashable, Sendable, CaseIterable {
             case healthy = "healthy"
-            case retrying = "retrying"
+            case failing = "failing"
+            case probing = "probing"
             case disabled = "disabled"
         }
         /// - Remark: Generated from `#/components/schemas/DeliveryStatus`.
@@ -565,6 +572,14 @@ extension Components {
                 public var latencyMs: Swift.Int
                 /// - Remark: Generated from `#/components/schemas/Delivery/AttemptsPayload/error`.
                 public var error: Swift.String?
+                /// Sent as its failing endpoint's probe, outside the delivery's own retry schedule.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Delivery/AttemptsPayload/probe`.
+                public var probe: Swift.Bool
+                /// The first KiB of the reply's body, as text.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Delivery/AttemptsPayload/reply`.
+                public var reply: Swift.String?
                 /// Creates a new `AttemptsPayloadPayload`.
                 ///
                 /// - Parameters:
@@ -572,22 +587,30 @@ extension Components {
                 ///   - statusCode: Absent when no answer came (timeout, connection error).
                 ///   - latencyMs:
                 ///   - error:
+                ///   - probe: Sent as its failing endpoint's probe, outside the delivery's own retry schedule.
+                ///   - reply: The first KiB of the reply's body, as text.
                 public init(
                     attemptedAt: Foundation.Date,
                     statusCode: Swift.Int? = nil,
                     latencyMs: Swift.Int,
-                    error: Swift.String? = nil
+                    error: Swift.String? = nil,
+                    probe: Swift.Bool,
+                    reply: Swift.String? = nil
                 ) {
                     self.attemptedAt = attemptedAt
                     self.statusCode = statusCode
                     self.latencyMs = latencyMs
                     self.error = error
+                    self.probe = probe
+                    self.reply = reply
                 }
                 public enum CodingKeys: String, CodingKey {
                     case attemptedAt
                     case statusCode
                     case latencyMs
                     case error
+                    case probe
+                    case reply
                 }
             }
             /// - Remark: Generated from `#/components/schemas/Delivery/attempts`.

@@ -277,7 +277,7 @@ public protocol APIProtocol: Sendable {
     /// Set or change the subscriber
     ///
     /// Without a `secret`, a new subscriber gets a generated one, returned once in this response; a change keeps
-    /// the current secret. Setting the webhook again re-enables a subscription that a 410 disabled.
+    /// the current secret. Setting a webhook whose endpoint is disabled enables it again.
     ///
     ///
     /// - Remark: HTTP `PUT /v1/sessions/{identifier}/webhook`.
@@ -293,6 +293,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/sessions/{identifier}/webhook/rotate-secret`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/webhook/rotate-secret/post(rotateWebhookSecret)`.
     func rotateWebhookSecret(_ input: Operations.RotateWebhookSecret.Input) async throws -> Operations.RotateWebhookSecret.Output
+    /// Turn the subscriber's endpoint back on; what waited goes out at once, in order per session
+    ///
+    /// An endpoint is a subscriber URL of a tenant, shared by every session of the tenant that points at it. A
+    /// disabled endpoint (after a 410 Gone, or failing for `--webhook-disable-after`) or a failing one catches up:
+    /// the waiting delivery of every session pointing at it is due now.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{identifier}/webhook/enable`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/webhook/enable/post(enableWebhook)`.
+    func enableWebhook(_ input: Operations.EnableWebhook.Input) async throws -> Operations.EnableWebhook.Output
     /// Write a `webhook.test` event, delivered like any other
     ///
     /// - Remark: HTTP `POST /v1/sessions/{identifier}/webhook/test`.
@@ -898,7 +908,7 @@ extension APIProtocol {
     /// Set or change the subscriber
     ///
     /// Without a `secret`, a new subscriber gets a generated one, returned once in this response; a change keeps
-    /// the current secret. Setting the webhook again re-enables a subscription that a 410 disabled.
+    /// the current secret. Setting a webhook whose endpoint is disabled enables it again.
     ///
     ///
     /// - Remark: HTTP `PUT /v1/sessions/{identifier}/webhook`.
@@ -940,6 +950,24 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// Turn the subscriber's endpoint back on; what waited goes out at once, in order per session
+    ///
+    /// An endpoint is a subscriber URL of a tenant, shared by every session of the tenant that points at it. A
+    /// disabled endpoint (after a 410 Gone, or failing for `--webhook-disable-after`) or a failing one catches up:
+    /// the waiting delivery of every session pointing at it is due now.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{identifier}/webhook/enable`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/webhook/enable/post(enableWebhook)`.
+    public func enableWebhook(
+        path: Operations.EnableWebhook.Input.Path,
+        headers: Operations.EnableWebhook.Input.Headers = .init()
+    ) async throws -> Operations.EnableWebhook.Output {
+        try await enableWebhook(Operations.EnableWebhook.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Write a `webhook.test` event, delivered like any other

@@ -31,6 +31,13 @@ package struct CredentialVault: Sendable {
         }
     }
 
+    /// A keyed digest of `text` (hex, 128 bits): the same text gives the same digest under the same key, and nobody
+    /// without the key can test a guess against it. It names what is stored sealed, such as a webhook's endpoint.
+    package func fingerprint(_ text: String) -> String {
+        let subkey = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("transferd fingerprint".utf8), outputByteCount: 32)
+        return Hex.string(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: subkey).prefix(16))
+    }
+
     /// `text` sealed, in base64.
     package func seal(text: String) throws -> String {
         try seal(Data(text.utf8)).base64EncodedString()

@@ -37,6 +37,8 @@ package protocol DeliveryRepository {
         leasedTo owner: String,
         dueBy now: Date
     ) async throws -> [(recorded: Bool, next: DueDelivery?)]
+    /// Makes the waiting head of every session whose subscriber has the endpoint due at `now`; returns how many.
+    func makeHeadsDue(endpointKey: String, at now: Date) async throws -> Int
     /// How many deliveries wait to be sent, in every session.
     func countPending() async throws -> Int
 }

@@ -58,6 +58,7 @@ package protocol Repositories {
     var tasks: any TaskRepository { get }
     var events: any EventRepository { get }
     var webhooks: any WebhookRepository { get }
+    var endpoints: any WebhookEndpointRepository { get }
     var deliveries: any DeliveryRepository { get }
     var stagedFiles: any StagedFileRepository { get }
     var backgroundTasks: any BackgroundTaskRepository { get }

@@ -1,8 +1,9 @@
 /// Webhook subscriptions, one per session at most.
 package protocol WebhookRepository {
     func find(sessionID: Int64) async throws -> WebhookSubscription?
-    /// Inserts or replaces the session's subscription.
-    func save(_ subscription: WebhookSubscription) async throws
+    /// Inserts or replaces the session's subscription; returns it with its endpoint's key.
+    @discardableResult
+    func save(_ subscription: WebhookSubscription) async throws -> WebhookSubscription
     /// Removes the subscription; false when there was none.
     func delete(sessionID: Int64) async throws -> Bool
 }

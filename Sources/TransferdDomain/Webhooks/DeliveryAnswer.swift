@@ -1,5 +1,5 @@
 /// How a subscriber answered one attempt.
-package enum DeliveryAnswer {
+package enum DeliveryAnswer: Sendable, Equatable {
     case answered(status: Int, retryAfter: Duration?)
     /// No answer: timeout or connection error.
     case failed(String)

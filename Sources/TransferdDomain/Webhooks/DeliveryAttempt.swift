@@ -1,6 +1,7 @@
 import Foundation
 
-/// One try at handing a delivery to the subscriber, kept for inspection.
+/// One try at handing a delivery to the subscriber, kept for inspection: when, how it was answered and how fast,
+/// and the start of the reply's body.
 package struct DeliveryAttempt: Codable, Sendable, Persisted {
 
     package var id: Int64?
@@ -10,6 +11,13 @@ package struct DeliveryAttempt: Codable, Sendable, Persisted {
     package var statusCode: Int?
     package var latencyMs: Int
     package var error: String?
+    /// Sent as its endpoint's probe, outside the delivery's schedule.
+    package var probe: Bool
+    /// The first `replyExcerptLimit` bytes of the reply's body, as text, when it had one.
+    package var reply: String?
+
+    /// How much of a reply's body an attempt keeps.
+    package static let replyExcerptLimit = 1024
 
     package init(
         id: Int64? = nil,
@@ -17,7 +25,9 @@ package struct DeliveryAttempt: Codable, Sendable, Persisted {
         attemptedAt: Date,
         statusCode: Int? = nil,
         latencyMs: Int,
-        error: String? = nil
+        error: String? = nil,
+        probe: Bool = false,
+        reply: String? = nil
     ) {
         self.id = id
         self.deliveryId = deliveryId
@@ -25,5 +35,7 @@ package struct DeliveryAttempt: Codable, Sendable, Persisted {
         self.statusCode = statusCode
         self.latencyMs = latencyMs
         self.error = error
+        self.probe = probe
+        self.reply = reply
     }
 }

@@ -5,6 +5,9 @@ import Foundation
 /// The default schedule is Svix's: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each
 /// failure; after the last, the delivery is dead-lettered. Each wait is spread by ±`jitter` so that many
 /// failed deliveries do not come back at the same instant.
+///
+/// While an endpoint fails, probes go out after `firstProbeInterval`, doubling to `maximumProbeInterval`, and it is
+/// disabled when it has failed without a break for `disableAfter` (Svix's 5 days).
 package struct DeliveryPolicy: Sendable {
     /// Waits before each attempt; the first is normally zero. Its length is the number of attempts.
     package var schedule: [Duration]
@@ -16,6 +19,11 @@ package struct DeliveryPolicy: Sendable {
     package var maximumRetryAfter: Duration
     /// How long the previous secret keeps signing after a rotation.
     package var rotationWindow: Duration
+    /// The wait before an endpoint's first probe, doubled after each failed probe up to `maximumProbeInterval`.
+    package var firstProbeInterval: Duration
+    package var maximumProbeInterval: Duration
+    /// How long an endpoint may fail without a break before it is disabled.
+    package var disableAfter: Duration
 
     package static let svixSchedule: [Duration] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000].map { .seconds($0) }
 
@@ -24,13 +32,19 @@ package struct DeliveryPolicy: Sendable {
         timeout: Duration = .seconds(15),
         jitter: Double = 0.2,
         maximumRetryAfter: Duration = .seconds(86_400),
-        rotationWindow: Duration = .seconds(86_400)
+        rotationWindow: Duration = .seconds(86_400),
+        firstProbeInterval: Duration = .seconds(1),
+        maximumProbeInterval: Duration = .seconds(60),
+        disableAfter: Duration = .seconds(5 * 86_400)
     ) {
         self.schedule = schedule
         self.timeout = timeout
         self.jitter = jitter
         self.maximumRetryAfter = maximumRetryAfter
         self.rotationWindow = rotationWindow
+        self.firstProbeInterval = firstProbeInterval
+        self.maximumProbeInterval = maximumProbeInterval
+        self.disableAfter = disableAfter
     }
 
     /// The wait before the next attempt after `attempts` failed ones, or nil when the delivery is out of attempts.
@@ -40,6 +54,14 @@ package struct DeliveryPolicy: Sendable {
         let scheduled = schedule[attempts] * (1 + jitter * random)
         guard let retryAfter else { return scheduled }
         return max(scheduled, min(retryAfter, maximumRetryAfter))
+    }
+
+    /// The wait before an endpoint's next probe after `failedProbes` failed ones. A `Retry-After` is the wait, within
+    /// `firstProbeInterval` and `maximumRetryAfter`: a subscriber that says when it is back is probed then.
+    package func probeDelay(afterFailedProbes failedProbes: Int, retryAfter: Duration?, random: Double = .random(in: -1...1)) -> Duration {
+        if let retryAfter { return min(max(retryAfter, firstProbeInterval), maximumRetryAfter) }
+        let doubled = firstProbeInterval * Double(1 << min(failedProbes, 30))
+        return min(doubled, maximumProbeInterval) * (1 + jitter * random)
     }
 }
 

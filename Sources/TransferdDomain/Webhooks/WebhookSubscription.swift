@@ -2,13 +2,15 @@ import Foundation
 
 /// A session's webhook subscriber: where its events are POSTed, which types, and the secrets that sign them.
 package struct WebhookSubscription: Codable, Sendable {
-    /// How deliveries to the subscriber are going.
-    package enum State: String, Codable, Sendable {
-        /// The last delivery was acknowledged (or none was attempted yet).
+    /// How deliveries to the subscriber's endpoint are going (``EndpointHealth``, as the API shows it).
+    package enum State: String, Codable, Sendable, CaseIterable {
+        /// Attempts are acknowledged (or none was made yet).
         case healthy
-        /// The last attempt failed; retries are scheduled.
-        case retrying
-        /// The subscriber answered 410 Gone; nothing is delivered until the webhook is set again.
+        /// Attempts fail; probes go out to find when it is back.
+        case failing
+        /// Attempts fail, and a probe is out.
+        case probing
+        /// A 410 Gone, or failing for too long: nothing is delivered until the webhook is enabled or set again.
         case disabled
     }
 
@@ -20,7 +22,11 @@ package struct WebhookSubscription: Codable, Sendable {
     /// The secret before the last rotation, which still signs until `previousSecretExpiresAt`.
     package var previousSecret: WebhookSecret?
     package var previousSecretExpiresAt: Date?
+    /// Its endpoint's state, read with it (a subscriber shares it with every session of the tenant that has its URL).
     package var state: State
+    /// Its endpoint's key (``WebhookEndpoint``); nil for a subscription stored before endpoints were, until the
+    /// dispatcher's start gives it one.
+    package var endpointKey: String?
     package var createdAt: Date
 
     /// Whether events of `type` go to a subscriber that takes `eventTypes` (nil: all of them). A disabled
@@ -43,6 +49,7 @@ package struct WebhookSubscription: Codable, Sendable {
         previousSecret: WebhookSecret? = nil,
         previousSecretExpiresAt: Date? = nil,
         state: State,
+        endpointKey: String? = nil,
         createdAt: Date
     ) {
         self.sessionId = sessionId
@@ -52,6 +59,7 @@ package struct WebhookSubscription: Codable, Sendable {
         self.previousSecret = previousSecret
         self.previousSecretExpiresAt = previousSecretExpiresAt
         self.state = state
+        self.endpointKey = endpointKey
         self.createdAt = createdAt
     }
 }

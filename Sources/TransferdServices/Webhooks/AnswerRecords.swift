@@ -3,7 +3,8 @@ import TransferdDomain
 
 /// The dispatcher's writes, recorded together for every session in a group commit: subscribers' answers, and
 /// sessions whose turn is over, given back. One statement on PostgreSQL for the whole group
-/// (``DeliveryRepository/record(_:releasing:leasedTo:dueBy:)``), which takes the sessions' rows in ascending order.
+/// (``DeliveryRepository/record(_:releasing:leasedTo:dueBy:)``), which takes the sessions' rows in ascending order;
+/// then what the answers told their endpoints, each endpoint's row taken after them, in key order.
 struct AnswerRecords: BatchWrite {
     enum Item: Sendable {
         /// An answer, when its event was written and when the answer came (for the delivery's metric).
@@ -14,6 +15,7 @@ struct AnswerRecords: BatchWrite {
 
     let owner: String
     let clock: any WallClock
+    let policy: DeliveryPolicy
     let metrics: ServiceMetrics
 
     var spansSessions: Bool { true }
@@ -28,8 +30,10 @@ struct AnswerRecords: BatchWrite {
             case .giveBack(let sessionID): releasing.append(sessionID)
             }
         }
-        var outcomes = try await repositories.deliveries.record(answers, releasing: releasing, leasedTo: owner, dueBy: clock.now)
+        let now = clock.now
+        var outcomes = try await repositories.deliveries.record(answers, releasing: releasing, leasedTo: owner, dueBy: now)
             .makeIterator()
+        try await report(answers.compactMap(\.endpoint), repositories, at: now)
         let metrics = metrics
         return items.map { item in
             guard case .answer(let answered, let written, let now) = item, let outcome = outcomes.next() else { return nil }
@@ -37,6 +41,26 @@ struct AnswerRecords: BatchWrite {
                 repositories.afterCommit { metrics.delivered(answered.delivery.status, eventWrittenAt: written, at: now) }
             }
             return outcome.next
+        }
+    }
+
+    /// Applies to each endpoint, through its machine, what the answers told it, in the order they came. An endpoint
+    /// that comes back wakes the dispatchers, which make its sessions' waiting heads due.
+    private func report(_ reports: [AnsweredDelivery.EndpointReport], _ repositories: any Repositories, at now: Date) async throws {
+        for (key, told) in Dictionary(grouping: reports, by: \.key).sorted(by: { $0.key < $1.key }) {
+            let stored = try await repositories.endpoints.find(key: key)
+            var endpoint = stored ?? WebhookEndpoint(key: key, tenantId: told[0].tenantID, updatedAt: now)
+            var machine = EndpointHealthMachine(endpoint.health, policy: policy)
+            var changed = false
+            for report in told where machine.handle(report.input, at: now) != .none {
+                changed = true
+                if let error = report.error { endpoint.lastError = error }
+            }
+            guard changed else { continue }
+            endpoint.health = machine.health
+            endpoint.updatedAt = now
+            try await repositories.endpoints.save(endpoint)
+            if endpoint.health == .catchingUp { repositories.announce(.outbox) }
         }
     }
 }

@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
-import NIOHTTP1
 import ServiceLifecycle
 import TransferdDomain
 import TransferdEngine
@@ -25,13 +23,17 @@ import TransferdJSON
 /// Superseded `task.progress` and `task.upload_progress` deliveries are coalesced when the newer one is written
 /// (``DeliveryRepository/enqueue(_:)``), so a slow subscriber gets the latest progress, not a backlog.
 ///
+/// While a session's endpoint fails, its heads wait for one probe at a time, and the first 2xx makes every session's
+/// waiting head due at once (``EndpointHealthMachine``, ``DueHeads``); each delivery's own retries follow its
+/// long schedule, which alone dead-letters it (``DeliveryStateMachine``). The dispatcher decides nothing itself: it
+/// applies what the machines say, and `WebhookSender` makes the HTTP exchange.
+///
 /// One tenant's subscribers cannot hold the senders while another's wait: the senders are shared across tenants
-/// (`FairShare`), and one deadline (`DeliveryPolicy.timeout`) covers a whole attempt, connection, head and body, of
-/// which at most `replyLimit` bytes are read.
+/// (`FairShare`), and one deadline (`DeliveryPolicy.timeout`) covers a whole attempt.
 package struct Dispatcher: Service {
     let store: any Store
     let instance: Instance
-    let destinations: DestinationGuard
+    let sender: WebhookSender
     let policy: DeliveryPolicy
     let loop: WakeUpLoop
     let concurrency: Int
@@ -45,9 +47,6 @@ package struct Dispatcher: Service {
     /// Records answers and gives sessions back, for every session in a group commit of its own.
     private let recorder: GroupCommit
     private let records: AnswerRecords
-
-    /// The most of a subscriber's reply read: a challenge's answer fits in it.
-    static let replyLimit = 64 << 10
 
     package init(
         store: any Store,
@@ -64,7 +63,7 @@ package struct Dispatcher: Service {
         self.store = store
         self.instance = instance
         self.sending = sending
-        self.destinations = destinations
+        self.sender = WebhookSender(destinations: destinations, timeout: policy.timeout, clock: loop.clock)
         self.policy = policy
         self.loop = loop
         self.concurrency = concurrency
@@ -72,7 +71,7 @@ package struct Dispatcher: Service {
         self.metrics = metrics
         self.challenges = challenges
         recorder = GroupCommit(store: store)
-        records = AnswerRecords(owner: instance.id, clock: loop.clock, metrics: metrics)
+        records = AnswerRecords(owner: instance.id, clock: loop.clock, policy: policy, metrics: metrics)
     }
 
     var clock: any WallClock { loop.clock }
@@ -85,9 +84,9 @@ package struct Dispatcher: Service {
         await withDiscardingTaskGroup { group in
             await loop.run("read the outbox") {
                 let (due, nextDue) = try await claimDueDeliveries()
-                for head in due {
+                for (head, probe) in due {
                     group.addTask {
-                        if await send(from: head) {
+                        if await send(from: head, probe: probe) {
                             await release(head.sessionId)
                         } else {
                             sending.remove(head.sessionId)
@@ -102,52 +101,96 @@ package struct Dispatcher: Service {
         }
     }
 
-    /// Claims the head delivery of every session that is due and that no instance is sending, oldest first, as
-    /// many as there are free senders shared fairly across tenants, leasing each session to this instance. Returns them, and when the next head
-    /// falls due or another instance's lease expires.
-    private func claimDueDeliveries() async throws -> ([Delivery], Date?) {
+    /// Claims the head delivery of every session that is due (``DueHeads``) and that no instance is sending, oldest
+    /// first, as many as there are free senders shared fairly across tenants, leasing each session to this instance.
+    /// Returns them, each with whether it goes as its endpoint's probe, and when the next head, retry or probe falls
+    /// due or another instance's lease expires. Endpoints that came back are caught up first.
+    private func claimDueDeliveries() async throws -> ([(Delivery, probe: Bool)], Date?) {
         let (now, leaseNow, asked) = (clock.now, instance.clock.now, ContinuousClock.now)
         let (busy, owner) = (sending.all, instance.id)
         // Each a statement of its own: when the next lease expires only says when to look again.
         let heads = try await store.lookup { try await $0.deliveries.pendingHeads(exceptSessions: busy, leasableBy: owner, at: leaseNow) }
         let leaseExpiry = try await store.lookup { try await $0.sessions.nextDeliveryLeaseExpiry(notOwnedBy: owner) }
-        let due = heads.filter { $0.delivery.nextAttemptAt <= now }
-        let candidates = FairShare(capacity: concurrency).pick(due.map { (tenant: $0.tenantID, item: $0) }, holding: sending.byTenant)
-        let tenants = Dictionary(candidates.map { ($0.delivery.sessionId, $0.tenantID) }) { first, _ in first }
-        let nextDue =
-            (heads.map(\.delivery.nextAttemptAt).filter { $0 > now }
-            + [leaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 })
-            .min()
+        let due = DueHeads(heads, now: now)
+        guard due.catchingUp.isEmpty else {
+            for key in due.catchingUp { try await catchUp(key, at: now) }
+            return ([], now)
+        }
+        let candidates = FairShare(capacity: concurrency).pick(
+            due.picks.map { (tenant: $0.head.tenantID, item: $0) },
+            holding: sending.byTenant
+        )
+        let tenants = Dictionary(candidates.map { ($0.head.delivery.sessionId, $0.head.tenantID) }) { first, _ in first }
+        let nextDue = [due.nextDue, leaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }.min()
         guard !candidates.isEmpty else { return ([], nextDue) }
         let expiry = instance.leaseExpiry(from: leaseNow)
+        let probeUntil = now.addingTimeInterval((policy.timeout + .seconds(5)).timeInterval)
         // The heads again, in the claim: another instance may have sent some since they were read. The sessions'
-        // rows are taken in ascending order, as group commits take them, so that the two never deadlock.
+        // rows are taken in ascending order, as group commits take them, and the probed endpoints' rows after them
+        // in key order, so that the two never deadlock.
         let claimed = try await store.claim { repositories in
-            var claimed: [Delivery] = []
-            for sessionID in candidates.map(\.delivery.sessionId).sorted()
+            var claimed: [Int64: (Delivery, probe: Bool)] = [:]
+            let probes = Dictionary(candidates.filter(\.probe).map { ($0.head.delivery.sessionId, $0.head.endpointKey ?? "") }) {
+                first,
+                _ in first
+            }
+            for sessionID in candidates.map(\.head.delivery.sessionId).sorted()
             where try await repositories.sessions.leaseDeliveries(sessionID: sessionID, owner: owner, until: expiry, at: leaseNow) {
-                guard let head = try await repositories.deliveries.pendingHead(sessionID: sessionID), head.nextAttemptAt <= now else {
+                guard let head = try await repositories.deliveries.pendingHead(sessionID: sessionID),
+                    probes[sessionID] != nil || head.nextAttemptAt <= now
+                else {
                     try await repositories.sessions.releaseDeliveries(sessionID: sessionID, owner: owner)
                     continue
                 }
-                claimed.append(head)
+                claimed[sessionID] = (head, probes[sessionID] != nil)
             }
-            return claimed
+            for (sessionID, key) in probes.sorted(by: { $0.value < $1.value }) where claimed[sessionID] != nil {
+                guard var endpoint = try await repositories.endpoints.find(key: key) else { continue }
+                var machine = EndpointHealthMachine(endpoint.health, policy: policy)
+                guard machine.handle(.probeClaimed(until: probeUntil), at: now) == .sendProbe else {
+                    // Another instance sent the probe since the heads were read.
+                    claimed[sessionID] = nil
+                    try await repositories.sessions.releaseDeliveries(sessionID: sessionID, owner: owner)
+                    continue
+                }
+                endpoint.health = machine.health
+                endpoint.updatedAt = now
+                try await repositories.endpoints.save(endpoint)
+            }
+            return claimed.values.sorted { $0.0.nextAttemptAt < $1.0.nextAttemptAt }
         }
-        for head in claimed {
+        for (head, _) in claimed {
             sending.insert(head.sessionId, tenant: tenants[head.sessionId] ?? 0, leaseHeldUntil: asked + instance.safeLeaseDuration)
         }
         return (claimed, nextDue)
     }
 
+    /// The endpoint came back: every session's waiting head is due now, and then it is healthy. The heads' rows
+    /// are taken before the endpoint's, as group commits take theirs before it.
+    private func catchUp(_ key: String, at now: Date) async throws {
+        try await store.write { repositories in
+            let madeDue = try await repositories.deliveries.makeHeadsDue(endpointKey: key, at: now)
+            guard var endpoint = try await repositories.endpoints.find(key: key) else { return }
+            var machine = EndpointHealthMachine(endpoint.health, policy: policy)
+            guard machine.handle(.caughtUp, at: now) == .finishCatchUp else { return }
+            endpoint.health = machine.health
+            endpoint.updatedAt = now
+            try await repositories.endpoints.save(endpoint)
+            logger.info("a webhook endpoint came back; its sessions' waiting deliveries are due", metadata: ["heads": "\(madeDue)"])
+        }
+    }
+
     /// Sends the session's deliveries in sequence order from `head`, while the next one is due and this instance
-    /// holds the session's lease, for one turn. Returns true when the turn ran out with deliveries still due: the
-    /// lease is to be given back. (Recording the last one gave it back otherwise.)
-    private func send(from head: Delivery) async -> Bool {
+    /// holds the session's lease, for one turn; the first goes as its endpoint's probe when `probe`. Returns true
+    /// when the turn ran out with deliveries still due: the lease is to be given back. (Recording the last one gave
+    /// it back otherwise.)
+    private func send(from head: Delivery, probe: Bool) async -> Bool {
         var next: DueDelivery? = DueDelivery(head, content: nil)
+        var probing = probe
         for _ in 0..<turn {
             guard let due = next, !Task.isCancelled, sending.holdsLease(head.sessionId) else { return false }
-            next = await deliver(due)
+            next = await deliver(due, probe: probing)
+            probing = false
         }
         return next != nil
     }
@@ -165,56 +208,40 @@ package struct Dispatcher: Service {
         sending.remove(sessionID)
     }
 
-    /// One attempt: POST the signed payload and record how the subscriber answered. Returns the session's next
-    /// delivery when it is due now (after a 2xx).
-    private func deliver(_ due: DueDelivery) async -> DueDelivery? {
+    /// One attempt: send the delivery and record how the subscriber answered. Returns the session's next delivery
+    /// when it is due now (after a 2xx).
+    private func deliver(_ due: DueDelivery, probe: Bool) async -> DueDelivery? {
         let delivery = due.delivery
         do {
             let read =
                 if let content = due.content { content } else { try await store.lookup { try await $0.deliveries.content(of: delivery) } }
             guard let content = read else { return nil }
-            let (event, webhook) = (content.event, content.webhook)
-            let attemptedAt = clock.now
-            let body = try WebhookPayload(event: event, sessionIdentifier: content.sessionIdentifier, task: content.task, now: attemptedAt)
-                .encoded()
-            let timestamp = Int(attemptedAt.timeIntervalSince1970)
-            var request = HTTPClientRequest.transfer(to: webhook.url)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.headers.add(name: "User-Agent", value: "transferd")
-            request.headers.add(name: "webhook-id", value: delivery.messageId)
-            if let traceparent = event.traceparent { request.headers.add(name: "traceparent", value: traceparent) }
-            request.headers.add(name: "webhook-timestamp", value: String(timestamp))
-            request.headers.add(
-                name: "webhook-signature",
-                value: WebhookSigner.signature(
+            let event = content.event
+            guard
+                let exchange = try await sender.send(
+                    content,
                     messageID: delivery.messageId,
-                    timestamp: timestamp,
-                    body: body,
-                    secrets: webhook.signingSecrets(at: attemptedAt)
+                    keepingReply: event.type == .taskAuthenticationChallenge
                 )
-            )
-            request.body = .bytes(ByteBuffer(bytes: body))
-            let started = ContinuousClock.now
-            let answer: DeliveryAnswer
-            do {
-                let route = try await destinations.route(for: request.url)
-                let (timeout, wantsReply) = (policy.timeout, event.type == .taskAuthenticationChallenge)
-                let exchange = try await withDeadline(timeout) { [request] in
-                    try await Self.exchange(request, through: route, keepingReply: wantsReply)
-                }
-                answer = .answered(status: exchange.status, retryAfter: RetryAfter.parse(exchange.retryAfter, now: clock.now))
-                if let task = event.taskIdentifier, exchange.reply.readableBytes > 0 {
-                    await answerChallenge(exchange.reply, sessionID: delivery.sessionId, taskIdentifier: task)
-                }
-            } catch let exceeded as DeadlineExceeded {
-                answer = .failed("The subscriber did not answer, body included, within \(exceeded.limit.timeInterval) s.")
-            } catch {
-                if Task.isCancelled { return nil }
-                answer = .failed(TransferError(transportError: error).message)
+            else { return nil }
+            if let task = event.taskIdentifier, exchange.reply.readableBytes > 0 {
+                await answerChallenge(exchange.reply, sessionID: delivery.sessionId, taskIdentifier: task)
             }
-            let (latency, now) = (ContinuousClock.now - started, clock.now)
-            let answered = AnsweredDelivery(delivery, answer: answer, attemptedAt: attemptedAt, latency: latency, now: now, policy: policy)
+            let now = clock.now
+            let endpoint = content.webhook.endpointKey.map { key in
+                (key: key, tenantID: sending.tenant(of: delivery.sessionId) ?? 0, state: content.webhook.state)
+            }
+            let answered = AnsweredDelivery(
+                delivery,
+                answer: exchange.answer,
+                probe: probe,
+                reply: exchange.excerpt,
+                endpoint: endpoint,
+                attemptedAt: exchange.attemptedAt,
+                latency: exchange.latency,
+                now: now,
+                policy: policy
+            )
             return try await recorder.write(
                 .answer(answered, eventWrittenAt: event.createdAt, at: now),
                 by: records,
@@ -224,26 +251,6 @@ package struct Dispatcher: Service {
             logger.error("webhook delivery failed", metadata: ["delivery": "\(delivery.messageId)", "error": "\(error)"])
             return nil
         }
-    }
-
-    /// How a subscriber answered one attempt: its status, `Retry-After`, and its 2xx reply when `keepingReply` (a
-    /// challenge's answer, the completion handler in the same round trip). At most `replyLimit` bytes of the body
-    /// are read; a longer reply answers nothing, its connection closed, and the delivery still counts.
-    /// The deadline is the caller's, on the whole exchange.
-    private static func exchange(
-        _ request: HTTPClientRequest,
-        through route: DestinationGuard.Route,
-        keepingReply: Bool
-    ) async throws -> (status: Int, retryAfter: String?, reply: ByteBuffer) {
-        let response = try await route.execute(request, deadline: .distantFuture)
-        let keeping = keepingReply && (200..<300).contains(response.status.code)
-        var (reply, read) = (ByteBuffer(), 0)
-        for try await chunk in response.body {
-            read += chunk.readableBytes
-            guard read <= replyLimit else { return (Int(response.status.code), response.headers.first(name: "retry-after"), ByteBuffer()) }
-            if keeping { reply.writeImmutableBuffer(chunk) }
-        }
-        return (Int(response.status.code), response.headers.first(name: "retry-after"), reply)
     }
 
     /// Applies the answer a subscriber's reply to `task.authentication_challenge` holds, if it holds one (an empty

@@ -19,6 +19,11 @@ package final class SendingSessions: Sendable {
         sessions.withLock { sessions in sessions.values.reduce(into: [:]) { $0[$1.tenant, default: 0] += 1 } }
     }
 
+    /// The tenant of a session this instance is sending.
+    package func tenant(of sessionID: Int64) -> Int64? {
+        sessions.withLock { $0[sessionID]?.tenant }
+    }
+
     package func insert(_ sessionID: Int64, tenant: Int64, leaseHeldUntil: ContinuousClock.Instant) {
         sessions.withLock { $0[sessionID] = Sending(tenant: tenant, leaseHeldUntil: leaseHeldUntil) }
     }

@@ -24,7 +24,7 @@ package struct WebhookService: Sendable {
     }
 
     /// Creates or replaces the subscriber in the caller's transaction. A replacement keeps the current secret
-    /// unless a new one is given, and re-enables a disabled subscription.
+    /// unless a new one is given. Setting a subscriber whose endpoint is disabled enables it again.
     package func set(_ settings: WebhookSettings, sessionID: Int64, _ repositories: any Repositories) async throws -> Setting {
         let existing = try await repositories.webhooks.find(sessionID: sessionID)
         let generated = settings.secret == nil && existing == nil ? WebhookSecret.generate() : nil
@@ -38,9 +38,10 @@ package struct WebhookService: Sendable {
             state: .healthy,
             createdAt: existing?.createdAt ?? clock.now
         )
-        try await repositories.webhooks.save(subscription)
+        var saved = try await repositories.webhooks.save(subscription)
+        saved.state = try await enable(saved, onlyIfDisabled: true, repositories)
         wakeDispatcher(repositories)
-        return Setting(subscription: subscription, generated: generated, created: existing == nil)
+        return Setting(subscription: saved, generated: generated, created: existing == nil)
     }
 
     package func set(_ settings: WebhookSettings, sessionID: Int64) async throws -> Setting {
@@ -104,24 +105,23 @@ package struct WebhookService: Sendable {
                 guard let delivery = try await repositories.deliveries.find(id: deliveryID), delivery.sessionId == sessionID else {
                     throw DomainError.notFound("Delivery \(deliveryID) does not exist in this session.")
                 }
-                guard delivery.status != .pending else { throw DomainError.conflict("Delivery \(deliveryID) is already pending.") }
                 deliveries = [delivery]
             } else {
                 deliveries = try await repositories.deliveries.list(sessionID: sessionID, status: .failed)
             }
             for index in deliveries.indices {
                 let status = deliveries[index].status
-                deliveries[index].status = .pending
-                deliveries[index].attemptCount = 0
-                deliveries[index].nextAttemptAt = now
-                deliveries[index].completedAt = nil
+                var machine = DeliveryStateMachine(deliveries[index], policy: policy)
+                do {
+                    _ = try machine.handle(.retried, at: now)
+                } catch {
+                    throw DomainError.conflict("Delivery \(deliveries[index].rowID) is already pending.")
+                }
+                deliveries[index] = machine.delivery
                 _ = try await repositories.deliveries.update(deliveries[index], ifStatus: status)
             }
-            if var subscription = try await repositories.webhooks.find(sessionID: sessionID), subscription.state == .disabled,
-                !deliveries.isEmpty
-            {
-                subscription.state = .retrying
-                try await repositories.webhooks.save(subscription)
+            if let subscription = try await repositories.webhooks.find(sessionID: sessionID), !deliveries.isEmpty {
+                _ = try await enable(subscription, onlyIfDisabled: true, repositories)
             }
             wakeDispatcher(repositories)
             return deliveries
@@ -138,6 +138,37 @@ package struct WebhookService: Sendable {
         Delivery, [DeliveryAttempt]
     )] {
         try await store.read { try await $0.deliveries.list(sessionID: sessionID, after: cursor, status: status, limit: limit) }
+    }
+
+    /// Turns the session's subscriber's endpoint back on (`POST …/webhook/enable`): a disabled or failing endpoint
+    /// catches up, every waiting delivery of every session pointing at it due now, in order.
+    package func enable(sessionID: Int64) async throws -> WebhookSubscription {
+        try await store.write { repositories in
+            guard var subscription = try await repositories.webhooks.find(sessionID: sessionID) else {
+                throw DomainError.notFound("The session has no webhook.")
+            }
+            subscription.state = try await enable(subscription, onlyIfDisabled: false, repositories)
+            wakeDispatcher(repositories)
+            return subscription
+        }
+    }
+
+    /// Feeds `enabled` to the subscription's endpoint (only when it is disabled, if `onlyIfDisabled`); returns the
+    /// endpoint's state as the API shows it.
+    private func enable(
+        _ subscription: WebhookSubscription,
+        onlyIfDisabled: Bool,
+        _ repositories: any Repositories
+    ) async throws -> WebhookSubscription.State {
+        guard let key = subscription.endpointKey, var endpoint = try await repositories.endpoints.find(key: key) else { return .healthy }
+        if onlyIfDisabled, endpoint.health.state != .disabled { return endpoint.health.state }
+        var machine = EndpointHealthMachine(endpoint.health, policy: policy)
+        if machine.handle(.enabled, at: clock.now) != .none {
+            endpoint.health = machine.health
+            endpoint.updatedAt = clock.now
+            try await repositories.endpoints.save(endpoint)
+        }
+        return endpoint.health.state
     }
 
     private func wakeDispatcher(_ repositories: any Repositories) {

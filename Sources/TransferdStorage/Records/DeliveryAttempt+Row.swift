@@ -12,7 +12,9 @@ extension DeliveryAttempt {
             attemptedAt: row["attempted_at"],
             statusCode: row["status_code"],
             latencyMs: row["latency_ms"],
-            error: row["error"]
+            error: row["error"],
+            probe: (row["probe"] as Int64) != 0,
+            reply: row["reply"]
         )
     }
 
@@ -24,6 +26,8 @@ extension DeliveryAttempt {
             "status_code": statusCode,
             "latency_ms": latencyMs,
             "error": error,
+            "probe": probe,
+            "reply": reply,
         ]
     }
 }

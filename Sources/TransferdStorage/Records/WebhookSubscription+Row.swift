@@ -2,9 +2,19 @@ import GRDB
 import TransferdDomain
 
 /// A webhook's row, read and written column by column: every event appended and every delivery reads it. Its URL
-/// (which may carry a password) and secrets are sealed.
+/// (which may carry a password) and secrets are sealed. Its state is its endpoint's, read by a join.
 extension WebhookSubscription {
     static let table = "webhooks"
+
+    /// The columns of the subscription `w` with its endpoint's state, as `init(row:vault:)` reads them, from `w`
+    /// joined by `endpointJoin`.
+    static let columns = "w.*, ep.state AS endpoint_state"
+    static let endpointJoin = "LEFT JOIN \(WebhookEndpoint.table) ep ON ep.key = w.endpoint_key"
+
+    /// The key of the endpoint `url` is for the tenant (``WebhookEndpoint``).
+    static func endpointKey(tenantID: Int64, url: String, vault: CredentialVault) -> String {
+        vault.fingerprint("\(tenantID) \(url)")
+    }
 
     package init(row: StoredRow, vault: CredentialVault) throws {
         func opened(_ sealed: String) throws -> String {
@@ -23,12 +33,13 @@ extension WebhookSubscription {
             secret: try secret(row["secret"], "secret"),
             previousSecret: try (row["previous_secret"] as String?).map { try secret($0, "previous_secret") },
             previousSecretExpiresAt: row["previous_secret_expires_at"],
-            state: try RowCoding.enumeration(row, "state"),
+            state: try WebhookEndpoint.shownState(row["endpoint_state"]),
+            endpointKey: row["endpoint_key"],
             createdAt: row["created_at"]
         )
     }
 
-    /// Every column of the row, its key (`session_id`) first.
+    /// Every column of the row, its key (`session_id`) first; its state is its endpoint's, not stored here.
     func storedColumns(_ vault: CredentialVault) throws -> StoredColumns {
         [
             "session_id": sessionId,
@@ -37,7 +48,7 @@ extension WebhookSubscription {
             "secret": try vault.seal(text: secret.value),
             "previous_secret": try previousSecret.map { try vault.seal(text: $0.value) },
             "previous_secret_expires_at": StoredDate.text(orNil: previousSecretExpiresAt),
-            "state": state.rawValue,
+            "endpoint_key": endpointKey,
             "created_at": StoredDate.text(createdAt),
         ]
     }

@@ -22,6 +22,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
             """
             SELECT \(Self.contentColumns)
             FROM events e JOIN sessions s ON s.id = e.session_id JOIN webhooks w ON w.session_id = e.session_id
+            \(WebhookSubscription.endpointJoin)
             LEFT JOIN tasks t ON t.session_id = e.session_id AND t.task_identifier = e.task_identifier
             WHERE e.id = ?
             """,
@@ -29,9 +30,10 @@ struct SQLDeliveryRepository: DeliveryRepository {
         ) { row in try content(row.parts(after: ["webhook_columns", "task_columns"])) }
     }
 
-    /// A delivery's content as columns of `e` (its event), `s` (its session), `w` (the subscriber) and `t` (the task):
-    /// three parts, after two markers.
-    private static let contentColumns = "s.identifier AS session_identifier, e.*, NULL AS webhook_columns, w.*, NULL AS task_columns, t.*"
+    /// A delivery's content as columns of `e` (its event), `s` (its session), `w` (the subscriber, with `ep` its
+    /// endpoint) and `t` (the task): three parts, after two markers.
+    private static let contentColumns =
+        "s.identifier AS session_identifier, e.*, NULL AS webhook_columns, \(WebhookSubscription.columns), NULL AS task_columns, t.*"
 
     /// A delivery's content from the three parts of `contentColumns`.
     private func content(_ parts: [StoredRow]) throws -> DeliveryContent {
@@ -88,7 +90,8 @@ struct SQLDeliveryRepository: DeliveryRepository {
         for (ordinal, answer) in answers.enumerated() {
             let (attempt, delivery) = (answer.attempt, answer.delivery)
             arguments += [ordinal, delivery.sequence, delivery.sessionId] + Self.changes(of: delivery)
-            arguments += [StoredDate.text(attempt.attemptedAt), attempt.statusCode, attempt.latencyMs, attempt.error, answer.health]
+            arguments += [StoredDate.text(attempt.attemptedAt), attempt.statusCode, attempt.latencyMs, attempt.error, attempt.probe]
+            arguments += [attempt.reply]
         }
         arguments += releasing.map { $0 as (any DatabaseValueConvertible)? }
         arguments += [StoredDate.text(now), owner, owner, owner]
@@ -104,14 +107,14 @@ struct SQLDeliveryRepository: DeliveryRepository {
     /// part waits for `gate`, which locks the sessions' rows in ascending order first, as every other write takes
     /// them: a statement that took them in the order of its plan could deadlock with a group commit. Data-modifying
     /// parts all run, whatever the outer query reads, and every part sees the rows as they were before the
-    /// statement: a next delivery is the first pending one after the answered one, read with its content (the
-    /// subscriber's row as it was before this answer's health). The answered deliveries are
+    /// statement: a next delivery is the first pending one after the answered one, read with its content. The
+    /// answered deliveries are
     /// read by their keys: their expected status is a column of the answers, so that the planner cannot scan
     /// every pending delivery instead (it did, from a fresh table's statistics: 3 ms for 43 answers of 3,472).
     private static func recording(answers: Int, releasing: Int) -> String {
         let (pending, delivered) = (Delivery.Status.pending.sqlConstant, Delivery.Status.delivered.sqlConstant)
         let answerRow =
-            "(?::bigint, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::bigint, ?::bigint, ?::text, ?::text, \(pending))"
+            "(?::bigint, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::text, \(pending))"
         // `count` rows of `row`; none, typed, when `count` is zero.
         func rows(_ row: String, _ count: Int) -> String {
             guard count > 0 else { return "SELECT \(row.replacingOccurrences(of: "?", with: "NULL").dropFirst().dropLast()) WHERE FALSE" }
@@ -119,7 +122,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
         }
         return """
             WITH answered (ordinal, sequence, session_id, status, attempt_count, next_attempt_at, last_error, completed_at, delivery_id,
-                           attempted_at, status_code, latency_ms, error, health, expected) AS (
+                           attempted_at, status_code, latency_ms, error, probe, reply, expected) AS (
                 \(rows(answerRow, answers))
             ),
             released (session_id) AS (
@@ -131,8 +134,8 @@ struct SQLDeliveryRepository: DeliveryRepository {
             ),
             gate AS MATERIALIZED (SELECT COUNT(*) FROM locked),
             attempts AS (
-                INSERT INTO \(DeliveryAttempt.table) (delivery_id, attempted_at, status_code, latency_ms, error)
-                SELECT a.delivery_id, a.attempted_at, a.status_code, a.latency_ms, a.error FROM answered a, gate
+                INSERT INTO \(DeliveryAttempt.table) (delivery_id, attempted_at, status_code, latency_ms, error, probe, reply)
+                SELECT a.delivery_id, a.attempted_at, a.status_code, a.latency_ms, a.error, a.probe, a.reply FROM answered a, gate
             ),
             updated AS (
                 UPDATE deliveries d SET status = a.status, attempt_count = a.attempt_count, next_attempt_at = a.next_attempt_at,
@@ -140,15 +143,11 @@ struct SQLDeliveryRepository: DeliveryRepository {
                 FROM answered a, gate WHERE d.id = a.delivery_id AND d.status = a.expected
                 RETURNING d.id
             ),
-            health AS (
-                UPDATE webhooks w SET state = a.health FROM answered a
-                WHERE w.session_id = a.session_id AND w.state <> a.health AND a.delivery_id IN (SELECT id FROM updated)
-            ),
             next AS MATERIALIZED (
                 SELECT a.delivery_id AS answered_id, n.* FROM answered a CROSS JOIN gate CROSS JOIN LATERAL (
-                    SELECT d.* FROM deliveries d JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
+                    SELECT d.* FROM deliveries d \(headJoins)
                     WHERE d.status = \(pending) AND d.session_id = a.session_id AND d.sequence > a.sequence
-                      AND w.state <> \(WebhookSubscription.State.disabled.sqlConstant) AND s.sends_launch_events = 1
+                      AND \(Self.endpointEnabled) AND s.sends_launch_events = 1
                     ORDER BY d.sequence LIMIT 1 FOR UPDATE OF d
                 ) AS n
                 WHERE a.status = \(delivered) AND a.delivery_id IN (SELECT id FROM updated) AND n.next_attempt_at <= ?
@@ -171,7 +170,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
                 \(contentColumns)
             FROM answered a LEFT JOIN next n ON n.answered_id = a.delivery_id
             LEFT JOIN events e ON e.id = n.event_id LEFT JOIN sessions s ON s.id = n.session_id
-            LEFT JOIN webhooks w ON w.session_id = n.session_id
+            LEFT JOIN webhooks w ON w.session_id = n.session_id \(WebhookSubscription.endpointJoin)
             LEFT JOIN tasks t ON t.session_id = n.session_id AND t.task_identifier = n.task_identifier
             ORDER BY a.ordinal
             """
@@ -179,14 +178,13 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     /// Records one answer (SQLite): its attempt, then what it changed, while the delivery is pending.
     private func record(_ answer: AnsweredDelivery) async throws -> (recorded: Bool, next: Delivery?) {
-        let (attempt, delivery, health) = (answer.attempt, answer.delivery, answer.health)
+        let (attempt, delivery) = (answer.attempt, answer.delivery)
         let columns = attempt.storedColumns()
         try await db.execute(
             "INSERT INTO \(DeliveryAttempt.table) (\(columns.map(\.key).joined(separator: ", "))) VALUES (\(Placeholders.list(columns.count)))",
             columns.map(\.value)
         )
         guard try await update(delivery, ifStatus: .pending) else { return (false, nil) }
-        try await db.execute("UPDATE webhooks SET state = ? WHERE session_id = ? AND state <> ?", [health, delivery.sessionId, health])
         guard delivery.status == .delivered else { return (true, nil) }
         try await db.execute(
             "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?",
@@ -265,7 +263,8 @@ struct SQLDeliveryRepository: DeliveryRepository {
         let lease = (owner, StoredDate.text(now))
         guard db.dialect == .sqlite else {
             return try await db.fetchAll(Self.headsWalk, [lease.0, lease.1]) { row in
-                DeliveryHead(delivery: try Delivery(row: row), tenantID: row["head_tenant"])
+                let parts = row.parts(after: ["endpoint_columns"])
+                return try Self.head(try Delivery(row: parts[0]), parts[0], endpoint: parts[1])
             }
             .filter { !busy.contains($0.delivery.sessionId) }
         }
@@ -281,9 +280,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
             Delivery.init(row:)
         ) {
             session = head.sessionId
-            if !busy.contains(session), let tenant = try await tenantIfSent(sessionID: session, leasableBy: lease) {
-                heads.append(DeliveryHead(delivery: head, tenantID: tenant))
-            }
+            if !busy.contains(session), let sent = try await sending(head, leasableBy: lease) { heads.append(sent) }
         }
         return heads.sorted { $0.delivery.nextAttemptAt < $1.delivery.nextAttemptAt }
     }
@@ -306,14 +303,46 @@ struct SQLDeliveryRepository: DeliveryRepository {
             ) AS next
         )
         SELECT d.* FROM heads h CROSS JOIN LATERAL (
-            SELECT d.*, s.tenant_id AS head_tenant
-            FROM deliveries d JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
-            WHERE d.id = h.id AND w.state <> \(WebhookSubscription.State.disabled.sqlConstant) AND s.sends_launch_events = 1
-              AND \(SQLSessionRepository.deliveriesFree)
+            SELECT \(headColumns)
+            FROM deliveries d \(headJoins)
+            WHERE d.id = h.id AND \(endpointEnabled) AND s.sends_launch_events = 1 AND \(SQLSessionRepository.deliveriesFree)
             OFFSET 0
         ) AS d
         ORDER BY d.next_attempt_at
         """
+
+    /// A head's columns: the delivery `d`, its session's tenant and its endpoint's key, then after a marker its
+    /// endpoint's row (NULL when it has none), as ``head(_:_:endpoint:)`` reads them.
+    private static let headColumns = "d.*, s.tenant_id AS head_tenant, w.endpoint_key AS head_endpoint, NULL AS endpoint_columns, ep.*"
+    /// What a head is read with: `w` its subscriber, `s` its session, `ep` its endpoint.
+    private static let headJoins = """
+        JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
+        LEFT JOIN \(WebhookEndpoint.table) ep ON ep.key = w.endpoint_key
+        """
+    /// Whether the endpoint `ep` of a subscriber sends: it has no row, or is not disabled.
+    static let endpointEnabled = "(ep.state IS NULL OR ep.state <> 'disabled')"
+
+    private static func head(_ delivery: Delivery, _ row: StoredRow, endpoint: StoredRow) throws -> DeliveryHead {
+        DeliveryHead(
+            delivery: delivery,
+            tenantID: row["head_tenant"],
+            endpointKey: row["head_endpoint"],
+            endpoint: (endpoint["key"] as String?) == nil ? nil : try WebhookEndpoint(row: endpoint)
+        )
+    }
+
+    /// Every pending delivery of those sessions that waits past `now`, which are their heads and nothing else: a
+    /// delivery behind its head was never attempted, and is due from its creation.
+    func makeHeadsDue(endpointKey key: String, at now: Date) async throws -> Int {
+        try await db.execute(
+            """
+            UPDATE deliveries SET next_attempt_at = ?
+            WHERE status = \(Delivery.Status.pending.sqlConstant) AND next_attempt_at > ?
+              AND session_id IN (SELECT session_id FROM webhooks WHERE endpoint_key = ?)
+            """,
+            [StoredDate.text(now), StoredDate.text(now), key]
+        )
+    }
 
     func countPending() async throws -> Int {
         try await db.value("SELECT COUNT(*) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant)", []) ?? 0
@@ -325,23 +354,24 @@ struct SQLDeliveryRepository: DeliveryRepository {
             [sessionID],
             Delivery.init(row:)
         )
-        guard let head, try await tenantIfSent(sessionID: sessionID) != nil else { return nil }
+        guard let head, try await sending(head) != nil else { return nil }
         return head
     }
 
-    /// The session's tenant, if its deliveries go out now: its subscriber is not disabled, the session sends launch
-    /// events, and (when `lease` names an owner and a time) that owner could lease its deliveries then.
-    private func tenantIfSent(sessionID: Int64, leasableBy lease: (owner: String, at: String)? = nil) async throws -> Int64? {
+    /// The session's head with its tenant and endpoint, if its deliveries go out now: its endpoint is not disabled,
+    /// the session sends launch events, and (when `lease` names an owner and a time) that owner could lease its
+    /// deliveries then.
+    private func sending(_ head: Delivery, leasableBy lease: (owner: String, at: String)? = nil) async throws -> DeliveryHead? {
         try await db.fetchOne(
             """
-            SELECT w.state, s.tenant_id FROM webhooks w JOIN sessions s ON s.id = w.session_id
-            WHERE w.session_id = ? AND s.sends_launch_events = 1\(lease == nil ? "" : " AND \(SQLSessionRepository.deliveriesFree)")
+            SELECT s.tenant_id AS head_tenant, w.endpoint_key AS head_endpoint, NULL AS endpoint_columns, ep.*
+            FROM webhooks w JOIN sessions s ON s.id = w.session_id LEFT JOIN \(WebhookEndpoint.table) ep ON ep.key = w.endpoint_key
+            WHERE w.session_id = ? AND \(Self.endpointEnabled) AND s.sends_launch_events = 1\(lease == nil ? "" : " AND \(SQLSessionRepository.deliveriesFree)")
             """,
-            lease.map { [sessionID, $0.owner, $0.at] } ?? [sessionID]
-        ) { row -> Int64? in
-            let state: WebhookSubscription.State = try RowCoding.enumeration(row[0] as String, "state")
-            return state == .disabled ? nil : row[1] as Int64
-        } ?? nil
+            lease.map { [head.sessionId, $0.owner, $0.at] } ?? [head.sessionId]
+        ) { row in
+            let parts = row.parts(after: ["endpoint_columns"])
+            return try Self.head(head, parts[0], endpoint: parts[1])
+        }
     }
-
 }

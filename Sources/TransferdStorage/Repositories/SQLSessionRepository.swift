@@ -79,8 +79,9 @@ struct SQLSessionRepository: SessionRepository {
             SELECT s.id, t.name, s.tasks_suspended, s.tasks_running, s.tasks_canceling, s.tasks_completed, s.stored_bytes,
               (SELECT COUNT(*) FROM deliveries d WHERE d.session_id = s.id AND d.status = \(Delivery.Status.pending.sqlConstant))
                 AS pending_deliveries,
-              w.*
+              \(WebhookSubscription.columns)
             FROM sessions s JOIN tenants t ON t.id = s.tenant_id LEFT JOIN webhooks w ON w.session_id = s.id
+              \(WebhookSubscription.endpointJoin)
             WHERE s.id IN (\(Placeholders.list(sessionIDs.count)))
             """,
             sessionIDs

@@ -8,14 +8,22 @@ struct SQLWebhookRepository: WebhookRepository {
 
     func find(sessionID: Int64) async throws -> WebhookSubscription? {
         try await db.fetchOne(
-            "SELECT * FROM webhooks WHERE session_id = ?\(db.rowLock)",
+            "SELECT \(WebhookSubscription.columns) FROM webhooks w \(WebhookSubscription.endpointJoin) WHERE w.session_id = ?\(db.rowLock(of: "w"))",
             [sessionID],
             { try WebhookSubscription(row: $0, vault: vault) }
         )
     }
 
-    func save(_ subscription: WebhookSubscription) async throws {
-        try await RowStatements.upsert(into: WebhookSubscription.table, try subscription.storedColumns(vault), db)
+    /// Gives the subscription its endpoint's key, from its session's tenant and its URL.
+    @discardableResult
+    func save(_ subscription: WebhookSubscription) async throws -> WebhookSubscription {
+        guard let tenant: Int64 = try await db.value("SELECT tenant_id FROM sessions WHERE id = ?", [subscription.sessionId]) else {
+            throw StoreError.rowNotFound("sessions \(subscription.sessionId)")
+        }
+        var keyed = subscription
+        keyed.endpointKey = WebhookSubscription.endpointKey(tenantID: tenant, url: subscription.url, vault: vault)
+        try await RowStatements.upsert(into: WebhookSubscription.table, try keyed.storedColumns(vault), db)
+        return keyed
     }
 
     func delete(sessionID: Int64) async throws -> Bool {

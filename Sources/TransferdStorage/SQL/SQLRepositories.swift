@@ -38,6 +38,7 @@ struct SQLRepositories: Repositories {
         SQLEventRepository(db: db, vault: vault, eventsAppended: eventsAppended, numbering: numbering, commitActions: commitActions)
     }
     var webhooks: any WebhookRepository { SQLWebhookRepository(db: db, vault: vault) }
+    var endpoints: any WebhookEndpointRepository { SQLWebhookEndpointRepository(db: db) }
     var deliveries: any DeliveryRepository { SQLDeliveryRepository(db: db, vault: vault) }
     var stagedFiles: any StagedFileRepository { SQLStagedFileRepository(db: db) }
     var backgroundTasks: any BackgroundTaskRepository { SQLBackgroundTaskRepository(db: db) }

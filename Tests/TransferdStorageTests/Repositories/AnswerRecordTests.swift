@@ -52,6 +52,8 @@ import TransferdTestSupport
                 AnsweredDelivery(
                     head,
                     answer: .answered(status: status, retryAfter: nil),
+                    probe: status == 500,
+                    reply: "answered \(status)",
                     attemptedAt: now,
                     latency: .milliseconds(3),
                     now: now,
@@ -75,26 +77,27 @@ import TransferdTestSupport
                 #expect(content?.event.taskIdentifier == 2 && content?.sessionIdentifier == "delivered", "read with its content")
                 #expect(content?.webhook.url == "http://hook.test/")
             }
-            let (stored, leasable, acknowledged, webhooks) = try await store.write { repositories in
-                var (stored, leasable, acknowledged, webhooks): ([Delivery?], [Bool], [Int64?], [WebhookSubscription.State?]) = (
-                    [], [], [], []
-                )
+            let (stored, leasable, acknowledged, attempts) = try await store.write { repositories in
+                var (stored, leasable, acknowledged, attempts): ([Delivery?], [Bool], [Int64?], [[DeliveryAttempt]]) = ([], [], [], [])
                 for head in heads { stored.append(try await repositories.deliveries.find(id: head.rowID)) }
                 for session in sessions {
                     leasable.append(
                         try await repositories.sessions.leaseDeliveries(sessionID: session, owner: "i2", until: now + 60, at: now)
                     )
                     acknowledged.append(try await repositories.sessions.find(id: session)?.lastAcknowledgedSequence)
-                    webhooks.append(try await repositories.webhooks.find(sessionID: session)?.state)
+                    attempts.append(
+                        try await repositories.deliveries.list(sessionID: session, after: 0, status: nil, limit: 10).flatMap(\.1)
+                    )
                 }
-                return (stored, leasable, acknowledged, webhooks)
+                return (stored, leasable, acknowledged, attempts)
             }
             #expect(stored.map(\.?.status) == [.delivered, .pending, .failed])
-            #expect(stored.map(\.?.attemptCount) == [1, 1, 1])
-            #expect(stored[1].map { $0.nextAttemptAt > now } == true, "the refused delivery waits for its retry")
+            #expect(stored.map(\.?.attemptCount) == [1, 0, 1], "a probe that fails is outside the delivery's schedule")
+            #expect(stored[1].map { $0.nextAttemptAt == heads[1].nextAttemptAt } == true, "the refused probe's delivery waits as it did")
             #expect(leasable == [false, true, true, true], "every session but the one with a due delivery is given back")
             #expect(acknowledged == [heads[0].sequence, 0, 0, 0])
-            #expect(webhooks == [.healthy, .retrying, .disabled, nil])
+            #expect(attempts.map { $0.map(\.reply) } == [["answered 204"], ["answered 500"], ["answered 410"], []])
+            #expect(attempts.map { $0.map(\.probe) } == [[false], [true], [false], []])
             if store.isShared { #expect(sent == 3, "BEGIN, the group's statement, COMMIT: \(sent)") }
         }
     }

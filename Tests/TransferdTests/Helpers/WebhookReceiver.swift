@@ -34,8 +34,8 @@ final class WebhookReceiver: Sendable {
         var received: [Received] = []
         /// Answers to give, in order, before the default 204.
         var script: [Answer] = []
-        /// Answer every request with this status while set.
-        var refuseWith: Int?
+        /// Answer every request with this status, these headers and this body while set.
+        var refusal: (status: Int, headers: HTTPFields, body: String?)?
         /// A JSON body for the 2xx answer to events of a type.
         var replies: [String: String] = [:]
     }
@@ -53,16 +53,19 @@ final class WebhookReceiver: Sendable {
     var acknowledged: [Received] { received.filter { (200..<300).contains($0.status) } }
 
     func script(_ answers: [Answer]) { state.withLock { $0.script = answers } }
-    func refuse(with status: Int?) { state.withLock { $0.refuseWith = status } }
+    /// Answers every request with `status` (nil: as scripted again), `headers` and `body`.
+    func refuse(with status: Int?, headers: HTTPFields = [:], body: String? = nil) {
+        state.withLock { $0.refusal = status.map { ($0, headers, body) } }
+    }
     /// Answers events of `type` with 200 and `json`, like a subscriber that answers in the same round trip.
     func reply(to type: String, with json: String) { state.withLock { $0.replies[type] = json } }
 
     private func answer(for request: Request, body: ByteBuffer) async throws -> Response {
         let payload = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] ?? [:]
         let data = payload["data"] as? [String: Any] ?? [:]
-        let next = state.withLock { state -> Answer in
-            if let status = state.refuseWith { return .status(status) }
-            return state.script.isEmpty ? .status(204) : state.script.removeFirst()
+        let (next, refusalBody) = state.withLock { state -> (Answer, String?) in
+            if let refusal = state.refusal { return (.status(refusal.status, headers: refusal.headers), refusal.body) }
+            return (state.script.isEmpty ? .status(204) : state.script.removeFirst(), nil)
         }
         var status = 204
         var headers: HTTPFields = [:]
@@ -90,7 +93,9 @@ final class WebhookReceiver: Sendable {
             state.received.append(received)
             return (200..<300).contains(status) ? state.replies[received.type] : nil
         }
-        guard let reply else { return Response(status: .init(code: status), headers: headers) }
+        guard let reply else {
+            return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: refusalBody ?? "")))
+        }
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: reply)))
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import TransferdDomain
+
+@testable import transferd
+
+/// A subscriber's endpoint (its URL, shared by every session of the tenant that points at it) through an outage, on
+/// an injected clock, against a real receiver: probes while it fails, every waiting delivery at once when it is back,
+/// disabled when it fails for too long, and enabled again.
+@Suite struct EndpointHealthTests {
+    /// Svix's schedule (5 s, 5 min, 30 min, …) without jitter, and attempts that give up after 5 s.
+    static let svix = DeliveryPolicy(timeout: .seconds(5), jitter: 0)
+
+    @Test func aRecoveredSubscriberGetsEveryWaitingDeliveryOfAHundredSessionsAtOnceInOrder() async throws {
+        try await WebhookReceiver.with { receiver in
+            let clock = ManualClock()
+            try await TestService.with(deliveryPolicy: Self.svix, configure: { $0.clock = clock }) { api in
+                // setup: the subscriber is down, a 503 asking to be tried again in a second; a hundred sessions
+                // point at it, with three events each
+                receiver.refuse(with: 503, headers: [.retryAfter: "1"])
+                let sessions = (0..<100).map { "s\($0)" }
+                for session in sessions {
+                    try await api.createSession(session, configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
+                    for _ in 0..<3 { #expect(try await api.send(.POST, "/v1/sessions/\(session)/webhook/test").status == 202) }
+                }
+                try await waitUntil(timeout: .seconds(120)) { Set(receiver.received.map(\.session)).count == 100 }
+                #expect(["failing", "probing"].contains(try await api.session("s0").webhookState))
+
+                // act: ten minutes of outage, then the subscriber is back
+                for _ in 0..<20 {
+                    clock.advance(by: 30)
+                    try await clock.settle()
+                }
+                let waiting = try await api.deliveries("s42").first
+                #expect(waiting?.status == "pending" && waiting?.attemptCount == 3, "tried at 0 s, 5 s and 5 min")
+                #expect(try #require(waiting?.nextAttemptAt) > clock.now.addingTimeInterval(15 * 60), "its next retry is 30 min on")
+                receiver.refuse(with: nil)
+                let recovered = ContinuousClock.now
+                clock.advance(by: 1)
+                try await waitUntil(timeout: .seconds(120)) { receiver.acknowledged.count == 300 }
+                let caughtUp = ContinuousClock.now - recovered
+
+                // verify: every delivery arrived without the clock moving further, each session's in order; one
+                // probe at a time went out during the outage
+                for session in sessions {
+                    let sequences = receiver.acknowledged.filter { $0.session == session }.map(\.sequence)
+                    #expect(sequences == (try await api.deliveries(session)).map(\.sequence), "\(session)")
+                }
+                var probes = 0
+                for session in sessions { probes += try await api.deliveries(session).flatMap(\.attempts).filter(\.probe).count }
+                #expect((1...22).contains(probes), "one probe per due time: \(probes)")
+                #expect(try await api.session("s99").webhookState == "healthy")
+                print("caught up 100 sessions × 3 deliveries in \(caughtUp) after the subscriber came back")
+            }
+        }
+    }
+
+    @Test func anEndpointFailingTooLongIsDisabledAndEnablingSendsTheBacklogInOrder() async throws {
+        try await WebhookReceiver.with { receiver in
+            let clock = ManualClock()
+            var policy = Self.svix
+            policy.disableAfter = .seconds(3600)
+            try await TestService.with(deliveryPolicy: policy, configure: { $0.clock = clock }) { api in
+                // setup: a subscriber that answers 500 with a long body, for two sessions of the same tenant
+                receiver.refuse(with: 500, body: String(repeating: "é", count: 1500))
+                for session in ["a", "b"] {
+                    try await api.createSession(session, configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
+                    _ = try await api.send(.POST, "/v1/sessions/\(session)/webhook/test")
+                }
+                try await waitUntil { Set(receiver.received.map(\.session)) == ["a", "b"] }
+
+                // act: an hour and more of failures
+                for _ in 0..<8 {
+                    clock.advance(by: 600)
+                    try await clock.settle()
+                }
+                try await waitUntil { try await api.session("b").webhookState == "disabled" }
+                let seen = receiver.received.count
+                #expect(try await api.send(.POST, "/v1/sessions/a/webhook/test").status == 409, "no enabled webhook to test")
+                _ = try await api.createTask("a", url: "http://127.0.0.1:9/x", extra: #", "start": false"#)
+                clock.advance(by: 86_400)
+                try await clock.settle()
+
+                // verify: both sessions show it, nothing more was sent, and each attempt kept the start of the reply
+                #expect(try await api.session("a").webhookState == "disabled")
+                #expect(receiver.received.count == seen, "a disabled endpoint is sent nothing")
+                let attempt = try #require(try await api.deliveries("a").first?.attempts.first)
+                #expect(attempt.statusCode == 500)
+                #expect(attempt.reply?.unicodeScalars.count == 512, "1 KiB of a reply of two-byte characters")
+
+                // act: the subscriber is back, and an operator enables the endpoint through one session
+                receiver.refuse(with: nil)
+                let enabled = try await api.send(.POST, "/v1/sessions/a/webhook/enable")
+                #expect(enabled.status == 200)
+                #expect(try enabled.decode(WebhookView.self).state.rawValue == "healthy")
+
+                // verify: both sessions' backlogs go out, in order
+                try await api.waitUntilAllAcknowledged("a")
+                try await api.waitUntilAllAcknowledged("b")
+                #expect(receiver.acknowledged.filter { $0.session == "a" }.map(\.type) == ["webhook.test", "task.created"])
+                #expect(try await api.send(.POST, "/v1/sessions/nothing/webhook/enable").status == 404)
+            }
+        }
+    }
+}
