@@ -16,6 +16,7 @@ struct DeliveriesController: Sendable {
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get(use: list)
+        routes.get(":deliveryID", use: show)
         routes.post(":deliveryID/retry", use: retry)
         routes.post("retry-failed", use: retryFailed)
         return routes
@@ -33,6 +34,11 @@ struct DeliveriesController: Sendable {
         let page = try await webhooks.deliveries(sessionID: context.session.rowID, after: Int64(cursor), status: status, limit: limit)
             .map { DeliveryResponse($0, attempts: $1) }
         return Page(items: page, nextCursor: page.count == limit ? page.last.map { String($0.id) } : nil)
+    }
+
+    @Sendable func show(request: Request, context: AppRequestContext) async throws -> DeliveryResponse {
+        let (delivery, attempts) = try await webhooks.delivery(sessionID: context.session.rowID, id: try context.parameters.deliveryID())
+        return DeliveryResponse(delivery, attempts: attempts)
     }
 
     @Sendable func retry(request: Request, context: AppRequestContext) async throws -> DeliveryResponse {

@@ -313,6 +313,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/sessions/{identifier}/deliveries`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/deliveries/get(listDeliveries)`.
     func listDeliveries(_ input: Operations.ListDeliveries.Input) async throws -> Operations.ListDeliveries.Output
+    /// One delivery with its attempts (time, status or error, latency, the first KiB of the reply, probe)
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/deliveries/{deliveryID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/deliveries/{deliveryID}/get(getDelivery)`.
+    func getDelivery(_ input: Operations.GetDelivery.Input) async throws -> Operations.GetDelivery.Output
     /// Send a delivery again now (same `webhook-id`)
     ///
     /// - Remark: HTTP `POST /v1/sessions/{identifier}/deliveries/{deliveryID}/retry`.
@@ -995,6 +1000,19 @@ extension APIProtocol {
         try await listDeliveries(Operations.ListDeliveries.Input(
             path: path,
             query: query,
+            headers: headers
+        ))
+    }
+    /// One delivery with its attempts (time, status or error, latency, the first KiB of the reply, probe)
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/deliveries/{deliveryID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/deliveries/{deliveryID}/get(getDelivery)`.
+    public func getDelivery(
+        path: Operations.GetDelivery.Input.Path,
+        headers: Operations.GetDelivery.Input.Headers = .init()
+    ) async throws -> Operations.GetDelivery.Output {
+        try await getDelivery(Operations.GetDelivery.Input(
+            path: path,
             headers: headers
         ))
     }

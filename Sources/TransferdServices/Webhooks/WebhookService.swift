@@ -128,6 +128,15 @@ package struct WebhookService: Sendable {
         }
     }
 
+    /// One delivery of the session with its attempts: the first of the page that starts at it.
+    package func delivery(sessionID: Int64, id: Int64) async throws -> (Delivery, [DeliveryAttempt]) {
+        let page = try await deliveries(sessionID: sessionID, after: id - 1, status: nil, limit: 1)
+        guard let found = page.first, found.0.rowID == id else {
+            throw DomainError.notFound("Delivery \(id) does not exist in this session.")
+        }
+        return found
+    }
+
     /// The session's deliveries after row id `cursor`, with their attempts.
     package func deliveries(
         sessionID: Int64,

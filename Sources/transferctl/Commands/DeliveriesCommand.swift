@@ -7,8 +7,11 @@ import TransferdClient
 struct DeliveriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliveries",
-        abstract: "List a session's webhook deliveries, or replay every failed one.",
-        discussion: "--replay-failed queues every failed delivery again, in order, and prints how many."
+        abstract: "List a session's webhook deliveries, show one with its attempts, or replay every failed one.",
+        discussion: """
+            --id shows one delivery's attempts: when, the status or error, the latency, whether it was a probe, and \
+            the first KiB of the reply. --replay-failed queues every failed delivery again, in order, and prints how many.
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -18,6 +21,9 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
     @Option(help: "Only deliveries in this status: pending, delivered, failed or coalesced.")
     var status: String?
+
+    @Option(help: "Show this delivery with its attempts.")
+    var id: Int?
 
     @Flag(help: "Replay every failed delivery.")
     var replayFailed = false
@@ -32,6 +38,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
                 struct Retried: Decodable { var retried: Int }
                 return Console.line(json ? reply.text : "replaying \(try reply.decode(Retried.self).retried) failed deliveries")
             }
+            if let id { return try await show(id, client) }
             let reply = try await client.get("/v1/sessions/\(session)/deliveries?limit=1000" + (status.map { "&status=\($0)" } ?? ""))
             if json { return Console.line(reply.text) }
             var table = Table([
@@ -49,5 +56,30 @@ struct DeliveriesCommand: AsyncParsableCommand {
             }
             table.print()
         }
+    }
+
+    /// One delivery, then a table of its attempts.
+    private func show(_ id: Int, _ client: APIConnection) async throws {
+        let reply = try await client.get("/v1/sessions/\(session)/deliveries/\(id)")
+        if json { return Console.line(reply.text) }
+        let delivery = try reply.decode(APIDelivery.self)
+        Console.line(
+            "delivery \(delivery.id): \(delivery.eventType.rawValue), sequence \(delivery.sequence), \(delivery.status.rawValue)"
+                + (delivery.lastError.map { ", last error: \($0)" } ?? "")
+        )
+        var table = Table([
+            .init(title: "ATTEMPTED"), .init(title: "ANSWER"), .init(title: "LATENCY", alignRight: true), .init(title: "PROBE"),
+            .init(title: "REPLY", flexible: true),
+        ])
+        for attempt in delivery.attempts {
+            let answered = attempt.statusCode.map { (200..<300).contains($0) } ?? false
+            table.rows.append([
+                Table.Cell(attempt.attemptedAt.formatted(.iso8601)),
+                Table.Cell(attempt.statusCode.map { "HTTP \($0)" } ?? attempt.error ?? "no answer", answered ? .success : .failure),
+                Table.Cell("\(attempt.latencyMs) ms"), Table.Cell(attempt.probe ? "yes" : ""),
+                Table.Cell(Console.printable(attempt.reply ?? "")),
+            ])
+        }
+        table.print()
     }
 }

@@ -93,6 +93,11 @@ struct SessionsCommand: AsyncParsableCommand {
         @Option(help: "The webhook URL that receives the session's events.")
         var webhook: String?
 
+        @Option(
+            help: "The event types the webhook receives, comma-separated (task.completed,session.events_finished); every type if absent."
+        )
+        var events: String?
+
         @Option(help: "Transfers at once per host (maximumConnectionsPerHost).")
         var maxConnectionsPerHost: Int?
 
@@ -117,7 +122,10 @@ struct SessionsCommand: AsyncParsableCommand {
         /// The body of `PUT /v1/sessions/{identifier}`.
         struct Body: Encodable {
             struct Configuration: Encodable {
-                struct Webhook: Encodable { var url: String }
+                struct Webhook: Encodable {
+                    var url: String
+                    var events: [String]?
+                }
                 var webhook: Webhook?
                 var maximumConnectionsPerHost: Int?
                 var timeoutIntervalForRequest: Double?
@@ -131,6 +139,7 @@ struct SessionsCommand: AsyncParsableCommand {
 
         func validate() throws {
             for header in headers where !header.contains(":") { throw ValidationError("--header takes 'Name: value', got '\(header)'") }
+            if events != nil, webhook == nil { throw ValidationError("--events filters a webhook: give --webhook too.") }
         }
 
         func run() async throws {
@@ -141,7 +150,9 @@ struct SessionsCommand: AsyncParsableCommand {
             }
             let body = Body(
                 configuration: .init(
-                    webhook: webhook.map { .init(url: $0) },
+                    webhook: webhook.map {
+                        .init(url: $0, events: events?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                    },
                     maximumConnectionsPerHost: maxConnectionsPerHost,
                     timeoutIntervalForRequest: requestTimeout,
                     timeoutIntervalForResource: resourceTimeout,

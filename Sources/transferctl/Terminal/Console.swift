@@ -38,6 +38,12 @@ enum Console {
         write(line + "\n")
     }
 
+    /// `text` from someone else (a subscriber's reply) made safe to print on one line: every control character,
+    /// escape sequences' ESC included, shows as `�`, so that it can neither move the cursor nor restyle the terminal.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
+    }
+
     /// Writes `message` to standard error as `transferctl: message`.
     static func error(_ message: String) {
         FileHandle.standardError.write(Data("transferctl: \(message)\n".utf8))

@@ -268,4 +268,39 @@ import Testing
             }
         }
     }
+
+    @Test func aSessionsEventFilterIsSetAndADeliverysAttemptsShowTheReplyDefused() async throws {
+        try await WebhookReceiver.with { receiver in
+            try await TestService.with(deliveryPolicy: TestService.twoQuickDeliveryAttempts) { api in
+                // setup: a subscriber whose reply would clear the operator's screen and retitle the terminal
+                receiver.refuse(with: 500, body: "\u{1b}[2J\u{1b}]0;pwned\u{07}gone fishing")
+                let created = try await TransferctlProcess.run(
+                    "sessions",
+                    "create",
+                    "filtered",
+                    "--webhook",
+                    receiver.url,
+                    "--events",
+                    "webhook.test, task.completed",
+                    api: api
+                )
+                _ = try await api.send(.POST, "/v1/sessions/filtered/webhook/test")
+                try await waitUntil { try await api.deliveries("filtered", status: "failed").count == 1 }
+
+                // act
+                let shown = try await TransferctlProcess.run("deliveries", "-s", "filtered", "--id", "1", api: api)
+                let missing = try await TransferctlProcess.run("deliveries", "-s", "filtered", "--id", "99", api: api)
+                let unfiltered = try await TransferctlProcess.run("sessions", "create", "x", "--events", "task.completed", api: api)
+
+                // verify
+                #expect(created.status == 0, "\(created.errors)")
+                let webhook = try await api.send(.GET, "/v1/sessions/filtered/webhook").decode(WebhookView.self)
+                #expect(webhook.events?.map(\.rawValue) == ["webhook.test", "task.completed"])
+                #expect(shown.output.contains("HTTP 500") && shown.output.contains("gone fishing"), "\(shown.output)")
+                #expect(!shown.output.contains("\u{1b}") && !shown.output.contains("\u{07}"), "no control character reaches the terminal")
+                #expect(missing.status == 2 && missing.errors.contains("404"), "\(missing.errors)")
+                #expect(unfiltered.status != 0 && unfiltered.errors.contains("--webhook"), "\(unfiltered.errors)")
+            }
+        }
+    }
 }

@@ -125,6 +125,37 @@ import Testing
         }
     }
 
+    @Test func theDeliveriesPageShowsTheEndpointsHealthFilterAndRepliesAndEnablesIt() async throws {
+        try await WebhookReceiver.with { receiver in
+            try await TestService.with(deliveryPolicy: TestService.twoQuickDeliveryAttempts) { api in
+                // setup: a subscriber that answers 503 with a hostile body, for two event types
+                receiver.refuse(with: 503, body: "<script>alert(1)</script> down for maintenance")
+                let webhook = #"{"url": "\#(receiver.url)", "events": ["webhook.test", "task.completed"]}"#
+                try await api.createSession("ops", configuration: #"{"webhook": \#(webhook)}"#)
+                _ = try await api.send(.POST, "/v1/sessions/ops/webhook/test")
+                try await waitUntil { try await api.deliveries("ops", status: "failed").count == 1 }
+                let browser = DashboardClient(api)
+                let csrf = try await browser.signIn()
+
+                // verify: the endpoint's health, the filter, and the reply as text
+                let page = try await browser.get("/ui/sessions/ops/deliveries")
+                #expect(page.text.contains(#"<span class="state failing">failing</span>, for webhook.test, task.completed."#))
+                #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt; down for maintenance"))
+                #expect(!page.text.contains("<script>alert(1)"))
+                #expect(page.text.contains(#"action="/ui/sessions/ops/webhook/enable""#))
+
+                // act: the subscriber is back, and the operator enables it
+                receiver.refuse(with: nil)
+                let enabled = try await browser.post("/ui/sessions/ops/webhook/enable", form: ["csrf": csrf])
+
+                // verify
+                #expect(enabled.location == "/ui/sessions/ops/deliveries")
+                #expect(try await api.session("ops").webhookState == "healthy")
+                #expect(!(try await browser.get("/ui/sessions/ops/deliveries")).text.contains("Enable now"))
+            }
+        }
+    }
+
     @Test func aChallengeIsAnsweredOnTheTaskPage() async throws {
         try await OriginServer.with { origin in
             try await TestService.with { api in

@@ -34,6 +34,9 @@ import TransferdDomain
                 let waiting = try await api.deliveries("s42").first
                 #expect(waiting?.status == "pending" && waiting?.attemptCount == 3, "tried at 0 s, 5 s and 5 min")
                 #expect(try #require(waiting?.nextAttemptAt) > clock.now.addingTimeInterval(15 * 60), "its next retry is 30 min on")
+                // No probe is out (a probe that failed after the clock's last move is due a second later: sent
+                // after the subscriber is back, it is what finds it back).
+                try await waitUntil { try await api.session("s0").webhookState == "failing" }
                 receiver.refuse(with: nil)
                 let recovered = ContinuousClock.now
                 clock.advance(by: 1)
@@ -84,7 +87,12 @@ import TransferdDomain
                 // verify: both sessions show it, nothing more was sent, and each attempt kept the start of the reply
                 #expect(try await api.session("a").webhookState == "disabled")
                 #expect(receiver.received.count == seen, "a disabled endpoint is sent nothing")
-                let attempt = try #require(try await api.deliveries("a").first?.attempts.first)
+                let listed = try #require(try await api.deliveries("a").first)
+                let shown = try await api.send(.GET, "/v1/sessions/a/deliveries/\(listed.id)").decode(DeliveryView.self)
+                #expect(shown.attempts.count == listed.attempts.count && shown.attempts.count >= 2, "tried, then retried")
+                let other = try #require(try await api.deliveries("b").first)
+                #expect(try await api.send(.GET, "/v1/sessions/a/deliveries/\(other.id)").status == 404, "b's delivery is not a's")
+                let attempt = try #require(shown.attempts.first)
                 #expect(attempt.statusCode == 500)
                 #expect(attempt.reply?.unicodeScalars.count == 512, "1 KiB of a reply of two-byte characters")
 

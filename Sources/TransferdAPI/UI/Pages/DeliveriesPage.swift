@@ -3,8 +3,9 @@ import Hummingbird
 import TransferdDomain
 import TransferdServices
 
-/// `/ui/sessions/{identifier}/deliveries`: the session's webhook, its deliveries with their attempts (filtered by
-/// status), and the replay of one delivery or of every failed one.
+/// `/ui/sessions/{identifier}/deliveries`: the session's webhook with its endpoint's health and event filter, its
+/// deliveries with their attempts (filtered by status), the replay of one delivery or of every failed one, and the
+/// endpoint turned back on.
 struct DeliveriesPage: Sendable {
     let gate: DashboardGate
     let sessions: SessionService
@@ -17,13 +18,14 @@ struct DeliveriesPage: Sendable {
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("sessions/:identifier/deliveries", use: gate.sessionPage(page))
-        routes.post("sessions/:identifier/deliveries/:deliveryID/replay", use: gate.sessionAction(ReplayForm.self, replayOne))
-        routes.post("sessions/:identifier/deliveries/replay-failed", use: gate.sessionAction(ReplayForm.self, replayFailed))
+        routes.post("sessions/:identifier/deliveries/:deliveryID/replay", use: gate.sessionAction(ActionForm.self, replayOne))
+        routes.post("sessions/:identifier/deliveries/replay-failed", use: gate.sessionAction(ActionForm.self, replayFailed))
+        routes.post("sessions/:identifier/webhook/enable", use: gate.sessionAction(ActionForm.self, enable))
         return routes
     }
 
-    /// A replay's form; `back` is the page to return to.
-    struct ReplayForm: Decodable, Sendable {
+    /// An action's form; `back` is the page to return to.
+    struct ActionForm: Decodable, Sendable {
         var back: String?
     }
 
@@ -50,6 +52,8 @@ struct DeliveriesPage: Sendable {
                         "time": DisplayFormat.timeValues(attempt.attemptedAt),
                         "outcome": attempt.statusCode.map { "HTTP \($0)" } ?? attempt.error ?? "no answer",
                         "latency": "\(attempt.latencyMs) ms",
+                        "probe": attempt.probe,
+                        "reply": attempt.reply as Any,
                     ] as [String: Any]
                 },
             ]
@@ -62,12 +66,17 @@ struct DeliveriesPage: Sendable {
             "identifier": session.identifier, "base": base, "back": back, "tabDeliveries": true, "filters": filters,
             "deliveries": rows, "hasDeliveries": !rows.isEmpty,
         ]
-        values["webhook"] = webhook.map { ["url": Redaction.url($0.url), "state": $0.state.rawValue] }
+        values["webhook"] = webhook.map { webhook in
+            [
+                "url": Redaction.url(webhook.url), "state": webhook.state.rawValue, "canEnable": webhook.state != .healthy,
+                "events": webhook.eventTypes.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "every event type",
+            ] as [String: Any]
+        }
         return gate.pages.render("deliveries", .init(title: "Deliveries · \(session.identifier)", signedIn: signedIn), values)
     }
 
     @Sendable func replayOne(
-        form: ReplayForm,
+        form: ActionForm,
         context: AppRequestContext,
         signedIn: DashboardSignIn,
         session: Session
@@ -78,7 +87,7 @@ struct DeliveriesPage: Sendable {
     }
 
     @Sendable func replayFailed(
-        form: ReplayForm,
+        form: ActionForm,
         context: AppRequestContext,
         signedIn: DashboardSignIn,
         session: Session
@@ -88,8 +97,19 @@ struct DeliveriesPage: Sendable {
         try await replay(nil, form, session)
     }
 
+    /// Turns the session's subscriber's endpoint back on, then goes back.
+    @Sendable func enable(
+        form: ActionForm,
+        context: AppRequestContext,
+        signedIn: DashboardSignIn,
+        session: Session
+    ) async throws -> Response {
+        _ = try await webhooks.enable(sessionID: session.rowID)
+        return .seeOther(DashboardPath.back(form.back, otherwise: "/ui/sessions/\(session.identifier)/deliveries"))
+    }
+
     /// Queues delivery `deliveryID` again (every failed one when nil), then goes back.
-    private func replay(_ deliveryID: Int64?, _ form: ReplayForm, _ session: Session) async throws -> Response {
+    private func replay(_ deliveryID: Int64?, _ form: ActionForm, _ session: Session) async throws -> Response {
         _ = try await webhooks.retry(sessionID: session.rowID, deliveryID: deliveryID)
         return .seeOther(DashboardPath.back(form.back, otherwise: "/ui/sessions/\(session.identifier)/deliveries"))
     }
