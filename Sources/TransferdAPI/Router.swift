@@ -105,7 +105,9 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
         WebhookController(webhooks: api.webhooks, destinations: api.destinations, clock: api.clock).endpoints,
         atPath: "webhook"
     )
-    session.addRoutes(DeliveriesController(webhooks: api.webhooks).endpoints, atPath: "deliveries")
+    let deliveries = DeliveriesController(webhooks: api.webhooks)
+    session.addRoutes(deliveries.endpoints, atPath: "deliveries")
+    router.addRoutes(deliveries.tenantEndpoints, atPath: "v1/deliveries")
     session.addRoutes(
         BackgroundTasksController(backgroundTasks: api.backgroundTasks, clock: api.clock).endpoints(idempotency: idempotentByBody),
         atPath: "background-tasks"

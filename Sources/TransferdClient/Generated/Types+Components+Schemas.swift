@@ -512,6 +512,23 @@ extension Components {
                 case createdAt
             }
         }
+        /// - Remark: Generated from `#/components/schemas/RecoverRequest`.
+        public struct RecoverRequest: Codable, Hashable, Sendable {
+            /// Dead-lettered deliveries of events written from this time on go again.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecoverRequest/since`.
+            public var since: Foundation.Date
+            /// Creates a new `RecoverRequest`.
+            ///
+            /// - Parameters:
+            ///   - since: Dead-lettered deliveries of events written from this time on go again.
+            public init(since: Foundation.Date) {
+                self.since = since
+            }
+            public enum CodingKeys: String, CodingKey {
+                case since
+            }
+        }
         /// The health of the subscriber's endpoint (its URL, shared by every session of the tenant that points at it).
         /// `failing`: attempts fail; one probe goes out at growing intervals (1 s doubling to 1 min, or when the
         /// subscriber's `Retry-After` says), and a delivery not yet attempted waits for the endpoint to come back.

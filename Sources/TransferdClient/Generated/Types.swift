@@ -328,6 +328,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/sessions/{identifier}/deliveries/retry-failed`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/deliveries/retry-failed/post(retryFailedDeliveries)`.
     func retryFailedDeliveries(_ input: Operations.RetryFailedDeliveries.Input) async throws -> Operations.RetryFailedDeliveries.Output
+    /// Send again every dead-lettered delivery of the session since a time
+    ///
+    /// Every dead-lettered delivery whose event was written at `since` or later goes back in the queue, with no
+    /// attempts yet and its `webhook-id` kept, and is sent in order per session (Svix's recover). A disabled endpoint
+    /// of theirs is enabled. Sessions without a webhook are left out.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{identifier}/deliveries/recover`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/deliveries/recover/post(recoverDeliveries)`.
+    func recoverDeliveries(_ input: Operations.RecoverDeliveries.Input) async throws -> Operations.RecoverDeliveries.Output
+    /// Send again every dead-lettered delivery of every session of the tenant since a time
+    ///
+    /// Every dead-lettered delivery whose event was written at `since` or later goes back in the queue, with no
+    /// attempts yet and its `webhook-id` kept, and is sent in order per session (Svix's recover). A disabled endpoint
+    /// of theirs is enabled. Sessions without a webhook are left out.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/deliveries/recover`.
+    /// - Remark: Generated from `#/paths//v1/deliveries/recover/post(recoverTenantDeliveries)`.
+    func recoverTenantDeliveries(_ input: Operations.RecoverTenantDeliveries.Input) async throws -> Operations.RecoverTenantDeliveries.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -1040,6 +1060,44 @@ extension APIProtocol {
         try await retryFailedDeliveries(Operations.RetryFailedDeliveries.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Send again every dead-lettered delivery of the session since a time
+    ///
+    /// Every dead-lettered delivery whose event was written at `since` or later goes back in the queue, with no
+    /// attempts yet and its `webhook-id` kept, and is sent in order per session (Svix's recover). A disabled endpoint
+    /// of theirs is enabled. Sessions without a webhook are left out.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{identifier}/deliveries/recover`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/deliveries/recover/post(recoverDeliveries)`.
+    public func recoverDeliveries(
+        path: Operations.RecoverDeliveries.Input.Path,
+        headers: Operations.RecoverDeliveries.Input.Headers = .init(),
+        body: Operations.RecoverDeliveries.Input.Body
+    ) async throws -> Operations.RecoverDeliveries.Output {
+        try await recoverDeliveries(Operations.RecoverDeliveries.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Send again every dead-lettered delivery of every session of the tenant since a time
+    ///
+    /// Every dead-lettered delivery whose event was written at `since` or later goes back in the queue, with no
+    /// attempts yet and its `webhook-id` kept, and is sent in order per session (Svix's recover). A disabled endpoint
+    /// of theirs is enabled. Sessions without a webhook are left out.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/deliveries/recover`.
+    /// - Remark: Generated from `#/paths//v1/deliveries/recover/post(recoverTenantDeliveries)`.
+    public func recoverTenantDeliveries(
+        headers: Operations.RecoverTenantDeliveries.Input.Headers = .init(),
+        body: Operations.RecoverTenantDeliveries.Input.Body
+    ) async throws -> Operations.RecoverTenantDeliveries.Output {
+        try await recoverTenantDeliveries(Operations.RecoverTenantDeliveries.Input(
+            headers: headers,
+            body: body
         ))
     }
 }

@@ -12,6 +12,10 @@ package protocol DeliveryRepository {
     /// The session's deliveries after row id `cursor`, optionally with one status, each with its attempts.
     func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) async throws -> [(Delivery, [DeliveryAttempt])]
     func list(sessionID: Int64, status: Delivery.Status) async throws -> [Delivery]
+    /// Puts back in the queue every dead-lettered delivery in `scope` whose event was written at `since` or later,
+    /// as ``DeliveryStateMachine`` retries one (no attempts yet, due at `now`, `webhook-id` kept), of sessions that
+    /// have a subscriber; returns their sessions, one entry a delivery.
+    func recoverFailed(_ scope: DeliveryScope, since: Date, at now: Date) async throws -> [Int64]
     /// Fails every pending delivery of the session with `message`.
     func failPending(sessionID: Int64, message: String, at: Date) async throws
     /// Queues the deliveries of events just written. A progress delivery supersedes the pending progress of the

@@ -128,6 +128,24 @@ package struct WebhookService: Sendable {
         }
     }
 
+    /// Sends again every dead-lettered delivery in `scope` whose event was written at `since` or later, in order
+    /// per session (Svix's recover); a disabled endpoint of theirs is enabled. Returns how many went back.
+    package func recover(_ scope: DeliveryScope, since: Date) async throws -> Int {
+        let now = clock.now
+        return try await store.write { repositories in
+            let sessions = try await repositories.deliveries.recoverFailed(scope, since: since, at: now)
+            var endpoints: Set<String> = []
+            for sessionID in Set(sessions).sorted() {
+                guard let subscription = try await repositories.webhooks.find(sessionID: sessionID),
+                    endpoints.insert(subscription.endpointKey ?? "").inserted
+                else { continue }
+                _ = try await enable(subscription, onlyIfDisabled: true, repositories)
+            }
+            wakeDispatcher(repositories)
+            return sessions.count
+        }
+    }
+
     /// One delivery of the session with its attempts: the first of the page that starts at it.
     package func delivery(sessionID: Int64, id: Int64) async throws -> (Delivery, [DeliveryAttempt]) {
         let page = try await deliveries(sessionID: sessionID, after: id - 1, status: nil, limit: 1)

@@ -226,6 +226,23 @@ struct SQLDeliveryRepository: DeliveryRepository {
         )
     }
 
+    func recoverFailed(_ scope: DeliveryScope, since: Date, at now: Date) async throws -> [Int64] {
+        let (sessions, id): (String, Int64) =
+            switch scope {
+            case .session(let id): ("?", id)
+            case .tenant(let id): ("SELECT id FROM sessions WHERE tenant_id = ?", id)
+            }
+        return try await db.fetchAll(
+            """
+            UPDATE deliveries SET status = \(Delivery.Status.pending.sqlConstant), attempt_count = 0, next_attempt_at = ?, completed_at = NULL
+            WHERE status = \(Delivery.Status.failed.sqlConstant) AND created_at >= ? AND session_id IN (\(sessions))
+              AND session_id IN (SELECT session_id FROM webhooks)
+            RETURNING session_id
+            """,
+            [StoredDate.text(now), StoredDate.text(since), id]
+        ) { $0[0] as Int64 }
+    }
+
     func failPending(sessionID: Int64, message: String, at now: Date) async throws {
         try await db.execute(
             """

@@ -7,10 +7,12 @@ import TransferdClient
 struct DeliveriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliveries",
-        abstract: "List a session's webhook deliveries, show one with its attempts, or replay every failed one.",
+        abstract: "List a session's webhook deliveries, show one with its attempts, or send failed ones again.",
         discussion: """
             --id shows one delivery's attempts: when, the status or error, the latency, whether it was a probe, and \
-            the first KiB of the reply. --replay-failed queues every failed delivery again, in order, and prints how many.
+            the first KiB of the reply. --replay-failed queues every failed delivery again, in order, and prints how many. \
+            --recover-since 2h does so for those of events written in the last two hours (90m, 2h, 7d, or an RFC 3339 \
+            time), of the session or, with --every-session, of every session of the tenant.
             """
     )
 
@@ -28,11 +30,40 @@ struct DeliveriesCommand: AsyncParsableCommand {
     @Flag(help: "Replay every failed delivery.")
     var replayFailed = false
 
+    @Option(help: "Send again the failed deliveries of events written since this long ago (90m, 2h, 7d) or this RFC 3339 time.")
+    var recoverSince: String?
+
+    @Flag(help: "With --recover-since: every session of the tenant.")
+    var everySession = false
+
     @Flag(help: "Print the API's JSON.")
     var json = false
 
+    func validate() throws {
+        if let recoverSince, Self.moment(recoverSince, now: Date()) == nil {
+            throw ValidationError("--recover-since takes a duration (90m, 2h, 7d) or an RFC 3339 time, not '\(recoverSince)'.")
+        }
+        if everySession, recoverSince == nil { throw ValidationError("--every-session goes with --recover-since.") }
+    }
+
+    /// The moment `text` names: that long before `now` (`90m`, `2h`, `7d`, `30s`), or an RFC 3339 time.
+    static func moment(_ text: String, now: Date) -> Date? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let unit = text.last.flatMap({ units[$0] }), let count = Double(text.dropLast()), count >= 0 {
+            return now.addingTimeInterval(-count * unit)
+        }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+
     func run() async throws {
         try await connection.run { client in
+            if let recoverSince, let since = Self.moment(recoverSince, now: Date()) {
+                let path = everySession ? "/v1/deliveries/recover" : "/v1/sessions/\(session)/deliveries/recover"
+                struct Since: Encodable { var since: String }
+                let reply = try await client.send(.POST, path, json: Since(since: since.formatted(.iso8601)))
+                struct Recovered: Decodable { var recovered: Int }
+                return Console.line(json ? reply.text : "recovering \(try reply.decode(Recovered.self).recovered) failed deliveries")
+            }
             if replayFailed {
                 let reply = try await client.send(.POST, "/v1/sessions/\(session)/deliveries/retry-failed")
                 struct Retried: Decodable { var retried: Int }

@@ -4,8 +4,8 @@ import TransferdDomain
 import TransferdServices
 
 /// `/ui/sessions/{identifier}/deliveries`: the session's webhook with its endpoint's health and event filter, its
-/// deliveries with their attempts (filtered by status), the replay of one delivery or of every failed one, and the
-/// endpoint turned back on.
+/// deliveries with their attempts (filtered by status), the replay of one delivery, of every failed one or of those
+/// since a time (recover), and the endpoint turned back on.
 struct DeliveriesPage: Sendable {
     let gate: DashboardGate
     let sessions: SessionService
@@ -20,6 +20,7 @@ struct DeliveriesPage: Sendable {
         routes.get("sessions/:identifier/deliveries", use: gate.sessionPage(page))
         routes.post("sessions/:identifier/deliveries/:deliveryID/replay", use: gate.sessionAction(ActionForm.self, replayOne))
         routes.post("sessions/:identifier/deliveries/replay-failed", use: gate.sessionAction(ActionForm.self, replayFailed))
+        routes.post("sessions/:identifier/deliveries/recover", use: gate.sessionAction(RecoverForm.self, recover))
         routes.post("sessions/:identifier/webhook/enable", use: gate.sessionAction(ActionForm.self, enable))
         return routes
     }
@@ -27,6 +28,12 @@ struct DeliveriesPage: Sendable {
     /// An action's form; `back` is the page to return to.
     struct ActionForm: Decodable, Sendable {
         var back: String?
+    }
+
+    /// The recover form: the failed deliveries of events of the last `hours` go again.
+    struct RecoverForm: Decodable, Sendable {
+        var back: String?
+        var hours: Int
     }
 
     @Sendable func page(request: Request, context: AppRequestContext, signedIn: DashboardSignIn, session: Session) async throws -> Response
@@ -95,6 +102,19 @@ struct DeliveriesPage: Sendable {
         -> Response
     {
         try await replay(nil, form, session)
+    }
+
+    /// Sends again the failed deliveries of the last `hours` (at most a year), then goes back.
+    @Sendable func recover(
+        form: RecoverForm,
+        context: AppRequestContext,
+        signedIn: DashboardSignIn,
+        session: Session
+    ) async throws -> Response {
+        guard (1...8_760).contains(form.hours) else { throw Problem.invalidField("hours", "must be from 1 to 8760") }
+        let since = gate.clock.now.addingTimeInterval(-Double(form.hours) * 3600)
+        _ = try await webhooks.recover(.session(session.rowID), since: since)
+        return .seeOther(DashboardPath.back(form.back, otherwise: "/ui/sessions/\(session.identifier)/deliveries"))
     }
 
     /// Turns the session's subscriber's endpoint back on, then goes back.
