@@ -202,7 +202,7 @@ struct Components: Sendable {
             clock: clock,
             streams: EventStreams(heartbeat: configuration.streamHeartbeat, maximumPerKey: configuration.maximumStreamsPerKey),
             metrics: metrics,
-            sampler: MetricsSampler(store: store, transfers: transfers, tenants: tenants, disk: disk, metrics: metrics)
+            sampler: MetricsSampler(store: store, transfers: transfers, tenants: tenants, disk: disk, metrics: metrics, clock: clock)
         )
     }
 

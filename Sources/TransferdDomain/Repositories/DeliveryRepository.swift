@@ -43,6 +43,8 @@ package protocol DeliveryRepository {
     ) async throws -> [(recorded: Bool, next: DueDelivery?)]
     /// Makes the waiting head of every session whose subscriber has the endpoint due at `now`; returns how many.
     func makeHeadsDue(endpointKey: String, at now: Date) async throws -> Int
+    /// When the oldest waiting delivery of each tenant's sessions was written, for the tenants that have one.
+    func oldestPending() async throws -> [Int64: Date]
     /// How many deliveries wait to be sent, in every session.
     func countPending() async throws -> Int
 }

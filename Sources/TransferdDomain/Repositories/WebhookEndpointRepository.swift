@@ -6,6 +6,6 @@ package protocol WebhookEndpointRepository {
     func find(key: String) async throws -> WebhookEndpoint?
     /// Inserts or replaces the endpoint's row.
     func save(_ endpoint: WebhookEndpoint) async throws
-    /// The tenant's endpoints that are not healthy.
-    func unhealthy(tenantID: Int64) async throws -> [WebhookEndpoint]
+    /// How many endpoints each tenant's subscribers have, by their state as the API shows it.
+    func census() async throws -> [Int64: [WebhookSubscription.State: Int]]
 }

@@ -4,21 +4,31 @@ import TransferdEngine
 import TransferdStorage
 
 /// What a scrape samples before the metrics are written: the transfers under way here, the tasks waiting and the
-/// deliveries pending in the database (every instance's), each tenant's usage against its quotas, the statements and
-/// retries of a shared database, the free space of the data directory, and the process's own figures.
+/// deliveries pending in the database (every instance's), each tenant's usage against its quotas, webhook endpoints by
+/// state and oldest waiting delivery, the statements and retries of a shared database, the free space of the data
+/// directory, and the process's own figures.
 package struct MetricsSampler: Sendable {
     let store: any Store
     let transfers: ActiveTransfers
     let tenants: TenantService
     let disk: DiskSpace
     let metrics: ServiceMetrics
+    let clock: any WallClock
 
-    package init(store: any Store, transfers: ActiveTransfers, tenants: TenantService, disk: DiskSpace, metrics: ServiceMetrics) {
+    package init(
+        store: any Store,
+        transfers: ActiveTransfers,
+        tenants: TenantService,
+        disk: DiskSpace,
+        metrics: ServiceMetrics,
+        clock: any WallClock
+    ) {
         self.store = store
         self.transfers = transfers
         self.tenants = tenants
         self.disk = disk
         self.metrics = metrics
+        self.clock = clock
     }
 
     /// Samples every gauge; a database that cannot answer leaves its gauges as they were.
@@ -33,7 +43,9 @@ package struct MetricsSampler: Sendable {
             }
             metrics.set("transferd_webhook_backlog", to: Double(backlog))
         }
-        for standing in (try? await tenants.standings()) ?? [] { sample(standing) }
+        let standings = (try? await tenants.standings()) ?? []
+        for standing in standings { sample(standing) }
+        await sampleWebhooks(standings)
         if let statistics = store.statistics {
             let (statements, retries) = (statistics.statements, statistics.retries)
             for transaction in StoreStatistics.Transaction.allCases {
@@ -44,6 +56,22 @@ package struct MetricsSampler: Sendable {
         }
         metrics.set("transferd_disk_free_bytes", to: Double(disk.availableBytes))
         metrics.sampleProcess()
+    }
+
+    /// `transferd_webhook_endpoints` by tenant and state, and `transferd_webhook_oldest_pending_seconds` by tenant (0
+    /// when nothing waits).
+    private func sampleWebhooks(_ standings: [TenantStanding]) async {
+        guard let (census, oldest) = try? await store.read({ await (try $0.endpoints.census(), try $0.deliveries.oldestPending()) })
+        else { return }
+        let now = clock.now
+        for standing in standings {
+            for state in WebhookSubscription.State.allCases {
+                let labels = [("tenant", standing.name), ("state", state.rawValue)]
+                metrics.set("transferd_webhook_endpoints", labels, to: Double(census[standing.id]?[state] ?? 0))
+            }
+            let waited = oldest[standing.id].map { max(0, now.timeIntervalSince($0)) } ?? 0
+            metrics.set("transferd_webhook_oldest_pending_seconds", [("tenant", standing.name)], to: waited)
+        }
     }
 
     /// `transferd_tenant_usage` and `transferd_tenant_quota` (absent: no limit) of one tenant, per quota.

@@ -361,6 +361,17 @@ struct SQLDeliveryRepository: DeliveryRepository {
         )
     }
 
+    func oldestPending() async throws -> [Int64: Date] {
+        let rows = try await db.fetchAll(
+            """
+            SELECT s.tenant_id, MIN(d.created_at) FROM deliveries d JOIN sessions s ON s.id = d.session_id
+            WHERE d.status = \(Delivery.Status.pending.sqlConstant) GROUP BY s.tenant_id
+            """,
+            []
+        ) { row in (row[0] as Int64, row[1] as Date) }
+        return Dictionary(rows) { first, _ in first }
+    }
+
     func countPending() async throws -> Int {
         try await db.value("SELECT COUNT(*) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant)", []) ?? 0
     }

@@ -136,7 +136,7 @@ struct RoundTripTests {
 
             // verify: no write ran again, every task completed once, the sequence has no gap
             for instance in instances {
-                let scrape = try await MetricsTests.Scrape(instance.api)
+                let scrape = try await Scrape(instance.api)
                 for transaction in ["write", "claim"] {
                     let retries = scrape[#"transferd_database_retries_total{transaction="\#(transaction)"}"#]
                     #expect(retries == 0, "\(transaction) transactions run again: \(retries)")
@@ -150,7 +150,7 @@ struct RoundTripTests {
 
     /// The statements sent so far in write and in claim transactions (reads and lease renewals apart).
     private static func statements(_ api: APIClient) async throws -> (write: Double, claim: Double) {
-        let scrape = try await MetricsTests.Scrape(api)
+        let scrape = try await Scrape(api)
         let sent = { (transaction: String) in scrape[#"transferd_database_statements_total{transaction="\#(transaction)"}"#] }
         return (sent("write"), sent("claim"))
     }

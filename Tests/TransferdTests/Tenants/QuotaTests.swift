@@ -50,7 +50,7 @@ import Testing
         #expect(other.name == "default")
         #expect(other.quotas.sessions == .init(limit: 1000, used: 2), "the service's default")
         #expect(other.quotas.storedBytes == .init(limit: nil, used: 50_000))
-        let scrape = try await MetricsTests.Scrape(service.api)
+        let scrape = try await Scrape(service.api)
         #expect(scrape[#"transferd_tenant_usage{quota="storedBytes",tenant="t2"}"#] == 2000)
         #expect(scrape[#"transferd_tenant_quota{quota="storedBytes",tenant="t2"}"#] == 3000)
         #expect(scrape[#"transferd_tenant_usage{quota="sessions",tenant="default"}"#] == 2)

@@ -102,6 +102,10 @@ import TransferdDomain
                 // verify: both sessions show it, nothing more was sent, and each attempt kept the start of the reply
                 #expect(try await api.session("a").webhookState == "disabled")
                 #expect(receiver.received.count == seen, "a disabled endpoint is sent nothing")
+                let scraped = try await Scrape(api)
+                #expect(scraped[#"transferd_webhook_endpoints{state="disabled",tenant="default"}"#] == 1, "one endpoint for both sessions")
+                #expect(scraped[#"transferd_webhook_endpoints{state="healthy",tenant="default"}"#] == 0)
+                #expect(scraped[#"transferd_webhook_oldest_pending_seconds{tenant="default"}"#] >= 86_400)
                 let listed = try #require(try await api.deliveries("a").first)
                 let shown = try await api.send(.GET, "/v1/sessions/a/deliveries/\(listed.id)").decode(DeliveryView.self)
                 #expect(shown.attempts.count == listed.attempts.count && shown.attempts.count >= 2, "tried, then retried")
@@ -122,6 +126,9 @@ import TransferdDomain
                 try await api.waitUntilAllAcknowledged("b")
                 #expect(receiver.acknowledged.filter { $0.session == "a" }.map(\.type) == ["webhook.test", "task.created"])
                 #expect(try await api.send(.POST, "/v1/sessions/nothing/webhook/enable").status == 404)
+                let healed = try await Scrape(api)
+                #expect(healed[#"transferd_webhook_endpoints{state="healthy",tenant="default"}"#] == 1)
+                #expect(healed[#"transferd_webhook_oldest_pending_seconds{tenant="default"}"#] == 0)
             }
         }
     }
