@@ -101,6 +101,7 @@ let package = Package(
                 .copy("0021_tenant_quotas.sql"),
                 .copy("0022_claimable_tasks.sql"),
                 .copy("0023_webhook_endpoints.sql"),
+                .copy("0024_webhook_notices.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

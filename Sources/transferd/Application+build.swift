@@ -47,7 +47,7 @@ func buildApplication(
     }
     var services: [any Service] = [
         components.store, components.httpClient, components.scheduler, components.leaseKeeper, components.backgroundTaskClock,
-        components.dispatcher, components.sweeper, components.storageRecovery,
+        components.dispatcher, components.notices, components.sweeper, components.storageRecovery,
     ]
     if let metricsPort = configuration.metricsPort {
         let metrics = MetricsController(metrics: components.api.metrics, sampler: components.api.sampler)

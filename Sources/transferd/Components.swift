@@ -16,6 +16,7 @@ struct Components: Sendable {
     let leaseKeeper: LeaseKeeper
     let backgroundTaskClock: BackgroundTaskClock
     let dispatcher: Dispatcher
+    let notices: EndpointNotices
     let sweeper: RetentionSweeper
     let storageRecovery: StorageRecovery
     let apiKeys: APIKeyService
@@ -46,7 +47,7 @@ struct Components: Sendable {
             trustedCertificates: configuration.trustedCertificates
         )
         let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger) }
-        let (schedulerLoop, dispatcherLoop, deadlineLoop) = (loop(), loop(), loop())
+        let (schedulerLoop, dispatcherLoop, deadlineLoop, noticesLoop) = (loop(), loop(), loop(), loop())
 
         let quotas = TenantQuotas(defaults: configuration.limits.defaultQuota)
         let tenants = TenantService(store: store, defaults: quotas.defaults)
@@ -145,6 +146,14 @@ struct Components: Sendable {
             metrics: metrics,
             challenges: tasks
         )
+        notices = EndpointNotices(
+            store: store,
+            eventLog: eventLog,
+            ops: configuration.opsWebhook,
+            destinations: httpClient.destinations,
+            policy: configuration.deliveryPolicy,
+            loop: noticesLoop
+        )
         sweeper = RetentionSweeper(store: store, eventLog: eventLog, files: files, interval: configuration.sweepInterval, loop: loop())
         storageRecovery = StorageRecovery(store: store, disk: disk, loop: loop())
         apiKeys = APIKeyService(store: store, clock: clock)
@@ -157,6 +166,7 @@ struct Components: Sendable {
             case .capacity: schedulerLoop.doorbell.ring()
             case .outbox: dispatcherLoop.doorbell.ring()
             case .deadlines: deadlineLoop.doorbell.ring()
+            case .notices: noticesLoop.doorbell.ring()
             case .events(let sessionID): eventLog.signal.notify(sessionID: sessionID)
             case .task(let id): if transfers[id] != nil { Task { await scheduler.reconsider(taskID: id) } }
             case .keyRevoked(let id): apiKeys.cache.forget(id: id)

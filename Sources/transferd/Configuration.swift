@@ -42,6 +42,8 @@ struct Configuration: Sendable {
     var logFormat: LogFormat
     /// Webhook retry schedule, timeout and secret rotation window.
     var deliveryPolicy: DeliveryPolicy
+    /// Where disabled webhook endpoints are told (`--ops-webhook`), if anywhere.
+    var opsWebhook: OpsWebhook?
     /// Backoff between attempts of a transfer that failed transiently.
     var retryPolicy: RetryPolicy
     /// How big staged files may be, and how long unfinished uploads and complete files are kept.

@@ -108,6 +108,12 @@ struct ServiceOptions: ParsableArguments {
     )
     var webhookRetrySchedule: String = environment["TRANSFERD_WEBHOOK_RETRY_SCHEDULE"] ?? "0,5,300,1800,7200,18000,36000,36000"
 
+    @Option(help: "A URL told (POST, signed) when a webhook endpoint is disabled (env TRANSFERD_OPS_WEBHOOK).")
+    var opsWebhook: String = environment["TRANSFERD_OPS_WEBHOOK"] ?? ""
+
+    @Option(help: "The whsec_ secret that signs what --ops-webhook is sent (env TRANSFERD_OPS_WEBHOOK_SECRET).")
+    var opsWebhookSecret: String = environment["TRANSFERD_OPS_WEBHOOK_SECRET"] ?? ""
+
     @Option(help: "Seconds a webhook endpoint may fail without a break before it is disabled (env TRANSFERD_WEBHOOK_DISABLE_AFTER).")
     var webhookDisableAfter: Double = environment["TRANSFERD_WEBHOOK_DISABLE_AFTER"].flatMap { Double($0) } ?? 432_000
 
@@ -254,6 +260,14 @@ struct ServiceOptions: ParsableArguments {
         guard webhookTimeout > 0, webhookDisableAfter > 0 else {
             throw ValidationError("--webhook-timeout and --webhook-disable-after must be positive numbers of seconds.")
         }
+        guard opsWebhook.isEmpty == opsWebhookSecret.isEmpty, opsWebhookSecret.isEmpty || WebhookSecret(opsWebhookSecret) != nil else {
+            throw ValidationError(
+                "--ops-webhook and --ops-webhook-secret go together; the secret is whsec_ and the base64 of 24 to 64 bytes."
+            )
+        }
+        guard opsWebhook.isEmpty || URL(string: opsWebhook)?.scheme.map({ ["http", "https"].contains($0) }) == true else {
+            throw ValidationError("--ops-webhook must be an http or https URL.")
+        }
         guard retrySchedule != nil else {
             throw ValidationError("--webhook-retry-schedule must be one or more non-negative numbers of seconds, separated by commas.")
         }
@@ -279,7 +293,7 @@ struct ServiceOptions: ParsableArguments {
     }
 
     var configuration: Configuration {
-        Configuration(
+        var configuration = Configuration(
             host: host,
             metricsPort: metricsPort ?? Self.environment["TRANSFERD_METRICS_PORT"].flatMap { Int($0) },
             port: port,
@@ -335,5 +349,7 @@ struct ServiceOptions: ParsableArguments {
                 maximumConnections: maxConnections
             )
         )
+        configuration.opsWebhook = WebhookSecret(opsWebhookSecret).map { OpsWebhook(url: opsWebhook, secret: $0) }
+        return configuration
     }
 }

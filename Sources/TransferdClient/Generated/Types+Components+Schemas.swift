@@ -2692,7 +2692,8 @@ extension Components {
         /// `task.finished_downloading` (didFinishDownloadingTo), `task.completed` (didCompleteWithError),
         /// `session.events_finished` (urlSessionDidFinishEvents: nothing queued or running any more),
         /// `session.invalidated` (didBecomeInvalidWithError), `background_task.expiring` (the expiration handler's
-        /// moment), `background_task.expired`, `background_task.completed`, `webhook.test` (sent on request to check a subscriber).
+        /// moment), `background_task.expired`, `background_task.completed`, `webhook.test` (sent on request to check a subscriber),
+        /// `webhook.disabled` (the subscriber's endpoint was disabled: a 410 Gone, or failing for too long).
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/EventType`.
@@ -2715,6 +2716,7 @@ extension Components {
             case session_eventsFinished = "session.events_finished"
             case session_invalidated = "session.invalidated"
             case webhook_test = "webhook.test"
+            case webhook_disabled = "webhook.disabled"
         }
         /// The callback's arguments; fields that do not apply to the event type are absent.
         ///
@@ -2760,6 +2762,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/EventData/backgroundTimeRemaining`.
             public var backgroundTimeRemaining: Swift.Double?
+            /// `webhook.disabled`: why the endpoint was disabled.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventData/reason`.
+            public var reason: Swift.String?
             /// `task.resumed_at_offset`: why it started again from 0.
             ///
             /// - Remark: Generated from `#/components/schemas/EventData/restartReason`.
@@ -2814,6 +2820,7 @@ extension Components {
             ///   - backgroundTask: `background_task.*`: its id.
             ///   - name: `background_task.*`: its name.
             ///   - backgroundTimeRemaining: `background_task.*`: seconds it had left.
+            ///   - reason: `webhook.disabled`: why the endpoint was disabled.
             ///   - restartReason: `task.resumed_at_offset`: why it started again from 0.
             ///   - statusCode: `task.redirected`: the redirect's status.
             ///   - fromURL: `task.redirected`: the URL that answered with the redirect.
@@ -2838,6 +2845,7 @@ extension Components {
                 backgroundTask: Swift.String? = nil,
                 name: Swift.String? = nil,
                 backgroundTimeRemaining: Swift.Double? = nil,
+                reason: Swift.String? = nil,
                 restartReason: Components.Schemas.EventData.RestartReasonPayload? = nil,
                 statusCode: Swift.Int? = nil,
                 fromURL: Swift.String? = nil,
@@ -2862,6 +2870,7 @@ extension Components {
                 self.backgroundTask = backgroundTask
                 self.name = name
                 self.backgroundTimeRemaining = backgroundTimeRemaining
+                self.reason = reason
                 self.restartReason = restartReason
                 self.statusCode = statusCode
                 self.fromURL = fromURL
@@ -2887,6 +2896,7 @@ extension Components {
                 case backgroundTask
                 case name
                 case backgroundTimeRemaining
+                case reason
                 case restartReason
                 case statusCode
                 case fromURL

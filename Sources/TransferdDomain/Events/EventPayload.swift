@@ -21,6 +21,7 @@ package enum EventPayload: Sendable, Equatable {
     case backgroundTaskExpired(BackgroundTaskTime)
     case backgroundTaskCompleted(BackgroundTaskTime)
     case webhookTest
+    case webhookDisabled(WebhookDisabled)
 
     /// The event's type, as the log's `type` column and the API name it.
     package var type: EventType {
@@ -43,6 +44,7 @@ package enum EventPayload: Sendable, Equatable {
         case .backgroundTaskExpired: .backgroundTaskExpired
         case .backgroundTaskCompleted: .backgroundTaskCompleted
         case .webhookTest: .webhookTest
+        case .webhookDisabled: .webhookDisabled
         }
     }
 
@@ -71,6 +73,7 @@ package enum EventPayload: Sendable, Equatable {
             case .backgroundTaskExpired: .backgroundTaskExpired(try arguments())
             case .backgroundTaskCompleted: .backgroundTaskCompleted(try arguments())
             case .webhookTest: .webhookTest
+            case .webhookDisabled: .webhookDisabled(try arguments())
             }
     }
 }
@@ -89,6 +92,7 @@ extension EventPayload: Encodable {
         case .taskContentExpired(let arguments): try arguments.encode(to: encoder)
         case .taskFinishedDownloading(let arguments): try arguments.encode(to: encoder)
         case .taskCompleted(let arguments): try arguments.encode(to: encoder)
+        case .webhookDisabled(let arguments): try arguments.encode(to: encoder)
         case .backgroundTaskExpiring(let arguments), .backgroundTaskExpired(let arguments), .backgroundTaskCompleted(let arguments):
             try arguments.encode(to: encoder)
         case .taskWaitingForConnectivity, .sessionEventsFinished, .sessionInvalidated, .webhookTest:

@@ -39,4 +39,6 @@ package enum EventType: String, Codable, Sendable, CaseIterable {
     case backgroundTaskCompleted = "background_task.completed"
     /// Sent on request to check a webhook subscriber; no NSURLSession counterpart.
     case webhookTest = "webhook.test"
+    /// The session's subscriber's endpoint was disabled (a 410 Gone, or failing for too long); no NSURLSession counterpart.
+    case webhookDisabled = "webhook.disabled"
 }

@@ -9,6 +9,8 @@ package enum Signal: Hashable, Sendable {
     case capacity
     /// Deliveries in the outbox, or a session's sending given up.
     case outbox
+    /// An endpoint was disabled: a notice to tell.
+    case notices
     /// A background task's deadline to watch.
     case deadlines
     /// New events in a session's log.
@@ -28,6 +30,7 @@ extension Signal {
         case .capacity: "c"
         case .outbox: "o"
         case .deadlines: "d"
+        case .notices: "n"
         case .events(let sessionID): "e\(sessionID)"
         case .task(let id): "t\(id)"
         case .keyRevoked(let id): "k\(id)"
@@ -43,6 +46,7 @@ extension Signal {
         case "c" where rest.isEmpty: self = .capacity
         case "o" where rest.isEmpty: self = .outbox
         case "d" where rest.isEmpty: self = .deadlines
+        case "n" where rest.isEmpty: self = .notices
         case "e": guard let id = Int64(rest) else { return nil }; self = .events(sessionID: id)
         case "t": guard let id = Int64(rest) else { return nil }; self = .task(id: id)
         case "k" where !rest.isEmpty: self = .keyRevoked(id: String(rest))

@@ -59,6 +59,7 @@ package protocol Repositories {
     var events: any EventRepository { get }
     var webhooks: any WebhookRepository { get }
     var endpoints: any WebhookEndpointRepository { get }
+    var notices: any EndpointNoticeRepository { get }
     var deliveries: any DeliveryRepository { get }
     var stagedFiles: any StagedFileRepository { get }
     var backgroundTasks: any BackgroundTaskRepository { get }

@@ -4,6 +4,8 @@ package protocol WebhookRepository {
     /// Inserts or replaces the session's subscription; returns it with its endpoint's key.
     @discardableResult
     func save(_ subscription: WebhookSubscription) async throws -> WebhookSubscription
+    /// The sessions whose subscriber has the endpoint, by row id, with their identifiers and the subscriber's URL.
+    func subscribers(endpointKey: String) async throws -> [(sessionID: Int64, identifier: String, url: String)]
     /// Removes the subscription; false when there was none.
     func delete(sessionID: Int64) async throws -> Bool
 }

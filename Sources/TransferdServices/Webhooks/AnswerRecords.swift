@@ -45,16 +45,25 @@ struct AnswerRecords: BatchWrite {
     }
 
     /// Applies to each endpoint, through its machine, what the answers told it, in the order they came. An endpoint
-    /// that comes back wakes the dispatchers, which make its sessions' waiting heads due.
+    /// that comes back wakes the dispatchers, which make its sessions' waiting heads due; one disabled leaves a notice
+    /// to tell (``EndpointNotices``).
     private func report(_ reports: [AnsweredDelivery.EndpointReport], _ repositories: any Repositories, at now: Date) async throws {
         for (key, told) in Dictionary(grouping: reports, by: \.key).sorted(by: { $0.key < $1.key }) {
             let stored = try await repositories.endpoints.find(key: key)
             var endpoint = stored ?? WebhookEndpoint(key: key, tenantId: told[0].tenantID, updatedAt: now)
             var machine = EndpointHealthMachine(endpoint.health, policy: policy)
             var changed = false
-            for report in told where machine.handle(report.input, at: now) != .none {
+            for report in told {
+                let action = machine.handle(report.input, at: now)
+                guard action != .none else { continue }
                 changed = true
                 if let error = report.error { endpoint.lastError = error }
+                if case .disable(let reason) = action {
+                    try await repositories.notices.insert(
+                        EndpointNotice(tenantId: endpoint.tenantId, endpointKey: key, reason: reason, at: now)
+                    )
+                    repositories.announce(.notices)
+                }
             }
             guard changed else { continue }
             endpoint.health = machine.health

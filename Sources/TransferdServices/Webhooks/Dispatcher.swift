@@ -126,14 +126,12 @@ package struct Dispatcher: Service {
         let expiry = instance.leaseExpiry(from: leaseNow)
         let probeUntil = now.addingTimeInterval((policy.timeout + .seconds(5)).timeInterval)
         // The heads again, in the claim: another instance may have sent some since they were read. The sessions'
-        // rows are taken in ascending order, as group commits take them, and the probed endpoints' rows after them
-        // in key order, so that the two never deadlock.
-        let claimed = try await store.claim { repositories in
-            var claimed: [Int64: (Delivery, probe: Bool)] = [:]
-            let probes = Dictionary(candidates.filter(\.probe).map { ($0.head.delivery.sessionId, $0.head.endpointKey ?? "") }) {
-                first,
-                _ in first
-            }
+        // rows are taken in ascending order, as group commits take them, so that the two never deadlock.
+        let probes = Dictionary(candidates.filter(\.probe).map { ($0.head.delivery.sessionId, $0.head.endpointKey ?? "") }) { first, _ in
+            first
+        }
+        var claimed = try await store.claim { repositories in
+            var claimed: [(Delivery, probe: Bool)] = []
             for sessionID in candidates.map(\.head.delivery.sessionId).sorted()
             where try await repositories.sessions.leaseDeliveries(sessionID: sessionID, owner: owner, until: expiry, at: leaseNow) {
                 guard let head = try await repositories.deliveries.pendingHead(sessionID: sessionID),
@@ -142,27 +140,34 @@ package struct Dispatcher: Service {
                     try await repositories.sessions.releaseDeliveries(sessionID: sessionID, owner: owner)
                     continue
                 }
-                claimed[sessionID] = (head, probes[sessionID] != nil)
+                claimed.append((head, probes[sessionID] != nil))
             }
-            for (sessionID, key) in probes.sorted(by: { $0.value < $1.value }) where claimed[sessionID] != nil {
-                guard var endpoint = try await repositories.endpoints.find(key: key) else { continue }
-                var machine = EndpointHealthMachine(endpoint.health, policy: policy)
-                guard machine.handle(.probeClaimed(until: probeUntil), at: now) == .sendProbe else {
-                    // Another instance sent the probe since the heads were read.
-                    claimed[sessionID] = nil
-                    try await repositories.sessions.releaseDeliveries(sessionID: sessionID, owner: owner)
-                    continue
-                }
-                endpoint.health = machine.health
-                endpoint.updatedAt = now
-                try await repositories.endpoints.save(endpoint)
-            }
-            return claimed.values.sorted { $0.0.nextAttemptAt < $1.0.nextAttemptAt }
+            return claimed
+        }
+        // Each probe's endpoint, in a transaction of its own (a claim has none, and an answer's group commit may be
+        // changing it): a probe another instance sent meanwhile, or an endpoint no longer failing, sends none.
+        for (index, (head, probe)) in claimed.enumerated().reversed() where probe {
+            guard try await !claimProbe(of: probes[head.sessionId] ?? "", until: probeUntil, at: now) else { continue }
+            claimed.remove(at: index)
+            try await store.write { try await $0.sessions.releaseDeliveries(sessionID: head.sessionId, owner: owner) }
         }
         for (head, _) in claimed {
             sending.insert(head.sessionId, tenant: tenants[head.sessionId] ?? 0, leaseHeldUntil: asked + instance.safeLeaseDuration)
         }
         return (claimed, nextDue)
+    }
+
+    /// Claims the endpoint's probe until `until`, if its machine says one is to go now.
+    private func claimProbe(of key: String, until: Date, at now: Date) async throws -> Bool {
+        try await store.write { repositories in
+            guard var endpoint = try await repositories.endpoints.find(key: key) else { return false }
+            var machine = EndpointHealthMachine(endpoint.health, policy: policy)
+            guard machine.handle(.probeClaimed(until: until), at: now) == .sendProbe else { return false }
+            endpoint.health = machine.health
+            endpoint.updatedAt = now
+            try await repositories.endpoints.save(endpoint)
+            return true
+        }
     }
 
     /// The endpoint came back: every session's waiting head is due now, and then it is healthy. The heads' rows

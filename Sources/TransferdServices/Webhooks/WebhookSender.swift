@@ -34,22 +34,39 @@ struct WebhookSender: Sendable {
         let attemptedAt = clock.now
         let body = try WebhookPayload(event: event, sessionIdentifier: content.sessionIdentifier, task: content.task, now: attemptedAt)
             .encoded()
+        return await post(
+            body,
+            to: webhook.url,
+            messageID: messageID,
+            secrets: webhook.signingSecrets(at: attemptedAt),
+            traceparent: event.traceparent,
+            at: attemptedAt,
+            keepingReply: keepingReply
+        )
+    }
+
+    /// POSTs `body` to `url`, signed with `secrets` as the message `messageID` at `attemptedAt`. Nil when the task
+    /// was cancelled.
+    func post(
+        _ body: Data,
+        to url: String,
+        messageID: String,
+        secrets: [WebhookSecret],
+        traceparent: String? = nil,
+        at attemptedAt: Date,
+        keepingReply: Bool = false
+    ) async -> Exchange? {
         let timestamp = Int(attemptedAt.timeIntervalSince1970)
-        var request = HTTPClientRequest.transfer(to: webhook.url)
+        var request = HTTPClientRequest.transfer(to: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "transferd")
         request.headers.add(name: "webhook-id", value: messageID)
-        if let traceparent = event.traceparent { request.headers.add(name: "traceparent", value: traceparent) }
+        if let traceparent { request.headers.add(name: "traceparent", value: traceparent) }
         request.headers.add(name: "webhook-timestamp", value: String(timestamp))
         request.headers.add(
             name: "webhook-signature",
-            value: WebhookSigner.signature(
-                messageID: messageID,
-                timestamp: timestamp,
-                body: body,
-                secrets: webhook.signingSecrets(at: attemptedAt)
-            )
+            value: WebhookSigner.signature(messageID: messageID, timestamp: timestamp, body: body, secrets: secrets)
         )
         request.body = .bytes(ByteBuffer(bytes: body))
         let started = ContinuousClock.now

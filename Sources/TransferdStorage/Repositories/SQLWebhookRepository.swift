@@ -26,6 +26,13 @@ struct SQLWebhookRepository: WebhookRepository {
         return keyed
     }
 
+    func subscribers(endpointKey: String) async throws -> [(sessionID: Int64, identifier: String, url: String)] {
+        try await db.fetchAll(
+            "SELECT s.id, s.identifier, w.url FROM webhooks w JOIN sessions s ON s.id = w.session_id WHERE w.endpoint_key = ? ORDER BY s.id",
+            [endpointKey]
+        ) { row in (row[0] as Int64, row[1] as String, try vault.open(text: row[2] as String)) }
+    }
+
     func delete(sessionID: Int64) async throws -> Bool {
         try await db.execute("DELETE FROM webhooks WHERE session_id = ?", [sessionID]) > 0
     }

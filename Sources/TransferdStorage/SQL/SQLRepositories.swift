@@ -39,6 +39,7 @@ struct SQLRepositories: Repositories {
     }
     var webhooks: any WebhookRepository { SQLWebhookRepository(db: db, vault: vault) }
     var endpoints: any WebhookEndpointRepository { SQLWebhookEndpointRepository(db: db) }
+    var notices: any EndpointNoticeRepository { SQLEndpointNoticeRepository(db: db) }
     var deliveries: any DeliveryRepository { SQLDeliveryRepository(db: db, vault: vault) }
     var stagedFiles: any StagedFileRepository { SQLStagedFileRepository(db: db) }
     var backgroundTasks: any BackgroundTaskRepository { SQLBackgroundTaskRepository(db: db) }

@@ -8,7 +8,7 @@ import TransferdJSON
 /// service builds write the same bytes.
 @Suite struct EventPayloadWireTests {
     /// `(type, data)` as the flat `EventData` wrote them (`JSONCoding.encoder`), one or two shapes of every type:
-    /// `recorded-events.tsv`, a line each.
+    /// `recorded-events.tsv`, a line each (`webhook.disabled`, a type added since, as the service first wrote it).
     static let recorded: [(type: String, data: String)] = {
         let url = Bundle.module.url(forResource: "recorded-events", withExtension: "tsv")!
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
@@ -81,6 +81,7 @@ import TransferdJSON
             .backgroundTaskExpired(BackgroundTaskTime(background, at: t0.addingTimeInterval(40))),
             .backgroundTaskCompleted(BackgroundTaskTime(background, at: t0.addingTimeInterval(10))),
             .webhookTest,
+            .webhookDisabled(WebhookDisabled(reason: "The subscriber answered 410 Gone.")),
         ]
     }
 }

@@ -5,7 +5,7 @@ import TransferdDomain
 /// version does not know is ignored rather than misread.
 @Suite struct SignalWordTests {
     @Test(arguments: [
-        Signal.work, .capacity, .outbox, .deadlines, .events(sessionID: 12), .task(id: 34), .keyRevoked(id: "key_1"),
+        Signal.work, .capacity, .outbox, .deadlines, .notices, .events(sessionID: 12), .task(id: 34), .keyRevoked(id: "key_1"),
     ])
     func aSignalReadsBackFromItsWord(_ signal: Signal) {
         #expect(Signal(word: Substring(signal.word)) == signal)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferdDomain
+import TransferdServices
 
 @testable import transferd
 
@@ -75,60 +76,111 @@ import TransferdDomain
 
     @Test func anEndpointFailingTooLongIsDisabledAndEnablingSendsTheBacklogInOrder() async throws {
         try await WebhookReceiver.with { receiver in
-            let clock = ManualClock()
-            var policy = Self.svix
-            policy.disableAfter = .seconds(3600)
-            try await TestService.with(deliveryPolicy: policy, configure: { $0.clock = clock }) { api in
-                // setup: a subscriber that answers 500 with a long body, for two sessions of the same tenant
-                receiver.refuse(with: 500, body: String(repeating: "é", count: 1500))
-                for session in ["a", "b"] {
-                    try await api.createSession(session, configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
-                    _ = try await api.send(.POST, "/v1/sessions/\(session)/webhook/test")
+            try await WebhookReceiver.with { operators in
+                let clock = ManualClock()
+                var policy = Self.svix
+                policy.disableAfter = .seconds(3600)
+                let configure = { (configuration: inout Configuration) in
+                    configuration.clock = clock
+                    configuration.opsWebhook = OpsWebhook(url: operators.url, secret: .generate())
                 }
-                try await waitUntil { Set(receiver.received.map(\.session)) == ["a", "b"] }
+                try await TestService.with(deliveryPolicy: policy, configure: configure) { api in
+                    // setup: a subscriber that answers 500 with a long body, for two sessions of the same tenant
+                    receiver.refuse(with: 500, body: String(repeating: "é", count: 1500))
+                    for session in ["a", "b"] {
+                        try await api.createSession(session, configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
+                        _ = try await api.send(.POST, "/v1/sessions/\(session)/webhook/test")
+                    }
+                    try await waitUntil { Set(receiver.received.map(\.session)) == ["a", "b"] }
 
-                // act: an hour and more of failures
-                for _ in 0..<8 {
-                    clock.advance(by: 600)
+                    // act: an hour and more of failures
+                    for _ in 0..<8 {
+                        clock.advance(by: 600)
+                        try await clock.settle()
+                    }
+                    try await waitUntil { try await api.session("b").webhookState == "disabled" }
+                    let seen = receiver.received.count
+                    #expect(try await api.send(.POST, "/v1/sessions/a/webhook/test").status == 409, "no enabled webhook to test")
+                    _ = try await api.createTask("a", url: "http://127.0.0.1:9/x", extra: #", "start": false"#)
+                    clock.advance(by: 86_400)
                     try await clock.settle()
+
+                    // verify: both sessions show it, nothing more was sent, and each attempt kept the start of the reply
+                    #expect(try await api.session("a").webhookState == "disabled")
+                    #expect(receiver.received.count == seen, "a disabled endpoint is sent nothing")
+                    for session in ["a", "b"] {
+                        let disabled = try await api.waitForEvent(session) { $0.type == "webhook.disabled" }
+                        #expect(disabled.data.reason?.hasPrefix("The subscriber has failed every attempt since") == true)
+                        #expect(try await api.events(session).items.filter { $0.type == "webhook.disabled" }.count == 1, "once")
+                    }
+                    try await waitUntil { !operators.received.isEmpty }
+                    #expect(operators.received.map(\.type) == ["webhook.disabled"], "told the operators once")
+                    let scraped = try await Scrape(api)
+                    #expect(
+                        scraped[#"transferd_webhook_endpoints{state="disabled",tenant="default"}"#] == 1,
+                        "one endpoint for both sessions"
+                    )
+                    #expect(scraped[#"transferd_webhook_endpoints{state="healthy",tenant="default"}"#] == 0)
+                    #expect(scraped[#"transferd_webhook_oldest_pending_seconds{tenant="default"}"#] >= 86_400)
+                    let listed = try #require(try await api.deliveries("a").first)
+                    let shown = try await api.send(.GET, "/v1/sessions/a/deliveries/\(listed.id)").decode(DeliveryView.self)
+                    #expect(shown.attempts.count == listed.attempts.count && shown.attempts.count >= 2, "tried, then retried")
+                    let other = try #require(try await api.deliveries("b").first)
+                    #expect(try await api.send(.GET, "/v1/sessions/a/deliveries/\(other.id)").status == 404, "b's delivery is not a's")
+                    let attempt = try #require(shown.attempts.first)
+                    #expect(attempt.statusCode == 500)
+                    #expect(attempt.reply?.unicodeScalars.count == 512, "1 KiB of a reply of two-byte characters")
+
+                    // act: the subscriber is back, and an operator enables the endpoint through one session
+                    receiver.refuse(with: nil)
+                    let enabled = try await api.send(.POST, "/v1/sessions/a/webhook/enable")
+                    #expect(enabled.status == 200)
+                    #expect(try enabled.decode(WebhookView.self).state.rawValue == "healthy")
+
+                    // verify: both sessions' backlogs go out, in order
+                    try await api.waitUntilAllAcknowledged("a")
+                    try await api.waitUntilAllAcknowledged("b")
+                    let log = try await api.events("a").items.map(\.type)
+                    #expect(receiver.acknowledged.filter { $0.session == "a" }.map(\.type) == log)
+                    #expect(Set(log) == ["webhook.test", "webhook.disabled", "task.created"], "the subscriber learns it was disabled")
+                    #expect(try await api.send(.POST, "/v1/sessions/nothing/webhook/enable").status == 404)
+                    let healed = try await Scrape(api)
+                    #expect(healed[#"transferd_webhook_endpoints{state="healthy",tenant="default"}"#] == 1)
+                    #expect(healed[#"transferd_webhook_oldest_pending_seconds{tenant="default"}"#] == 0)
                 }
-                try await waitUntil { try await api.session("b").webhookState == "disabled" }
-                let seen = receiver.received.count
-                #expect(try await api.send(.POST, "/v1/sessions/a/webhook/test").status == 409, "no enabled webhook to test")
-                _ = try await api.createTask("a", url: "http://127.0.0.1:9/x", extra: #", "start": false"#)
-                clock.advance(by: 86_400)
-                try await clock.settle()
+            }
+        }
+    }
 
-                // verify: both sessions show it, nothing more was sent, and each attempt kept the start of the reply
-                #expect(try await api.session("a").webhookState == "disabled")
-                #expect(receiver.received.count == seen, "a disabled endpoint is sent nothing")
-                let scraped = try await Scrape(api)
-                #expect(scraped[#"transferd_webhook_endpoints{state="disabled",tenant="default"}"#] == 1, "one endpoint for both sessions")
-                #expect(scraped[#"transferd_webhook_endpoints{state="healthy",tenant="default"}"#] == 0)
-                #expect(scraped[#"transferd_webhook_oldest_pending_seconds{tenant="default"}"#] >= 86_400)
-                let listed = try #require(try await api.deliveries("a").first)
-                let shown = try await api.send(.GET, "/v1/sessions/a/deliveries/\(listed.id)").decode(DeliveryView.self)
-                #expect(shown.attempts.count == listed.attempts.count && shown.attempts.count >= 2, "tried, then retried")
-                let other = try #require(try await api.deliveries("b").first)
-                #expect(try await api.send(.GET, "/v1/sessions/a/deliveries/\(other.id)").status == 404, "b's delivery is not a's")
-                let attempt = try #require(shown.attempts.first)
-                #expect(attempt.statusCode == 500)
-                #expect(attempt.reply?.unicodeScalars.count == 512, "1 KiB of a reply of two-byte characters")
+    @Test func aGoneEndpointIsToldInEverySessionsLogAndToTheOperatorsSigned() async throws {
+        try await WebhookReceiver.with { receiver in
+            try await StandardWebhooksReceiver.with { operators in
+                let secret = WebhookSecret.generate()
+                try await operators.setSecrets([secret.value])
+                let configure = { (configuration: inout Configuration) in
+                    configuration.opsWebhook = OpsWebhook(url: operators.url, secret: secret)
+                }
+                try await TestService.with(configure: configure) { api in
+                    // setup: a subscriber that is gone, for two sessions
+                    receiver.refuse(with: 410)
+                    for session in ["x", "y"] {
+                        try await api.createSession(session, configuration: #"{"webhook": {"url": "\#(receiver.url)"}}"#)
+                    }
 
-                // act: the subscriber is back, and an operator enables the endpoint through one session
-                receiver.refuse(with: nil)
-                let enabled = try await api.send(.POST, "/v1/sessions/a/webhook/enable")
-                #expect(enabled.status == 200)
-                #expect(try enabled.decode(WebhookView.self).state.rawValue == "healthy")
+                    // act
+                    _ = try await api.send(.POST, "/v1/sessions/x/webhook/test")
 
-                // verify: both sessions' backlogs go out, in order
-                try await api.waitUntilAllAcknowledged("a")
-                try await api.waitUntilAllAcknowledged("b")
-                #expect(receiver.acknowledged.filter { $0.session == "a" }.map(\.type) == ["webhook.test", "task.created"])
-                #expect(try await api.send(.POST, "/v1/sessions/nothing/webhook/enable").status == 404)
-                let healed = try await Scrape(api)
-                #expect(healed[#"transferd_webhook_endpoints{state="healthy",tenant="default"}"#] == 1)
-                #expect(healed[#"transferd_webhook_oldest_pending_seconds{tenant="default"}"#] == 0)
+                    // verify: both logs say so, once, and the operators are told, signed with their secret
+                    for session in ["x", "y"] {
+                        let disabled = try await api.waitForEvent(session) { $0.type == "webhook.disabled" }
+                        #expect(disabled.data.reason == "The subscriber answered 410 Gone.")
+                        #expect(try await api.session(session).webhookState == "disabled")
+                    }
+                    try await waitUntil { !(try await operators.received()).isEmpty }
+                    let told = try await operators.received()
+                    #expect(told.map(\.type) == ["webhook.disabled"], "\(told)")
+                    #expect(told.first?.verified == [secret.value: true], "standardwebhooks verifies it")
+                }
             }
         }
     }

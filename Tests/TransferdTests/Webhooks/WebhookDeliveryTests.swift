@@ -145,12 +145,13 @@ import TransferdStorage
                 try await createSession(api, "gone", webhook: receiver.url)
                 _ = try await api.send(.POST, "/v1/sessions/gone/webhook/test")
                 try await waitUntil { try await api.session("gone").webhookState == "disabled" }
+                _ = try await api.waitForEvent("gone") { $0.type == "webhook.disabled" }
 
                 let refused = try await api.send(.POST, "/v1/sessions/gone/webhook/test")
                 #expect(refused.status == 409)
                 _ = try await api.createTask("gone", url: "http://127.0.0.1:9/x", extra: #", "start": false"#)
                 let session = try await api.session("gone")
-                #expect(session.pendingDeliveries == 1, "later events wait in the outbox, undelivered")
+                #expect(session.pendingDeliveries == 2, "later events (webhook.disabled, task.created) wait in the outbox, undelivered")
                 #expect(receiver.received.count == 1)
                 #expect(try await api.deliveries("gone", status: "failed").first?.lastError?.contains("410") == true)
 

@@ -31,6 +31,8 @@ enum EventWords {
             return time.name + String(format: ", %.0f s left", time.backgroundTimeRemaining)
         case .taskCreated(let change), .taskResumed(let change), .taskSuspended(let change):
             return "now \(change.state.rawValue)"
+        case .webhookDisabled(let disabled):
+            return disabled.reason
         case .taskWaitingForConnectivity, .sessionEventsFinished, .sessionInvalidated, .webhookTest:
             return ""
         }
