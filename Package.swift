@@ -142,6 +142,7 @@ let package = Package(
                 .embedInCode("UI/Templates/message.mustache"),
                 .embedInCode("UI/Templates/sessiontabs.mustache"),
                 .embedInCode("UI/Templates/taskrow.mustache"),
+                .embedInCode("UI/Templates/webhook.mustache"),
                 .embedInCode("UI/Templates/task.mustache"),
                 .embedInCode("UI/Templates/deliveries.mustache"),
                 .embedInCode("UI/Templates/backgroundtasks.mustache"),

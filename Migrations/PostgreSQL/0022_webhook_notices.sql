@@ -14,3 +14,6 @@ CREATE TABLE webhook_notices (
 );
 
 CREATE INDEX webhook_notices_open ON webhook_notices (id) WHERE logged = 0 OR ops_next_attempt_at IS NOT NULL;
+
+-- The most deliveries a second a subscriber's endpoint is sent (NULL: no limit), alike in every subscription of it.
+ALTER TABLE webhooks ADD COLUMN max_deliveries_per_second DOUBLE PRECISION;

@@ -14,6 +14,7 @@ struct DashboardPages: Sendable {
             ("layout", PackageResources.layout_mustache), ("signin", PackageResources.signin_mustache),
             ("sessions", PackageResources.sessions_mustache), ("session", PackageResources.session_mustache),
             ("sessiontabs", PackageResources.sessiontabs_mustache), ("taskrow", PackageResources.taskrow_mustache),
+            ("webhook", PackageResources.webhook_mustache),
             ("task", PackageResources.task_mustache), ("deliveries", PackageResources.deliveries_mustache),
             ("backgroundtasks", PackageResources.backgroundtasks_mustache), ("files", PackageResources.files_mustache),
             ("keys", PackageResources.keys_mustache), ("message", PackageResources.message_mustache),

@@ -6,6 +6,7 @@ struct WebhookRequest: Decodable, Sendable {
     var url: String?
     var events: [String]?
     var secret: String?
+    var maxDeliveriesPerSecond: Double?
 
     func validate(field: String) throws(DomainError) -> WebhookSettings {
         guard let url else { throw .badRequest("`\(field).url` is required.") }
@@ -33,6 +34,9 @@ struct WebhookRequest: Decodable, Sendable {
             }
             secret = parsed
         }
-        return WebhookSettings(url: url, eventTypes: eventTypes, secret: secret)
+        if let rate = maxDeliveriesPerSecond, !(rate > 0 && rate <= 10_000) {
+            throw .invalidField("\(field).maxDeliveriesPerSecond", requirement: "must be more than 0 and at most 10000")
+        }
+        return WebhookSettings(url: url, eventTypes: eventTypes, secret: secret, maxDeliveriesPerSecond: maxDeliveriesPerSecond)
     }
 }

@@ -10,6 +10,7 @@ struct WebhookResponse: ResponseEncodable, Sendable {
     var state: WebhookSubscription.State
     var secretHint: String
     var secret: String?
+    var maxDeliveriesPerSecond: Double?
     /// Until when the secret before the last rotation still signs deliveries.
     var previousSecretExpiresAt: Date?
     var createdAt: Date
@@ -20,6 +21,7 @@ struct WebhookResponse: ResponseEncodable, Sendable {
         state = subscription.state
         secretHint = subscription.secret.hint
         self.secret = secret?.value
+        maxDeliveriesPerSecond = subscription.maxDeliveriesPerSecond
         previousSecretExpiresAt = subscription.previousSecretExpiresAt.flatMap { $0 > now ? $0 : nil }
         createdAt = subscription.createdAt
     }

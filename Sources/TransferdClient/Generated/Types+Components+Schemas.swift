@@ -432,25 +432,33 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/WebhookRequest/secret`.
             public var secret: Swift.String?
+            /// The most deliveries a second the endpoint (this URL, for every session of the tenant pointing at it) is sent, by each instance; setting it on one session's webhook sets it for all of them, and a webhook set without it takes the endpoint's (none for a new endpoint).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookRequest/maxDeliveriesPerSecond`.
+            public var maxDeliveriesPerSecond: Swift.Double?
             /// Creates a new `WebhookRequest`.
             ///
             /// - Parameters:
             ///   - url: An absolute http or https URL that receives the POSTs.
             ///   - events: Deliver only these event types; every type when absent.
             ///   - secret: `whsec_` + base64 of 24–64 bytes; generated when absent.
+            ///   - maxDeliveriesPerSecond: The most deliveries a second the endpoint (this URL, for every session of the tenant pointing at it) is sent, by each instance; setting it on one session's webhook sets it for all of them, and a webhook set without it takes the endpoint's (none for a new endpoint).
             public init(
                 url: Swift.String,
                 events: [Components.Schemas.EventType]? = nil,
-                secret: Swift.String? = nil
+                secret: Swift.String? = nil,
+                maxDeliveriesPerSecond: Swift.Double? = nil
             ) {
                 self.url = url
                 self.events = events
                 self.secret = secret
+                self.maxDeliveriesPerSecond = maxDeliveriesPerSecond
             }
             public enum CodingKeys: String, CodingKey {
                 case url
                 case events
                 case secret
+                case maxDeliveriesPerSecond
             }
         }
         /// - Remark: Generated from `#/components/schemas/Webhook`.
@@ -473,6 +481,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Webhook/previousSecretExpiresAt`.
             public var previousSecretExpiresAt: Foundation.Date?
+            /// The endpoint's rate limit, when it has one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Webhook/maxDeliveriesPerSecond`.
+            public var maxDeliveriesPerSecond: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/Webhook/createdAt`.
             public var createdAt: Foundation.Date
             /// Creates a new `Webhook`.
@@ -484,6 +496,7 @@ extension Components {
             ///   - secretHint: The secret's last four characters.
             ///   - secret: Present only in the response that generated or rotated it.
             ///   - previousSecretExpiresAt: While set, deliveries carry two signatures.
+            ///   - maxDeliveriesPerSecond: The endpoint's rate limit, when it has one.
             ///   - createdAt:
             public init(
                 url: Swift.String,
@@ -492,6 +505,7 @@ extension Components {
                 secretHint: Swift.String,
                 secret: Swift.String? = nil,
                 previousSecretExpiresAt: Foundation.Date? = nil,
+                maxDeliveriesPerSecond: Swift.Double? = nil,
                 createdAt: Foundation.Date
             ) {
                 self.url = url
@@ -500,6 +514,7 @@ extension Components {
                 self.secretHint = secretHint
                 self.secret = secret
                 self.previousSecretExpiresAt = previousSecretExpiresAt
+                self.maxDeliveriesPerSecond = maxDeliveriesPerSecond
                 self.createdAt = createdAt
             }
             public enum CodingKeys: String, CodingKey {
@@ -509,6 +524,7 @@ extension Components {
                 case secretHint
                 case secret
                 case previousSecretExpiresAt
+                case maxDeliveriesPerSecond
                 case createdAt
             }
         }

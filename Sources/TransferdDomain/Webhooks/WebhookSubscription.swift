@@ -27,6 +27,8 @@ package struct WebhookSubscription: Codable, Sendable {
     /// Its endpoint's key (``WebhookEndpoint``); nil for a subscription stored before endpoints were, until the
     /// dispatcher's start gives it one.
     package var endpointKey: String?
+    /// The most deliveries a second its endpoint is sent, shared by every session pointing at it (nil: no limit).
+    package var maxDeliveriesPerSecond: Double?
     package var createdAt: Date
 
     /// Whether events of `type` go to a subscriber that takes `eventTypes` (nil: all of them). A disabled
@@ -50,6 +52,7 @@ package struct WebhookSubscription: Codable, Sendable {
         previousSecretExpiresAt: Date? = nil,
         state: State,
         endpointKey: String? = nil,
+        maxDeliveriesPerSecond: Double? = nil,
         createdAt: Date
     ) {
         self.sessionId = sessionId
@@ -60,6 +63,7 @@ package struct WebhookSubscription: Codable, Sendable {
         self.previousSecretExpiresAt = previousSecretExpiresAt
         self.state = state
         self.endpointKey = endpointKey
+        self.maxDeliveriesPerSecond = maxDeliveriesPerSecond
         self.createdAt = createdAt
     }
 }

@@ -47,6 +47,8 @@ package struct Dispatcher: Service {
     /// Records answers and gives sessions back, for every session in a group commit of its own.
     private let recorder: GroupCommit
     private let records: AnswerRecords
+    /// Endpoints' rate limits, shared by every session sending to one.
+    private let limits = EndpointRateLimits()
 
     package init(
         store: any Store,
@@ -84,9 +86,9 @@ package struct Dispatcher: Service {
         await withDiscardingTaskGroup { group in
             await loop.run("read the outbox") {
                 let (due, nextDue) = try await claimDueDeliveries()
-                for (head, probe) in due {
+                for (head, probe, limit) in due {
                     group.addTask {
-                        if await send(from: head, probe: probe) {
+                        if await send(from: head, probe: probe, limit: limit) {
                             await release(head.sessionId)
                         } else {
                             sending.remove(head.sessionId)
@@ -103,9 +105,10 @@ package struct Dispatcher: Service {
 
     /// Claims the head delivery of every session that is due (``DueHeads``) and that no instance is sending, oldest
     /// first, as many as there are free senders shared fairly across tenants, leasing each session to this instance.
-    /// Returns them, each with whether it goes as its endpoint's probe, and when the next head, retry or probe falls
-    /// due or another instance's lease expires. Endpoints that came back are caught up first.
-    private func claimDueDeliveries() async throws -> ([(Delivery, probe: Bool)], Date?) {
+    /// A rate-limited endpoint's heads go while its bucket has tokens. Returns them, each with whether it goes as its
+    /// endpoint's probe and its endpoint's limit, and when the next head, retry, probe or token falls due or another
+    /// instance's lease expires. Endpoints that came back are caught up first.
+    private func claimDueDeliveries() async throws -> ([(Delivery, probe: Bool, limit: RateLimit?)], Date?) {
         let (now, leaseNow, asked) = (clock.now, instance.clock.now, ContinuousClock.now)
         let (busy, owner) = (sending.all, instance.id)
         // Each a statement of its own: when the next lease expires only says when to look again.
@@ -116,12 +119,23 @@ package struct Dispatcher: Service {
             for key in due.catchingUp { try await catchUp(key, at: now) }
             return ([], now)
         }
+        var nextDue = [due.nextDue, leaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }.min()
         let candidates = FairShare(capacity: concurrency).pick(
             due.picks.map { (tenant: $0.head.tenantID, item: $0) },
             holding: sending.byTenant
         )
+        .filter { pick in
+            guard let nextToken = limits.take(pick.head.endpointKey, rate: pick.head.maxDeliveriesPerSecond, at: now) else { return true }
+            nextDue = min(nextDue ?? nextToken, nextToken)
+            return false
+        }
         let tenants = Dictionary(candidates.map { ($0.head.delivery.sessionId, $0.head.tenantID) }) { first, _ in first }
-        let nextDue = [due.nextDue, leaseExpiry.map { instance.moment($0, on: clock) }].compactMap { $0 }.min()
+        let rateLimits = Dictionary(
+            candidates.compactMap { pick -> (Int64, RateLimit)? in
+                guard let key = pick.head.endpointKey, let rate = pick.head.maxDeliveriesPerSecond else { return nil }
+                return (pick.head.delivery.sessionId, RateLimit(key: key, rate: rate))
+            }
+        ) { first, _ in first }
         guard !candidates.isEmpty else { return ([], nextDue) }
         let expiry = instance.leaseExpiry(from: leaseNow)
         let probeUntil = now.addingTimeInterval((policy.timeout + .seconds(5)).timeInterval)
@@ -154,7 +168,7 @@ package struct Dispatcher: Service {
         for (head, _) in claimed {
             sending.insert(head.sessionId, tenant: tenants[head.sessionId] ?? 0, leaseHeldUntil: asked + instance.safeLeaseDuration)
         }
-        return (claimed, nextDue)
+        return (claimed.map { ($0.0, $0.probe, rateLimits[$0.0.sessionId]) }, nextDue)
     }
 
     /// Claims the endpoint's probe until `until`, if its machine says one is to go now.
@@ -185,19 +199,26 @@ package struct Dispatcher: Service {
         }
     }
 
-    /// Sends the session's deliveries in sequence order from `head`, while the next one is due and this instance
-    /// holds the session's lease, for one turn; the first goes as its endpoint's probe when `probe`. Returns true
-    /// when the turn ran out with deliveries still due: the lease is to be given back. (Recording the last one gave
-    /// it back otherwise.)
-    private func send(from head: Delivery, probe: Bool) async -> Bool {
+    /// Sends the session's deliveries in sequence order from `head`, while the next one is due, this instance holds
+    /// the session's lease and its endpoint's `limit` has a token, for one turn; the first goes as its endpoint's
+    /// probe when `probe`. Returns true when the turn ended with deliveries still due: the lease is to be given back.
+    /// (Recording the last one gave it back otherwise.)
+    private func send(from head: Delivery, probe: Bool, limit: RateLimit?) async -> Bool {
         var next: DueDelivery? = DueDelivery(head, content: nil)
         var probing = probe
         for _ in 0..<turn {
             guard let due = next, !Task.isCancelled, sending.holdsLease(head.sessionId) else { return false }
+            if due.delivery.rowID != head.rowID, limits.take(limit?.key, rate: limit?.rate, at: clock.now) != nil { return true }
             next = await deliver(due, probe: probing)
             probing = false
         }
         return next != nil
+    }
+
+    /// An endpoint's key and its most deliveries a second.
+    struct RateLimit: Sendable {
+        let key: String
+        let rate: Double
     }
 
     /// The turn is over: the session's lease goes back, for whichever instance claims it next.

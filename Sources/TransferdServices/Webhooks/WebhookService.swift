@@ -36,6 +36,7 @@ package struct WebhookService: Sendable {
             previousSecret: existing?.previousSecret,
             previousSecretExpiresAt: existing?.previousSecretExpiresAt,
             state: .healthy,
+            maxDeliveriesPerSecond: settings.maxDeliveriesPerSecond,
             createdAt: existing?.createdAt ?? clock.now
         )
         var saved = try await repositories.webhooks.save(subscription)

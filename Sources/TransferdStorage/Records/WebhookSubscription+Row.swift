@@ -35,6 +35,7 @@ extension WebhookSubscription {
             previousSecretExpiresAt: row["previous_secret_expires_at"],
             state: try WebhookEndpoint.shownState(row["endpoint_state"]),
             endpointKey: row["endpoint_key"],
+            maxDeliveriesPerSecond: row["max_deliveries_per_second"],
             createdAt: row["created_at"]
         )
     }
@@ -49,6 +50,7 @@ extension WebhookSubscription {
             "previous_secret": try previousSecret.map { try vault.seal(text: $0.value) },
             "previous_secret_expires_at": StoredDate.text(orNil: previousSecretExpiresAt),
             "endpoint_key": endpointKey,
+            "max_deliveries_per_second": maxDeliveriesPerSecond,
             "created_at": StoredDate.text(createdAt),
         ]
     }

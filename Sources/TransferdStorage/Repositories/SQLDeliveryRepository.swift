@@ -328,9 +328,10 @@ struct SQLDeliveryRepository: DeliveryRepository {
         ORDER BY d.next_attempt_at
         """
 
-    /// A head's columns: the delivery `d`, its session's tenant and its endpoint's key, then after a marker its
-    /// endpoint's row (NULL when it has none), as ``head(_:_:endpoint:)`` reads them.
-    private static let headColumns = "d.*, s.tenant_id AS head_tenant, w.endpoint_key AS head_endpoint, NULL AS endpoint_columns, ep.*"
+    /// A head's columns: the delivery `d`, its session's tenant, its endpoint's key and rate limit, then after a marker
+    /// its endpoint's row (NULL when it has none), as ``head(_:_:endpoint:)`` reads them.
+    private static let headColumns =
+        "d.*, s.tenant_id AS head_tenant, w.endpoint_key AS head_endpoint, w.max_deliveries_per_second AS head_rate, NULL AS endpoint_columns, ep.*"
     /// What a head is read with: `w` its subscriber, `s` its session, `ep` its endpoint.
     private static let headJoins = """
         JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
@@ -344,7 +345,8 @@ struct SQLDeliveryRepository: DeliveryRepository {
             delivery: delivery,
             tenantID: row["head_tenant"],
             endpointKey: row["head_endpoint"],
-            endpoint: (endpoint["key"] as String?) == nil ? nil : try WebhookEndpoint(row: endpoint)
+            endpoint: (endpoint["key"] as String?) == nil ? nil : try WebhookEndpoint(row: endpoint),
+            maxDeliveriesPerSecond: row["head_rate"]
         )
     }
 
@@ -392,7 +394,8 @@ struct SQLDeliveryRepository: DeliveryRepository {
     private func sending(_ head: Delivery, leasableBy lease: (owner: String, at: String)? = nil) async throws -> DeliveryHead? {
         try await db.fetchOne(
             """
-            SELECT s.tenant_id AS head_tenant, w.endpoint_key AS head_endpoint, NULL AS endpoint_columns, ep.*
+            SELECT s.tenant_id AS head_tenant, w.endpoint_key AS head_endpoint, w.max_deliveries_per_second AS head_rate,
+              NULL AS endpoint_columns, ep.*
             FROM webhooks w JOIN sessions s ON s.id = w.session_id LEFT JOIN \(WebhookEndpoint.table) ep ON ep.key = w.endpoint_key
             WHERE w.session_id = ? AND \(Self.endpointEnabled) AND s.sends_launch_events = 1\(lease == nil ? "" : " AND \(SQLSessionRepository.deliveriesFree)")
             """,

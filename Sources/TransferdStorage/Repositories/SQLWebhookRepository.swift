@@ -22,6 +22,19 @@ struct SQLWebhookRepository: WebhookRepository {
         }
         var keyed = subscription
         keyed.endpointKey = WebhookSubscription.endpointKey(tenantID: tenant, url: subscription.url, vault: vault)
+        // The rate limit is the endpoint's: one given sets it for every session of the tenant pointing at the URL, and
+        // a subscription without one takes the endpoint's.
+        if keyed.maxDeliveriesPerSecond == nil {
+            keyed.maxDeliveriesPerSecond = try await db.value(
+                "SELECT max_deliveries_per_second FROM webhooks WHERE endpoint_key = ? AND max_deliveries_per_second IS NOT NULL LIMIT 1",
+                [keyed.endpointKey]
+            )
+        } else {
+            try await db.execute(
+                "UPDATE webhooks SET max_deliveries_per_second = ? WHERE endpoint_key = ? AND session_id <> ?",
+                [keyed.maxDeliveriesPerSecond, keyed.endpointKey, keyed.sessionId]
+            )
+        }
         try await RowStatements.upsert(into: WebhookSubscription.table, try keyed.storedColumns(vault), db)
         return keyed
     }

@@ -140,6 +140,8 @@ import Testing
                 // verify: the endpoint's health, the filter, and the reply as text
                 let page = try await browser.get("/ui/sessions/ops/deliveries")
                 #expect(page.text.contains(#"<span class="state failing">failing</span>, for webhook.test, task.completed."#))
+                let sessionPage = try await browser.get("/ui/sessions/ops")
+                #expect(sessionPage.text.contains(#"<span class="state failing">failing</span>, for webhook.test, task.completed."#))
                 #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt; down for maintenance"))
                 #expect(!page.text.contains("<script>alert(1)"))
                 #expect(page.text.contains(#"action="/ui/sessions/ops/webhook/enable""#))

@@ -73,12 +73,7 @@ struct DeliveriesPage: Sendable {
             "identifier": session.identifier, "base": base, "back": back, "tabDeliveries": true, "filters": filters,
             "deliveries": rows, "hasDeliveries": !rows.isEmpty,
         ]
-        values["webhook"] = webhook.map { webhook in
-            [
-                "url": Redaction.url(webhook.url), "state": webhook.state.rawValue, "canEnable": webhook.state != .healthy,
-                "events": webhook.eventTypes.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "every event type",
-            ] as [String: Any]
-        }
+        values["webhook"] = WebhookSummary.values(webhook)
         return gate.pages.render("deliveries", .init(title: "Deliveries · \(session.identifier)", signedIn: signedIn), values)
     }
 

@@ -93,16 +93,14 @@ struct SessionPages: Sendable {
         let filters: [[String: Any]] = ([nil] + TaskState.allCases).map { filter in
             ["label": filter?.rawValue ?? "all", "current": filter == state, "link": base + (filter.map { "?state=\($0.rawValue)" } ?? "")]
         }
-        return gate.pages.render(
-            "session",
-            .init(title: session.identifier, signedIn: signedIn),
-            [
-                "identifier": session.identifier, "base": base, "tabTasks": true, "lastEventSequence": session.lastSequence,
-                "back": base + (state.map { "?state=\($0.rawValue)" } ?? ""), "filter": state?.rawValue ?? "",
-                "tasks": list.map { TaskRow.values(tasks.representation(of: $0, in: session), session: session.identifier) },
-                "hasTasks": !list.isEmpty, "filters": filters, "stateFilter": state != nil,
-            ]
-        )
+        var values: [String: Any] = [
+            "identifier": session.identifier, "base": base, "tabTasks": true, "lastEventSequence": session.lastSequence,
+            "back": base + (state.map { "?state=\($0.rawValue)" } ?? ""), "filter": state?.rawValue ?? "",
+            "tasks": list.map { TaskRow.values(tasks.representation(of: $0, in: session), session: session.identifier) },
+            "hasTasks": !list.isEmpty, "filters": filters, "stateFilter": state != nil,
+        ]
+        values["webhook"] = WebhookSummary.values(try await sessions.details(sessionIDs: [session.rowID])[session.rowID]?.webhook)
+        return gate.pages.render("session", .init(title: session.identifier, signedIn: signedIn), values)
     }
 
     /// Enqueues a download of the form's URL, then shows the session.
