@@ -17,3 +17,6 @@ CREATE INDEX webhook_notices_open ON webhook_notices (id) WHERE logged = 0 OR op
 
 -- The most deliveries a second a subscriber's endpoint is sent (NULL: no limit), alike in every subscription of it.
 ALTER TABLE webhooks ADD COLUMN max_deliveries_per_second DOUBLE PRECISION;
+
+-- A tenant's own operational webhook (sealed JSON: url and secret), told instead of the service's.
+ALTER TABLE tenants ADD COLUMN ops_webhook TEXT;

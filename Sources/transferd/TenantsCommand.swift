@@ -3,13 +3,14 @@ import Foundation
 import TransferdDomain
 import TransferdServices
 
-/// `transferd tenants`: list tenants with their quotas and usage, and set a tenant's quotas. Running instances apply a
-/// change within 5 seconds (at once to the API's checks).
+/// `transferd tenants`: list tenants with their quotas and usage, set a tenant's quotas, and set where its disabled
+/// webhook endpoints are told. Running instances apply a quota within 5 seconds (at once to the API's checks), and an
+/// operational webhook to the next notice.
 struct TenantsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tenants",
-        abstract: "List tenants with their quotas and usage; set a tenant's quotas.",
-        subcommands: [List.self, SetQuota.self]
+        abstract: "List tenants with their quotas and usage; set a tenant's quotas or operational webhook.",
+        subcommands: [List.self, SetQuota.self, SetOpsWebhook.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -49,6 +50,41 @@ struct TenantsCommand: AsyncParsableCommand {
             }
             guard let standing else { throw ValidationError("No tenant is named \(name); `transferd keys create --tenant` creates one.") }
             print(TenantsCommand.line(standing))
+        }
+    }
+
+    struct SetOpsWebhook: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ops-webhook",
+            abstract: "Set where a tenant's disabled webhook endpoints are told, instead of --ops-webhook; --remove goes back to it."
+        )
+
+        @OptionGroup var database: DatabaseLocation
+        @Argument(help: "The tenant's name.") var name: String
+        @Option(help: "The http or https URL told (POST, signed).") var url: String?
+        @Option(help: "The whsec_ secret that signs it.") var secret: String?
+        @Flag(help: "Remove the tenant's own operational webhook.") var remove = false
+
+        func validate() throws {
+            guard remove == (url == nil), url == nil || secret != nil else {
+                throw ValidationError("Give --url and --secret, or --remove.")
+            }
+            if let url, URL(string: url)?.host?.isEmpty != false || !["http", "https"].contains(URL(string: url)?.scheme ?? "") {
+                throw ValidationError("--url must be an absolute http or https URL with a host.")
+            }
+            if let secret, WebhookSecret(secret) == nil {
+                throw ValidationError("--secret must be whsec_ and the base64 of 24 to 64 bytes.")
+            }
+        }
+
+        func run() async throws {
+            var webhook: OpsWebhook?
+            if let url, let secret = secret.flatMap(WebhookSecret.init) { webhook = OpsWebhook(url: url, secret: secret) }
+            let set = try await database.withStore { store in
+                try await TenantService(store: store, defaults: TenantQuota()).setOpsWebhook(webhook, name: name)
+            }
+            guard set else { throw ValidationError("No tenant is named \(name); `transferd keys create --tenant` creates one.") }
+            print("\(name): " + (webhook.map { "operational webhook \(Redaction.url($0.url))" } ?? "the service's operational webhook"))
         }
     }
 

@@ -83,7 +83,7 @@ import TransferdTestSupport
                 try SQLSessionRepository(db: db, vault: .forTests).takeTaskIdentifiers(1, sessionID: session.rowID)?
                     .tasks,
                 try tasks.workload(sessionID: session.rowID),
-                try SQLTenantRepository(db: db).standing(id: 1)?.usage
+                try SQLTenantRepository(db: db, vault: .forTests).standing(id: 1)?.usage
             )
         }
 

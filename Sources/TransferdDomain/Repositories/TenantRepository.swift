@@ -6,6 +6,10 @@ package protocol TenantRepository {
     func standings() async throws -> [TenantStanding]
     /// The quotas the operator set, of the tenants that have one.
     func quotas() async throws -> [Int64: TenantQuota]
+    /// The tenant's own operational webhook, if it has one.
+    func opsWebhook(tenantID: Int64) async throws -> OpsWebhook?
+    /// Sets or (nil) removes the operational webhook of the tenant named `name`; false when no tenant has that name.
+    func setOpsWebhook(_ webhook: OpsWebhook?, name: String) async throws -> Bool
     /// Replaces the quota of the tenant named `name`; false when no tenant has that name.
     func setQuota(_ quota: TenantQuota, name: String) async throws -> Bool
 }

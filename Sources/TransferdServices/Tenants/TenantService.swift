@@ -27,6 +27,11 @@ package struct TenantService: Sendable {
     }
 
     /// Changes the figures the operator set for the tenant named `name`; nil when there is no such tenant.
+    /// Sets or (nil) removes the operational webhook of the tenant named `name`; false when there is no such tenant.
+    package func setOpsWebhook(_ webhook: OpsWebhook?, name: String) async throws -> Bool {
+        try await store.write { try await $0.tenants.setOpsWebhook(webhook, name: name) }
+    }
+
     package func changeQuota(name: String, _ change: @escaping @Sendable (inout TenantQuota) -> Void) async throws -> TenantStanding? {
         try await store.write { repositories in
             guard var standing = try await repositories.tenants.standings().first(where: { $0.name == name }) else { return nil }

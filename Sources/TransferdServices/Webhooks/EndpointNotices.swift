@@ -6,8 +6,8 @@ import TransferdEngine
 import TransferdJSON
 
 /// Tells what disabling an endpoint owes (``EndpointNotice``): `webhook.disabled` in the log of every session
-/// pointing at it, once, in one transaction with marking it told; then the operational webhook, if one is set, at
-/// least once, retried on the delivery policy's schedule. Across instances, a notice is logged by whichever takes its
+/// pointing at it, once, in one transaction with marking it told; then the operational webhook, the tenant's own or
+/// else the service's, if one is set, at least once, retried on the delivery policy's schedule. Across instances, a notice is logged by whichever takes its
 /// row first, and the operational webhook's attempt is claimed by moving its due time past the attempt's deadline.
 package struct EndpointNotices: Service {
     let store: any Store
@@ -66,11 +66,11 @@ package struct EndpointNotices: Service {
     /// Sends the notice to the operational webhook when its attempt is due; returns when the next one is.
     private func tellOperators(_ id: Int64) async throws -> Date? {
         let now = clock.now
-        let claimed = try await store.write { repositories -> (EndpointNotice, String, [String], String?)? in
+        let claimed = try await store.write { repositories -> (EndpointNotice, OpsWebhook, String, [String], String?)? in
             guard var notice = try await repositories.notices.find(id: id), let due = notice.opsNextAttemptAt, due <= now else {
                 return nil
             }
-            guard ops != nil else {
+            guard let ops = try await repositories.tenants.opsWebhook(tenantID: notice.tenantId) ?? ops else {
                 notice.opsNextAttemptAt = nil
                 try await repositories.notices.update(notice)
                 return nil
@@ -79,9 +79,9 @@ package struct EndpointNotices: Service {
             try await repositories.notices.update(notice)
             let subscribers = try await repositories.webhooks.subscribers(endpointKey: notice.endpointKey)
             let tenant = try await repositories.tenants.standing(id: notice.tenantId)?.name
-            return (notice, subscribers.first.map { Redaction.url($0.url) } ?? "", subscribers.map(\.identifier), tenant)
+            return (notice, ops, subscribers.first.map { Redaction.url($0.url) } ?? "", subscribers.map(\.identifier), tenant)
         }
-        guard let (notice, url, sessions, tenant) = claimed, let ops else {
+        guard let (notice, ops, url, sessions, tenant) = claimed else {
             return try await store.lookup { try await $0.notices.find(id: id)?.opsNextAttemptAt }
         }
         let body = try JSONCoding.encoder.encode(

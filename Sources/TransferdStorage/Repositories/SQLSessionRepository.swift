@@ -116,7 +116,7 @@ struct SQLSessionRepository: SessionRepository {
         case .sqlite:
             // Which takes no writes inside `WITH`: the tenant's standing in a call of its own.
             guard let (session, identifiers, tasks) = try await db.fetchOne(taken, [count, sessionID], read) else { return nil }
-            let tenant = try await SQLTenantRepository(db: db).standing(id: session.tenantId)
+            let tenant = try await SQLTenantRepository(db: db, vault: vault).standing(id: session.tenantId)
             return TakenTaskIdentifiers(session: session, identifiers: identifiers, tasks: tasks, tenant: tenant, rowIDs: nil)
         case .postgres:
             // The tenant's standing and the tasks' row ids come with the identifiers: one round trip. Ids are reserved

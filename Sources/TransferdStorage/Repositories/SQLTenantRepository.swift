@@ -5,6 +5,18 @@ import TransferdDomain
 /// the task counts) and from the staged files' declared lengths (an upload holds its whole length from its creation).
 struct SQLTenantRepository: TenantRepository {
     let db: any SQLConnection
+    let vault: CredentialVault
+
+    /// Sealed: its URL may carry a password, and its secret signs.
+    func opsWebhook(tenantID: Int64) async throws -> OpsWebhook? {
+        guard let sealed: String = try await db.value("SELECT ops_webhook FROM tenants WHERE id = ?", [tenantID]) else { return nil }
+        return try RowCoding.decode(OpsWebhook.self, json: try vault.open(text: sealed))
+    }
+
+    func setOpsWebhook(_ webhook: OpsWebhook?, name: String) async throws -> Bool {
+        let sealed = try webhook.map { try vault.seal(text: try RowCoding.json($0) ?? "") }
+        return try await db.execute("UPDATE tenants SET ops_webhook = ? WHERE name = ?", [sealed, name]) > 0
+    }
 
     func standing(id: Int64) async throws -> TenantStanding? {
         try await db.fetchOne(Self.standings + " WHERE t.id = ?", [id], { Self.standing(row: $0) })

@@ -44,7 +44,7 @@ struct SQLRepositories: Repositories {
     var stagedFiles: any StagedFileRepository { SQLStagedFileRepository(db: db) }
     var backgroundTasks: any BackgroundTaskRepository { SQLBackgroundTaskRepository(db: db) }
     var apiKeys: any APIKeyRepository { SQLAPIKeyRepository(db: db) }
-    var tenants: any TenantRepository { SQLTenantRepository(db: db) }
+    var tenants: any TenantRepository { SQLTenantRepository(db: db, vault: vault) }
     var idempotencyKeys: any IdempotencyRepository { SQLIdempotencyRepository(db: db) }
     var dashboardSessions: any DashboardSessionRepository { SQLDashboardSessionRepository(db: db) }
     var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db, vault: vault) }

@@ -184,4 +184,40 @@ import TransferdServices
             }
         }
     }
+
+    @Test func aTenantsOwnOpsWebhookIsToldInsteadOfTheServices() async throws {
+        let dataDirectory = DataDirectories.temporary()
+        try await WebhookReceiver.with { gone in
+            try await WebhookReceiver.with { service in
+                try await WebhookReceiver.with { theirs in
+                    let configure = { (configuration: inout Configuration) in
+                        configuration.opsWebhook = OpsWebhook(url: service.url, secret: .generate())
+                    }
+                    try await TestService.with(dataDirectory: dataDirectory, configure: configure) { api in
+                        // setup: tenant "others" has an operational webhook of its own
+                        var other = api
+                        other.key = try await KeyManagement.create(dataDirectory: dataDirectory, name: "o", tenant: "others", admin: false)
+                        let secret = WebhookSecret.generate().value
+                        let arguments = ["tenants", "ops-webhook", "others", "--url", theirs.url, "--secret", secret]
+                        try await KeyManagement.command(arguments, dataDirectory: dataDirectory)
+                        gone.refuse(with: 410)
+
+                        // act: a subscriber of each tenant answers 410
+                        try await other.createSession("theirs", configuration: #"{"webhook": {"url": "\#(gone.url)"}}"#)
+                        _ = try await other.send(.POST, "/v1/sessions/theirs/webhook/test")
+                        try await waitUntil { !theirs.received.isEmpty }
+                        try await api.createSession("mine", configuration: #"{"webhook": {"url": "\#(gone.url)"}}"#)
+                        _ = try await api.send(.POST, "/v1/sessions/mine/webhook/test")
+                        try await waitUntil { !service.received.isEmpty }
+
+                        // verify: each told where its tenant says, once
+                        #expect(theirs.received.map(\.type) == ["webhook.disabled"])
+                        #expect(service.received.map(\.type) == ["webhook.disabled"])
+                        #expect(String(decoding: theirs.received[0].body, as: UTF8.self).contains(#""tenant":"others""#))
+                        #expect(String(decoding: service.received[0].body, as: UTF8.self).contains(#""sessions":["mine"]"#))
+                    }
+                }
+            }
+        }
+    }
 }
