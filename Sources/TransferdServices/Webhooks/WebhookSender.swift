@@ -83,25 +83,16 @@ struct WebhookSender: Sendable {
                 excerpt: reply.excerpt,
                 reply: reply.kept
             )
-        } catch let exceeded as DeadlineExceeded {
-            let answer = DeliveryAnswer.failed("The subscriber did not answer, body included, within \(exceeded.limit.timeInterval) s.")
-            return Exchange(
-                attemptedAt: attemptedAt,
-                answer: answer,
-                latency: ContinuousClock.now - started,
-                excerpt: nil,
-                reply: ByteBuffer()
-            )
         } catch {
-            if Task.isCancelled { return nil }
-            let answer = DeliveryAnswer.failed(TransferError(transportError: error).message)
-            return Exchange(
-                attemptedAt: attemptedAt,
-                answer: answer,
-                latency: ContinuousClock.now - started,
-                excerpt: nil,
-                reply: ByteBuffer()
-            )
+            if Task.isCancelled, !(error is DeadlineExceeded) { return nil }
+            let message =
+                if let exceeded = error as? DeadlineExceeded {
+                    "The subscriber did not answer, body included, within \(exceeded.limit.timeInterval) s."
+                } else {
+                    TransferError(transportError: error).message
+                }
+            let latency = ContinuousClock.now - started
+            return Exchange(attemptedAt: attemptedAt, answer: .failed(message), latency: latency, excerpt: nil, reply: ByteBuffer())
         }
     }
 

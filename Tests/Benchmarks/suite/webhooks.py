@@ -12,10 +12,12 @@ from .scaleout import PostgresCluster
 
 class Receiver:
     """An HTTP/1.1 keep-alive receiver on asyncio that answers every POST 204 at once and notes when each body
-    arrived (wall clock, as the payloads' timestamps are)."""
+    arrived (wall clock, as the payloads' timestamps are); while `refusal` is set, it answers that instead (a status
+    line and headers) and notes nothing."""
 
     def __init__(self):
         self.arrivals = []
+        self.refusal = None
         self.ready = threading.Event()
         threading.Thread(target=lambda: asyncio.run(self._serve()), daemon=True).start()
         self.ready.wait()
@@ -34,6 +36,9 @@ class Receiver:
                     int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")
                 )
                 body = await reader.readexactly(length)
+                if self.refusal:
+                    writer.write(self.refusal)
+                    continue
                 self.arrivals.append((time.time(), body))
                 writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
         except (asyncio.IncompleteReadError, ConnectionError):
@@ -69,7 +74,35 @@ def webhooks_benchmark(binary, workdir, sessions, events_per_session, paced_even
         sqlite, postgres = results["SQLite"][index], results["PostgreSQL"][index]
         print(f"{name:<46} {sqlite:9.{decimals}f} {postgres:11.{decimals}f} {target:>8}")
     print(f"{'every session delivered in order':<46} {str(results['SQLite'][3]):>9} {str(results['PostgreSQL'][3]):>11}")
+    retry_after, silent = (recovered(binary, workdir, sessions, headers) for headers in (b"Retry-After: 1\r\n", b""))
+    print(f"\nWebhooks after a 20 s outage: {sessions} sessions × 3 deliveries waiting in the 5-minute retry slot (SQLite)")
+    print(f"{'seconds from the subscriber back to the last delivery':<58} {'':>9} {'target':>8}")
+    print(f"{'  its 503s said Retry-After: 1':<58} {retry_after:9.1f} {10:>8}")
+    print(f"{'  its 503s said nothing (probes 1 s, doubling to 1 min)':<58} {silent:9.1f} {'':>8}")
     return results
+
+
+def recovered(binary, workdir, sessions, headers, outage=20):
+    """Seconds from a subscriber that answered 503 (with `headers`) for `outage` seconds answering 204 again until
+    each of `sessions` sessions' three waiting deliveries reached it, on one instance over SQLite with Svix's schedule."""
+    receiver = Receiver()
+    receiver.refusal = b"HTTP/1.1 503 Service Unavailable\r\n" + headers + b"Content-Length: 0\r\n\r\n"
+    process, port = start_transferd(binary, workdir, *NO_LIMITS)
+    client = Client(port)
+    try:
+        hook = {"url": f"http://127.0.0.1:{receiver.port}/hook"}
+        task = {"kind": "download", "url": "http://127.0.0.1:9/never", "start": False}
+        for number in range(sessions):
+            client.call("PUT", f"/v1/sessions/down-{number}", {"configuration": {"webhook": hook}})
+            client.call("POST", f"/v1/sessions/down-{number}/tasks", {"tasks": [task] * 3})
+        time.sleep(outage)
+        receiver.refusal = None
+        back = time.monotonic()
+        _wait_for(receiver, sessions * 3, back)
+        return time.monotonic() - back
+    finally:
+        client.close()
+        stop_transferd(process)
 
 
 def delivered(binary, workdir, options, sessions, events_per_session, paced_events, pace_per_second):
