@@ -174,13 +174,7 @@ package struct Dispatcher: Service {
     /// Claims the endpoint's probe until `until`, if its machine says one is to go now.
     private func claimProbe(of key: String, until: Date, at now: Date) async throws -> Bool {
         try await store.write { repositories in
-            guard var endpoint = try await repositories.endpoints.find(key: key) else { return false }
-            var machine = EndpointHealthMachine(endpoint.health, policy: policy)
-            guard machine.handle(.probeClaimed(until: until), at: now) == .sendProbe else { return false }
-            endpoint.health = machine.health
-            endpoint.updatedAt = now
-            try await repositories.endpoints.save(endpoint)
-            return true
+            try await repositories.endpoints.handle(.probeClaimed(until: until), key: key, policy: policy, at: now)?.action == .sendProbe
         }
     }
 
@@ -189,12 +183,9 @@ package struct Dispatcher: Service {
     private func catchUp(_ key: String, at now: Date) async throws {
         try await store.write { repositories in
             let madeDue = try await repositories.deliveries.makeHeadsDue(endpointKey: key, at: now)
-            guard var endpoint = try await repositories.endpoints.find(key: key) else { return }
-            var machine = EndpointHealthMachine(endpoint.health, policy: policy)
-            guard machine.handle(.caughtUp, at: now) == .finishCatchUp else { return }
-            endpoint.health = machine.health
-            endpoint.updatedAt = now
-            try await repositories.endpoints.save(endpoint)
+            guard try await repositories.endpoints.handle(.caughtUp, key: key, policy: policy, at: now)?.action == .finishCatchUp else {
+                return
+            }
             logger.info("a webhook endpoint came back; its sessions' waiting deliveries are due", metadata: ["heads": "\(madeDue)"])
         }
     }

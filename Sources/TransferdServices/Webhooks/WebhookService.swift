@@ -188,15 +188,9 @@ package struct WebhookService: Sendable {
         onlyIfDisabled: Bool,
         _ repositories: any Repositories
     ) async throws -> WebhookSubscription.State {
-        guard let key = subscription.endpointKey, var endpoint = try await repositories.endpoints.find(key: key) else { return .healthy }
+        guard let key = subscription.endpointKey, let endpoint = try await repositories.endpoints.find(key: key) else { return .healthy }
         if onlyIfDisabled, endpoint.health.state != .disabled { return endpoint.health.state }
-        var machine = EndpointHealthMachine(endpoint.health, policy: policy)
-        if machine.handle(.enabled, at: clock.now) != .none {
-            endpoint.health = machine.health
-            endpoint.updatedAt = clock.now
-            try await repositories.endpoints.save(endpoint)
-        }
-        return endpoint.health.state
+        return try await repositories.endpoints.handle(.enabled, key: key, policy: policy, at: clock.now)?.endpoint.health.state ?? .healthy
     }
 
     private func wakeDispatcher(_ repositories: any Repositories) {
