@@ -11,6 +11,8 @@ struct WebhookResponse: ResponseEncodable, Sendable {
     var secretHint: String
     var secret: String?
     var maxDeliveriesPerSecond: Double?
+    /// Why the endpoint's last failed attempt failed.
+    var lastError: String?
     /// Until when the secret before the last rotation still signs deliveries.
     var previousSecretExpiresAt: Date?
     var createdAt: Date
@@ -22,6 +24,7 @@ struct WebhookResponse: ResponseEncodable, Sendable {
         secretHint = subscription.secret.hint
         self.secret = secret?.value
         maxDeliveriesPerSecond = subscription.maxDeliveriesPerSecond
+        lastError = subscription.endpointLastError
         previousSecretExpiresAt = subscription.previousSecretExpiresAt.flatMap { $0 > now ? $0 : nil }
         createdAt = subscription.createdAt
     }

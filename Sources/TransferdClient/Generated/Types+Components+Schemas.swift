@@ -485,6 +485,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Webhook/maxDeliveriesPerSecond`.
             public var maxDeliveriesPerSecond: Swift.Double?
+            /// Why the endpoint's last failed attempt failed (any session's), when one did.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Webhook/lastError`.
+            public var lastError: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Webhook/createdAt`.
             public var createdAt: Foundation.Date
             /// Creates a new `Webhook`.
@@ -497,6 +501,7 @@ extension Components {
             ///   - secret: Present only in the response that generated or rotated it.
             ///   - previousSecretExpiresAt: While set, deliveries carry two signatures.
             ///   - maxDeliveriesPerSecond: The endpoint's rate limit, when it has one.
+            ///   - lastError: Why the endpoint's last failed attempt failed (any session's), when one did.
             ///   - createdAt:
             public init(
                 url: Swift.String,
@@ -506,6 +511,7 @@ extension Components {
                 secret: Swift.String? = nil,
                 previousSecretExpiresAt: Foundation.Date? = nil,
                 maxDeliveriesPerSecond: Swift.Double? = nil,
+                lastError: Swift.String? = nil,
                 createdAt: Foundation.Date
             ) {
                 self.url = url
@@ -515,6 +521,7 @@ extension Components {
                 self.secret = secret
                 self.previousSecretExpiresAt = previousSecretExpiresAt
                 self.maxDeliveriesPerSecond = maxDeliveriesPerSecond
+                self.lastError = lastError
                 self.createdAt = createdAt
             }
             public enum CodingKeys: String, CodingKey {
@@ -525,6 +532,7 @@ extension Components {
                 case secret
                 case previousSecretExpiresAt
                 case maxDeliveriesPerSecond
+                case lastError
                 case createdAt
             }
         }

@@ -27,6 +27,8 @@ package struct WebhookSubscription: Codable, Sendable {
     /// Its endpoint's key (``WebhookEndpoint``); nil for a subscription stored before endpoints were, until the
     /// dispatcher's start gives it one.
     package var endpointKey: String?
+    /// Why its endpoint's last failed attempt failed, read with it; nil when it never failed.
+    package var endpointLastError: String?
     /// The most deliveries a second its endpoint is sent, shared by every session pointing at it (nil: no limit).
     package var maxDeliveriesPerSecond: Double?
     package var createdAt: Date
@@ -52,6 +54,7 @@ package struct WebhookSubscription: Codable, Sendable {
         previousSecretExpiresAt: Date? = nil,
         state: State,
         endpointKey: String? = nil,
+        endpointLastError: String? = nil,
         maxDeliveriesPerSecond: Double? = nil,
         createdAt: Date
     ) {
@@ -63,6 +66,7 @@ package struct WebhookSubscription: Codable, Sendable {
         self.previousSecretExpiresAt = previousSecretExpiresAt
         self.state = state
         self.endpointKey = endpointKey
+        self.endpointLastError = endpointLastError
         self.maxDeliveriesPerSecond = maxDeliveriesPerSecond
         self.createdAt = createdAt
     }

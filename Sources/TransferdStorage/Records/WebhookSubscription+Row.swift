@@ -8,7 +8,7 @@ extension WebhookSubscription {
 
     /// The columns of the subscription `w` with its endpoint's state, as `init(row:vault:)` reads them, from `w`
     /// joined by `endpointJoin`.
-    static let columns = "w.*, ep.state AS endpoint_state"
+    static let columns = "w.*, ep.state AS endpoint_state, ep.last_error AS endpoint_last_error"
     static let endpointJoin = "LEFT JOIN \(WebhookEndpoint.table) ep ON ep.key = w.endpoint_key"
 
     /// The key of the endpoint `url` is for the tenant (``WebhookEndpoint``).
@@ -35,6 +35,7 @@ extension WebhookSubscription {
             previousSecretExpiresAt: row["previous_secret_expires_at"],
             state: try WebhookEndpoint.shownState(row["endpoint_state"]),
             endpointKey: row["endpoint_key"],
+            endpointLastError: row["endpoint_last_error"],
             maxDeliveriesPerSecond: row["max_deliveries_per_second"],
             createdAt: row["created_at"]
         )

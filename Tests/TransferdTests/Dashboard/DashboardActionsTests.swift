@@ -143,6 +143,7 @@ import Testing
                 let sessionPage = try await browser.get("/ui/sessions/ops")
                 #expect(sessionPage.text.contains(#"<span class="state failing">failing</span>, for webhook.test, task.completed."#))
                 #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt; down for maintenance"))
+                #expect(page.text.contains("Last failure: The subscriber answered 503."))
                 #expect(!page.text.contains("<script>alert(1)"))
                 #expect(page.text.contains(#"action="/ui/sessions/ops/webhook/enable""#))
 

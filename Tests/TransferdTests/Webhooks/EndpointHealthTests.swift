@@ -129,6 +129,8 @@ import TransferdServices
                     #expect(try await api.send(.GET, "/v1/sessions/a/deliveries/\(other.id)").status == 404, "b's delivery is not a's")
                     let attempt = try #require(shown.attempts.first)
                     #expect(attempt.statusCode == 500)
+                    let webhook = try await api.send(.GET, "/v1/sessions/b/webhook").decode(WebhookView.self)
+                    #expect(webhook.lastError == "The subscriber answered 500.", "the endpoint's, shared by b")
                     #expect(attempt.reply?.unicodeScalars.count == 512, "1 KiB of a reply of two-byte characters")
 
                     // act: the subscriber is back, and an operator enables the endpoint through one session

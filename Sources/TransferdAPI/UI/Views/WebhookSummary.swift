@@ -11,6 +11,7 @@ enum WebhookSummary {
                 "events": webhook.eventTypes.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "every event type",
             ]
             values["rate"] = webhook.maxDeliveriesPerSecond.map { String(format: "%g", $0) }
+            values["lastError"] = webhook.state == .healthy ? nil : webhook.endpointLastError
             return values
         }
     }
