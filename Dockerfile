@@ -27,7 +27,7 @@ RUN swift build -c release --product transferd --static-swift-stdlib \
 FROM debian:bookworm-slim
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 libstdc++6 zlib1g ca-certificates curl \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libstdc++6 libxml2 zlib1g ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 transferd \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --shell /usr/sbin/nologin transferd \

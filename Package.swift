@@ -25,7 +25,8 @@ let nio: [Target.Dependency] = [
 ]
 
 // The layers, each allowed to import only those before it:
-// JSON ← Domain ← Storage ← Engine ← Services ← API ← transferd (the command line and the one composition root).
+// JSON ← Domain ← Storage ← Engine ← Services ← API ← transferd (the command line and the one composition root);
+// S3 stands apart, under Engine.
 let package = Package(
     name: "transferd",
     platforms: [.macOS(.v15)],
@@ -102,7 +103,18 @@ let package = Package(
                 .copy("0022_claimable_tasks.sql"),
                 .copy("0023_webhook_endpoints.sql"),
                 .copy("0024_webhook_notices.sql"),
+                .copy("0025_object_storages.sql"),
+                .copy("0026_object_destinations.sql"),
                 .copy("PostgreSQL"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // S3-compatible object storage: SigV4 signing and the S3 requests transferd makes. It knows nothing of transferd.
+        .target(
+            name: "TransferdS3",
+            dependencies: [
+                asyncHTTPClient, crypto, .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -110,7 +122,7 @@ let package = Package(
         .target(
             name: "TransferdEngine",
             dependencies: [
-                "TransferdDomain", "TransferdStorage", asyncHTTPClient, compressNIO, crypto, logging, serviceLifecycle,
+                "TransferdDomain", "TransferdStorage", "TransferdS3", asyncHTTPClient, compressNIO, crypto, logging, serviceLifecycle,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOTLS", package: "swift-nio"),
             ] + nio,
             swiftSettings: swiftSettings
@@ -189,13 +201,25 @@ let package = Package(
         // What tests of every layer share: data directories, waiting for a condition, the tests' vault.
         .target(
             name: "TransferdTestSupport",
-            dependencies: ["TransferdDomain", crypto],
+            dependencies: [
+                "TransferdDomain", crypto, asyncHTTPClient, .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Tests/TransferdTestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "TransferdStorageTests",
             dependencies: ["TransferdStorage", "TransferdDomain", "TransferdTestSupport", grdb, postgres, logging],
+            swiftSettings: swiftSettings
+        ),
+        // The signer against AWS's examples and botocore, the client against moto's S3 server.
+        .testTarget(
+            name: "TransferdS3Tests",
+            dependencies: [
+                "TransferdS3", "TransferdTestSupport", asyncHTTPClient, crypto, .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -232,7 +256,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["TRANSFERD_UNITS"] != nil {
     let units: Set = [
         "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdMigrations", "TransferdTestSupport", "TransferdJSONTests",
-        "TransferdDomainTests", "TransferdStorageTests",
+        "TransferdDomainTests", "TransferdStorageTests", "TransferdS3", "TransferdS3Tests",
     ]
     package.targets.removeAll { !units.contains($0.name) }
     package.products.removeAll()

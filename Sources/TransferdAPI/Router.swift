@@ -115,6 +115,10 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     let describedByHeaders = IdempotencyMiddleware(keys: api.idempotency, fingerprint: .headers(FilesController.describingHeaders))
     router.addRoutes(FilesController(store: api.stagedFiles).endpoints(idempotency: describedByHeaders), atPath: "v1/files")
     router.addRoutes(TenantController(tenants: api.tenants).endpoints, atPath: "v1/tenant")
+    router.addRoutes(
+        StorageController(storages: ObjectStorageService(store: api.store, clock: api.clock), destinations: api.destinations).endpoints,
+        atPath: "v1/storage"
+    )
     router.addRoutes(try Dashboard(api: api, intake: intake).endpoints, atPath: "ui")
     return router
 }

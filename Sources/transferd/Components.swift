@@ -104,7 +104,8 @@ struct Components: Sendable {
             progressInterval: configuration.progressInterval,
             clock: clock,
             serviceLimit: BandwidthLimit(bytesPerSecond: configuration.maxBytesPerSecond),
-            vault: vault
+            vault: vault,
+            objects: ObjectStores(store: store, destinations: httpClient.destinations, clock: clock)
         )
         scheduler = Scheduler(
             store: store,
@@ -200,7 +201,7 @@ struct Components: Sendable {
                 keys: apiKeys,
                 dashboard: dashboard,
                 disabled: configuration.authenticationDisabled,
-                limiter: RequestRateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst),
+                limiter: RequestRateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst, clock: clock),
                 contentLinks: contentLinks,
                 clock: clock
             ),

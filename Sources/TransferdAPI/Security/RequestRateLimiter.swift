@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import TransferdDomain
 
@@ -7,7 +8,7 @@ import TransferdDomain
 package final class RequestRateLimiter: Sendable {
     private struct Bucket {
         package var tokens: Double
-        package var updatedAt: ContinuousClock.Instant
+        package var updatedAt: Date
     }
 
     package let rate: Double
@@ -21,23 +22,26 @@ package final class RequestRateLimiter: Sendable {
     /// Buckets kept before full ones are forgotten.
     static let pruneThreshold = 4096
     private let buckets = Mutex(Buckets())
+    /// The time tokens come back by (the service's clock, which tests move by hand).
+    private let clock: any WallClock
 
-    package init(rate: Double, burst: Double) {
+    package init(rate: Double, burst: Double, clock: any WallClock) {
         self.rate = rate
         self.burst = burst
+        self.clock = clock
     }
 
     /// Takes a token for `key`: nil when the request may proceed, else the wait before the next token.
     package func take(for key: String) -> Duration? {
-        let now = ContinuousClock.now
+        let now = clock.now
         return buckets.withLock { buckets in
             if buckets.byKey.count >= buckets.pruneAt {
                 // A bucket untouched for `burst / rate` seconds is full: forgetting it changes nothing.
-                buckets.byKey = buckets.byKey.filter { (now - $0.value.updatedAt).timeInterval < burst / rate }
+                buckets.byKey = buckets.byKey.filter { now.timeIntervalSince($0.value.updatedAt) < burst / rate }
                 buckets.pruneAt = max(Self.pruneThreshold, buckets.byKey.count * 2)
             }
             var bucket = buckets.byKey[key] ?? Bucket(tokens: burst, updatedAt: now)
-            bucket.tokens = min(burst, bucket.tokens + (now - bucket.updatedAt).timeInterval * rate)
+            bucket.tokens = min(burst, bucket.tokens + max(0, now.timeIntervalSince(bucket.updatedAt)) * rate)
             bucket.updatedAt = now
             defer { buckets.byKey[key] = bucket }
             guard bucket.tokens >= 1 else { return .milliseconds(Int64((1 - bucket.tokens) / rate * 1000) + 1) }

@@ -111,6 +111,133 @@ extension Components {
                 case used
             }
         }
+        /// - Remark: Generated from `#/components/schemas/StorageSettings`.
+        public struct StorageSettings: Codable, Hashable, Sendable {
+            /// `https://host[:port]` (or `http://`), without a path: `https://s3.eu-west-1.amazonaws.com`, `https://<account>.r2.cloudflarestorage.com`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StorageSettings/endpoint`.
+            public var endpoint: Swift.String
+            /// The region signed into each request (`auto` for R2).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StorageSettings/region`.
+            public var region: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/StorageSettings/bucket`.
+            public var bucket: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StorageSettings/accessKeyId`.
+            public var accessKeyId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StorageSettings/secretAccessKey`.
+            public var secretAccessKey: Swift.String
+            /// Address objects as `endpoint/bucket/key` (MinIO, Ceph, Garage) rather than `bucket.endpoint/key`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StorageSettings/pathStyle`.
+            public var pathStyle: Swift.Bool?
+            /// Creates a new `StorageSettings`.
+            ///
+            /// - Parameters:
+            ///   - endpoint: `https://host[:port]` (or `http://`), without a path: `https://s3.eu-west-1.amazonaws.com`, `https://<account>.r2.cloudflarestorage.com`.
+            ///   - region: The region signed into each request (`auto` for R2).
+            ///   - bucket:
+            ///   - accessKeyId:
+            ///   - secretAccessKey:
+            ///   - pathStyle: Address objects as `endpoint/bucket/key` (MinIO, Ceph, Garage) rather than `bucket.endpoint/key`.
+            public init(
+                endpoint: Swift.String,
+                region: Swift.String? = nil,
+                bucket: Swift.String,
+                accessKeyId: Swift.String,
+                secretAccessKey: Swift.String,
+                pathStyle: Swift.Bool? = nil
+            ) {
+                self.endpoint = endpoint
+                self.region = region
+                self.bucket = bucket
+                self.accessKeyId = accessKeyId
+                self.secretAccessKey = secretAccessKey
+                self.pathStyle = pathStyle
+            }
+            public enum CodingKeys: String, CodingKey {
+                case endpoint
+                case region
+                case bucket
+                case accessKeyId
+                case secretAccessKey
+                case pathStyle
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Storage`.
+        public struct Storage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Storage/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Storage/endpoint`.
+            public var endpoint: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Storage/region`.
+            public var region: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Storage/bucket`.
+            public var bucket: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Storage/accessKeyId`.
+            public var accessKeyId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Storage/pathStyle`.
+            public var pathStyle: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Storage/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Storage/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// Creates a new `Storage`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - endpoint:
+            ///   - region:
+            ///   - bucket:
+            ///   - accessKeyId:
+            ///   - pathStyle:
+            ///   - createdAt:
+            ///   - updatedAt:
+            public init(
+                name: Swift.String,
+                endpoint: Swift.String,
+                region: Swift.String,
+                bucket: Swift.String,
+                accessKeyId: Swift.String,
+                pathStyle: Swift.Bool,
+                createdAt: Foundation.Date,
+                updatedAt: Foundation.Date
+            ) {
+                self.name = name
+                self.endpoint = endpoint
+                self.region = region
+                self.bucket = bucket
+                self.accessKeyId = accessKeyId
+                self.pathStyle = pathStyle
+                self.createdAt = createdAt
+                self.updatedAt = updatedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case endpoint
+                case region
+                case bucket
+                case accessKeyId
+                case pathStyle
+                case createdAt
+                case updatedAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StorageList`.
+        public struct StorageList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StorageList/storages`.
+            public var storages: [Components.Schemas.Storage]
+            /// Creates a new `StorageList`.
+            ///
+            /// - Parameters:
+            ///   - storages:
+            public init(storages: [Components.Schemas.Storage]) {
+                self.storages = storages
+            }
+            public enum CodingKeys: String, CodingKey {
+                case storages
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Tenant`.
         public struct Tenant: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Tenant/name`.
@@ -1759,13 +1886,15 @@ extension Components {
                 case cannotDecodeContentData = "cannotDecodeContentData"
                 case userAuthenticationRequired = "userAuthenticationRequired"
                 case secureConnectionFailed = "secureConnectionFailed"
+                case objectStorageUnavailable = "objectStorageUnavailable"
+                case objectStorageRefused = "objectStorageRefused"
                 case unknown = "unknown"
             }
             /// - Remark: Generated from `#/components/schemas/TransferError/code`.
             public var code: Components.Schemas.TransferError.CodePayload
             /// - Remark: Generated from `#/components/schemas/TransferError/message`.
             public var message: Swift.String
-            /// The origin's status, for `badServerResponse`.
+            /// The origin's status, for `badServerResponse`; the store's, for `objectStorageUnavailable` and `objectStorageRefused`.
             ///
             /// - Remark: Generated from `#/components/schemas/TransferError/statusCode`.
             public var statusCode: Swift.Int?
@@ -1780,7 +1909,7 @@ extension Components {
             /// - Parameters:
             ///   - code:
             ///   - message:
-            ///   - statusCode: The origin's status, for `badServerResponse`.
+            ///   - statusCode: The origin's status, for `badServerResponse`; the store's, for `objectStorageUnavailable` and `objectStorageRefused`.
             ///   - resumeData: NSURLSessionDownloadTaskResumeData: on a cancel with `produceResumeData`, or a transient failure that
             public init(
                 code: Components.Schemas.TransferError.CodePayload,
@@ -1808,25 +1937,80 @@ extension Components {
             public var sha256: Swift.String
             /// - Remark: Generated from `#/components/schemas/StoredFile/contentType`.
             public var contentType: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/StoredFile/object`.
+            public var object: Components.Schemas.StoredObject?
             /// Creates a new `StoredFile`.
             ///
             /// - Parameters:
             ///   - size:
             ///   - sha256:
             ///   - contentType:
+            ///   - object:
             public init(
                 size: Swift.Int,
                 sha256: Swift.String,
-                contentType: Swift.String? = nil
+                contentType: Swift.String? = nil,
+                object: Components.Schemas.StoredObject? = nil
             ) {
                 self.size = size
                 self.sha256 = sha256
                 self.contentType = contentType
+                self.object = object
             }
             public enum CodingKeys: String, CodingKey {
                 case size
                 case sha256
                 case contentType
+                case object
+            }
+        }
+        /// A download into a bucket, once the object exists.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StoredObject`.
+        public struct StoredObject: Codable, Hashable, Sendable {
+            /// The store's name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoredObject/storage`.
+            public var storage: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StoredObject/bucket`.
+            public var bucket: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StoredObject/key`.
+            public var key: Swift.String
+            /// The object's `ETag`, quotes included.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoredObject/etag`.
+            public var etag: Swift.String
+            /// Where the object is (`https://bucket.endpoint/key`, or path style), unsigned.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoredObject/url`.
+            public var url: Swift.String
+            /// Creates a new `StoredObject`.
+            ///
+            /// - Parameters:
+            ///   - storage: The store's name.
+            ///   - bucket:
+            ///   - key:
+            ///   - etag: The object's `ETag`, quotes included.
+            ///   - url: Where the object is (`https://bucket.endpoint/key`, or path style), unsigned.
+            public init(
+                storage: Swift.String,
+                bucket: Swift.String,
+                key: Swift.String,
+                etag: Swift.String,
+                url: Swift.String
+            ) {
+                self.storage = storage
+                self.bucket = bucket
+                self.key = key
+                self.etag = etag
+                self.url = url
+            }
+            public enum CodingKeys: String, CodingKey {
+                case storage
+                case bucket
+                case key
+                case etag
+                case url
             }
         }
         /// - Remark: Generated from `#/components/schemas/Task`.

@@ -172,6 +172,32 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/tenant`.
     /// - Remark: Generated from `#/paths//v1/tenant/get(getTenant)`.
     func getTenant(_ input: Operations.GetTenant.Input) async throws -> Operations.GetTenant.Output
+    /// The tenant's stores, by name (their secrets are never shown)
+    ///
+    /// - Remark: HTTP `GET /v1/storage`.
+    /// - Remark: Generated from `#/paths//v1/storage/get(listStorages)`.
+    func listStorages(_ input: Operations.ListStorages.Input) async throws -> Operations.ListStorages.Output
+    /// A store, without its secret
+    ///
+    /// - Remark: HTTP `GET /v1/storage/{name}`.
+    /// - Remark: Generated from `#/paths//v1/storage/{name}/get(getStorage)`.
+    func getStorage(_ input: Operations.GetStorage.Input) async throws -> Operations.GetStorage.Output
+    /// Names an S3-compatible store (AWS S3, MinIO, Ceph RGW, Cloudflare R2, Garage…), or replaces it
+    ///
+    /// The secret is sealed at rest under the service's credentials key and never shown again. The endpoint must
+    /// lead to an address the service may connect to (the destination policy, as for every URL a tenant gives); it
+    /// is checked again at each request, so a name that later resolves elsewhere is refused then. A tenant names at
+    /// most 100 stores.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/storage/{name}`.
+    /// - Remark: Generated from `#/paths//v1/storage/{name}/put(putStorage)`.
+    func putStorage(_ input: Operations.PutStorage.Input) async throws -> Operations.PutStorage.Output
+    /// Forgets a store; tasks that name it fail when they next reach for it
+    ///
+    /// - Remark: HTTP `DELETE /v1/storage/{name}`.
+    /// - Remark: Generated from `#/paths//v1/storage/{name}/delete(deleteStorage)`.
+    func deleteStorage(_ input: Operations.DeleteStorage.Input) async throws -> Operations.DeleteStorage.Output
     /// The tenant's staged files, oldest first (unfinished uploads past their expiry are gone)
     ///
     /// - Remark: HTTP `GET /v1/files`.
@@ -691,6 +717,60 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/tenant/get(getTenant)`.
     public func getTenant(headers: Operations.GetTenant.Input.Headers = .init()) async throws -> Operations.GetTenant.Output {
         try await getTenant(Operations.GetTenant.Input(headers: headers))
+    }
+    /// The tenant's stores, by name (their secrets are never shown)
+    ///
+    /// - Remark: HTTP `GET /v1/storage`.
+    /// - Remark: Generated from `#/paths//v1/storage/get(listStorages)`.
+    public func listStorages(headers: Operations.ListStorages.Input.Headers = .init()) async throws -> Operations.ListStorages.Output {
+        try await listStorages(Operations.ListStorages.Input(headers: headers))
+    }
+    /// A store, without its secret
+    ///
+    /// - Remark: HTTP `GET /v1/storage/{name}`.
+    /// - Remark: Generated from `#/paths//v1/storage/{name}/get(getStorage)`.
+    public func getStorage(
+        path: Operations.GetStorage.Input.Path,
+        headers: Operations.GetStorage.Input.Headers = .init()
+    ) async throws -> Operations.GetStorage.Output {
+        try await getStorage(Operations.GetStorage.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Names an S3-compatible store (AWS S3, MinIO, Ceph RGW, Cloudflare R2, Garage…), or replaces it
+    ///
+    /// The secret is sealed at rest under the service's credentials key and never shown again. The endpoint must
+    /// lead to an address the service may connect to (the destination policy, as for every URL a tenant gives); it
+    /// is checked again at each request, so a name that later resolves elsewhere is refused then. A tenant names at
+    /// most 100 stores.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/storage/{name}`.
+    /// - Remark: Generated from `#/paths//v1/storage/{name}/put(putStorage)`.
+    public func putStorage(
+        path: Operations.PutStorage.Input.Path,
+        headers: Operations.PutStorage.Input.Headers = .init(),
+        body: Operations.PutStorage.Input.Body
+    ) async throws -> Operations.PutStorage.Output {
+        try await putStorage(Operations.PutStorage.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Forgets a store; tasks that name it fail when they next reach for it
+    ///
+    /// - Remark: HTTP `DELETE /v1/storage/{name}`.
+    /// - Remark: Generated from `#/paths//v1/storage/{name}/delete(deleteStorage)`.
+    public func deleteStorage(
+        path: Operations.DeleteStorage.Input.Path,
+        headers: Operations.DeleteStorage.Input.Headers = .init()
+    ) async throws -> Operations.DeleteStorage.Output {
+        try await deleteStorage(Operations.DeleteStorage.Input(
+            path: path,
+            headers: headers
+        ))
     }
     /// The tenant's staged files, oldest first (unfinished uploads past their expiry are gone)
     ///

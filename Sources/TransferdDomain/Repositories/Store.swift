@@ -68,6 +68,7 @@ package protocol Repositories {
     var idempotencyKeys: any IdempotencyRepository { get }
     var serviceKeys: any ServiceKeyRepository { get }
     var dashboardSessions: any DashboardSessionRepository { get }
+    var objectStorages: any ObjectStorageRepository { get }
 
     /// Runs `body` so that, if it throws, what it wrote (and the actions it registered) is undone while the
     /// transaction goes on (a savepoint); its error is rethrown. Many callers' work can share one transaction so.

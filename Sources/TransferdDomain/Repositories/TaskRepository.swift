@@ -42,8 +42,16 @@ package protocol TaskRepository {
     func unfinishedUploads(sending source: UploadSourceReference) async throws -> [Int64]
 
     /// A checkpoint of a running download by the lease's `owner`, or of one being cancelled (its last checkpoint,
-    /// which its resume data continues from); false when the task is neither or no longer the owner's.
-    func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) async throws -> Bool
+    /// which its resume data continues from); false when the task is neither or no longer the owner's. A download
+    /// into a bucket checkpoints its multipart upload with the bytes it holds.
+    func recordProgress(
+        id: Int64,
+        owner: String,
+        received: Int64,
+        expected: Int64,
+        partialBytes: Int64,
+        objectUpload: ObjectUploadProgress?
+    ) async throws -> Bool
     /// The responses running tasks' transfers received, by the lease's `owner`, written together without reading the
     /// tasks first; returns the identifiers of the tasks written, by row id (one no longer running or the owner's is
     /// missing).

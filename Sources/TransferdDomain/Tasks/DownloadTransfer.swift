@@ -9,16 +9,28 @@ package struct DownloadTransfer: Sendable, Equatable {
     package var maxBytes: Int64?
     /// Its own redirect policy; nil for its session's.
     package var redirectPolicy: RedirectPolicy?
-    /// The checkpoint of the partial file: bytes flushed to disk that a later attempt may keep.
+    /// Where the content goes.
+    package var destination: DownloadDestination = .dataDirectory
+    /// The checkpoint: bytes flushed to the partial file, or acknowledged in the object's multipart upload, that a
+    /// later attempt may keep.
     package var partialBytes: Int64 = 0
+    /// The object's multipart upload while a download into a bucket is under way; nil otherwise, and once it is
+    /// completed or aborted.
+    package var objectUpload: ObjectUploadProgress?
     /// The validator of the response the partial bytes came from; nil when they cannot be continued.
     package var resumeValidator: ResumeValidator?
     package var notResumableReason: ResumeValidator.NotResumableReason?
     /// The finished file, once published.
     package var file: StoredFile?
 
-    package init(checksum: Checksum? = nil, connections: Int = 1, maxBytes: Int64? = nil, redirectPolicy: RedirectPolicy? = nil) {
-        (self.checksum, self.connections, self.maxBytes, self.redirectPolicy) = (checksum, connections, maxBytes, redirectPolicy)
+    package init(
+        checksum: Checksum? = nil,
+        connections: Int = 1,
+        maxBytes: Int64? = nil,
+        redirectPolicy: RedirectPolicy? = nil,
+        destination: DownloadDestination = .dataDirectory
+    ) {
+        (self.checksum, self.connections, self.maxBytes, self.redirectPolicy, self.destination) =
+            (checksum, connections, maxBytes, redirectPolicy, destination)
     }
-
 }

@@ -1,17 +1,21 @@
-/// A finished download as kept on disk: what the task's `file` field shows.
+/// A finished download as kept on disk, or as an object in a bucket: what the task's `file` field shows.
 package struct StoredFile: Codable, Sendable, Equatable {
     package var size: Int64
     /// Lowercase hex SHA-256 of the content, computed while it streamed in.
     package var sha256: String
     package var contentType: String?
+    /// The object it is, for a download into a bucket; nil for one kept in the data directory.
+    package var object: StoredObject?
 
     package init(
         size: Int64,
         sha256: String,
-        contentType: String? = nil
+        contentType: String? = nil,
+        object: StoredObject? = nil
     ) {
         self.size = size
         self.sha256 = sha256
         self.contentType = contentType
+        self.object = object
     }
 }

@@ -31,6 +31,11 @@ package struct TransferError: Codable, Sendable, Equatable, Error {
         case userAuthenticationRequired
         /// The TLS handshake failed: the server's certificate is not trusted, or they agreed on nothing.
         case secureConnectionFailed
+        /// A tenant's object store failed or could not be reached, after the attempts its client makes.
+        case objectStorageUnavailable
+        /// A tenant's object store refused the request (a wrong key, a missing bucket, no right), or the task names
+        /// a store the tenant does not have.
+        case objectStorageRefused
         case unknown
     }
 
@@ -59,7 +64,7 @@ package struct TransferError: Codable, Sendable, Equatable, Error {
     /// Whether another attempt may succeed: network failures, stalls, truncated bodies and the statuses above.
     package var isTransient: Bool {
         switch code {
-        case .cannotConnectToHost, .networkConnectionLost, .timedOut, .outOfSpace, .quotaExceeded: true
+        case .cannotConnectToHost, .networkConnectionLost, .timedOut, .outOfSpace, .quotaExceeded, .objectStorageUnavailable: true
         case .badServerResponse: statusCode.map(Self.transientStatuses.contains) ?? false
         default: false
         }

@@ -1,43 +1,37 @@
 import Synchronization
 import TransferdDomain
-import _NIOFileSystem
 
-/// The checkpoints of one attempt. Each flushes the partial file to disk, then records the flushed prefix as
-/// the task's `partialBytes` with its counters (and `task.progress` when bytes arrived since the last one), after the
-/// attempt's response when no write has recorded it yet.
-/// Only flushed bytes are recorded, so after a crash the file can be cut back to the checkpoint and trusted.
+/// The checkpoints of one attempt. Each makes what the attempt kept durable (`durable`: the partial file flushed to
+/// disk, or the parts a bucket acknowledged), then records it as the task's `partialBytes` with its counters (and
+/// `task.progress` when bytes arrived since the last one), after the attempt's response when no write has recorded it
+/// yet. Only durable bytes are recorded, so after a crash the attempt that follows can trust them.
 ///
 /// A checkpoint the store cannot take (the database is unreachable) is skipped: the transfer goes on, and the next
 /// checkpoint records what this one would have. One the task refuses (it no longer wants this transfer, or its tenant
 /// is over its quota of stored bytes) stops it.
 package final class Checkpoints: Sendable {
-    private let handle: ReadWriteFileHandle
-    private let transfer: ActiveTransfer
-    private let prefix: BodyWriter.Mark
-    private let reporter: any TransferReporter
-    /// What the last checkpoint recorded: bytes received, and the flushed prefix.
-    private let reported: Mutex<(received: Int64, flushed: Int64)>
+    /// What the attempt holds durably: its bytes, and the multipart upload holding them for a download into a bucket.
+    typealias Durable = @Sendable () async throws -> (bytes: Int64, objectUpload: ObjectUploadProgress?)
 
-    init(
-        handle: ReadWriteFileHandle,
-        transfer: ActiveTransfer,
-        prefix: BodyWriter.Mark,
-        reporter: any TransferReporter
-    ) {
-        self.handle = handle
+    private let transfer: ActiveTransfer
+    private let durable: Durable
+    private let reporter: any TransferReporter
+    /// What the last checkpoint recorded: bytes received, and the durable bytes.
+    private let reported: Mutex<(received: Int64, kept: Int64)>
+
+    init(transfer: ActiveTransfer, kept: Int64, reporter: any TransferReporter, durable: @escaping Durable) {
         self.transfer = transfer
-        self.prefix = prefix
+        self.durable = durable
         self.reporter = reporter
-        reported = Mutex((transfer.counters.received, prefix.value))
+        reported = Mutex((transfer.counters.received, kept))
     }
 
     /// Takes one checkpoint; callers take them one at a time.
     package func take() async throws {
-        let flushed = prefix.value
-        try await handle.synchronize()
+        let (kept, objectUpload) = try await durable()
         let (received, expected) = transfer.counters
         let previous = reported.withLock { $0 }
-        guard received != previous.received || flushed != previous.flushed || transfer.unrecordedResponse != nil else { return }
+        guard received != previous.received || kept != previous.kept || transfer.unrecordedResponse != nil else { return }
         let verdict: CheckpointVerdict
         do {
             verdict = try await reporter.checkpoint(
@@ -45,16 +39,17 @@ package final class Checkpoints: Sendable {
                 received: received,
                 expected: expected,
                 bytesWritten: received - previous.received,
-                partialBytes: flushed
+                partialBytes: kept,
+                objectUpload: objectUpload
             )
         } catch {
             return
         }
         switch verdict {
-        case .proceed: reported.withLock { $0 = (received, flushed) }
+        case .proceed: reported.withLock { $0 = (received, kept) }
         case .unwanted: transfer.interrupt(.byClient)
         case .overQuota(let breach):
-            reported.withLock { $0 = (received, flushed) }
+            reported.withLock { $0 = (received, kept) }
             transfer.interrupt(.overQuota(breach))
         }
     }

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import TransferdDomain
+import TransferdS3
 import TransferdStorage
 import _NIOFileSystem
 
@@ -36,64 +37,141 @@ package struct DownloadRunner: TransferRunner {
         do {
             if job.challengeUnanswered { return .failed(TransferJob.unansweredChallenge) }
             let deadline = try environment.deadline(of: job)
-            try disk.checkForTransfer()
-            let partialFile = try await lockPartialFile(of: job)
-            // Released when the attempt stops, unless it published the file: then once its end is recorded.
-            var published = false
-            defer { if !published { partialFile.release() } }
-            var resumePoint = download.resumePoint
-            var restartReason: RestartReason?
-            if let point = resumePoint, try partialFile.size() < point.bytes {
-                (resumePoint, restartReason) = (nil, .partialFileMissing)
+            switch download.destination {
+            case .dataDirectory: return try await downloadToFile(job, download, transfer: transfer, deadline: deadline)
+            case .object(let location):
+                return try await downloadToObject(location, job, download, transfer: transfer, deadline: deadline)
             }
-            var (response, url, timeline) = try await fetch(
-                job,
-                download,
-                from: job.url,
-                range: firstRange(download, resumePoint),
-                deadline: deadline,
-                transfer: transfer
-            )
-            if resumePoint != nil, response.status == .rangeNotSatisfiable {
-                (resumePoint, restartReason) = (nil, RestartReason.rangeNotSatisfiable)
-                (response, url, timeline) = try await fetch(
-                    job,
-                    download,
-                    from: job.url,
-                    range: firstRange(download, nil),
-                    deadline: deadline,
-                    transfer: transfer
-                )
-            }
-            if let challenge = job.challenge(in: response, from: url) {
-                let summary = TransferResponse(response)
-                transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: nil))
-                return challenge
-            }
-            // A redirect the policy did not follow is the task's response, and its body the content.
-            let redirectKept = Self.redirectStatuses.contains(response.status.code)
-            if redirectKept, resumePoint != nil { (resumePoint, restartReason) = (nil, .rangeIgnored) }
-            let decoder = try ContentDecoder(decodeContent: download.decodeContent, headers: response.headers)
-            let mimeType = response.headers.first(name: "content-type")
-            let summary = TransferResponse(response)
-            guard (200..<300).contains(response.status.code) || redirectKept else {
-                transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: nil))
-                let retryAfter = RetryAfter.parse(response.headers.first(name: "retry-after"), now: environment.clock.now)
-                return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
-            }
-            let start = try AttemptStart(summary, resumePoint: resumePoint, restartReason: restartReason, decoded: decoder != nil)
-            transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: start))
-            if start.expectedBytes > download.maxBytes { throw TransferError.tooLarge(limit: download.maxBytes) }
-            transfer.begin(received: start.offset, expected: start.expectedBytes)
-            let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline, timeline: timeline)
-            let file = try await store(body, of: job, download, transfer: transfer, contentType: mimeType)
-            try await environment.files.publish(taskID: job.taskID)
-            transfer.hold(partialFile)
-            published = true
-            return .succeeded(file)
         } catch {
             return job.outcome(ofThrown: error)
         }
+    }
+
+    /// A download into the data directory: its partial file, then the published file.
+    private func downloadToFile(
+        _ job: TransferJob,
+        _ download: DownloadJob,
+        transfer: ActiveTransfer,
+        deadline: NIODeadline
+    ) async throws -> TaskStateMachine.TransferOutcome {
+        try disk.checkForTransfer()
+        let partialFile = try await lockPartialFile(of: job)
+        // Released when the attempt stops, unless it published the file: then once its end is recorded.
+        var published = false
+        defer { if !published { partialFile.release() } }
+        var resumePoint = download.resumePoint
+        var restartReason: RestartReason?
+        if let point = resumePoint, try partialFile.size() < point.bytes {
+            (resumePoint, restartReason) = (nil, .partialFileMissing)
+        }
+        let opened = try await open(
+            job,
+            download,
+            resumePoint: resumePoint,
+            restartReason: restartReason,
+            deadline: deadline,
+            transfer: transfer
+        )
+        guard case .body(let body, let contentType) = opened else { return opened.outcome }
+        let file = try await store(body, of: job, download, transfer: transfer, contentType: contentType)
+        try await environment.files.publish(taskID: job.taskID)
+        transfer.hold(partialFile)
+        published = true
+        return .succeeded(file)
+    }
+
+    /// A download into an object of a tenant's store: its multipart upload, continued from the parts kept.
+    private func downloadToObject(
+        _ location: ObjectLocation,
+        _ job: TransferJob,
+        _ download: DownloadJob,
+        transfer: ActiveTransfer,
+        deadline: NIODeadline
+    ) async throws -> TaskStateMachine.TransferOutcome {
+        let client: S3Client
+        do {
+            client = try await environment.objects.client(tenantID: transfer.tenantID, storage: location.storage)
+        } catch {
+            throw TransferError.objectStorage(error, storage: location.storage)
+        }
+        let opened = try await open(
+            job,
+            download,
+            resumePoint: download.resumePoint,
+            restartReason: nil,
+            deadline: deadline,
+            transfer: transfer
+        )
+        guard case .body(let body, let contentType) = opened else { return opened.outcome }
+        return .succeeded(try await storeObject(body, in: location, client: client, download, transfer: transfer, contentType: contentType))
+    }
+
+    /// What the first request of an attempt gave: the body to store, or the attempt's outcome already (a challenge,
+    /// a refusal).
+    enum Opened {
+        case body(FirstBody, contentType: String?)
+        case ended(TaskStateMachine.TransferOutcome)
+
+        var outcome: TaskStateMachine.TransferOutcome {
+            switch self {
+            case .body: preconditionFailure("an opened body has no outcome yet")
+            case .ended(let outcome): outcome
+            }
+        }
+    }
+
+    /// Sends the attempt's first request (after the kept bytes at `resumePoint`, or from the start when the origin
+    /// cannot continue them), follows redirects, and reports the response that starts the body.
+    private func open(
+        _ job: TransferJob,
+        _ download: DownloadJob,
+        resumePoint: DownloadJob.ResumePoint?,
+        restartReason: RestartReason?,
+        deadline: NIODeadline,
+        transfer: ActiveTransfer
+    ) async throws -> Opened {
+        var (resumePoint, restartReason) = (resumePoint, restartReason)
+        var (response, url, timeline) = try await fetch(
+            job,
+            download,
+            from: job.url,
+            range: firstRange(download, resumePoint),
+            deadline: deadline,
+            transfer: transfer
+        )
+        if resumePoint != nil, response.status == .rangeNotSatisfiable {
+            (resumePoint, restartReason) = (nil, RestartReason.rangeNotSatisfiable)
+            (response, url, timeline) = try await fetch(
+                job,
+                download,
+                from: job.url,
+                range: firstRange(download, nil),
+                deadline: deadline,
+                transfer: transfer
+            )
+        }
+        if let challenge = job.challenge(in: response, from: url) {
+            let summary = TransferResponse(response)
+            transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: nil))
+            return .ended(challenge)
+        }
+        // A redirect the policy did not follow is the task's response, and its body the content.
+        let redirectKept = Self.redirectStatuses.contains(response.status.code)
+        if redirectKept, resumePoint != nil { (resumePoint, restartReason) = (nil, .rangeIgnored) }
+        let decoder = try ContentDecoder(decodeContent: download.decodeContent, headers: response.headers)
+        let mimeType = response.headers.first(name: "content-type")
+        let summary = TransferResponse(response)
+        guard (200..<300).contains(response.status.code) || redirectKept else {
+            transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: nil))
+            let retryAfter = RetryAfter.parse(response.headers.first(name: "retry-after"), now: environment.clock.now)
+            return .ended(.failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter)))
+        }
+        let start = try AttemptStart(summary, resumePoint: resumePoint, restartReason: restartReason, decoded: decoder != nil)
+        transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: start))
+        if start.expectedBytes > download.maxBytes { throw TransferError.tooLarge(limit: download.maxBytes) }
+        transfer.begin(received: start.offset, expected: start.expectedBytes)
+        let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline, timeline: timeline)
+        return .body(body, contentType: mimeType)
     }
 
     /// Takes the task's partial file for this attempt, waiting while an attempt whose lease ran out still holds it
@@ -106,7 +184,7 @@ package struct DownloadRunner: TransferRunner {
     }
 
     /// The response an attempt opened with, and what it says about where its bytes go.
-    private struct FirstBody {
+    struct FirstBody {
         package let body: HTTPClientResponse.Body
         /// The URL after redirects: segments ask it directly.
         package let url: String
@@ -226,7 +304,13 @@ package struct DownloadRunner: TransferRunner {
             let prefix = BodyWriter.Mark(start.offset)
             var digest = ContentDigest(checksum: download.checksum)
             let segments = segments(of: download, first: first)
-            let size = try await checkpointing(handle, job: job, transfer: transfer, prefix: prefix) {
+            let checkpoints = Checkpoints(transfer: transfer, kept: prefix.value, reporter: environment.reporter) {
+                // Only what was written before the flush is claimed.
+                let flushed = prefix.value
+                try await handle.synchronize()
+                return (flushed, nil)
+            }
+            let size = try await checkpointing(checkpoints, transfer: transfer) {
                 let size: Int64
                 if segments.count > 1 {
                     size = try await writeSegments(
@@ -328,26 +412,19 @@ package struct DownloadRunner: TransferRunner {
     }
 
     /// Runs `write` while checkpointing every `progressInterval`, and once more when `write` fails or is stopped (it
-    /// stalled, outlived its resource timeout, ran out of space), so that every byte on disk can be continued by a
-    /// later attempt.
-    private func checkpointing(
-        _ handle: ReadWriteFileHandle,
-        job: TransferJob,
+    /// stalled, outlived its resource timeout, ran out of space), so that every byte kept can be continued by a later
+    /// attempt.
+    func checkpointing<T>(
+        _ checkpoints: Checkpoints,
         transfer: ActiveTransfer,
-        prefix: BodyWriter.Mark,
-        write: () async throws -> Int64
-    ) async throws -> Int64 {
-        let checkpoints = Checkpoints(
-            handle: handle,
-            transfer: transfer,
-            prefix: prefix,
-            reporter: environment.reporter
-        )
+        watchingDisk: Bool = true,
+        write: () async throws -> T
+    ) async throws -> T {
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 while !Task.isCancelled {
                     try await Task.sleep(for: environment.progressInterval)
-                    if disk.isBelowFloor { transfer.interrupt(.outOfSpace) }
+                    if watchingDisk, disk.isBelowFloor { transfer.interrupt(.outOfSpace) }
                     try await checkpoints.take()
                 }
             }

@@ -14,6 +14,10 @@ package struct DownloadJob: Sendable {
     package let maxBytes: Int64
     /// What it does with redirects: its own policy, else its session's.
     package let redirectPolicy: RedirectPolicy
+    /// Where the content goes.
+    package let destination: DownloadDestination
+    /// The object's multipart upload so far, for a download into a bucket.
+    package let objectUpload: ObjectUploadProgress?
 
     /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
     package struct ResumePoint: Sendable, Equatable {
@@ -30,5 +34,7 @@ package struct DownloadJob: Sendable {
         connections = download.connections
         maxBytes = min(download.maxBytes ?? bounds.maximumDownloadBytes, bounds.maximumDownloadBytes)
         redirectPolicy = download.redirectPolicy ?? configuration.redirectPolicy
+        destination = download.destination
+        objectUpload = download.objectUpload
     }
 }

@@ -16,6 +16,8 @@ package struct TransferEnvironment: Sendable {
     package let serviceLimit: BandwidthLimit
     /// Opens the credentials that answer authentication challenges.
     package let vault: CredentialVault
+    /// Tenants' stores, for downloads into buckets and uploads from them.
+    package let objects: ObjectStores
 
     package init(
         destinations: DestinationGuard,
@@ -24,7 +26,8 @@ package struct TransferEnvironment: Sendable {
         progressInterval: Duration,
         clock: any WallClock,
         serviceLimit: BandwidthLimit,
-        vault: CredentialVault
+        vault: CredentialVault,
+        objects: ObjectStores
     ) {
         self.destinations = destinations
         self.files = files
@@ -33,6 +36,7 @@ package struct TransferEnvironment: Sendable {
         self.clock = clock
         self.serviceLimit = serviceLimit
         self.vault = vault
+        self.objects = objects
     }
 
     /// When the job's attempt must end: the task's `timeoutIntervalForResource`; throws when that has passed.

@@ -19,8 +19,9 @@ package protocol TransferReporter: Sendable {
     /// this instance runs for the task: a late report of an attempt that was stopped must not overwrite what the next
     /// attempt recorded (a checkpoint past the bytes the next attempt kept).
     func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws
-    /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk, after its response
-    /// when that is unrecorded; `bytesWritten` arrived since the last one. `unwanted` when the task no longer wants
+    /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk (or, into a bucket,
+    /// the bytes of the parts acknowledged and its multipart upload), after its response when that is unrecorded;
+    /// `bytesWritten` arrived since the last one. `unwanted` when the task no longer wants
     /// the transfer (suspended, cancelled, or leased to another instance), `overQuota` when its tenant keeps more than
     /// its quota of stored bytes (recorded still): either way the transfer must stop.
     func checkpoint(
@@ -28,7 +29,8 @@ package protocol TransferReporter: Sendable {
         received: Int64,
         expected: Int64,
         bytesWritten: Int64,
-        partialBytes: Int64
+        partialBytes: Int64,
+        objectUpload: ObjectUploadProgress?
     ) async throws -> CheckpointVerdict
     /// didSendBodyData: an upload's counters; `bytesSent` went out since the last report. False as for `checkpoint`.
     func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool

@@ -74,7 +74,8 @@ extension TaskService: TransferReporter {
         received: Int64,
         expected: Int64,
         bytesWritten: Int64,
-        partialBytes: Int64
+        partialBytes: Int64,
+        objectUpload: ObjectUploadProgress?
     ) async throws
         -> CheckpointVerdict
     {
@@ -88,7 +89,8 @@ extension TaskService: TransferReporter {
                     owner: owner,
                     received: received,
                     expected: expected,
-                    partialBytes: partialBytes
+                    partialBytes: partialBytes,
+                    objectUpload: objectUpload
                 ),
                 let task = try await repositories.tasks.find(id: taskID), task.state == .running
             else { return .unwanted }

@@ -205,7 +205,7 @@ package struct TaskTransitions: Sendable {
             let (files, taskID) = (files, task.rowID)
             repositories.afterCommit { files.removePartial(taskID: taskID) }
             let bytesWritten = file.size - task.countOfBytesReceived
-            task.transfer.updateDownload { ($0.file, $0.partialBytes) = (file, 0) }
+            task.transfer.updateDownload { ($0.file, $0.partialBytes, $0.objectUpload) = (file, 0, nil) }
             task.countOfBytesReceived = file.size
             task.countOfBytesExpected = file.size
             try await writes.update(task)

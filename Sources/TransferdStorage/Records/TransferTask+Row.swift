@@ -55,9 +55,11 @@ extension TransferTask {
                 checksum: try row.json(.checksum),
                 connections: row[TaskColumn.connections],
                 maxBytes: row[TaskColumn.maxBytes],
-                redirectPolicy: try row.optionalEnumeration(.redirectPolicy)
+                redirectPolicy: try row.optionalEnumeration(.redirectPolicy),
+                destination: (try row.json(.destination) as ObjectLocation?).map { .object($0) } ?? .dataDirectory
             )
             download.partialBytes = row[TaskColumn.partialBytes]
+            download.objectUpload = try row.json(.objectUpload)
             download.resumeValidator = try row.json(.resumeValidator, Self.resumeValidators)
             download.notResumableReason = try row.optionalEnumeration(.notResumableReason)
             download.file = try row.json(.file, Self.files)
@@ -110,6 +112,8 @@ extension TransferTask {
             "connections": download.connections,
             "max_bytes": download.maxBytes,
             "redirect_policy": download.redirectPolicy?.rawValue,
+            "destination": try RowCoding.json(download.destination.object),
+            "object_upload": try RowCoding.json(download.objectUpload),
             "upload_from": try RowCoding.json(upload?.from),
             "source_file_id": upload?.sourceFileId,
             "source_task_id": upload?.sourceTaskId,

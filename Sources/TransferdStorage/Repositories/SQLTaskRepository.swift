@@ -144,13 +144,20 @@ struct SQLTaskRepository: TaskRepository {
         return counts
     }
 
-    func recordProgress(id: Int64, owner: String, received: Int64, expected: Int64, partialBytes: Int64) async throws -> Bool {
+    func recordProgress(
+        id: Int64,
+        owner: String,
+        received: Int64,
+        expected: Int64,
+        partialBytes: Int64,
+        objectUpload: ObjectUploadProgress?
+    ) async throws -> Bool {
         try await db.execute(
             """
-            UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?
+            UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?, object_upload = ?
             WHERE id = ? AND state IN (?, ?) AND lease_owner = ?
             """,
-            [received, expected, partialBytes, id, TaskState.running, TaskState.canceling, owner]
+            [received, expected, partialBytes, try RowCoding.json(objectUpload), id, TaskState.running, TaskState.canceling, owner]
         ) > 0
     }
 

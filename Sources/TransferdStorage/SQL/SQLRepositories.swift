@@ -48,6 +48,7 @@ struct SQLRepositories: Repositories {
     var idempotencyKeys: any IdempotencyRepository { SQLIdempotencyRepository(db: db) }
     var dashboardSessions: any DashboardSessionRepository { SQLDashboardSessionRepository(db: db) }
     var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db, vault: vault) }
+    var objectStorages: any ObjectStorageRepository { SQLObjectStorageRepository(db: db, vault: vault) }
 
     func isolated<T>(_ body: () async throws -> T) async throws -> T {
         let (actions, signals) = (commitActions.actions.count, commitActions.signals.count)

@@ -111,7 +111,14 @@ import TransferdTestSupport
             try await store.write { repositories in
                 switch change {
                 case "checkpoint":
-                    _ = try await repositories.tasks.recordProgress(id: tasks[0], owner: "i1", received: 10, expected: 20, partialBytes: 10)
+                    _ = try await repositories.tasks.recordProgress(
+                        id: tasks[0],
+                        owner: "i1",
+                        received: 10,
+                        expected: 20,
+                        partialBytes: 10,
+                        objectUpload: nil
+                    )
                 case "lease":
                     try await repositories.tasks.releaseLease(id: tasks[0])
                     try await repositories.tasks.lease(ids: [tasks[0]], TaskLease(owner: "i2", expiresAt: Date() + 60), startedAt: Date())

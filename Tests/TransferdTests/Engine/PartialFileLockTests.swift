@@ -22,7 +22,8 @@ import TransferdStorage
             received: Int64,
             expected: Int64,
             bytesWritten: Int64,
-            partialBytes: Int64
+            partialBytes: Int64,
+            objectUpload: ObjectUploadProgress?
         ) async throws
             -> CheckpointVerdict
         { .proceed }
@@ -48,7 +49,8 @@ import TransferdStorage
             progressInterval: .milliseconds(100),
             clock: SystemClock(),
             serviceLimit: BandwidthLimit(bytesPerSecond: nil),
-            vault: CredentialVault(key: CredentialVault.generateKey())
+            vault: CredentialVault(key: CredentialVault.generateKey()),
+            objects: ObjectStores(destinations: destinations, clock: SystemClock()) { _, _ in nil }
         )
         let runner = DownloadRunner(environment: environment, disk: DiskSpace(directory: dataDirectory, minimumFreeBytes: 0))
         try await OriginServer.with { origin in

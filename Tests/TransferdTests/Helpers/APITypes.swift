@@ -20,6 +20,8 @@ typealias SessionPage = Components.Schemas.SessionPage
 typealias BackgroundTaskView = Components.Schemas.BackgroundTask
 typealias EventView = Components.Schemas.Event
 typealias EventBatchView = Components.Schemas.EventBatch
+typealias StorageView = Components.Schemas.Storage
+typealias StorageListView = Components.Schemas.StorageList
 
 typealias EventDataView = Components.Schemas.EventData
 typealias ProtectionSpaceView = Components.Schemas.ProtectionSpace

@@ -20,7 +20,7 @@ final class EventStreamReader: Sendable {
     }
 
     private let script: InteropScript
-    private let output = ServiceProcess.OutputBuffer()
+    private let output = ProcessOutput()
 
     /// Opens `path` on `api` and reads at most `count` messages, from after `lastEventID` when given.
     init(_ api: APIClient, _ path: String, count: Int = 1000, lastEventID: String? = nil) throws {

@@ -79,7 +79,7 @@ final class PostgresCluster: Sendable {
             getuid() == 0
             ? ("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/\(program)"] + arguments) : ("\(binaries)/\(program)", arguments)
         let process = try ChildProcess(executable: executable, arguments: argv)
-        let output = ServiceProcess.OutputBuffer()
+        let output = ProcessOutput()
         process.output.readabilityHandler = { handle in output.append(handle.availableData) }
         try await waitUntil(timeout: .seconds(60)) { !process.isRunning }
         try #require(process.terminationStatus == 0, "\(program) failed: \(output.contents)")

@@ -7,19 +7,12 @@ import Testing
 final class ServiceProcess: Sendable {
     let process: ChildProcess
     let port: Int
-    private let output: OutputBuffer
+    private let output: ProcessOutput
 
     var pid: Int32 { process.pid }
     var api: APIClient { APIClient(baseURL: "http://127.0.0.1:\(port)") }
 
-    /// What the process wrote to stdout and stderr so far.
-    final class OutputBuffer: Sendable {
-        private let text = Mutex("")
-        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
-        var contents: String { text.withLock { $0 } }
-    }
-
-    private init(process: ChildProcess, port: Int, output: OutputBuffer) {
+    private init(process: ChildProcess, port: Int, output: ProcessOutput) {
         self.process = process
         self.port = port
         self.output = output
@@ -76,7 +69,7 @@ final class ServiceProcess: Sendable {
             arguments: Array(command.dropFirst()),
             environment: ProcessInfo.processInfo.environment.merging(variables) { $1 }
         )
-        let output = OutputBuffer()
+        let output = ProcessOutput()
         process.output.readabilityHandler = { handle in output.append(handle.availableData) }
         var port = 0
         // A deadline, not a wait: on a loaded machine a child that opens PostgreSQL may need more than a few seconds.

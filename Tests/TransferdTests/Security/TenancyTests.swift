@@ -38,6 +38,8 @@ import TransferdStorage
                 _ = try await api.createTask("private", url: origin.url("/files/100"))
                 try await api.waitForCompletion("private", 1)
                 try await api.stageFile("private-file", size: 10)
+                let storage = #"{"endpoint": "http://127.0.0.1:9", "bucket": "private", "accessKeyId": "k", "secretAccessKey": "s"}"#
+                #expect(try await api.send(.PUT, "/v1/storage/private", json: storage).status == 201)
                 let other = try await otherTenant(api, dataDirectory: dataDirectory)
 
                 // Routes that create (or list, describe the protocol, or show or act on the key's own tenant) do not name
@@ -45,7 +47,7 @@ import TransferdStorage
                 let creating: Set<String> = [
                     "PUT /v1/sessions/{identifier}", "GET /v1/sessions", "POST /v1/files", "PUT /v1/files/{fileID}", "OPTIONS /v1/files",
                     "GET /v1/files",
-                    "GET /v1/events", "GET /v1/tenant", "POST /v1/deliveries/recover",
+                    "GET /v1/events", "GET /v1/tenant", "POST /v1/deliveries/recover", "GET /v1/storage", "PUT /v1/storage/{name}",
                 ]
                 let open: Set<String> = ["GET /healthz", "GET /readyz"]
                 // Admin keys only, tenant or not (MetricsTests).
@@ -61,6 +63,7 @@ import TransferdStorage
                         .replacingOccurrences(of: "{taskIdentifier}", with: "1")
                         .replacingOccurrences(of: "{fileID}", with: "private-file")
                         .replacingOccurrences(of: "{deliveryID}", with: "1")
+                        .replacingOccurrences(of: "{name}", with: "private")
                     let reply = try await other.send(
                         .init(rawValue: String(parts[0])),
                         path,

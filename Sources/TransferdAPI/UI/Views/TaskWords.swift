@@ -44,6 +44,8 @@ enum TaskWords {
             case .cannotDecodeContentData: "the content could not be decoded"
             case .userAuthenticationRequired: "credentials were needed"
             case .secureConnectionFailed: "the secure connection failed"
+            case .objectStorageUnavailable: "the object storage could not be reached"
+            case .objectStorageRefused: "the object storage refused it"
             case .unknown, nil: code
             }
         return words + (statusCode.map { " (HTTP \($0))" } ?? "")

@@ -10,18 +10,18 @@ import Testing
 /// Foundation's `Process.run()` crashed in the parallel test run: on Linux it adds a close action for every
 /// descriptor number up to the highest one open, and the test process has thousands of sockets. glibc's
 /// `posix_spawn_file_actions_addclosefrom_np` does the same in one action.
-final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// Spawns run one at a time, so that no child inherits another's pipe before it is marked close-on-exec.
     private static let spawning = Mutex(())
 
-    let pid: pid_t
+    package let pid: pid_t
     /// The read end of the child's stdout, and of its stderr unless `errors` has it.
-    let output: FileHandle
+    package let output: FileHandle
     /// The read end of the child's stderr, when it was asked to be kept apart.
-    let errors: FileHandle?
+    package let errors: FileHandle?
     private let exitStatus = Mutex<Int32?>(nil)
 
-    init(
+    package init(
         executable: String,
         arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -86,7 +86,7 @@ final class ChildProcess: Sendable {
 
     /// Reads what `pipe` holds now without waiting (its descriptor is made non-blocking), for a caller that polls:
     /// no dispatch source is registered, so none can outlive the descriptor.
-    static func readAvailable(_ pipe: FileHandle) -> Data {
+    package static func readAvailable(_ pipe: FileHandle) -> Data {
         let descriptor = pipe.fileDescriptor
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         var data = Data()
@@ -100,7 +100,7 @@ final class ChildProcess: Sendable {
 
     /// Runs `executable` to its end (at most `timeout`), reading its output meanwhile so that a full pipe never
     /// stops it; returns its exit status (nil if it still ran) and its output.
-    static func run(
+    package static func run(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -117,7 +117,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Whether the child still runs; reaps it once it has exited.
-    var isRunning: Bool {
+    package var isRunning: Bool {
         exitStatus.withLock { exitStatus in
             guard exitStatus == nil else { return false }
             var status: Int32 = 0
@@ -128,13 +128,13 @@ final class ChildProcess: Sendable {
     }
 
     /// The exit code, or the signal that ended it; nil while it runs.
-    var terminationStatus: Int32? {
+    package var terminationStatus: Int32? {
         guard !isRunning, let status = exitStatus.withLock({ $0 }) else { return nil }
         return status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f
     }
 
     /// Sends `signal` while the child runs.
-    func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
     }
 }

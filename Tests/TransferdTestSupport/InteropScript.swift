@@ -1,17 +1,18 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// A Python script of `Tests/Interop/` in a child process: the public packages it uses (pip) check transferd
 /// with code nobody here wrote.
-struct InteropScript {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+package struct InteropScript {
+    package static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Interop")
 
-    let process: ChildProcess
+    package let process: ChildProcess
 
     /// Starts `Tests/Interop/<name>` with `arguments`, and `environment` besides the test's own.
-    init(_ name: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    package init(_ name: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
         process = try ChildProcess(
             executable: "/usr/bin/env",
             arguments: environment.map { "\($0.key)=\($0.value)" } + ["python3", Self.directory.appendingPathComponent(name).path]
@@ -20,14 +21,14 @@ struct InteropScript {
     }
 
     /// The first line the script prints (a server's port); empty when it exits first (a missing package).
-    func firstLine() -> String {
+    package func firstLine() -> String {
         String(decoding: process.output.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Everything the script prints, once it has exited (within `timeout`); throws when it failed. It waits without holding a thread:
     /// a blocking read would take one of the few threads that also run the service the script talks to.
-    func result(timeout: Duration = .seconds(60)) async throws -> String {
-        let output = ServiceProcess.OutputBuffer()
+    package func result(timeout: Duration = .seconds(60)) async throws -> String {
+        let output = ProcessOutput()
         process.output.readabilityHandler = { handle in output.append(handle.availableData) }
         try await waitUntil(timeout: timeout) { !process.isRunning }
         process.output.readabilityHandler = nil
@@ -38,7 +39,7 @@ struct InteropScript {
     }
 
     /// Runs a server script (with `arguments`) for the duration of `body`, passing the port it printed.
-    static func serving<T: Sendable>(
+    package static func serving<T: Sendable>(
         _ name: String,
         arguments: [String] = [],
         hint: String,
@@ -49,4 +50,15 @@ struct InteropScript {
         let port = try #require(Int(script.firstLine()), "\(name) did not start: \(hint)")
         return try await body(port)
     }
+}
+
+/// What a child process wrote so far, gathered by a readability handler.
+package final class ProcessOutput: Sendable {
+    private let text = Mutex("")
+
+    package init() {}
+
+    package func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+
+    package var contents: String { text.withLock { $0 } }
 }
