@@ -131,7 +131,7 @@ let package = Package(
         .target(
             name: "TransferdServices",
             dependencies: [
-                "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", asyncHTTPClient, crypto, logging,
+                "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdS3", asyncHTTPClient, crypto, logging,
                 serviceLifecycle, metrics, prometheus,
             ]
                 + nio,
@@ -233,7 +233,7 @@ let package = Package(
             name: "TransferdTests",
             dependencies: [
                 "transferd", "transferctl", "TransferdClient", "TransferdTestSupport", "TransferdJSON", "TransferdDomain",
-                "TransferdStorage", "TransferdEngine",
+                "TransferdStorage", "TransferdEngine", "TransferdS3",
                 "TransferdServices",
                 "TransferdAPI",
                 hummingbird, .product(name: "HummingbirdCore", package: "hummingbird"),

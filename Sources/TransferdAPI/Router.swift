@@ -93,7 +93,8 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     let named = router.group("v1/sessions/:identifier")
     let session = named.group().add(middleware: SessionMiddleware(sessions: api.sessions))
     session.addRoutes(sessionsController.sessionEndpoints(idempotency: idempotentByBody))
-    let intake = TaskIntake(tasks: api.tasks, destinations: api.destinations, disk: api.disk)
+    let storages = ObjectStorageService(store: api.store, clock: api.clock)
+    let intake = TaskIntake(tasks: api.tasks, destinations: api.destinations, disk: api.disk, storages: storages)
     let tasks = TasksController(intake: intake, sessions: api.sessions)
     named.group().add(middleware: SessionMiddleware(sessions: api.sessions, known: true))
         .addRoutes(tasks.creation(idempotency: idempotentByBody), atPath: "tasks")
@@ -116,7 +117,7 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     router.addRoutes(FilesController(store: api.stagedFiles).endpoints(idempotency: describedByHeaders), atPath: "v1/files")
     router.addRoutes(TenantController(tenants: api.tenants).endpoints, atPath: "v1/tenant")
     router.addRoutes(
-        StorageController(storages: ObjectStorageService(store: api.store, clock: api.clock), destinations: api.destinations).endpoints,
+        StorageController(storages: storages, destinations: api.destinations).endpoints,
         atPath: "v1/storage"
     )
     router.addRoutes(try Dashboard(api: api, intake: intake).endpoints, atPath: "ui")

@@ -45,10 +45,12 @@ public struct S3Client: Sendable {
         }
     }
 
-    /// The object, or the bytes `range` of it (a `Range: bytes=` request), to be read from the answer's body.
-    public func get(_ key: String, range: Range<Int64>? = nil) async throws -> S3ObjectBody {
-        let rangeHeader = range.map { [("Range", "bytes=\($0.lowerBound)-\($0.upperBound - 1)")] } ?? []
-        let response = try await send(.GET, key: key, headers: rangeHeader)
+    /// The object, or the bytes `range` of it (a `Range: bytes=` request), to be read from the answer's body; with
+    /// `ifMatch`, only while its ETag is that (a 412 otherwise).
+    public func get(_ key: String, range: Range<Int64>? = nil, ifMatch: String? = nil) async throws -> S3ObjectBody {
+        var headers = range.map { [("Range", "bytes=\($0.lowerBound)-\($0.upperBound - 1)")] } ?? []
+        if let ifMatch { headers.append(("If-Match", ifMatch)) }
+        let response = try await send(.GET, key: key, headers: headers)
         let length = response.headers.first(name: "content-length").flatMap { Int64($0) } ?? -1
         // A 206's Content-Range names the whole object's size; a 200's length is the size.
         let size =
@@ -161,37 +163,28 @@ public struct S3Client: Sendable {
         body: ByteBuffer? = nil,
         payloadHash: String = SigV4Signer.emptyPayloadHash
     ) async throws -> HTTPClientResponse {
+        let request = signedRequest(method, key: key, query: query, headers: headers, body: body, payloadHash: payloadHash)
         var delay = backoff
         for attempt in 1...attempts {
             do {
-                return try await sendOnce(method, key: key, query: query, headers: headers, body: body, payloadHash: payloadHash)
+                let timeout = TimeAmount.nanoseconds(Int64(requestTimeout.components.seconds) * 1_000_000_000)
+                let response = try await transport.execute(request, deadline: .now() + timeout)
+                guard (200..<300).contains(response.status.code) else {
+                    let text = try await response.body.collect(upTo: 64 << 10)
+                    throw S3XML(Data(text.readableBytesView)).map { Self.error(status: Int(response.status.code), $0) }
+                        ?? S3Error(
+                            status: Int(response.status.code),
+                            code: Self.code(for: response.status),
+                            message: response.status.reasonPhrase
+                        )
+                }
+                return response
             } catch let error where attempt < attempts && Self.isTransient(error) {
                 try await Task.sleep(for: delay)
                 delay *= 2
             }
         }
         preconditionFailure("the last attempt returns or throws")
-    }
-
-    private func sendOnce(
-        _ method: HTTPMethod,
-        key: String?,
-        query: [(String, String)],
-        headers: [(String, String)],
-        body: ByteBuffer?,
-        payloadHash: String
-    ) async throws -> HTTPClientResponse {
-        let request = signedRequest(method, key: key, query: query, headers: headers, body: body, payloadHash: payloadHash)
-        let response = try await transport.execute(
-            request,
-            deadline: .now() + .nanoseconds(Int64(requestTimeout.components.seconds) * 1_000_000_000)
-        )
-        guard (200..<300).contains(response.status.code) else {
-            let text = try await response.body.collect(upTo: 64 << 10)
-            throw S3XML(Data(text.readableBytesView)).map { Self.error(status: Int(response.status.code), $0) }
-                ?? S3Error(status: Int(response.status.code), code: Self.code(for: response.status), message: response.status.reasonPhrase)
-        }
-        return response
     }
 
     /// The request for `key` (nil: the bucket), with `headers` and the signature's.

@@ -155,7 +155,15 @@ struct Components: Sendable {
             policy: configuration.deliveryPolicy,
             loop: noticesLoop
         )
-        sweeper = RetentionSweeper(store: store, eventLog: eventLog, files: files, interval: configuration.sweepInterval, loop: loop())
+        sweeper = RetentionSweeper(
+            store: store,
+            eventLog: eventLog,
+            files: files,
+            objects: environment.objects,
+            interval: configuration.sweepInterval,
+            loop: loop(),
+            logger: logger
+        )
         storageRecovery = StorageRecovery(store: store, disk: disk, loop: loop())
         apiKeys = APIKeyService(store: store, clock: clock)
         let (scheduler, apiKeys) = (scheduler, apiKeys)

@@ -28,18 +28,37 @@ struct CreateTaskRequest: Decodable {
     struct FromRequest: Decodable {
         var file: String?
         var task: Int64?
+        var storage: String?
+        var key: String?
 
         func validate() throws(DomainError) -> UploadSource {
-            switch (file, task) {
-            case (.some(let file), nil):
+            switch (file, task, storage) {
+            case (.some(let file), nil, nil):
                 return .file(try ClientIdentifier.validate(file, field: "from.file"))
-            case (nil, .some(let task)) where task > 0:
+            case (nil, .some(let task), nil) where task > 0:
                 return .task(task)
-            case (nil, .some):
+            case (nil, .some, nil):
                 throw .invalidField("from.task", requirement: "must be a positive task identifier")
+            case (nil, nil, .some(let storage)):
+                try ObjectStorage.validateName(storage, field: "from.storage")
+                guard let key else { throw .badRequest("`from.key` is required with `from.storage`.") }
+                return .object(ObjectLocation(storage: storage, key: try ObjectKey(key, field: "from.key")))
             default:
-                throw .invalidField("from", requirement: "must have exactly one of `file` and `task`")
+                throw .invalidField("from", requirement: "must have exactly one of `file`, `task` and `storage` (with `key`)")
             }
+        }
+    }
+
+    /// A download's `destination`: an object of one of the tenant's stores.
+    struct DestinationRequest: Decodable {
+        var storage: String?
+        var key: String?
+
+        func validate() throws(DomainError) -> ObjectLocation {
+            guard let storage else { throw .badRequest("`destination.storage` is required.") }
+            try ObjectStorage.validateName(storage, field: "destination.storage")
+            guard let key else { throw .badRequest("`destination.key` is required.") }
+            return ObjectLocation(storage: storage, key: try ObjectKey(key, field: "destination.key"))
         }
     }
 
@@ -73,6 +92,7 @@ struct CreateTaskRequest: Decodable {
     var from: FromRequest?
     var multipart: MultipartRequest?
     var backgroundTask: String?
+    var destination: DestinationRequest?
 
     /// The task to create; with `resumeData` the URL comes from the token (a `url` given must match).
     func validate(resumeData: ResumeData? = nil) throws(DomainError) -> NewTask {
@@ -137,17 +157,25 @@ struct CreateTaskRequest: Decodable {
             for (field, given) in [("method", method != nil), ("from", from != nil), ("multipart", multipart != nil)] where given {
                 throw .invalidField(field, requirement: "applies to uploads only")
             }
+            let object = try destination?.validate()
+            if object != nil, (connections ?? 1) != 1 {
+                throw .invalidField("connections", requirement: "must be 1 for a download into a bucket (its parts are uploaded in order)")
+            }
+            if object != nil, resumeData != nil {
+                throw .invalidField("resumeData", requirement: "applies to downloads into the data directory only")
+            }
             let download = DownloadTransfer(
                 checksum: try checksum?.validate(),
                 connections: connections ?? 1,
                 maxBytes: maxBytes,
-                redirectPolicy: redirectPolicy
+                redirectPolicy: redirectPolicy,
+                destination: object.map { .object($0) } ?? .dataDirectory
             )
             return ("GET", .download(download))
         case .upload:
             let downloadFields = [
                 ("checksum", checksum != nil), ("connections", connections != nil), ("resumeData", resumeData != nil),
-                ("maxBytes", maxBytes != nil), ("redirectPolicy", redirectPolicy != nil),
+                ("maxBytes", maxBytes != nil), ("redirectPolicy", redirectPolicy != nil), ("destination", destination != nil),
             ]
             for (field, given) in downloadFields where given {
                 throw .invalidField(field, requirement: "applies to downloads only")

@@ -10,6 +10,7 @@ struct TaskIntake: Sendable {
     let tasks: TaskService
     let destinations: DestinationGuard
     let disk: DiskSpace
+    let storages: ObjectStorageService
 
     /// Creates the tasks `items` describe in `session`; a refusal of a batch's item (in the body's `field`) names it.
     func create(_ items: [CreateTaskRequest], itemsIn field: String?, session: Session) async throws -> [TransferTask] {
@@ -22,6 +23,15 @@ struct TaskIntake: Sendable {
         var vetted = Set<String>()
         for (index, newTask) in newTasks.enumerated() where vetted.insert(newTask.origin).inserted {
             try await named(index, in: field) { try await destinations.vet(newTask.request.url, field: "url") }
+        }
+        var named = Set<String>()
+        for (index, newTask) in newTasks.enumerated() {
+            guard let storage = newTask.transfer.download?.destination.object?.storage, named.insert(storage).inserted else { continue }
+            try await self.named(index, in: field) {
+                guard (try? await storages.find(name: storage, tenantID: session.tenantId)) != nil else {
+                    throw DomainError.invalidField("destination.storage", requirement: "names no storage of the tenant (`\(storage)`)")
+                }
+            }
         }
         return try await tasks.create(newTasks, in: session, itemsIn: field)
     }

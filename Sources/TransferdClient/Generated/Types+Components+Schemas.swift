@@ -1273,7 +1273,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/method`.
             public var method: Components.Schemas.CreateTaskRequest.MethodPayload?
-            /// What an upload sends, exactly one of a staged file and a finished download of the session (a chained transfer).
+            /// What an upload sends, exactly one of a staged file, a finished download of the session (a chained
+            /// transfer), and an object of one of the tenant's stores (`storage` with `key`), streamed from the bucket: a
+            /// read that breaks off continues with a ranged `GET` while the object keeps its ETag.
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/from`.
             public struct FromPayload: Codable, Hashable, Sendable {
@@ -1285,24 +1288,43 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/from/task`.
                 public var task: Swift.Int?
+                /// The store's name (`PUT /v1/storage/{name}`).
+                ///
+                /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/from/storage`.
+                public var storage: Swift.String?
+                /// The object's key, with `storage`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/from/key`.
+                public var key: Swift.String?
                 /// Creates a new `FromPayload`.
                 ///
                 /// - Parameters:
                 ///   - file: A complete file of /v1/files.
                 ///   - task: A download of this session that has its content.
+                ///   - storage: The store's name (`PUT /v1/storage/{name}`).
+                ///   - key: The object's key, with `storage`.
                 public init(
                     file: Swift.String? = nil,
-                    task: Swift.Int? = nil
+                    task: Swift.Int? = nil,
+                    storage: Swift.String? = nil,
+                    key: Swift.String? = nil
                 ) {
                     self.file = file
                     self.task = task
+                    self.storage = storage
+                    self.key = key
                 }
                 public enum CodingKeys: String, CodingKey {
                     case file
                     case task
+                    case storage
+                    case key
                 }
             }
-            /// What an upload sends, exactly one of a staged file and a finished download of the session (a chained transfer).
+            /// What an upload sends, exactly one of a staged file, a finished download of the session (a chained
+            /// transfer), and an object of one of the tenant's stores (`storage` with `key`), streamed from the bucket: a
+            /// read that breaks off continues with a ranged `GET` while the object keeps its ETag.
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/from`.
             public var from: Components.Schemas.CreateTaskRequest.FromPayload?
@@ -1440,13 +1462,22 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/earliestBeginDate`.
             public var earliestBeginDate: Foundation.Date?
+            /// A download into an object of one of the tenant's stores (`PUT /v1/storage/{name}`) instead of the data
+            /// directory: streamed into a multipart upload in parts of 8–64 MiB, each checkpointed once the store has
+            /// it, so that a restart or another instance continues after the last part. The task completes once the
+            /// object exists; `file.object` then names it with its ETag. `connections` must be 1; `resumeData` does not
+            /// apply. A task that fails or is cancelled has its multipart upload aborted.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/destination`.
+            public var destination: Components.Schemas.ObjectLocation?
             /// Creates a new `CreateTaskRequest`.
             ///
             /// - Parameters:
             ///   - kind:
             ///   - url: An absolute http or https URL.
             ///   - method: An upload's method.
-            ///   - from: What an upload sends, exactly one of a staged file and a finished download of the session (a chained transfer).
+            ///   - from: What an upload sends, exactly one of a staged file, a finished download of the session (a chained
             ///   - multipart: Send the upload as multipart/form-data (streamed; Content-Length computed up front).
             ///   - backgroundTask: The id of an active background task of the session to join; its transfers run ahead of the session's others.
             ///   - resumeData: A token from a cancelled or failed task's `error.resumeData` (downloadTask(withResumeData:)): the new
@@ -1460,6 +1491,7 @@ extension Components {
             ///   - start: false creates the task suspended.
             ///   - checksum:
             ///   - earliestBeginDate: The task stays `running` but waits (`waitingReason` notBefore) until then.
+            ///   - destination: A download into an object of one of the tenant's stores (`PUT /v1/storage/{name}`) instead of the data
             public init(
                 kind: Components.Schemas.CreateTaskRequest.KindPayload,
                 url: Swift.String? = nil,
@@ -1477,7 +1509,8 @@ extension Components {
                 priority: Swift.Double? = nil,
                 start: Swift.Bool? = nil,
                 checksum: Components.Schemas.Checksum? = nil,
-                earliestBeginDate: Foundation.Date? = nil
+                earliestBeginDate: Foundation.Date? = nil,
+                destination: Components.Schemas.ObjectLocation? = nil
             ) {
                 self.kind = kind
                 self.url = url
@@ -1496,6 +1529,7 @@ extension Components {
                 self.start = start
                 self.checksum = checksum
                 self.earliestBeginDate = earliestBeginDate
+                self.destination = destination
             }
             public enum CodingKeys: String, CodingKey {
                 case kind
@@ -1515,6 +1549,7 @@ extension Components {
                 case start
                 case checksum
                 case earliestBeginDate
+                case destination
             }
         }
         /// - Remark: Generated from `#/components/schemas/BackgroundTask`.
@@ -1964,6 +1999,33 @@ extension Components {
                 case object
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ObjectLocation`.
+        public struct ObjectLocation: Codable, Hashable, Sendable {
+            /// The store's name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ObjectLocation/storage`.
+            public var storage: Swift.String
+            /// The object's key: no control characters, no empty, `.` or `..` segment.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ObjectLocation/key`.
+            public var key: Swift.String
+            /// Creates a new `ObjectLocation`.
+            ///
+            /// - Parameters:
+            ///   - storage: The store's name.
+            ///   - key: The object's key: no control characters, no empty, `.` or `..` segment.
+            public init(
+                storage: Swift.String,
+                key: Swift.String
+            ) {
+                self.storage = storage
+                self.key = key
+            }
+            public enum CodingKeys: String, CodingKey {
+                case storage
+                case key
+            }
+        }
         /// A download into a bucket, once the object exists.
         ///
         /// - Remark: Generated from `#/components/schemas/StoredObject`.
@@ -2180,6 +2242,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Task/redirectPolicy`.
             public var redirectPolicy: Components.Schemas.Task.RedirectPolicyPayload?
+            /// The object a download goes into; null for the data directory.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Task/destination`.
+            public var destination: Components.Schemas.ObjectLocation?
             /// What an upload sends.
             ///
             /// - Remark: Generated from `#/components/schemas/Task/from`.
@@ -2218,6 +2284,8 @@ extension Components {
                 }
                 /// - Remark: Generated from `#/components/schemas/Task/from/case2`.
                 case case2(Components.Schemas.Task.FromPayload.Case2Payload)
+                /// - Remark: Generated from `#/components/schemas/Task/from/case3`.
+                case ObjectLocation(Components.Schemas.ObjectLocation)
                 public init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
@@ -2228,6 +2296,12 @@ extension Components {
                     }
                     do {
                         self = .case2(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .ObjectLocation(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -2243,6 +2317,8 @@ extension Components {
                     case let .case1(value):
                         try value.encode(to: encoder)
                     case let .case2(value):
+                        try value.encode(to: encoder)
+                    case let .ObjectLocation(value):
                         try value.encode(to: encoder)
                     }
                 }
@@ -2381,6 +2457,7 @@ extension Components {
             ///   - connections:
             ///   - maxBytesPerSecond:
             ///   - redirectPolicy: The download's own redirect policy; null when its session's applies.
+            ///   - destination: The object a download goes into; null for the data directory.
             ///   - from: What an upload sends.
             ///   - multipart:
             ///   - responseBody: An upload's kept reply body, at `…/response-body`.
@@ -2416,6 +2493,7 @@ extension Components {
                 connections: Swift.Int,
                 maxBytesPerSecond: Swift.Int? = nil,
                 redirectPolicy: Components.Schemas.Task.RedirectPolicyPayload? = nil,
+                destination: Components.Schemas.ObjectLocation? = nil,
                 from: Components.Schemas.Task.FromPayload? = nil,
                 multipart: Components.Schemas.Task.MultipartPayload? = nil,
                 responseBody: Components.Schemas.Task.ResponseBodyPayload? = nil,
@@ -2451,6 +2529,7 @@ extension Components {
                 self.connections = connections
                 self.maxBytesPerSecond = maxBytesPerSecond
                 self.redirectPolicy = redirectPolicy
+                self.destination = destination
                 self.from = from
                 self.multipart = multipart
                 self.responseBody = responseBody
@@ -2487,6 +2566,7 @@ extension Components {
                 case connections
                 case maxBytesPerSecond
                 case redirectPolicy
+                case destination
                 case from
                 case multipart
                 case responseBody

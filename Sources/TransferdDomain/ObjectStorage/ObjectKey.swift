@@ -3,7 +3,7 @@
 package struct ObjectKey: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
     package let value: String
 
-    package init(_ value: String, field: String = "key") throws {
+    package init(_ value: String, field: String = "key") throws(DomainError) {
         let segments = value.split(separator: "/", omittingEmptySubsequences: false)
         guard (1...1024).contains(value.utf8.count), !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
             !segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
@@ -19,7 +19,8 @@ package struct ObjectKey: Sendable, Equatable, Hashable, Codable, CustomStringCo
     package var description: String { value }
 
     package init(from decoder: any Decoder) throws {
-        try self.init(try decoder.singleValueContainer().decode(String.self))
+        let text = try decoder.singleValueContainer().decode(String.self)
+        try self.init(text)
     }
 
     package func encode(to encoder: any Encoder) throws {

@@ -15,7 +15,7 @@ package struct ObjectStorage: Sendable, Equatable {
 
     /// A store's name: 1–63 lower-case letters, digits, `-` and `_`, starting with a letter or digit; it is a path
     /// segment of the API (`/v1/storage/{name}`) and the host of an `s3://name/key` destination.
-    package static func validateName(_ name: String) throws {
+    package static func validateName(_ name: String, field: String = "name") throws(DomainError) {
         let allowed = name.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
@@ -24,7 +24,7 @@ package struct ObjectStorage: Sendable, Equatable {
             first != UInt8(ascii: "_")
         else {
             throw DomainError.invalidField(
-                "name",
+                field,
                 requirement: "must be 1–63 lower-case letters, digits, `-` and `_`, starting with a letter or a digit"
             )
         }

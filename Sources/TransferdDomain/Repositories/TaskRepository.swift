@@ -66,6 +66,11 @@ package protocol TaskRepository {
     /// Completed tasks whose content or reply body outlived their session's retention period at `now`, and that no
     /// unfinished upload will send.
     func expiredContent(at now: Date) async throws -> [TransferTask]
+    /// Completed downloads into buckets that still name a multipart upload (they ended without their object), at
+    /// most `limit`.
+    func abandonedObjectUploads(limit: Int) async throws -> [AbandonedObjectUpload]
+    /// Forgets the task's multipart upload, aborted.
+    func forgetObjectUpload(id: Int64) async throws
 
     /// What a claim reads before the queue heads, in one statement: when the queue must be looked at again (retries
     /// and deferred starts due after `now`, leases of instances other than `owner` that expire, whether a lease had

@@ -42,6 +42,8 @@ package struct TaskRepresentation: Encodable, Sendable {
     @ExplicitNull package var maxBytesPerSecond: Int64?
     /// A download's own redirect policy; null when its session's applies.
     @ExplicitNull package var redirectPolicy: RedirectPolicy?
+    /// The object a download goes into; null for the data directory.
+    @ExplicitNull package var destination: ObjectLocation?
     /// What an upload sends.
     @ExplicitNull package var from: UploadSource?
     @ExplicitNull package var multipart: MultipartForm?
@@ -115,6 +117,7 @@ package struct TaskRepresentation: Encodable, Sendable {
         connections = download?.connections ?? 1
         maxBytesPerSecond = task.maxBytesPerSecond
         redirectPolicy = download?.redirectPolicy
+        destination = download?.destination.object
         from = upload?.from
         multipart = upload?.multipart
         responseBody = upload?.reply

@@ -72,5 +72,5 @@ extension DownloadRunner {
 
 extension ObjectUploadProgress {
     /// The upload as the S3 client names it.
-    var multipartUpload: S3MultipartUpload { S3MultipartUpload(uploadId: uploadId, checksums: checksums) }
+    package var multipartUpload: S3MultipartUpload { S3MultipartUpload(uploadId: uploadId, checksums: checksums) }
 }

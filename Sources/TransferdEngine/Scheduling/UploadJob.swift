@@ -6,31 +6,48 @@ import TransferdStorage
 /// claims it.
 package struct UploadJob: Sendable {
     package let method: String
-    /// The file on disk whose bytes are sent.
-    package let sourcePath: String
+    /// Where the bytes sent are.
+    package let source: Source
     package let contentType: String
     /// The file name a multipart part carries.
     package let filename: String
     package let multipart: MultipartForm?
 
+    /// Where an upload's bytes are: a file on disk (a staged file, a download's content), or an object of a tenant's
+    /// store.
+    package enum Source: Sendable {
+        case file(path: String)
+        case object(ObjectLocation)
+    }
+
     /// The multipart framing around the file, with a fresh boundary (always of the same length); nil for a raw body.
     package var framing: MultipartFraming? {
+        framing(contentType: contentType)
+    }
+
+    /// The framing, its file part of `contentType` (an object's own, known once the store was asked).
+    func framing(contentType: String) -> MultipartFraming? {
         multipart.map { MultipartFraming(form: $0, filename: filename, fileContentType: contentType) }
     }
 
     package init(task: TransferTask, upload: UploadTransfer, files: FileStore, _ repositories: any Repositories) async throws {
         method = task.originalRequest.method
         multipart = upload.multipart
-        if let fileID = upload.sourceFileId {
+        if case .object(let location) = upload.from {
+            source = .object(location)
+            contentType = "application/octet-stream"
+            let lastComponent = location.key.value.split(separator: "/").last.map(String.init) ?? ""
+            filename = upload.multipart?.filename ?? (lastComponent.isEmpty ? "file" : lastComponent)
+        } else if let fileID = upload.sourceFileId {
             let file = try await repositories.stagedFiles.find(id: fileID)
-            sourcePath = files.stagedPath(fileID: fileID)
+            source = .file(path: files.stagedPath(fileID: fileID))
             contentType = file?.contentType ?? "application/octet-stream"
             filename = upload.multipart?.filename ?? file?.metadata?["filename"] ?? file?.publicId ?? "file"
         } else {
-            let source = if let id = upload.sourceTaskId { try await repositories.tasks.find(id: id) } else { TransferTask?.none }
-            sourcePath = files.contentPath(taskID: upload.sourceTaskId ?? 0)
-            contentType = source?.transfer.download?.file?.contentType ?? "application/octet-stream"
-            let lastComponent = source.flatMap { URL(string: $0.originalRequest.url)?.lastPathComponent } ?? ""
+            let download = if let id = upload.sourceTaskId { try await repositories.tasks.find(id: id) } else { TransferTask?.none }
+            source = .file(path: files.contentPath(taskID: upload.sourceTaskId ?? 0))
+            contentType = download?.transfer.download?.file?.contentType ?? "application/octet-stream"
+            let lastComponent = download.flatMap { URL(string: $0.originalRequest.url)?.lastPathComponent } ?? ""
             filename = upload.multipart?.filename ?? (lastComponent.isEmpty || lastComponent == "/" ? "file" : lastComponent)
         }
     }

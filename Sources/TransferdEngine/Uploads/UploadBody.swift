@@ -2,19 +2,19 @@ import NIOCore
 import TransferdDomain
 import _NIOFileSystem
 
-/// An upload's request body: optional framing around the file's bytes, read from disk a chunk at a time as the
-/// connection takes them. Each chunk counts as sent and passes the bandwidth limits on its way.
-struct UploadBody: AsyncSequence, Sendable {
+/// An upload's request body: optional framing around the source's bytes, read (from disk, or from a bucket) a chunk
+/// at a time as the connection takes them. Each chunk counts as sent and passes the bandwidth limits on its way.
+struct UploadBody<Chunks: AsyncSequence & Sendable>: AsyncSequence, Sendable where Chunks.Element == ByteBuffer {
     typealias Element = ByteBuffer
 
     let framing: MultipartFraming?
-    let chunks: FileChunks
+    let chunks: Chunks
     let transfer: ActiveTransfer
     let limits: [BandwidthLimit]
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var prefix: ByteBuffer?
-        var file: FileChunks.AsyncIterator?
+        var file: Chunks.AsyncIterator?
         var suffix: ByteBuffer?
         let transfer: ActiveTransfer
         let limits: [BandwidthLimit]

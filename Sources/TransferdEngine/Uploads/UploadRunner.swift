@@ -3,11 +3,12 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import TransferdDomain
+import TransferdS3
 import TransferdStorage
 import _NIOFileSystem
 
-/// Performs one attempt of an upload: streams the source file from disk (raw, or framed as multipart/form-data)
-/// with its `Content-Length`, reports the bytes sent, and keeps the body of the server's reply up to a cap. Every
+/// Performs one attempt of an upload: streams the source from disk or from a bucket (raw, or framed as
+/// multipart/form-data) with its `Content-Length`, reports the bytes sent, and keeps the body of the server's reply up to a cap. Every
 /// attempt sends the body from its first byte.
 package struct UploadRunner: TransferRunner {
     let environment: TransferEnvironment
@@ -29,61 +30,103 @@ package struct UploadRunner: TransferRunner {
         do {
             if job.challengeUnanswered { return .failed(TransferJob.unansweredChallenge) }
             let deadline = try environment.deadline(of: job)
-            let path = FilePath(upload.sourcePath)
-            guard let size = try await FileSystem.shared.info(forFileAt: path)?.size else {
-                throw TransferError(code: .fileDoesNotExist, message: "The file this upload sends is gone.")
-            }
-            return try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
-                let multipart = upload.framing
-                let body = UploadBody(
-                    framing: multipart,
-                    chunks: handle.readChunks(in: 0..<size, chunkLength: .kibibytes(256)),
-                    transfer: transfer,
-                    limits: [environment.serviceLimit, transfer.limit]
+            switch upload.source {
+            case .file(let path):
+                let path = FilePath(path)
+                guard let size = try await FileSystem.shared.info(forFileAt: path)?.size else {
+                    throw TransferError(code: .fileDoesNotExist, message: "The file this upload sends is gone.")
+                }
+                return try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
+                    let chunks = handle.readChunks(in: 0..<size, chunkLength: .kibibytes(256))
+                    return try await send(
+                        job,
+                        upload,
+                        chunks,
+                        size: size,
+                        contentType: upload.contentType,
+                        deadline: deadline,
+                        transfer: transfer
+                    )
+                }
+            case .object(let location):
+                let (client, info): (S3Client, S3ObjectInfo?)
+                do {
+                    client = try await environment.objects.client(tenantID: transfer.tenantID, storage: location.storage)
+                    info = try await client.head(location.key.value)
+                } catch {
+                    throw TransferError.objectStorage(error, storage: location.storage)
+                }
+                guard let info else {
+                    throw TransferError(code: .fileDoesNotExist, message: "The object `\(location.uri)` this upload sends is not there.")
+                }
+                let chunks = ObjectChunks(client: client, location: location, size: info.size, etag: info.etag)
+                let contentType = info.contentType ?? upload.contentType
+                return try await send(
+                    job,
+                    upload,
+                    chunks,
+                    size: info.size,
+                    contentType: contentType,
+                    deadline: deadline,
+                    transfer: transfer
                 )
-                let length = size + (multipart?.length ?? 0)
-                var request = HTTPClientRequest.transfer(to: job.url)
-                request.method = HTTPMethod(rawValue: upload.method)
-                for header in job.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
-                if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
-                if !request.headers.contains(name: "content-type") {
-                    request.headers.add(name: "Content-Type", value: multipart?.contentType ?? upload.contentType)
-                }
-                try job.authorize(&request, for: job.url, with: environment.vault)
-                request.body = .stream(body, length: .known(length))
-                transfer.begin(received: 0, expected: length)
-                let timeline = transfer.timeline(url: job.url, method: upload.method)
-                let response = try await reportingProgress(job, transfer: transfer) { [request] in
-                    let route = try await environment.destinations.route(
-                        for: request.url,
-                        through: try job.effectiveProxy(with: environment.vault)
-                    )
-                    timeline.routed(route)
-                    return try await route.execute(request, deadline: deadline, logger: timeline.logger())
-                }
-                timeline.responded(response)
-                timeline.sent(bodyBytes: length)
-                try await recording {
-                    try await environment.reporter.responseReceived(
-                        transfer,
-                        url: job.url,
-                        response: TransferResponse(response),
-                        start: nil
-                    )
-                }
-                if let challenge = job.challenge(in: response, from: job.url) { return challenge }
-                let (reply, received) = try await keepReply(response, taskID: job.taskID)
-                timeline.finished(bodyBytes: received)
-                try await recording { try await environment.reporter.replyKept(transfer, reply: reply) }
-                guard (200..<300).contains(response.status.code) else {
-                    let retryAfter = RetryAfter.parse(response.headers.first(name: "retry-after"), now: environment.clock.now)
-                    return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
-                }
-                return .succeeded(nil)
             }
         } catch {
             return job.outcome(ofThrown: error)
         }
+    }
+
+    /// Sends `chunks` (`size` bytes of `contentType`), framed when the upload is multipart, and keeps the reply.
+    private func send<Chunks: AsyncSequence & Sendable>(
+        _ job: TransferJob,
+        _ upload: UploadJob,
+        _ chunks: Chunks,
+        size: Int64,
+        contentType: String,
+        deadline: NIODeadline,
+        transfer: ActiveTransfer
+    ) async throws -> TaskStateMachine.TransferOutcome where Chunks.Element == ByteBuffer {
+        let multipart = upload.framing(contentType: contentType)
+        let body = UploadBody(framing: multipart, chunks: chunks, transfer: transfer, limits: [environment.serviceLimit, transfer.limit])
+        let length = size + (multipart?.length ?? 0)
+        var request = HTTPClientRequest.transfer(to: job.url)
+        request.method = HTTPMethod(rawValue: upload.method)
+        for header in job.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
+        if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
+        if !request.headers.contains(name: "content-type") {
+            request.headers.add(name: "Content-Type", value: multipart?.contentType ?? contentType)
+        }
+        try job.authorize(&request, for: job.url, with: environment.vault)
+        request.body = .stream(body, length: .known(length))
+        transfer.begin(received: 0, expected: length)
+        let timeline = transfer.timeline(url: job.url, method: upload.method)
+        let response = try await reportingProgress(job, transfer: transfer) { [request] in
+            let route = try await environment.destinations.route(
+                for: request.url,
+                through: try job.effectiveProxy(with: environment.vault)
+            )
+            timeline.routed(route)
+            return try await route.execute(request, deadline: deadline, logger: timeline.logger())
+        }
+        timeline.responded(response)
+        timeline.sent(bodyBytes: length)
+        try await recording {
+            try await environment.reporter.responseReceived(
+                transfer,
+                url: job.url,
+                response: TransferResponse(response),
+                start: nil
+            )
+        }
+        if let challenge = job.challenge(in: response, from: job.url) { return challenge }
+        let (reply, received) = try await keepReply(response, taskID: job.taskID)
+        timeline.finished(bodyBytes: received)
+        try await recording { try await environment.reporter.replyKept(transfer, reply: reply) }
+        guard (200..<300).contains(response.status.code) else {
+            let retryAfter = RetryAfter.parse(response.headers.first(name: "retry-after"), now: environment.clock.now)
+            return .failed(.badServerResponse(status: Int(response.status.code), retryAfter: retryAfter))
+        }
+        return .succeeded(nil)
     }
 
     /// Runs `send` while recording the bytes sent every `progressInterval` (didSendBodyData).

@@ -342,6 +342,11 @@ extension TaskService: TransferReporter {
             held.hold(task)
             return
         }
+        // An upload from a bucket learns its length from the store when its attempt begins.
+        if case .upload(var upload) = task.transfer, upload.countOfBytesExpectedToSend < 0, end.transfer.counters.expected >= 0 {
+            upload.countOfBytesExpectedToSend = end.transfer.counters.expected
+            task.transfer = .upload(upload)
+        }
         var input = TaskStateMachine.Input.transferEnded(end.outcome)
         if let attempt = TransferAttempt(outcome: end.outcome, bytes: end.bytes, endedAt: clock.now) {
             task.attempts.append(attempt)

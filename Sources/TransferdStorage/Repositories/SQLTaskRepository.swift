@@ -245,11 +245,32 @@ struct SQLTaskRepository: TaskRepository {
         return try await tasks(
             """
             SELECT t.* FROM tasks t JOIN sessions s ON s.id = t.session_id
-            WHERE t.state = ? AND (t.file IS NOT NULL OR t.reply IS NOT NULL) AND \(expired)
+            WHERE t.state = ? AND ((t.file IS NOT NULL AND t.destination IS NULL) OR t.reply IS NOT NULL) AND \(expired)
               AND NOT EXISTS (SELECT 1 FROM tasks u WHERE u.source_task_id = t.id AND u.state <> ?)\(db.rowLock(of: "t"))
             """,
             [TaskState.completed, StoredDate.text(now), TaskState.completed]
         )
+    }
+
+    func abandonedObjectUploads(limit: Int) async throws -> [AbandonedObjectUpload] {
+        try await db.fetchAll(
+            """
+            SELECT t.id, s.tenant_id, t.destination, t.object_upload FROM tasks t JOIN sessions s ON s.id = t.session_id
+            WHERE t.object_upload IS NOT NULL AND t.state = ? LIMIT ?
+            """,
+            [TaskState.completed, limit]
+        ) { row in
+            AbandonedObjectUpload(
+                taskID: row["id"],
+                tenantID: row["tenant_id"],
+                location: try RowCoding.decode(ObjectLocation.self, json: row["destination"]),
+                progress: try RowCoding.decode(ObjectUploadProgress.self, json: row["object_upload"])
+            )
+        }
+    }
+
+    func forgetObjectUpload(id: Int64) async throws {
+        _ = try await db.execute("UPDATE tasks SET object_upload = NULL WHERE id = ?", [id])
     }
 
     /// Each part an index seek but the transfers under way (the leased tasks, few, walked by queue on PostgreSQL:

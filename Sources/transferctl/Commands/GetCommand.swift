@@ -12,8 +12,10 @@ struct GetCommand: AsyncParsableCommand {
             Enqueues one download task per URL in the session (created on first use), then follows them through the \
             session's live event stream: a progress bar per task on a terminal (bytes, rate, ETA), plain lines \
             otherwise. With -o or -O each finished download is saved locally, continued with a Range request if \
-            the connection breaks, and checked against its SHA-256. Exits 0 only if every task succeeded; each \
-            failure is named with its error code.
+            the connection breaks, and checked against its SHA-256. With --to s3://storage/key the download goes \
+            into a bucket of one of the tenant's stores instead (with several URLs, --to names a prefix ending in \
+            `/`, and each object is named after its URL). Exits 0 only if every task succeeded; each failure is \
+            named with its error code.
             """
     )
 
@@ -30,6 +32,9 @@ struct GetCommand: AsyncParsableCommand {
 
     @Flag(name: .customShort("O"), help: "Save each download in the current directory, named after its URL.")
     var remoteName = false
+
+    @Option(help: ArgumentHelp("Download into an object of one of the tenant's stores instead.", valueName: "s3://storage/key"))
+    var to: String?
 
     @Option(help: "Parallel range requests per download (1-16).")
     var connections: Int?
@@ -52,6 +57,32 @@ struct GetCommand: AsyncParsableCommand {
         if let output, urls.count > 1, !Self.isDirectory(output) {
             throw ValidationError("with several URLs, -o must name an existing directory")
         }
+        if let to {
+            guard output == nil, !remoteName else { throw ValidationError("--to writes into a bucket: leave out -o and -O") }
+            guard (connections ?? 1) == 1 else { throw ValidationError("a download into a bucket takes one connection") }
+            let (_, key) = try Self.object(to)
+            guard urls.count == 1 || key.isEmpty || key.hasSuffix("/") else {
+                throw ValidationError("with several URLs, --to must name a prefix ending in `/`: s3://storage/prefix/")
+            }
+        }
+    }
+
+    /// `s3://storage/key` split into the store's name and the key (empty, or a prefix ending in `/`, for several URLs).
+    static func object(_ uri: String) throws -> (storage: String, key: String) {
+        guard uri.hasPrefix("s3://") else { throw ValidationError("--to must be s3://storage/key") }
+        let rest = uri.dropFirst("s3://".count)
+        let storage = rest.prefix { $0 != "/" }
+        guard !storage.isEmpty else { throw ValidationError("--to must name a store: s3://storage/key") }
+        return (String(storage), String(rest.dropFirst(storage.count + 1)))
+    }
+
+    /// Where the download of `url` goes with --to: the key given, or, under a prefix, the URL's last path component
+    /// (numbered after one that an earlier URL of this run took).
+    private func destination(for url: String, besides taken: inout Set<String>) throws -> NewTask.Destination? {
+        guard let to else { return nil }
+        let (storage, key) = try Self.object(to)
+        guard key.isEmpty || key.hasSuffix("/") else { return .init(storage: storage, key: key) }
+        return .init(storage: storage, key: key + Self.fileName(FollowedTransfer.name(of: url), besides: &taken))
     }
 
     /// The task as `POST …/tasks` takes it.
@@ -67,18 +98,26 @@ struct GetCommand: AsyncParsableCommand {
         var priority: Double?
         var checksum: Checksum?
         var maxBytesPerSecond: Int64?
+        var destination: Destination?
+
+        struct Destination: Encodable {
+            var storage: String
+            var key: String
+        }
     }
 
     func run() async throws {
         try await connection.run { client in
             let opened = try await TaskFollower.openSession(session, client: client)
-            let tasks = urls.map {
+            var keys: Set<String> = []
+            let tasks = try urls.map {
                 NewTask(
                     url: $0,
                     connections: connections,
                     priority: priority,
                     checksum: sha256.map { .init(value: $0) },
-                    maxBytesPerSecond: limitRate?.bytesPerSecond
+                    maxBytesPerSecond: limitRate?.bytesPerSecond,
+                    destination: try destination(for: $0, besides: &keys)
                 )
             }
             let created = try await client.send(.POST, "/v1/sessions/\(session)/tasks", json: ["tasks": tasks]).decode(APITaskBatch.self)

@@ -30,6 +30,14 @@ def timed_child(argv):
     return elapsed, peak
 
 
+def write_random_file(path, size_mib):
+    """A file of `size_mib` MiB of random bytes (one random MiB repeated), for origins to serve."""
+    with open(path, "wb") as file:
+        chunk = os.urandom(1 << 20)
+        for _ in range(size_mib):
+            file.write(chunk)
+
+
 def api(port, method, path, body=None, headers=None):
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method)

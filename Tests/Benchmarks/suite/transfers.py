@@ -3,7 +3,7 @@ import os
 import time
 import urllib.request
 
-from .common import api, peak_rss_kib, start_transferd, stop_transferd, timed_child
+from .common import api, peak_rss_kib, start_transferd, stop_transferd, timed_child, write_random_file
 from .origin import start_origin
 
 
@@ -12,10 +12,7 @@ def transfers_benchmark(binary, workdir, args):
     served = os.path.join(workdir, "served")
     os.makedirs(served)
     size = args.size_mib << 20
-    with open(os.path.join(served, "file.bin"), "wb") as file:
-        chunk = os.urandom(1 << 20)
-        for _ in range(args.size_mib):
-            file.write(chunk)
+    write_random_file(os.path.join(served, "file.bin"), args.size_mib)
     origin = start_origin(served)
     url = f"http://127.0.0.1:{origin.server_address[1]}/file.bin"
     out = os.path.join(workdir, "out.bin")
@@ -62,12 +59,14 @@ def table(title, results, size):
         print(f"{name:<13} {seconds:8.2f} {size / seconds / 1e6:8.0f} {baseline / seconds:7.2f} {rss / 1024:13.1f}")
 
 
-def run_transferd(binary, workdir, runs, task, stage=None):
+def run_transferd(binary, workdir, runs, task, stage=None, prepare=None):
     """Best time of `runs` tasks like `task` (from creation to `task.completed`) in a fresh transferd, and its peak
-    RSS; `stage` is a file to PUT to /v1/files/bench first (not timed)."""
+    RSS; `stage` is a file to PUT to /v1/files/bench first, `prepare(port)` runs first (neither timed)."""
     process, port = start_transferd(binary, workdir)
     try:
         api(port, "PUT", "/v1/sessions/bench")
+        if prepare:
+            prepare(port)
         if stage:
             with open(stage, "rb") as body:
                 request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/files/bench", data=body, method="PUT")
@@ -86,7 +85,7 @@ def run_transferd(binary, workdir, runs, task, stage=None):
             times.append(time.monotonic() - start)
             if done[0]["data"]["error"] is not None:
                 sys.exit(f"transferd failed: {done[0]['data']['error']}")
-            if task["kind"] == "download":
+            if task["kind"] == "download" and "destination" not in task:
                 api(port, "DELETE", f"/v1/sessions/bench/tasks/{identifier}/content")
         return min(times), peak_rss_kib(process.pid)
     finally:

@@ -265,7 +265,7 @@ import TransferdStorage
             let cases: [(String, Int, String)] = [
                 (#""from": {"file": "nothing"}"#, 400, "`from.file` does not name a file (`nothing`)."),
                 (#""from": {"task": 7}"#, 409, "Task 7 has no downloaded content in this session to upload."),
-                (#""from": {}"#, 400, "`from` must have exactly one of `file` and `task`."),
+                (#""from": {}"#, 400, "`from` must have exactly one of `file`, `task` and `storage` (with `key`)."),
                 (#""from": {"file": "a"}, "method": "GET""#, 400, "`method` must be PUT, POST or PATCH for an upload."),
                 (
                     #""from": {"file": "a"}, "checksum": {"algorithm": "sha256", "value": "00"}"#, 400,

@@ -91,7 +91,13 @@ struct TaskPage: Sendable {
             values["moreEvents"] = "/v1/sessions/\(session.identifier)/events?task=\(task.taskIdentifier)"
         }
         values["lastEventSequence"] = session.lastSequence
-        if let file = task.file {
+        if let file = task.file, let object = file.object {
+            // The content is the tenant's object, not a file of the service's.
+            values["object"] = [
+                "uri": "s3://\(object.storage)/\(object.key)", "size": DisplayFormat.size(file.size), "etag": object.etag,
+                "sha256": file.sha256,
+            ]
+        } else if let file = task.file {
             values["content"] = [
                 "link": gate.contentLink("\(api)/content", for: signedIn),
                 "label": "Download the content (\(DisplayFormat.size(file.size)))", "sha256": file.sha256,
@@ -113,6 +119,7 @@ struct TaskPage: Sendable {
         ]
         if let current = task.currentRequest, current.url != task.originalRequest.url { request["currentURL"] = current.url }
         if let limit = task.maxBytesPerSecond { request["limit"] = "\(DisplayFormat.size(limit))/s" }
+        if let destination = task.destination { request["destination"] = destination.uri }
         return request
     }
 
