@@ -107,19 +107,7 @@ struct BodyWriter {
                     let reachesEnd = end.map { offset + Int64(chunk.readableBytes) >= $0 } ?? false
                     if let end, reachesEnd { chunk = chunk.getSlice(at: chunk.readerIndex, length: Int(end - offset)) ?? chunk }
                     let received = chunk.readableBytes
-                    if let decoder {
-                        // A slice at a time, flushing between them: what one network chunk decodes to never sits
-                        // in memory whole.
-                        while let slice = chunk.readSlice(length: min(chunk.readableBytes, ContentDecoder.sliceSize)),
-                            slice.readableBytes > 0
-                        {
-                            try decoder.decode(slice, into: take)
-                            try await flushWhenDue()
-                        }
-                    } else {
-                        try take(chunk)
-                        try await flushWhenDue()
-                    }
+                    try await ContentDecoder.take(chunk, decodingWith: decoder, into: take, between: flushWhenDue)
                     for limit in limits { try await limit.consume(received, whileWaiting: transfer.touch) }
                     if reachesEnd { break }
                 }

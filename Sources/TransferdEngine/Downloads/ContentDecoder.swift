@@ -54,4 +54,23 @@ final class ContentDecoder {
         }
         window.clear()
     }
+
+    /// Hands a network `chunk` to `take`, decoded first when there is a `decoder`: a slice at a time, with `between`
+    /// run after each, so that what one chunk decodes to never sits in memory whole.
+    static func take(
+        _ chunk: ByteBuffer,
+        decodingWith decoder: ContentDecoder?,
+        into take: (ByteBuffer) throws -> Void,
+        between: () async throws -> Void
+    ) async throws {
+        guard let decoder else {
+            try take(chunk)
+            return try await between()
+        }
+        var chunk = chunk
+        while let slice = chunk.readSlice(length: min(chunk.readableBytes, sliceSize)), slice.readableBytes > 0 {
+            try decoder.decode(slice, into: take)
+            try await between()
+        }
+    }
 }

@@ -67,17 +67,9 @@ struct ObjectWriter {
             }
         }
 
-        for try await var chunk in body {
+        for try await chunk in body {
             let received = chunk.readableBytes
-            if let decoder {
-                while let slice = chunk.readSlice(length: min(chunk.readableBytes, ContentDecoder.sliceSize)), slice.readableBytes > 0 {
-                    try decoder.decode(slice, into: take)
-                    try await uploadFullParts()
-                }
-            } else {
-                try take(chunk)
-                try await uploadFullParts()
-            }
+            try await ContentDecoder.take(chunk, decodingWith: decoder, into: take, between: uploadFullParts)
             for limit in limits { try await limit.consume(received, whileWaiting: transfer.touch) }
         }
         if expected >= 0, offset != expected {
