@@ -10,7 +10,7 @@ import TransferdTestSupport
 /// Downloads into a bucket of a real S3-compatible server that checks signatures (moto's): streamed into a multipart
 /// upload part by part, completed into the object, continued after a crash from the last part the store
 /// acknowledged, aborted when the task fails; the store's refusals fail the task with what it said.
-@Suite struct ObjectDownloadTests {
+@Suite(.serialized) struct ObjectDownloadTests {
     static let mebibyte = 1 << 20
 
     /// A tenant's store on the test server, named `name`, with `secret` instead of the right one when given.

@@ -8,7 +8,7 @@ import TransferdTestSupport
 /// Uploads from a bucket of a real S3-compatible server (moto's): the object streamed to the target with its length
 /// and type, a read from the store that breaks off continued by range without starting the upload again, and a
 /// missing object or store refused clearly.
-@Suite struct ObjectUploadTests {
+@Suite(.serialized) struct ObjectUploadTests {
     @Test func anObjectIsStreamedToTheTarget() async throws {
         let server = try await S3TestServer.shared()
         let bucket = try await server.makeBucket()
