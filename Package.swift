@@ -142,7 +142,8 @@ let package = Package(
         .target(
             name: "TransferdAPI",
             dependencies: [
-                "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", hummingbird, crypto,
+                "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdS3", hummingbird,
+                crypto,
                 logging, metrics, .product(name: "Mustache", package: "swift-mustache"),
             ]
                 + nio,

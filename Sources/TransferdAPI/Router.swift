@@ -24,6 +24,8 @@ package struct APIDependencies: Sendable {
     package var destinations: DestinationGuard
     package var disk: DiskSpace
     package var files: FileStore
+    /// The stores that hold content in buckets.
+    package var objects: ObjectStores
     package var clock: any WallClock
     /// The live event streams this instance serves.
     package var streams: EventStreams
@@ -48,6 +50,7 @@ package struct APIDependencies: Sendable {
         destinations: DestinationGuard,
         disk: DiskSpace,
         files: FileStore,
+        objects: ObjectStores,
         clock: any WallClock,
         streams: EventStreams,
         metrics: ServiceMetrics,
@@ -71,6 +74,7 @@ package struct APIDependencies: Sendable {
         self.metrics = metrics
         self.sampler = sampler
         self.files = files
+        self.objects = objects
         self.clock = clock
     }
 }
@@ -99,7 +103,7 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     named.group().add(middleware: SessionMiddleware(sessions: api.sessions, known: true))
         .addRoutes(tasks.creation(idempotency: idempotentByBody), atPath: "tasks")
     session.addRoutes(tasks.endpoints, atPath: "tasks")
-    session.addRoutes(TaskContentController(tasks: tasks, files: api.files).endpoints, atPath: "tasks")
+    session.addRoutes(TaskContentController(tasks: tasks, files: api.files, objects: api.objects).endpoints, atPath: "tasks")
     session.addRoutes(EventsController(eventLog: api.eventLog, streams: api.streams).endpoints, atPath: "events")
     router.addRoutes(TenantEventsController(eventLog: api.eventLog, streams: api.streams).endpoints, atPath: "v1/events")
     session.addRoutes(

@@ -7,12 +7,18 @@ import TransferdDomain
 /// A download streams into `tasks/<id>.part`; on success it is flushed and renamed to `tasks/<id>` in one step,
 /// so a finished file is never half-written and a failing transfer never touches a finished one. An upload's
 /// reply body is kept in `tasks/<id>.reply`; staged files live in `files/<id>`.
+///
+/// With a content store (`--content-store`), downloads' content and uploads' replies go to its bucket instead: new
+/// tasks are bound to their objects there, and what was kept here before stays here.
 package struct FileStore: Sendable {
     package let root: String
     package let stagedRoot: String
+    /// The bucket that takes new tasks' content and replies; nil keeps them in the data directory.
+    package let contentStore: ContentStoreSettings?
     private let rootSync: DirectorySync
 
-    package init(dataDirectory: String) throws {
+    package init(dataDirectory: String, contentStore: ContentStoreSettings? = nil) throws {
+        self.contentStore = contentStore
         root = dataDirectory + "/tasks"
         stagedRoot = dataDirectory + "/files"
         rootSync = DirectorySync(path: root)

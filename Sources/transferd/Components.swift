@@ -38,7 +38,7 @@ struct Components: Sendable {
         )
         self.store = opened
         let store = opened.store
-        let files = try FileStore(dataDirectory: configuration.dataDirectory)
+        let files = try FileStore(dataDirectory: configuration.dataDirectory, contentStore: configuration.contentStore)
         let contentLinks = ContentLinks(credentialsKey: credentialsKey)
         let disk = DiskSpace(directory: configuration.dataDirectory, minimumFreeBytes: configuration.limits.minimumFreeDiskBytes)
         httpClient = HTTPClientService(
@@ -73,12 +73,14 @@ struct Components: Sendable {
             transitions: transitions,
             maximumDuration: configuration.maximumBackgroundTaskDuration
         )
+        let objects = ObjectStores(store: store, destinations: httpClient.destinations, clock: clock, content: configuration.contentStore)
         let tasks = TaskService(
             store: store,
             instance: instance,
             transitions: transitions,
             backgroundTasks: backgroundTasks,
             files: files,
+            objects: objects,
             transfers: transfers,
             started: started,
             retryPolicy: configuration.retryPolicy,
@@ -105,7 +107,7 @@ struct Components: Sendable {
             clock: clock,
             serviceLimit: BandwidthLimit(bytesPerSecond: configuration.maxBytesPerSecond),
             vault: vault,
-            objects: ObjectStores(store: store, destinations: httpClient.destinations, clock: clock)
+            objects: objects
         )
         scheduler = Scheduler(
             store: store,
@@ -218,6 +220,7 @@ struct Components: Sendable {
             destinations: httpClient.destinations,
             disk: disk,
             files: files,
+            objects: environment.objects,
             clock: clock,
             streams: EventStreams(heartbeat: configuration.streamHeartbeat, maximumPerKey: configuration.maximumStreamsPerKey),
             metrics: metrics,

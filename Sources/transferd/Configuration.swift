@@ -44,6 +44,8 @@ struct Configuration: Sendable {
     var deliveryPolicy: DeliveryPolicy
     /// Where disabled webhook endpoints are told (`--ops-webhook`), if anywhere.
     var opsWebhook: OpsWebhook?
+    /// The bucket that keeps downloads' content and uploads' replies (`--content-store`); nil: the data directory.
+    var contentStore: ContentStoreSettings?
     /// Backoff between attempts of a transfer that failed transiently.
     var retryPolicy: RetryPolicy
     /// How big staged files may be, and how long unfinished uploads and complete files are kept.

@@ -114,6 +114,15 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "The whsec_ secret that signs what --ops-webhook is sent (env TRANSFERD_OPS_WEBHOOK_SECRET).")
     var opsWebhookSecret: String = environment["TRANSFERD_OPS_WEBHOOK_SECRET"] ?? ""
 
+    @Option(
+        help: """
+            s3://bucket/prefix?endpoint=https://host:port&region=…&pathStyle=true: keep downloads' content and uploads' \
+            replies in this bucket instead of the data directory, so that instances share no disk; the access key comes \
+            from TRANSFERD_CONTENT_STORE_ACCESS_KEY_ID and TRANSFERD_CONTENT_STORE_SECRET_ACCESS_KEY (env TRANSFERD_CONTENT_STORE).
+            """
+    )
+    var contentStore: String = environment["TRANSFERD_CONTENT_STORE"] ?? ""
+
     @Option(help: "Seconds a webhook endpoint may fail without a break before it is disabled (env TRANSFERD_WEBHOOK_DISABLE_AFTER).")
     var webhookDisableAfter: Double = environment["TRANSFERD_WEBHOOK_DISABLE_AFTER"].flatMap { Double($0) } ?? 432_000
 
@@ -208,6 +217,11 @@ struct ServiceOptions: ParsableArguments {
     var maxBackgroundTaskDuration: Double = environment["TRANSFERD_MAX_BACKGROUND_TASK_DURATION"].flatMap { Double($0) } ?? 180
 
     func validate() throws {
+        do {
+            _ = try contentStoreSettings
+        } catch let error as DomainError {
+            throw ValidationError(error.detail)
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (1...1024).contains(workerConcurrency) else { throw ValidationError("--worker-concurrency must be from 1 to 1024.") }
         guard (0...workerConcurrency).contains(maxTransfersPerTenant) else {
@@ -292,6 +306,23 @@ struct ServiceOptions: ParsableArguments {
         return waits.map { .milliseconds(Int64($0 * 1000)) }
     }
 
+    /// The parsed `--content-store`, with its access key from the environment; nil without one.
+    private var contentStoreSettings: ContentStoreSettings? {
+        get throws {
+            guard !contentStore.isEmpty else { return nil }
+            let (keyID, secret) = (
+                Self.environment["TRANSFERD_CONTENT_STORE_ACCESS_KEY_ID"] ?? "",
+                Self.environment["TRANSFERD_CONTENT_STORE_SECRET_ACCESS_KEY"] ?? ""
+            )
+            guard !keyID.isEmpty, !secret.isEmpty else {
+                throw DomainError.badRequest(
+                    "--content-store needs TRANSFERD_CONTENT_STORE_ACCESS_KEY_ID and TRANSFERD_CONTENT_STORE_SECRET_ACCESS_KEY in the environment."
+                )
+            }
+            return try ContentStoreSettings(uri: contentStore, accessKeyId: keyID, secretAccessKey: secret)
+        }
+    }
+
     var configuration: Configuration {
         var configuration = Configuration(
             host: host,
@@ -350,6 +381,7 @@ struct ServiceOptions: ParsableArguments {
             )
         )
         configuration.opsWebhook = WebhookSecret(opsWebhookSecret).map { OpsWebhook(url: opsWebhook, secret: $0) }
+        configuration.contentStore = try? contentStoreSettings
         return configuration
     }
 }

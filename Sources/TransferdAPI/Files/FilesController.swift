@@ -142,7 +142,7 @@ struct FilesController: Sendable {
             throw Problem.conflict("File `\(file.publicId)` is still being uploaded (\(file.uploadOffset) of \(file.uploadLength) bytes).")
         }
         let content = ContentResponder.Content(
-            path: store.files.stagedPath(fileID: file.rowID),
+            source: .file(path: store.files.stagedPath(fileID: file.rowID)),
             size: file.uploadLength,
             sha256: file.sha256,
             contentType: file.contentType,

@@ -1,17 +1,19 @@
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOPosix
 import TransferdDomain
+import TransferdS3
 
-/// Serves bytes stored on disk as a representation: whole, or one range of it, with `ETag` (the SHA-256, when
-/// known) and `If-Range`. Bodies stream from the file.
+/// Serves stored bytes as a representation: whole, or one range of it, with `ETag` (the SHA-256, when known) and
+/// `If-Range`. Bodies stream from the file, or from the bucket (a ranged `GET` for a range).
 ///
 /// Content is whatever an origin, a subscriber or a tenant wrote, served on the dashboard's origin: it is always an
 /// attachment, never sniffed, and sandboxed without scripts, so that a page among it cannot run as transferd.
 package struct ContentResponder: Sendable {
-    /// What is served: where it is on disk and what it is.
+    /// What is served: where it is and what it is.
     package struct Content {
-        package var path: String
+        package var source: Source
         package var size: Int64
         package var sha256: String? = nil
         package var contentType: String?
@@ -40,6 +42,13 @@ package struct ContentResponder: Sendable {
         return trimmed.isEmpty ? "content" : trimmed
     }
 
+    /// Where the bytes are: a file on disk, or an object, read only while its `ETag` is the one given (the one the
+    /// download left).
+    package enum Source: Sendable {
+        case file(path: String)
+        case object(S3Client, key: String, etag: String?)
+    }
+
     package let fileIO = FileIO(threadPool: .singleton)
 
     package func respond(_ content: Content, to request: Request, context: AppRequestContext, includeBody: Bool) async throws -> Response {
@@ -55,17 +64,33 @@ package struct ContentResponder: Sendable {
             throw Problem.rangeNotSatisfiable(size: content.size)
         case .whole:
             headers[.contentLength] = String(content.size)
-            let body =
-                includeBody && content.size > 0 ? try await fileIO.loadFile(path: content.path, context: context) : ResponseBody()
+            let body = includeBody && content.size > 0 ? try await self.body(of: content.source, nil, context) : ResponseBody()
             return Response(status: .ok, headers: headers, body: body)
         case .partial(let range):
             headers[.contentLength] = String(range.count)
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(content.size)"
-            let body =
-                includeBody
-                ? try await fileIO.loadFile(path: content.path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
-                : ResponseBody()
+            let body = includeBody ? try await self.body(of: content.source, range, context) : ResponseBody()
             return Response(status: .partialContent, headers: headers, body: body)
+        }
+    }
+
+    /// The bytes of `source` (in `range`), streamed. An object that changed or went since the download stored it is
+    /// not served; a store that cannot answer is the service's failure (503).
+    private func body(of source: Source, _ range: ClosedRange<Int64>?, _ context: AppRequestContext) async throws -> ResponseBody {
+        switch source {
+        case .file(let path):
+            guard let range else { return try await fileIO.loadFile(path: path, context: context) }
+            return try await fileIO.loadFile(path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
+        case .object(let client, let key, let etag):
+            do {
+                let object = try await client.get(key, range: range.map { $0.lowerBound..<($0.upperBound + 1) }, ifMatch: etag)
+                return ResponseBody(asyncSequence: object.body)
+            } catch let error as S3Error where [404, 412].contains(error.status) {
+                throw Problem.conflict("The object `\(key)` has changed or gone since the download stored it (\(error.code)).")
+            } catch {
+                context.logger.warning("an object could not be read", metadata: ["key": "\(key)", "error": "\(error)"])
+                throw Problem.objectStorageUnavailable
+            }
         }
     }
 }

@@ -129,6 +129,14 @@ extension Problem {
         headers: [.retryAfter: "30"]
     )
 
+    /// The bucket that holds the content cannot be reached for a moment; the request may be sent again shortly. The
+    /// store's answer goes to the log.
+    package static let objectStorageUnavailable = Problem(
+        .objectStorageUnavailable,
+        detail: "The object storage that holds this content cannot be reached for the moment. Send the request again shortly.",
+        headers: [.retryAfter: "5"]
+    )
+
     /// Anything the server did not expect; the real error goes to the log, never to the client.
     package static let internalError = Problem(
         .internalError,

@@ -33,6 +33,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case databaseUnavailable = "database-unavailable"
     case databaseFull = "database-full"
     case insufficientStorage = "insufficient-storage"
+    case objectStorageUnavailable = "object-storage-unavailable"
 
     package var slug: String { rawValue }
 
@@ -55,7 +56,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .checksumMismatch: HTTPResponse.Status(code: 460, reasonPhrase: "Checksum Mismatch")
         case .rateLimited, .tooManyStreams, .quotaExceeded: .tooManyRequests
         case .internalError: .internalServerError
-        case .notReady, .databaseUnavailable, .databaseFull: .serviceUnavailable
+        case .notReady, .databaseUnavailable, .databaseFull, .objectStorageUnavailable: .serviceUnavailable
         case .insufficientStorage: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         }
     }
@@ -88,6 +89,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .notReady: "Not ready"
         case .databaseUnavailable: "Database unavailable"
         case .databaseFull: "Database full"
+        case .objectStorageUnavailable: "Object storage unavailable"
         case .insufficientStorage: "Insufficient storage"
         }
     }

@@ -1,15 +1,23 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import TransferdDomain
+import TransferdEngine
+import TransferdS3
 import TransferdServices
 import TransferdStorage
 
 /// The bytes of a task: `…/tasks/{n}/content`, a download's content (with single ranges), and
-/// `…/tasks/{n}/response-body`, the kept body of an upload's reply.
+/// `…/tasks/{n}/response-body`, the kept body of an upload's reply. Content in a bucket (the content store's, or a
+/// tenant's) streams from it, or with `?redirect=true` is handed over as a short-lived presigned URL.
 struct TaskContentController: Sendable {
+    /// How long a presigned URL of `?redirect=true` works, in seconds.
+    static let redirectLifetime = 300
+
     let tasks: TasksController
     let files: FileStore
+    let objects: ObjectStores
     let responder = ContentResponder()
 
     /// The controller's routes, relative to where the router mounts them.
@@ -25,12 +33,37 @@ struct TaskContentController: Sendable {
     private func serve(_ request: Request, _ context: AppRequestContext, includeBody: Bool) async throws -> Response {
         let task = try await tasks.task(context)
         let file = try Self.finishedFile(of: task)
+        let filename = URL(string: task.originalRequest.url)?.lastPathComponent ?? ""
+        guard let object = file.object else {
+            let source = ContentResponder.Source.file(path: files.contentPath(taskID: task.rowID))
+            let content = ContentResponder.Content(
+                source: source,
+                size: file.size,
+                sha256: file.sha256,
+                contentType: file.contentType,
+                filename: filename
+            )
+            return try await responder.respond(content, to: request, context: context, includeBody: includeBody)
+        }
+        let client = try await client(of: object.location, context)
+        if request.uri.queryParameters["redirect"] == "true" {
+            let url = client.presignedURL(
+                object.key,
+                expires: Self.redirectLifetime,
+                responseHeaders: [
+                    ("response-content-disposition", "attachment; filename=\"\(ContentResponder.safeFilename(filename))\""),
+                    ("response-content-type", file.contentType ?? "application/octet-stream"),
+                ]
+            )
+            return Response(status: .temporaryRedirect, headers: [.location: url, .cacheControl: "no-store"])
+        }
+        let source = ContentResponder.Source.object(client, key: object.key, etag: object.etag)
         let content = ContentResponder.Content(
-            path: files.contentPath(taskID: task.rowID),
+            source: source,
             size: file.size,
             sha256: file.sha256,
             contentType: file.contentType,
-            filename: URL(string: task.originalRequest.url)?.lastPathComponent ?? ""
+            filename: filename
         )
         return try await responder.respond(content, to: request, context: context, includeBody: includeBody)
     }
@@ -40,8 +73,14 @@ struct TaskContentController: Sendable {
         guard let reply = task.transfer.upload?.reply else {
             throw Problem.notFound("Task \(task.taskIdentifier) has no response body: only uploads keep one, once the server has answered.")
         }
+        let source: ContentResponder.Source =
+            if let object = reply.object {
+                .object(try await client(of: object, context), key: object.key.value, etag: nil)
+            } else {
+                .file(path: files.replyPath(taskID: task.rowID))
+            }
         let content = ContentResponder.Content(
-            path: files.replyPath(taskID: task.rowID),
+            source: source,
             size: reply.size,
             contentType: reply.contentType,
             filename: "task-\(task.taskIdentifier)-response-body"
@@ -49,6 +88,18 @@ struct TaskContentController: Sendable {
         var response = try await responder.respond(content, to: request, context: context, includeBody: true)
         response.headers[.replyTruncated] = String(reply.truncated)
         return response
+    }
+
+    /// The client of the store that holds `location`: the content store, or the tenant's store it names.
+    private func client(of location: ObjectLocation, _ context: AppRequestContext) async throws -> S3Client {
+        do {
+            return try await objects.client(tenantID: context.tenantID, storage: location.storage)
+        } catch let error as TransferError where error.code == .objectStorageRefused {
+            throw Problem.conflict("\(error.message) The content cannot be read from it.")
+        } catch {
+            context.logger.warning("no client for an object's store", metadata: ["error": "\(error)"])
+            throw Problem.objectStorageUnavailable
+        }
     }
 
     @Sendable func remove(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {

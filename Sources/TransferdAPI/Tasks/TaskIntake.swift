@@ -28,7 +28,10 @@ struct TaskIntake: Sendable {
         for (index, newTask) in newTasks.enumerated() {
             guard let storage = newTask.transfer.download?.destination.object?.storage, named.insert(storage).inserted else { continue }
             try await self.named(index, in: field) {
-                guard (try? await storages.find(name: storage, tenantID: session.tenantId)) != nil else {
+                // A database that cannot answer is the service's failure (503), not the client's.
+                do {
+                    _ = try await storages.find(name: storage, tenantID: session.tenantId)
+                } catch DomainError.notFound {
                     throw DomainError.invalidField("destination.storage", requirement: "names no storage of the tenant (`\(storage)`)")
                 }
             }

@@ -3106,6 +3106,8 @@ public struct Client: APIProtocol {
     }
     /// The downloaded bytes (single byte ranges supported)
     ///
+    /// Content in the data directory is read from disk. Content in a bucket (the service's content store, or a download into one of the tenant's stores) streams from the bucket, ranges as ranged reads; an object changed or removed in the bucket since the download stored it is a 409, and a store that cannot be reached a 503 (`object-storage-unavailable`).
+    ///
     /// - Remark: HTTP `GET /v1/sessions/{identifier}/tasks/{taskIdentifier}/content`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/tasks/{taskIdentifier}/content/get(getTaskContent)`.
     public func getTaskContent(_ input: Operations.GetTaskContent.Input) async throws -> Operations.GetTaskContent.Output {
@@ -3156,6 +3158,13 @@ public struct Client: APIProtocol {
                     name: "signature",
                     value: input.query.signature
                 )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "redirect",
+                    value: input.query.redirect
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -3164,6 +3173,13 @@ public struct Client: APIProtocol {
             },
             deserializer: { response, responseBody in
                 switch response.status.code {
+                case 307:
+                    let headers: Operations.GetTaskContent.Output.TemporaryRedirect.Headers = .init(location: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Location",
+                        as: Swift.String.self
+                    ))
+                    return .temporaryRedirect(.init(headers: headers))
                 case 200:
                     let headers: Operations.GetTaskContent.Output.Ok.Headers = .init(
                         contentDisposition: try converter.getOptionalHeaderFieldAsURI(
@@ -3307,6 +3323,28 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .notFound(.init(body: body))
+                case 409:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Problem.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(body: body))
                 case 416:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Problem.Body

@@ -9,7 +9,7 @@ extension Components {
     public enum Schemas {
         /// - Remark: Generated from `#/components/schemas/Problem`.
         public struct Problem: Codable, Hashable, Sendable {
-            /// `urn:transferd:problem:<kind>`, where the kind is one of: `bad-request`, `invalid-field`, `unauthorized`, `forbidden`, `csrf`, `not-found`, `method-not-allowed`, `request-timeout`, `conflict`, `limit-exceeded`, `length-required`, `tus-version-unsupported`, `expectation-failed`, `content-too-large`, `unsupported-media-type`, `range-not-satisfiable`, `unprocessable-content`, `destination-not-allowed`, `idempotency-key-reused`, `checksum-mismatch`, `rate-limited`, `too-many-streams`, `quota-exceeded`, `internal-error`, `not-ready`, `database-unavailable`, `database-full`, `insufficient-storage`.
+            /// `urn:transferd:problem:<kind>`, where the kind is one of: `bad-request`, `invalid-field`, `unauthorized`, `forbidden`, `csrf`, `not-found`, `method-not-allowed`, `request-timeout`, `conflict`, `limit-exceeded`, `length-required`, `tus-version-unsupported`, `expectation-failed`, `content-too-large`, `unsupported-media-type`, `range-not-satisfiable`, `unprocessable-content`, `destination-not-allowed`, `idempotency-key-reused`, `checksum-mismatch`, `rate-limited`, `too-many-streams`, `quota-exceeded`, `internal-error`, `not-ready`, `database-unavailable`, `database-full`, `insufficient-storage`, `object-storage-unavailable`.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/type`.
             public var _type: Swift.String
@@ -46,7 +46,7 @@ extension Components {
             /// Creates a new `Problem`.
             ///
             /// - Parameters:
-            ///   - _type: `urn:transferd:problem:<kind>`, where the kind is one of: `bad-request`, `invalid-field`, `unauthorized`, `forbidden`, `csrf`, `not-found`, `method-not-allowed`, `request-timeout`, `conflict`, `limit-exceeded`, `length-required`, `tus-version-unsupported`, `expectation-failed`, `content-too-large`, `unsupported-media-type`, `range-not-satisfiable`, `unprocessable-content`, `destination-not-allowed`, `idempotency-key-reused`, `checksum-mismatch`, `rate-limited`, `too-many-streams`, `quota-exceeded`, `internal-error`, `not-ready`, `database-unavailable`, `database-full`, `insufficient-storage`.
+            ///   - _type: `urn:transferd:problem:<kind>`, where the kind is one of: `bad-request`, `invalid-field`, `unauthorized`, `forbidden`, `csrf`, `not-found`, `method-not-allowed`, `request-timeout`, `conflict`, `limit-exceeded`, `length-required`, `tus-version-unsupported`, `expectation-failed`, `content-too-large`, `unsupported-media-type`, `range-not-satisfiable`, `unprocessable-content`, `destination-not-allowed`, `idempotency-key-reused`, `checksum-mismatch`, `rate-limited`, `too-many-streams`, `quota-exceeded`, `internal-error`, `not-ready`, `database-unavailable`, `database-full`, `insufficient-storage`, `object-storage-unavailable`.
             ///   - title:
             ///   - status:
             ///   - detail:
@@ -2026,7 +2026,7 @@ extension Components {
                 case key
             }
         }
-        /// A download into a bucket, once the object exists.
+        /// A download into one of the tenant's buckets, once the object exists (never the service's content store).
         ///
         /// - Remark: Generated from `#/components/schemas/StoredObject`.
         public struct StoredObject: Codable, Hashable, Sendable {
@@ -2242,7 +2242,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Task/redirectPolicy`.
             public var redirectPolicy: Components.Schemas.Task.RedirectPolicyPayload?
-            /// The object a download goes into; null for the data directory.
+            /// The object of one of the tenant's stores a download goes into; null for the service's own keeping (the data directory, or the content store, which clients do not see).
             ///
             /// - Remark: Generated from `#/components/schemas/Task/destination`.
             public var destination: Components.Schemas.ObjectLocation?
@@ -2457,7 +2457,7 @@ extension Components {
             ///   - connections:
             ///   - maxBytesPerSecond:
             ///   - redirectPolicy: The download's own redirect policy; null when its session's applies.
-            ///   - destination: The object a download goes into; null for the data directory.
+            ///   - destination: The object of one of the tenant's stores a download goes into; null for the service's own keeping (the data directory, or the content store, which clients do not see).
             ///   - from: What an upload sends.
             ///   - multipart:
             ///   - responseBody: An upload's kept reply body, at `…/response-body`.

@@ -4355,6 +4355,8 @@ public enum Operations {
     }
     /// The downloaded bytes (single byte ranges supported)
     ///
+    /// Content in the data directory is read from disk. Content in a bucket (the service's content store, or a download into one of the tenant's stores) streams from the bucket, ranges as ranged reads; an object changed or removed in the bucket since the download stored it is a 409, and a store that cannot be reached a 503 (`object-storage-unavailable`).
+    ///
     /// - Remark: HTTP `GET /v1/sessions/{identifier}/tasks/{taskIdentifier}/content`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/tasks/{taskIdentifier}/content/get(getTaskContent)`.
     public enum GetTaskContent {
@@ -4400,20 +4402,27 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/tasks/{taskIdentifier}/content/GET/query/signature`.
                 public var signature: Components.Parameters.LinkSignature?
+                /// `true`: content in a bucket is handed over as a presigned URL (307) that works for 300 seconds, so that its bytes do not pass through transferd. Content in the data directory is served as without it.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/tasks/{taskIdentifier}/content/GET/query/redirect`.
+                public var redirect: Swift.Bool?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - expires: A signed content link's end, in seconds since 1970. The dashboard hands out such links (a few minutes long) so
                 ///   - keyId: The API key a signed content link acts for.
                 ///   - signature: A signed content link's HMAC-SHA256, over its path, `keyId` and `expires`.
+                ///   - redirect: `true`: content in a bucket is handed over as a presigned URL (307) that works for 300 seconds, so that its bytes do not pass through transferd. Content in the data directory is served as without it.
                 public init(
                     expires: Components.Parameters.LinkExpires? = nil,
                     keyId: Components.Parameters.LinkKeyId? = nil,
-                    signature: Components.Parameters.LinkSignature? = nil
+                    signature: Components.Parameters.LinkSignature? = nil,
+                    redirect: Swift.Bool? = nil
                 ) {
                     self.expires = expires
                     self.keyId = keyId
                     self.signature = signature
+                    self.redirect = redirect
                 }
             }
             public var query: Operations.GetTaskContent.Input.Query
@@ -4462,6 +4471,54 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
+            public struct TemporaryRedirect: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/tasks/{taskIdentifier}/content/GET/responses/307/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A presigned `GET` of the object, answered as an attachment.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/tasks/{taskIdentifier}/content/GET/responses/307/headers/Location`.
+                    public var location: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - location: A presigned `GET` of the object, answered as an attachment.
+                    public init(location: Swift.String? = nil) {
+                        self.location = location
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetTaskContent.Output.TemporaryRedirect.Headers
+                /// Creates a new `TemporaryRedirect`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.GetTaskContent.Output.TemporaryRedirect.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// The content is an object in a bucket; `Location` reads it for the next 300 seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/tasks/{taskIdentifier}/content/get(getTaskContent)/responses/307`.
+            ///
+            /// HTTP response code: `307 temporaryRedirect`.
+            case temporaryRedirect(Operations.GetTaskContent.Output.TemporaryRedirect)
+            /// The associated value of the enum case if `self` is `.temporaryRedirect`.
+            ///
+            /// - Throws: An error if `self` is not `.temporaryRedirect`.
+            /// - SeeAlso: `.temporaryRedirect`.
+            public var temporaryRedirect: Operations.GetTaskContent.Output.TemporaryRedirect {
+                get throws {
+                    switch self {
+                    case let .temporaryRedirect(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "temporaryRedirect",
+                            response: self
+                        )
+                    }
+                }
+            }
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/tasks/{taskIdentifier}/content/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
@@ -4700,6 +4757,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/tasks/{taskIdentifier}/content/get(getTaskContent)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }

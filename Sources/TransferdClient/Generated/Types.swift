@@ -116,6 +116,8 @@ public protocol APIProtocol: Sendable {
     func cancelTask(_ input: Operations.CancelTask.Input) async throws -> Operations.CancelTask.Output
     /// The downloaded bytes (single byte ranges supported)
     ///
+    /// Content in the data directory is read from disk. Content in a bucket (the service's content store, or a download into one of the tenant's stores) streams from the bucket, ranges as ranged reads; an object changed or removed in the bucket since the download stored it is a 409, and a store that cannot be reached a 503 (`object-storage-unavailable`).
+    ///
     /// - Remark: HTTP `GET /v1/sessions/{identifier}/tasks/{taskIdentifier}/content`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/tasks/{taskIdentifier}/content/get(getTaskContent)`.
     func getTaskContent(_ input: Operations.GetTaskContent.Input) async throws -> Operations.GetTaskContent.Output
@@ -611,6 +613,8 @@ extension APIProtocol {
         ))
     }
     /// The downloaded bytes (single byte ranges supported)
+    ///
+    /// Content in the data directory is read from disk. Content in a bucket (the service's content store, or a download into one of the tenant's stores) streams from the bucket, ranges as ranged reads; an object changed or removed in the bucket since the download stored it is a 409, and a store that cannot be reached a 503 (`object-storage-unavailable`).
     ///
     /// - Remark: HTTP `GET /v1/sessions/{identifier}/tasks/{taskIdentifier}/content`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/tasks/{taskIdentifier}/content/get(getTaskContent)`.

@@ -16,6 +16,11 @@ package struct ObjectKey: Sendable, Equatable, Hashable, Codable, CustomStringCo
         self.value = value
     }
 
+    /// A key this module made from a checked one and digits: valid by construction.
+    init(madeFrom value: String) {
+        self.value = value
+    }
+
     package var description: String { value }
 
     package init(from decoder: any Decoder) throws {
@@ -29,10 +34,17 @@ package struct ObjectKey: Sendable, Equatable, Hashable, Codable, CustomStringCo
     }
 }
 
-/// An object of one of a tenant's stores: `{"storage": "name", "key": "path/in/bucket"}`.
+/// An object of one of a tenant's stores: `{"storage": "name", "key": "path/in/bucket"}`; or of the service's own
+/// content store, under a name no tenant's store can have (theirs start with a letter or a digit).
 package struct ObjectLocation: Sendable, Equatable, Hashable, Codable {
+    /// The name that stands for the service's content store (`--content-store`).
+    package static let contentStore = "_content"
+
     package let storage: String
     package let key: ObjectKey
+
+    /// Whether the object is in the service's content store, which clients neither see nor name.
+    package var isContentStore: Bool { storage == Self.contentStore }
 
     package init(storage: String, key: ObjectKey) {
         (self.storage, self.key) = (storage, key)

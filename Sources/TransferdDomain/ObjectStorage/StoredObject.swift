@@ -11,4 +11,7 @@ package struct StoredObject: Codable, Sendable, Equatable {
     package init(storage: String, bucket: String, key: String, etag: String, url: String) {
         (self.storage, self.bucket, self.key, self.etag, self.url) = (storage, bucket, key, etag, url)
     }
+
+    /// The object as a task names it; its key was checked when the task named it.
+    package var location: ObjectLocation { ObjectLocation(storage: storage, key: ObjectKey(madeFrom: key)) }
 }

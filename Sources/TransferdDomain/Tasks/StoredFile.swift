@@ -18,4 +18,13 @@ package struct StoredFile: Codable, Sendable, Equatable {
         self.contentType = contentType
         self.object = object
     }
+
+    /// The file as clients see it: an object of the service's content store is the service's business, served by
+    /// `…/content` like a file of the data directory.
+    package var asShownToClients: StoredFile {
+        guard object?.storage == ObjectLocation.contentStore else { return self }
+        var shown = self
+        shown.object = nil
+        return shown
+    }
 }

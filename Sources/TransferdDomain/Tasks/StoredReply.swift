@@ -5,14 +5,25 @@ package struct StoredReply: Codable, Sendable, Equatable {
     /// Whether the server sent more than the cap; the rest was read and dropped.
     package var truncated: Bool
     package var contentType: String?
+    /// The object of the content store that keeps it; nil when the data directory does.
+    package var object: ObjectLocation?
 
     package init(
         size: Int64,
         truncated: Bool,
-        contentType: String? = nil
+        contentType: String? = nil,
+        object: ObjectLocation? = nil
     ) {
         self.size = size
         self.truncated = truncated
         self.contentType = contentType
+        self.object = object
+    }
+
+    /// The reply as clients see it: where the service keeps it is its own business.
+    package var asShownToClients: StoredReply {
+        var shown = self
+        shown.object = nil
+        return shown
     }
 }

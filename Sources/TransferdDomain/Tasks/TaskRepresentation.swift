@@ -101,7 +101,7 @@ package struct TaskRepresentation: Encodable, Sendable {
             }
         progress = Progress(fractionCompleted: fraction)
         error = task.error
-        file = download?.file
+        file = download?.file?.asShownToClients
         checksum = download?.checksum
         earliestBeginDate = task.earliestBeginDate
         // Queued: waiting to be claimed; a leased task's transfer is under way here or on another instance.
@@ -117,10 +117,10 @@ package struct TaskRepresentation: Encodable, Sendable {
         connections = download?.connections ?? 1
         maxBytesPerSecond = task.maxBytesPerSecond
         redirectPolicy = download?.redirectPolicy
-        destination = download?.destination.object
+        destination = download?.destination.object.flatMap { $0.isContentStore ? nil : $0 }
         from = upload?.from
         multipart = upload?.multipart
-        responseBody = upload?.reply
+        responseBody = upload?.reply?.asShownToClients
         backgroundTask = task.backgroundTask
         metrics = task.state == .completed ? task.metrics : nil
         // Only while the task waits for its answer: not once it completed (cancelled, timed out) or was suspended.

@@ -6,7 +6,8 @@ import TransferdS3
 
 /// Opens tenants' stores for the transfers that name them: the store's settings are read when a transfer starts
 /// (a store replaced since takes effect at the next attempt), and every request goes through the destination guard,
-/// which vets the endpoint's address each time as it does an origin's.
+/// which vets the endpoint's address each time as it does an origin's. The service's content store, which the
+/// operator chose, is reached directly.
 package struct ObjectStores: Sendable {
     /// Finds a tenant's store by name.
     package typealias Finder = @Sendable (_ tenantID: Int64, _ name: String) async throws -> ObjectStorage?
@@ -14,31 +15,45 @@ package struct ObjectStores: Sendable {
     let find: Finder
     let destinations: DestinationGuard
     let clock: any WallClock
+    /// The client of the service's content store, if it has one.
+    package let content: S3Client?
 
-    package init(destinations: DestinationGuard, clock: any WallClock, find: @escaping Finder) {
+    package init(destinations: DestinationGuard, clock: any WallClock, content: ContentStoreSettings? = nil, find: @escaping Finder) {
         self.find = find
         self.destinations = destinations
         self.clock = clock
+        self.content = content.map { Self.client($0.storage, transport: DirectS3Transport(client: .shared), clock: clock) }
     }
 
     /// The stores the database holds.
-    package init(store: any Store, destinations: DestinationGuard, clock: any WallClock) {
-        self.init(destinations: destinations, clock: clock) { tenantID, name in
+    package init(store: any Store, destinations: DestinationGuard, clock: any WallClock, content: ContentStoreSettings?) {
+        self.init(destinations: destinations, clock: clock, content: content) { tenantID, name in
             try await store.lookup { try await $0.objectStorages.find(tenantID: tenantID, name: name) }
         }
     }
 
-    /// The client of the tenant's store `name`; throws `objectStorageRefused` when the tenant names none so.
+    /// The client of the tenant's store `name`, or of the content store; throws `objectStorageRefused` when the
+    /// tenant names none so, `objectStorageUnavailable` when the content store is named and none is configured.
     package func client(tenantID: Int64, storage name: String) async throws -> S3Client {
-        guard let storage = try await find(tenantID, name), let endpoint = URL(string: storage.settings.endpoint) else {
+        if name == ObjectLocation.contentStore {
+            guard let content else {
+                throw TransferError(code: .objectStorageUnavailable, message: "The content store is not configured (--content-store).")
+            }
+            return content
+        }
+        guard let storage = try await find(tenantID, name) else {
             throw TransferError(code: .objectStorageRefused, message: "There is no storage named `\(name)`.")
         }
-        let settings = storage.settings
-        let clock = clock
+        return Self.client(storage.settings, transport: GuardedS3Transport(destinations: destinations), clock: clock)
+    }
+
+    private static func client(_ settings: ObjectStorageSettings, transport: any S3Transport, clock: any WallClock) -> S3Client {
+        // The settings' endpoint was checked as a URL when they were made.
+        let endpoint = URL(string: settings.endpoint) ?? URL(fileURLWithPath: "/")
         return S3Client(
             bucket: S3Bucket(endpoint: endpoint, region: settings.region, name: settings.bucket, pathStyle: settings.pathStyle),
             credentials: S3Credentials(accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey),
-            transport: GuardedS3Transport(destinations: destinations),
+            transport: transport,
             now: { clock.now }
         )
     }

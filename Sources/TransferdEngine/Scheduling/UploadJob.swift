@@ -12,9 +12,11 @@ package struct UploadJob: Sendable {
     /// The file name a multipart part carries.
     package let filename: String
     package let multipart: MultipartForm?
+    /// Where the reply body is kept in the content store; nil keeps it in the data directory.
+    package let replyLocation: ObjectLocation?
 
-    /// Where an upload's bytes are: a file on disk (a staged file, a download's content), or an object of a tenant's
-    /// store.
+    /// Where an upload's bytes are: a file on disk (a staged file, a download's content), or an object (of a tenant's
+    /// store, or a download's content in the content store).
     package enum Source: Sendable {
         case file(path: String)
         case object(ObjectLocation)
@@ -33,6 +35,7 @@ package struct UploadJob: Sendable {
     package init(task: TransferTask, upload: UploadTransfer, files: FileStore, _ repositories: any Repositories) async throws {
         method = task.originalRequest.method
         multipart = upload.multipart
+        replyLocation = files.contentStore?.replyLocation(sessionID: task.sessionId, taskIdentifier: task.taskIdentifier)
         if case .object(let location) = upload.from {
             source = .object(location)
             contentType = "application/octet-stream"
@@ -45,7 +48,8 @@ package struct UploadJob: Sendable {
             filename = upload.multipart?.filename ?? file?.metadata?["filename"] ?? file?.publicId ?? "file"
         } else {
             let download = if let id = upload.sourceTaskId { try await repositories.tasks.find(id: id) } else { TransferTask?.none }
-            source = .file(path: files.contentPath(taskID: upload.sourceTaskId ?? 0))
+            let object = download?.transfer.download?.file?.object
+            source = object.map { .object($0.location) } ?? .file(path: files.contentPath(taskID: upload.sourceTaskId ?? 0))
             contentType = download?.transfer.download?.file?.contentType ?? "application/octet-stream"
             let lastComponent = download.flatMap { URL(string: $0.originalRequest.url)?.lastPathComponent } ?? ""
             filename = upload.multipart?.filename ?? (lastComponent.isEmpty || lastComponent == "/" ? "file" : lastComponent)

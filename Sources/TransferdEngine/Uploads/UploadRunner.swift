@@ -119,7 +119,7 @@ package struct UploadRunner: TransferRunner {
             )
         }
         if let challenge = job.challenge(in: response, from: job.url) { return challenge }
-        let (reply, received) = try await keepReply(response, taskID: job.taskID)
+        let (reply, received) = try await keepReply(response, job, upload)
         timeline.finished(bodyBytes: received)
         try await recording { try await environment.reporter.replyKept(transfer, reply: reply) }
         guard (200..<300).contains(response.status.code) else {
@@ -164,26 +164,54 @@ package struct UploadRunner: TransferRunner {
         }
     }
 
-    /// Writes the reply body to `tasks/<id>.reply`, up to `replyLimit` bytes; the rest is read and dropped. Returns
-    /// what was kept and how many bytes arrived.
-    private func keepReply(_ response: HTTPClientResponse, taskID: Int64) async throws -> (StoredReply, received: Int64) {
-        let path = FilePath(environment.files.replyPath(taskID: taskID))
-        return try await FileSystem.shared.withFileHandle(forWritingAt: path, options: .newFile(replaceExisting: true)) { handle in
-            var (kept, received): (Int64, Int64) = (0, 0)
-            var truncated = false
-            for try await var chunk in response.body {
-                received += Int64(chunk.readableBytes)
-                let room = replyLimit - Int(kept)
-                if chunk.readableBytes > room {
-                    truncated = true
-                    chunk = chunk.getSlice(at: chunk.readerIndex, length: room) ?? ByteBuffer()
+    /// Keeps the reply body, up to `replyLimit` bytes, in `tasks/<id>.reply` or the content store's object; the
+    /// rest is read and dropped. Returns what was kept and how many bytes arrived.
+    private func keepReply(
+        _ response: HTTPClientResponse,
+        _ job: TransferJob,
+        _ upload: UploadJob
+    ) async throws -> (StoredReply, received: Int64) {
+        let contentType = response.headers.first(name: "content-type")
+        guard let location = upload.replyLocation else {
+            let path = FilePath(environment.files.replyPath(taskID: job.taskID))
+            return try await FileSystem.shared.withFileHandle(forWritingAt: path, options: .newFile(replaceExisting: true)) { handle in
+                var kept: Int64 = 0
+                let received = try await keptPart(of: response.body) { chunk in
+                    try await handle.write(contentsOf: chunk, toAbsoluteOffset: kept)
+                    kept += Int64(chunk.readableBytes)
                 }
-                guard chunk.readableBytes > 0 else { continue }
-                try await handle.write(contentsOf: chunk, toAbsoluteOffset: kept)
-                kept += Int64(chunk.readableBytes)
+                return (StoredReply(size: kept, truncated: received > kept, contentType: contentType), received)
             }
-            return (StoredReply(size: kept, truncated: truncated, contentType: response.headers.first(name: "content-type")), received)
         }
+        // At most `replyLimit` bytes (1 MiB unless raised): held, then sent in one request.
+        var kept = ByteBuffer()
+        let received = try await keptPart(of: response.body) { kept.writeImmutableBuffer($0) }
+        do {
+            let client = try await environment.objects.client(tenantID: 0, storage: location.storage)
+            _ = try await client.put(location.key.value, bytes: kept, contentType: contentType)
+        } catch {
+            throw TransferError.objectStorage(error, storage: location.storage)
+        }
+        let reply = StoredReply(
+            size: Int64(kept.readableBytes),
+            truncated: received > kept.readableBytes,
+            contentType: contentType,
+            object: location
+        )
+        return (reply, received)
     }
 
+    /// Hands `keep` the body's first `replyLimit` bytes, and reads the rest; returns how many bytes arrived.
+    private func keptPart(of body: HTTPClientResponse.Body, keep: (ByteBuffer) async throws -> Void) async throws -> Int64 {
+        var (kept, received) = (0, Int64(0))
+        for try await var chunk in body {
+            received += Int64(chunk.readableBytes)
+            let room = replyLimit - kept
+            if chunk.readableBytes > room { chunk = chunk.getSlice(at: chunk.readerIndex, length: room) ?? ByteBuffer() }
+            guard chunk.readableBytes > 0 else { continue }
+            try await keep(chunk)
+            kept += chunk.readableBytes
+        }
+        return received
+    }
 }

@@ -10,7 +10,7 @@ import TransferdStorage
 /// bodies of uploads once their session's `retentionPeriod` has passed since completion (writing
 /// `task.content_expired`), staged files past their expiry, and idempotency keys older than a day. Nothing that a
 /// waiting upload will send is removed. It also aborts the multipart uploads of downloads into buckets that ended
-/// without their object. (An object a download made is the tenant's: it is never removed.)
+/// without their object. (An object a download made in a tenant's store is the tenant's: it is never removed.)
 package struct RetentionSweeper: Service {
     /// Abandoned multipart uploads aborted in one pass at most.
     static let abortsPerPass = 100
@@ -19,6 +19,7 @@ package struct RetentionSweeper: Service {
     let eventLog: EventLog
     let files: FileStore
     let objects: ObjectStores
+    let kept: KeptContent
     let interval: Duration
     let loop: WakeUpLoop
     let logger: Logger
@@ -36,6 +37,7 @@ package struct RetentionSweeper: Service {
         self.eventLog = eventLog
         self.files = files
         self.objects = objects
+        kept = KeptContent(files: files, objects: objects, logger: logger)
         self.interval = interval
         self.loop = loop
         self.logger = logger
@@ -51,7 +53,7 @@ package struct RetentionSweeper: Service {
 
     /// One pass; files leave the disk only once the rows that name them are committed.
     package func sweep(now: Date) async throws {
-        let (taskIDs, fileIDs) = try await store.write { repositories in
+        let (expired, fileIDs) = try await store.write { repositories in
             let expiredTasks = try await repositories.tasks.expiredContent(at: now)
             for var task in expiredTasks {
                 let file = task.transfer.download?.file
@@ -66,11 +68,11 @@ package struct RetentionSweeper: Service {
                 tenantID: nil,
                 key: nil
             )
-            return (expiredTasks.map(\.rowID), fileIDs)
+            return (expiredTasks, fileIDs)
         }
-        for taskID in taskIDs {
-            files.removeContent(taskID: taskID)
-            files.removeReply(taskID: taskID)
+        for task in expired {
+            await kept.removeContent(of: task)
+            await kept.removeReply(of: task)
         }
         for fileID in fileIDs { files.removeStaged(fileID: fileID) }
         try await abortAbandonedUploads()

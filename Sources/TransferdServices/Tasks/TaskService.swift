@@ -13,6 +13,8 @@ package struct TaskService: Sendable {
     let transitions: TaskTransitions
     let backgroundTasks: BackgroundTaskService
     let files: FileStore
+    /// What finished tasks keep, in the data directory or the content store.
+    let kept: KeptContent
     /// The transfers under way, owned by the engine.
     package let transfers: ActiveTransfers
     /// Tasks started by their creations, handed to the engine.
@@ -42,6 +44,7 @@ package struct TaskService: Sendable {
         transitions: TaskTransitions,
         backgroundTasks: BackgroundTaskService,
         files: FileStore,
+        objects: ObjectStores,
         transfers: ActiveTransfers,
         started: StartedTasks,
         retryPolicy: RetryPolicy,
@@ -60,6 +63,7 @@ package struct TaskService: Sendable {
         self.transitions = transitions
         self.backgroundTasks = backgroundTasks
         self.files = files
+        kept = KeptContent(files: files, objects: objects, logger: logger)
         self.transfers = transfers
         self.started = started
         self.retryPolicy = retryPolicy
@@ -132,7 +136,11 @@ package struct TaskService: Sendable {
     private func createAlone(_ newTasks: [NewTask], in session: Session) async throws -> [TransferTask]? {
         guard newTasks.allSatisfy({ $0.backgroundTask == nil && $0.kind == .download && $0.resumeData == nil }) else { return nil }
         let now = clock.now
-        let tasks = newTasks.map { TransferTask($0, sessionID: session.rowID, taskIdentifier: 0, createdAt: now) }
+        let tasks = newTasks.map { newTask in
+            var task = TransferTask(newTask, sessionID: session.rowID, taskIdentifier: 0, createdAt: now)
+            bindToContentStore(&task)
+            return task
+        }
         let kept = try await keepWorkers(for: tasks, in: session, at: now)
         let (leasedAt, leaseNow) = (ContinuousClock.now, instance.clock.now)
         let start = kept.map { _ in
@@ -182,6 +190,13 @@ package struct TaskService: Sendable {
         return written.tasks
     }
 
+    /// A download kept by the service goes to the content store, when there is one, under a name of its own.
+    private func bindToContentStore(_ task: inout TransferTask) {
+        guard let contentStore = files.contentStore, task.transfer.download?.destination == .dataDirectory else { return }
+        let location = contentStore.newContentLocation(sessionID: task.sessionId)
+        task.transfer.updateDownload { $0.destination = .object(location) }
+    }
+
     /// Keeps workers of this instance for `tasks`, to start them where they are created: downloads due now, to one
     /// origin, of a session that is not discretionary, as many as its `maximumConnectionsPerHost` takes, when the
     /// engine has workers free for them (``StartedTasks``); how many it kept, nil for none.
@@ -213,6 +228,8 @@ package struct TaskService: Sendable {
         if case .upload(let upload) = newTask.transfer {
             try await bindUploadSource(upload, to: &task, tenantID: session.tenantId, repositories)
         }
+        // Continued resume data keeps its partial file in the data directory, where it was.
+        if newTask.resumeData == nil { bindToContentStore(&task) }
         return task
     }
 
@@ -268,7 +285,7 @@ package struct TaskService: Sendable {
             }
             try await repositories.tasks.forgetContent(id: task.rowID)
         }
-        files.removeContent(taskID: task.rowID)
+        await kept.removeContent(of: task)
     }
 
     /// The task once it is no longer `canceling` (its transfer has stopped), or as it is after `timeout`.

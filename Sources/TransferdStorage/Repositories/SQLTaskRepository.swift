@@ -245,12 +245,17 @@ struct SQLTaskRepository: TaskRepository {
         return try await tasks(
             """
             SELECT t.* FROM tasks t JOIN sessions s ON s.id = t.session_id
-            WHERE t.state = ? AND ((t.file IS NOT NULL AND t.destination IS NULL) OR t.reply IS NOT NULL) AND \(expired)
+            WHERE t.state = ? AND ((t.file IS NOT NULL AND (t.destination IS NULL OR t.destination LIKE ? ESCAPE '!'))
+                OR t.reply IS NOT NULL) AND \(expired)
               AND NOT EXISTS (SELECT 1 FROM tasks u WHERE u.source_task_id = t.id AND u.state <> ?)\(db.rowLock(of: "t"))
             """,
-            [TaskState.completed, StoredDate.text(now), TaskState.completed]
+            [TaskState.completed, Self.inContentStore, StoredDate.text(now), TaskState.completed]
         )
     }
+
+    /// A `destination` in the content store: its JSON names the store as a member, which no key can spell (quotes
+    /// in a key are escaped).
+    private static let inContentStore = "%\"storage\":\"!\(ObjectLocation.contentStore)\"%"
 
     func abandonedObjectUploads(limit: Int) async throws -> [AbandonedObjectUpload] {
         try await db.fetchAll(

@@ -24,7 +24,7 @@ final class ServiceProcess: Sendable {
     /// `/etc/resolv.conf` names it: this needs root, as CI and the developers' machines have). With `filesystemMiB`,
     /// the data directory is a file system of that size of the process's own (a tmpfs in its mount namespace, which
     /// starts with what the directory held; the test reaches it through `visiblePath`). `arguments` are command-line
-    /// options besides those (`--webhook-concurrency 2`).
+    /// options besides those (`--webhook-concurrency 2`); `environment`, variables besides the test process's.
     static func start(
         dataDirectory: String,
         instance: (id: String, leaseTimeout: Int)? = nil,
@@ -32,12 +32,13 @@ final class ServiceProcess: Sendable {
         allowedDestinations: [String]? = nil,
         nameserver: String? = nil,
         filesystemMiB: Int? = nil,
-        arguments: [String] = []
+        arguments: [String] = [],
+        environment: [String: String] = [:]
     ) async throws -> ServiceProcess {
-        var variables = [
+        var variables = environment.merging([
             ServiceHost.dataDirectoryVariable: dataDirectory, "TRANSFERD_API_KEY": TestService.apiKey,
             ServiceHost.argumentsVariable: arguments.joined(separator: " "),
-        ]
+        ]) { $1 }
         if let instance { variables[ServiceHost.instanceVariable] = "\(instance.id) \(instance.leaseTimeout)" }
         if let log { variables[ServiceHost.logVariable] = "\(log.format) \(log.level)" }
         if let allowedDestinations { variables[ServiceHost.allowedDestinationsVariable] = allowedDestinations.joined(separator: " ") }

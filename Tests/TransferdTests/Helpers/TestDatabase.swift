@@ -3,7 +3,9 @@ import GRDB
 import Logging
 import NIOPosix
 import PostgresNIO
+import Testing
 import TransferdStorage
+import TransferdTestSupport
 
 /// Direct access to a service's database, to set up states only a crash can leave behind, or to see what a crash
 /// left (or a running service wrote): SQLite in its data directory, or its schema in PostgreSQL when the suite runs
@@ -32,6 +34,20 @@ struct TestDatabase {
     func checkpoints() async throws -> [Int: Int] {
         let rows = try await rows("SELECT task_identifier, partial_bytes FROM tasks WHERE state = 'running' AND partial_bytes > 0")
         return Dictionary(uniqueKeysWithValues: rows.map { (Int($0[0]), Int($0[1])) })
+    }
+
+    /// Waits until the statements PostgreSQL runs now are over: after a `kill -9`, a statement the instance sent
+    /// before it died still runs, and commits (an end is one statement without a transaction).
+    func waitUntilStatementsUnderWayEnd() async throws {
+        let now = try await rows("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)")[0][0]
+        try await waitUntil {
+            try await rows(
+                """
+                SELECT COUNT(*) FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid()
+                  AND query_start < to_timestamp(\(now) / 1000000.0)
+                """
+            )[0][0] == 0
+        }
     }
 
     /// Runs `sql`; returns its rows' integer columns.

@@ -62,6 +62,12 @@ import TransferdTestSupport
                 let finished = try await api.allEvents("objects").first { $0.type == "task.finished_downloading" }
                 #expect(finished != nil)
                 #expect(try await api.send(.GET, "/v1/sessions/objects/tasks/1").text.contains(#""etag""#))
+                // `…/content` reads the tenant's object: by range, or through a presigned URL
+                let range = try await api.send(.GET, "/v1/sessions/objects/tasks/1/content", headers: [("Range", "bytes=-10")])
+                #expect(range.status == 206 && range.body == Data(OriginContent.buffer((size - 10)..<size).readableBytesView))
+                let redirect = try await api.unfollowed("/v1/sessions/objects/tasks/1/content?redirect=true")
+                #expect(redirect.status == .temporaryRedirect)
+                #expect(redirect.headers.first(name: "location")?.hasPrefix("\(server.endpoint)/\(bucket)/in/big.bin?") == true)
                 let browser = DashboardClient(api)
                 try await browser.signIn()
                 let page = try await browser.get("/ui/sessions/objects/tasks/1").text

@@ -53,17 +53,8 @@ struct ScaleOutTests {
 
                 // act: a crash of an instance with transfers under way
                 try await instances[killed].kill()
-                // A statement the instance sent before it died still runs, and commits (an end is one statement
-                // without a transaction): what it held is read once the statements begun before the kill are over.
-                let killedAt = try await database.rows("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)")[0][0]
-                try await waitUntil {
-                    try await database.rows(
-                        """
-                        SELECT COUNT(*) FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid()
-                          AND query_start < to_timestamp(\(killedAt) / 1000000.0)
-                        """
-                    )[0][0] == 0
-                }
+                // What it held is read once the statements it began before the kill are over.
+                try await database.waitUntilStatementsUnderWayEnd()
                 let checkpoints = try await database.rows(
                     "SELECT session_id, task_identifier, partial_bytes FROM tasks "
                         + "WHERE lease_owner = '\(victim)' AND state = 'running' AND partial_bytes > 0"

@@ -5,7 +5,7 @@ package struct FinishedDownloading: Codable, Sendable, Equatable {
     package var location: String
 
     package init(file: StoredFile, taskIdentifier: Int64) {
-        self.file = file
+        self.file = file.asShownToClients
         location = "tasks/\(taskIdentifier)/content"
     }
 }

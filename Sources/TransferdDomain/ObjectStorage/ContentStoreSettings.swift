@@ -1,0 +1,63 @@
+import Foundation
+
+/// The service's own store, `--content-store s3://bucket/prefix?endpoint=…`: where downloads' content and uploads'
+/// replies go instead of the data directory, so that instances over one PostgreSQL database share no disk. Keys are
+/// the prefix, then `sessions/<session row>/tasks/<random name>` for a download's content (named as the task is
+/// created, before it has an identifier) and `sessions/<session row>/tasks/<task identifier>.reply` for an upload's
+/// reply: never client input.
+package struct ContentStoreSettings: Sendable, Equatable {
+    package let storage: ObjectStorageSettings
+    /// Empty, or ending in `/`.
+    package let prefix: String
+
+    /// Reads `s3://bucket[/prefix]` with the query parameters `endpoint` (default AWS's for the region), `region`
+    /// (default `us-east-1`) and `pathStyle` (`true` or `false`, default `false`); the access key comes apart, from
+    /// the environment, so that it shows in no process list.
+    package init(uri: String, accessKeyId: String, secretAccessKey: String) throws {
+        guard let components = URLComponents(string: uri), components.scheme == "s3", let bucket = components.host,
+            components.user == nil, components.port == nil, components.fragment == nil
+        else {
+            throw DomainError.invalidField("--content-store", requirement: "must be s3://bucket/prefix?endpoint=https://host:port")
+        }
+        var parameters: [String: String] = [:]
+        for item in components.queryItems ?? [] {
+            guard ["endpoint", "region", "pathStyle"].contains(item.name), let value = item.value, parameters[item.name] == nil else {
+                throw DomainError.invalidField(
+                    "--content-store",
+                    requirement: "takes the parameters endpoint, region and pathStyle, once each"
+                )
+            }
+            parameters[item.name] = value
+        }
+        let region = parameters["region"] ?? "us-east-1"
+        guard [nil, "true", "false"].contains(parameters["pathStyle"]) else {
+            throw DomainError.invalidField("--content-store", requirement: "takes pathStyle=true or pathStyle=false")
+        }
+        storage = try ObjectStorageSettings(
+            endpoint: parameters["endpoint"] ?? "https://s3.\(region).amazonaws.com",
+            region: region,
+            bucket: bucket,
+            accessKeyId: accessKeyId,
+            secretAccessKey: secretAccessKey,
+            pathStyle: parameters["pathStyle"] == "true"
+        )
+        let path = components.path.split(separator: "/").joined(separator: "/")
+        prefix = path.isEmpty ? "" : path + "/"
+        _ = try ObjectKey(prefix + "sessions/\(Int64.max)/tasks/\(UUID().uuidString).reply", field: "--content-store")
+    }
+
+    /// Where the content of a download created now goes: a name of its own.
+    package func newContentLocation(sessionID: Int64) -> ObjectLocation {
+        location("\(prefix)sessions/\(sessionID)/tasks/\(UUID().uuidString.lowercased())")
+    }
+
+    /// Where an upload's reply body goes.
+    package func replyLocation(sessionID: Int64, taskIdentifier: Int64) -> ObjectLocation {
+        location("\(prefix)sessions/\(sessionID)/tasks/\(taskIdentifier).reply")
+    }
+
+    private func location(_ key: String) -> ObjectLocation {
+        // The prefix was checked with the longest key this makes: every key made here is valid.
+        ObjectLocation(storage: ObjectLocation.contentStore, key: ObjectKey(madeFrom: key))
+    }
+}

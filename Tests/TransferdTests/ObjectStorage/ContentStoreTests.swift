@@ -1,0 +1,161 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Testing
+import TransferdDomain
+import TransferdS3
+import TransferdTestSupport
+
+@testable import transferd
+
+/// The service's own content store (`--content-store`) on a real S3-compatible server that checks signatures
+/// (moto's): downloads' content and uploads' replies go to the bucket, out of the clients' sight; `…/content` streams
+/// from it with ranges, or hands over a presigned URL; an upload sends a download's object; removing content removes
+/// the object.
+@Suite(.serialized) struct ContentStoreTests {
+    static let mebibyte = 1 << 20
+
+    /// The settings of a content store in `bucket` of the test server, under `prefix`.
+    static func settings(_ server: S3TestServer, bucket: String, prefix: String = "shared") throws -> ContentStoreSettings {
+        try ContentStoreSettings(
+            uri: "s3://\(bucket)/\(prefix)?endpoint=\(server.endpoint)&pathStyle=true",
+            accessKeyId: server.accessKeyId,
+            secretAccessKey: server.secretAccessKey
+        )
+    }
+
+    @Test func contentGoesToTheBucketAndIsServedFromIt() async throws {
+        let server = try await S3TestServer.shared()
+        let bucket = try await server.makeBucket()
+        let settings = try Self.settings(server, bucket: bucket)
+        let size = 20 * Self.mebibyte
+        let dataDirectory = DataDirectories.temporary()
+        try await OriginServer.with { origin in
+            try await TestService.with(dataDirectory: dataDirectory, configure: { $0.contentStore = settings }) { api in
+                // act
+                try await api.createSession("kept")
+                _ = try await api.createTask("kept", url: origin.url("/files/\(size)?name=big"))
+                let task = try await api.waitForCompletion("kept", 1)
+
+                // verify: the object is in the bucket under the prefix; the client sees a file, not the service's bucket
+                #expect(task.error == nil, "\(task.error?.message ?? "")")
+                #expect(task.file?.sha256 == OriginContent.sha256(size: size))
+                #expect(task.file?.object == nil && task.destination == nil, "the content store is the service's business")
+                let shown = try await api.send(.GET, "/v1/sessions/kept/tasks/1").text
+                #expect(!shown.contains(bucket) && !shown.contains("_content"), "\(shown)")
+                let events = try await api.send(.GET, "/v1/sessions/kept/events").text
+                #expect(events.contains("task.finished_downloading") && !events.contains(bucket), "\(events)")
+                let client = ObjectDownloadTests.client(server, bucket: bucket)
+                let sessionRow = try #require(
+                    try await TestDatabase(dataDirectory: dataDirectory).rows("SELECT id FROM sessions").first?[0]
+                )
+                let created = try await server.received(bucket: bucket).first { $0.method == "POST" }?.path ?? ""
+                let key = String(created.dropFirst("/\(bucket)/".count))
+                #expect(
+                    key.hasPrefix("shared/sessions/\(sessionRow)/tasks/") && key.count == "shared/sessions/\(sessionRow)/tasks/".count + 36
+                )
+                #expect(try await client.head(key)?.size == Int64(size))
+                #expect(!FileManager.default.fileExists(atPath: "\(dataDirectory)/tasks/1"), "nothing in the data directory")
+
+                // verify: served from the bucket, whole, by range, and as a presigned URL
+                let whole = try await api.send(.GET, "/v1/sessions/kept/tasks/1/content")
+                #expect(whole.status == 200 && OriginContent.sha256(of: whole.body) == OriginContent.sha256(size: size))
+                #expect(whole.headers.first(name: "etag") == "\"\(OriginContent.sha256(size: size))\"")
+                #expect(whole.headers.first(name: "content-disposition") == "attachment; filename=\"\(size)\"")
+                let range = try await api.send(.GET, "/v1/sessions/kept/tasks/1/content", headers: [("Range", "bytes=9000000-9000099")])
+                #expect(range.status == 206 && range.body == Data(OriginContent.buffer(9_000_000..<9_000_100).readableBytesView))
+                #expect(range.headers.first(name: "content-range") == "bytes 9000000-9000099/\(size)")
+                let redirect = try await api.unfollowed("/v1/sessions/kept/tasks/1/content?redirect=true")
+                #expect(redirect.status == .temporaryRedirect)
+                let location = try #require(redirect.headers.first(name: "location"))
+                #expect(location.hasPrefix("\(server.endpoint)/\(bucket)/\(key)?"), "\(location)")
+                #expect(location.contains("X-Amz-Expires=300") && location.contains("X-Amz-Signature="))
+                #expect(location.contains("response-content-disposition=attachment"))
+            }
+        }
+    }
+
+    @Test func anUploadSendsADownloadsObjectAndItsReplyIsKeptInTheBucket() async throws {
+        let server = try await S3TestServer.shared()
+        let bucket = try await server.makeBucket()
+        let settings = try Self.settings(server, bucket: bucket, prefix: "p/q")
+        let size = 3_000_000
+        let dataDirectory = DataDirectories.temporary()
+        try await OriginServer.with { origin in
+            try await UploadReceiver.with { receiver in
+                try await TestService.with(dataDirectory: dataDirectory, configure: { $0.contentStore = settings }) { api in
+                    // act: a download, then an upload of its content, whose target answers with a body
+                    try await api.createSession("chain")
+                    _ = try await api.createTask("chain", url: origin.url("/files/\(size)"))
+                    try await api.waitForCompletion("chain", 1)
+                    let from = #", "method": "POST", "from": {"task": 1}"#
+                    _ = try await api.createTask("chain", url: receiver.url("chained", "reply=thanks"), kind: "upload", extra: from)
+                    let upload = try await api.waitForCompletion("chain", 2)
+
+                    // verify: the object was sent; the reply is an object of the bucket, served as before
+                    #expect(upload.error == nil, "\(upload.error?.message ?? "")")
+                    #expect(try await receiver.received("chained").last?.sha256 == OriginContent.sha256(size: size))
+                    #expect(try await api.send(.GET, "/v1/sessions/chain/tasks/2/response-body").text == "thanks")
+                    let objects = try await server.received(bucket: bucket).filter { $0.method == "PUT" }.map(\.path)
+                    #expect(objects.contains { $0.hasPrefix("/\(bucket)/p/q/sessions/") && $0.hasSuffix("/tasks/2.reply") }, "\(objects)")
+                    #expect(!FileManager.default.fileExists(atPath: "\(dataDirectory)/tasks/2.reply"))
+
+                    // act: the download's content removed
+                    #expect(try await api.send(.DELETE, "/v1/sessions/chain/tasks/1/content").status == 204)
+
+                    // verify: its object is gone from the bucket
+                    let deleted = try await server.received(bucket: bucket).filter { $0.method == "DELETE" }.map(\.path)
+                    let created = try await server.received(bucket: bucket).first { $0.method == "PUT" && $0.path.contains("/tasks/") }?
+                        .path
+                    #expect(deleted == [created], "the download's object")
+                    #expect(try await api.send(.GET, "/v1/sessions/chain/tasks/1/content").status == 404)
+                }
+            }
+        }
+    }
+
+    /// A store that cannot be reached is the service's failure: the task waits and is retried (never failed as the
+    /// client's fault), and `…/content` answers 503.
+    @Test func anUnreachableContentStoreIsRetriedNotBlamedOnTheClient() async throws {
+        let server = try await S3TestServer.shared()
+        let bucket = try await server.makeBucket()
+        let settings = try Self.settings(server, bucket: bucket)
+        try await OriginServer.with { origin in
+            try await TestService.with(
+                retryPolicy: RetryPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(200)),
+                configure: { $0.contentStore = settings }
+            ) { api in
+                try await api.createSession("flaky")
+                try await server.injectFaults(6, bucket: bucket)
+                _ = try await api.createTask("flaky", url: origin.url("/files/1000"))
+                let task = try await api.waitForCompletion("flaky", 1)
+                #expect(task.error == nil, "\(task.error?.message ?? "")")
+                #expect(
+                    try await api.send(.GET, "/v1/sessions/flaky/tasks/1/content").body
+                        == Data(OriginContent.buffer(0..<1000).readableBytesView)
+                )
+            }
+        }
+    }
+
+    @Test func aContentStoreURIIsCheckedAtStart() throws {
+        for (uri, words) in [
+            ("http://bucket/prefix", "s3://bucket/prefix"),
+            ("s3://bucket/prefix?endpoint=ftp://x", "endpoint"),
+            ("s3://bucket/a/../b?endpoint=http://127.0.0.1:9", "--content-store"),
+            ("s3://bucket?unknown=1", "parameters"),
+            ("s3://Bucket_Name", "bucket"),
+        ] {
+            #expect(throws: DomainError.self, "\(uri)") { try ContentStoreSettings(uri: uri, accessKeyId: "a", secretAccessKey: "b") }
+            do {
+                _ = try ContentStoreSettings(uri: uri, accessKeyId: "a", secretAccessKey: "b")
+            } catch let error as DomainError {
+                #expect(error.detail.contains(words), "\(uri): \(error.detail)")
+            }
+        }
+        let settings = try ContentStoreSettings(uri: "s3://bucket//a//b/", accessKeyId: "a", secretAccessKey: "b")
+        #expect(settings.prefix == "a/b/" && settings.storage.endpoint == "https://s3.us-east-1.amazonaws.com")
+        #expect(settings.newContentLocation(sessionID: 4).key.value.hasPrefix("a/b/sessions/4/tasks/"))
+        #expect(settings.replyLocation(sessionID: 4, taskIdentifier: 9).key.value == "a/b/sessions/4/tasks/9.reply")
+    }
+}
