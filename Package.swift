@@ -105,6 +105,7 @@ let package = Package(
                 .copy("0024_webhook_notices.sql"),
                 .copy("0025_object_storages.sql"),
                 .copy("0026_object_destinations.sql"),
+                .copy("0027_staged_objects.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

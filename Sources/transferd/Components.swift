@@ -199,10 +199,12 @@ struct Components: Sendable {
             stagedFiles: StagedFileService(
                 store: store,
                 files: files,
+                objects: objects,
                 limits: configuration.stagedFileLimits,
                 quotas: quotas,
                 disk: disk,
-                clock: clock
+                clock: clock,
+                logger: logger
             ),
             tenants: tenants,
             idempotency: IdempotencyService(store: store, clock: clock),

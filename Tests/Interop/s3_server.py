@@ -9,8 +9,8 @@ line: {"port", "accessKeyId", "secretAccessKey"}. Runs until it is terminated or
 process shares one server among its tests, each with buckets of its own).
 
 Paths of its own, unsigned, are for the tests, each about one bucket (path style): `POST /_buckets?bucket=B`
-creates it; `POST /_faults?bucket=B&count=N` answers the next N requests for it with 503 SlowDown, as a store under
-load does; `GET /_requests?bucket=B` lists the requests for it since the start as JSON `[{"method", "path",
+creates it; `POST /_faults?bucket=B&count=N[&match=TEXT]` answers the next N requests for it (those whose
+`METHOD path?query` contains TEXT) with 503 SlowDown, as a store under load does; `GET /_requests?bucket=B` lists the requests for it since the start as JSON `[{"method", "path",
 "query"}]`.
 """
 
@@ -47,7 +47,7 @@ def with_faults(app):
                 s3.create_bucket(Bucket=bucket)
             elif path == "/_faults":
                 with lock:
-                    state["faults"][bucket] = int(parameters["count"][0])
+                    state["faults"][bucket] = (int(parameters["count"][0]), parameters.get("match", [""])[0])
             else:
                 with lock:
                     body = json.dumps([r for r in state["requests"] if bucket_of(r["path"]) == bucket]).encode()
@@ -58,9 +58,10 @@ def with_faults(app):
         bucket = bucket_of(path)
         with lock:
             state["requests"].append({"method": environ["REQUEST_METHOD"], "path": path, "query": query})
-            fault = state["faults"].get(bucket, 0) > 0
+            count, match = state["faults"].get(bucket, (0, ""))
+            fault = count > 0 and match in f"{environ['REQUEST_METHOD']} {path}?{query}"
             if fault:
-                state["faults"][bucket] -= 1
+                state["faults"][bucket] = (count - 1, match)
         if fault:
             environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
             start_response("503 Slow Down", [("Content-Type", "application/xml")])

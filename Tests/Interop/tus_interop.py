@@ -4,7 +4,10 @@ in 256 KiB chunks with Upload-Checksum, then a PATCH whose connection breaks mid
 that asks the server where to go on (HEAD) and finishes. Prints one JSON line:
 {"url", "size", "sha256", "interruptedAt", "resumedAt"}.
 
-    tus_interop.py http://127.0.0.1:PORT API_KEY
+    tus_interop.py http://127.0.0.1:PORT API_KEY [keeps-nothing]
+
+With `keeps-nothing` (a service whose broken appends keep no byte: its content store), it waits until the broken
+append has ended instead of until its bytes are recorded.
 """
 import hashlib
 import http.client
@@ -22,6 +25,7 @@ except ImportError:
 
 CHUNK = 256 * 1024
 base, key = sys.argv[1], sys.argv[2]
+keeps_nothing = sys.argv[3:] == ["keeps-nothing"]
 authorization = {"Authorization": f"Bearer {key}"}
 data = os.urandom(1_500_000)
 with tempfile.NamedTemporaryFile(delete=False) as file:
@@ -45,14 +49,20 @@ connection.endheaders()
 connection.send(data[interrupted_at:interrupted_at + 100_000])
 connection.close()
 
-# The server keeps what arrived; wait (bounded) until it has noticed the break and recorded it.
+# The server keeps what arrived; wait (bounded) until it has noticed the break and recorded it. A server that keeps
+# nothing of a broken append has ended it once an empty append at the same offset is no longer refused as concurrent.
 deadline = time.monotonic() + 10
 while time.monotonic() < deadline:
-    head = http.client.HTTPConnection(target.hostname, target.port)
-    head.request("HEAD", target.path, headers={"Tus-Resumable": "1.0.0", **authorization})
-    offset = int(head.getresponse().getheader("Upload-Offset", "0"))
-    head.close()
-    if offset > interrupted_at:
+    probe = http.client.HTTPConnection(target.hostname, target.port)
+    if keeps_nothing:
+        probe.request("PATCH", target.path, body=b"", headers={"Tus-Resumable": "1.0.0", "Upload-Offset": str(interrupted_at),
+                      "Content-Type": "application/offset+octet-stream", **authorization})
+        done = probe.getresponse().status == 204
+    else:
+        probe.request("HEAD", target.path, headers={"Tus-Resumable": "1.0.0", **authorization})
+        done = int(probe.getresponse().getheader("Upload-Offset", "0")) > interrupted_at
+    probe.close()
+    if done:
         break
     time.sleep(0.05)
 

@@ -73,9 +73,11 @@ package struct S3TestServer: Sendable {
         return name
     }
 
-    /// The server answers the next `count` requests for `bucket` with 503 SlowDown.
-    package func injectFaults(_ count: Int, bucket: String) async throws {
-        try await control(.POST, "_faults?bucket=\(bucket)&count=\(count)")
+    /// The server answers the next `count` requests for `bucket` (those whose `METHOD path?query` contains `text`) with
+    /// 503 SlowDown.
+    package func injectFaults(_ count: Int, bucket: String, matching text: String = "") async throws {
+        let match = text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        try await control(.POST, "_faults?bucket=\(bucket)&count=\(count)&match=\(match)")
     }
 
     /// Every request the server received for `bucket`, in order.

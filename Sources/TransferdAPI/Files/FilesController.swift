@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TransferdDomain
+import TransferdEngine
 import TransferdServices
 import TransferdStorage
 
@@ -141,8 +142,17 @@ struct FilesController: Sendable {
         guard file.isComplete else {
             throw Problem.conflict("File `\(file.publicId)` is still being uploaded (\(file.uploadOffset) of \(file.uploadLength) bytes).")
         }
+        let source: ContentResponder.Source
+        if let whole = file.objects?.whole {
+            guard let client = store.objects.content else {
+                throw Problem(.objectStorageUnavailable("This file's bytes are in a content store, and none is configured."))
+            }
+            source = .object(client, key: whole.key, etag: whole.etag)
+        } else {
+            source = .file(path: store.files.stagedPath(fileID: file.rowID))
+        }
         let content = ContentResponder.Content(
-            source: .file(path: store.files.stagedPath(fileID: file.rowID)),
+            source: source,
             size: file.uploadLength,
             sha256: file.sha256,
             contentType: file.contentType,

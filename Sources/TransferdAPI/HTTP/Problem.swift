@@ -72,6 +72,9 @@ extension Problem {
         case .destinationNotAllowed: self.init(.destinationNotAllowed, detail: error.detail)
         case .unprocessable: self.init(.unprocessableContent, detail: error.detail)
         case .insufficientStorage: self.init(.insufficientStorage, detail: error.detail)
+        case .objectStorageUnavailable:
+            self.init(.objectStorageUnavailable, detail: error.detail)
+            headers[.retryAfter] = "5"
         case .quotaExceeded(let breach):
             let status = breach.quota == .storedBytes ? ProblemKind.insufficientStorage.status : ProblemKind.quotaExceeded.status
             self.init(.quotaExceeded, status: status, detail: error.detail)

@@ -22,6 +22,8 @@ package struct StagedFile: Codable, Sendable, Persisted {
     /// An unfinished upload expires then (`Upload-Expires`); a complete file is removed then (retention).
     package var expiresAt: Date
     package var completedAt: Date?
+    /// Its bytes in the content store; nil when they are in the data directory.
+    package var objects: StagedObjects?
 
     package var isComplete: Bool { completedAt != nil }
 
@@ -36,7 +38,8 @@ package struct StagedFile: Codable, Sendable, Persisted {
         sha256: String? = nil,
         createdAt: Date,
         expiresAt: Date,
-        completedAt: Date? = nil
+        completedAt: Date? = nil,
+        objects: StagedObjects? = nil
     ) {
         self.id = id
         self.tenantId = tenantId
@@ -49,5 +52,6 @@ package struct StagedFile: Codable, Sendable, Persisted {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.completedAt = completedAt
+        self.objects = objects
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// replies go instead of the data directory, so that instances over one PostgreSQL database share no disk. Keys are
 /// the prefix, then `sessions/<session row>/tasks/<random name>` for a download's content (named as the task is
 /// created, before it has an identifier) and `sessions/<session row>/tasks/<task identifier>.reply` for an upload's
-/// reply: never client input.
+/// reply; `files/<file row>/<offset>` for what an append to a staged file brought, and `files/<file row>/whole`
+/// for a complete file made of several: never client input.
 package struct ContentStoreSettings: Sendable, Equatable {
     package let storage: ObjectStorageSettings
     /// Empty, or ending in `/`.
@@ -54,6 +55,16 @@ package struct ContentStoreSettings: Sendable, Equatable {
     /// Where an upload's reply body goes.
     package func replyLocation(sessionID: Int64, taskIdentifier: Int64) -> ObjectLocation {
         location("\(prefix)sessions/\(sessionID)/tasks/\(taskIdentifier).reply")
+    }
+
+    /// Where what an append brings to a staged file, from `offset` on, goes.
+    package func appendLocation(fileID: Int64, offset: Int64) -> ObjectLocation {
+        location("\(prefix)files/\(fileID)/\(offset)")
+    }
+
+    /// Where a complete staged file made of several appends goes.
+    package func wholeLocation(fileID: Int64) -> ObjectLocation {
+        location("\(prefix)files/\(fileID)/whole")
     }
 
     private func location(_ key: String) -> ObjectLocation {

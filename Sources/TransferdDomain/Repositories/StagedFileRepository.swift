@@ -10,6 +10,6 @@ package protocol StagedFileRepository {
     func insert(_ file: StagedFile) async throws -> StagedFile
     func update(_ file: StagedFile) async throws
     func delete(id: Int64) async throws
-    /// Removes the rows of files past their expiry at `now` that no unfinished upload will send; returns their ids.
-    func deleteExpired(at now: Date) async throws -> [Int64]
+    /// Removes the rows of files past their expiry at `now` that no unfinished upload will send; returns them.
+    func deleteExpired(at now: Date) async throws -> [StagedFile]
 }

@@ -41,9 +41,15 @@ package protocol TaskRepository {
     /// Task identifiers of unfinished upload tasks that will send this staged file, or this download's content.
     func unfinishedUploads(sending source: UploadSourceReference) async throws -> [Int64]
 
+    /// The multipart upload a download into a bucket has just begun, recorded by the lease's `owner` before any part
+    /// goes, so that whichever attempt comes next continues it (or the sweeper aborts it); false when the task is no
+    /// longer the owner's.
+    func recordObjectUpload(id: Int64, owner: String, objectUpload: ObjectUploadProgress) async throws -> Bool
+
     /// A checkpoint of a running download by the lease's `owner`, or of one being cancelled (its last checkpoint,
     /// which its resume data continues from); false when the task is neither or no longer the owner's. A download
-    /// into a bucket checkpoints its multipart upload with the bytes it holds.
+    /// into a bucket checkpoints its multipart upload with the bytes it holds, when a part was added (nil leaves the
+    /// upload recorded as it is).
     func recordProgress(
         id: Int64,
         owner: String,

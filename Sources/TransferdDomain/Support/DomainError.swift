@@ -20,6 +20,8 @@ package enum DomainError: Error, Equatable, Sendable {
     case destinationNotAllowed(String)
     /// The data directory is down to its free-space floor; no new work is taken.
     case insufficientStorage(String)
+    /// The content store cannot be reached for the moment; nothing was changed.
+    case objectStorageUnavailable(String)
     /// One item of a batch cannot be carried out, so none is (the detail names the item).
     case unprocessable(String)
 
@@ -28,7 +30,8 @@ package enum DomainError: Error, Equatable, Sendable {
         switch self {
         case .invalidField(let field, requirement: let requirement): "`\(field)` \(requirement)."
         case .badRequest(let detail), .notFound(let detail), .conflict(let detail), .limitExceeded(let detail), .tooLarge(let detail),
-            .checksumMismatch(let detail), .destinationNotAllowed(let detail), .insufficientStorage(let detail), .unprocessable(let detail):
+            .checksumMismatch(let detail), .destinationNotAllowed(let detail), .insufficientStorage(let detail), .unprocessable(let detail),
+            .objectStorageUnavailable(let detail):
             detail
         case .quotaExceeded(let breach): breach.detail
         }

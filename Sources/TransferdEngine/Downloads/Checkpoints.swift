@@ -40,7 +40,8 @@ package final class Checkpoints: Sendable {
                 expected: expected,
                 bytesWritten: received - previous.received,
                 partialBytes: kept,
-                objectUpload: objectUpload
+                // The parts list is written when it grew, not at every checkpoint: it is the bulk of the row.
+                objectUpload: kept != previous.kept ? objectUpload : nil
             )
         } catch {
             return

@@ -4,11 +4,12 @@ import TransferdDomain
 import TransferdS3
 
 extension DownloadRunner {
-    /// Streams the body into the object's multipart upload after the parts kept (a new upload when the origin
-    /// could not continue them: the old one is aborted), checkpointing the parts as the store acknowledges them, and
-    /// makes the object. Its SHA-256 is computed on the way when the whole body streamed in this attempt; after a
-    /// continued upload, by reading the object back once, since the digest of the parts sent before is not kept. A
-    /// requested checksum that differs removes the object.
+    /// Streams the body into the object's multipart upload after the parts kept (a new upload when the origin could
+    /// not continue them: the old one is aborted; the upload a failed attempt began before its first part is
+    /// continued), checkpointing the parts as the store acknowledges them, and makes the object. Its SHA-256 is
+    /// computed on the way when the whole body streamed in this attempt; after a continued upload, by reading the
+    /// object back once, since the digest of the parts sent before is not kept. A requested checksum that differs
+    /// removes the object.
     func storeObject(
         _ first: FirstBody,
         in location: ObjectLocation,
@@ -19,7 +20,8 @@ extension DownloadRunner {
     ) async throws -> StoredFile {
         let start = first.start
         var kept = download.objectUpload
-        if start.offset == 0, let stale = kept {
+        // An upload whose parts the origin could not continue goes; one begun without a part yet is continued.
+        if start.offset == 0, let stale = kept, !stale.parts.isEmpty {
             try? await client.abortMultipartUpload(location.key.value, upload: stale.multipartUpload)
             kept = nil
         }
@@ -31,7 +33,9 @@ extension DownloadRunner {
             maximumSize: download.maxBytes,
             contentType: contentType,
             kept: ObjectWriter.Kept(kept)
-        )
+        ) { [reporter = environment.reporter] progress in
+            try await reporter.objectUploadBegun(transfer, objectUpload: progress)
+        }
         let checkpoints = Checkpoints(transfer: transfer, kept: start.offset, reporter: environment.reporter) { writer.kept.durable }
         var digest = ContentDigest(checksum: download.checksum)
         let (size, etag) = try await checkpointing(checkpoints, transfer: transfer, watchingDisk: false) {

@@ -36,6 +36,9 @@ struct ObjectWriter {
     let maximumSize: Int64
     let contentType: String?
     let kept: Kept
+    /// Records a multipart upload just begun, before any part goes: the next attempt continues it, whatever happens
+    /// to this one. False when the task no longer wants the transfer.
+    let begun: @Sendable (ObjectUploadProgress) async throws -> Bool
 
     /// Writes the body (decoded first when `decoder` is set) after the `start` bytes the kept parts hold, and makes
     /// the object of all of it; `expected` (negative: unknown) picks a new upload's part size, and a body that ends
@@ -105,8 +108,20 @@ struct ObjectWriter {
             if let current = kept.progress {
                 progress = current
             } else {
-                let begun = try await alive { try await client.createMultipartUpload(location.key.value, contentType: contentType) }
-                progress = ObjectUploadProgress(uploadId: begun.uploadId, checksums: begun.checksums, partSize: partSize)
+                let created = try await alive { try await client.createMultipartUpload(location.key.value, contentType: contentType) }
+                progress = ObjectUploadProgress(uploadId: created.uploadId, checksums: created.checksums, partSize: partSize)
+                let recorded: Bool
+                do {
+                    recorded = try await begun(progress)
+                } catch {
+                    try? await client.abortMultipartUpload(location.key.value, upload: created)
+                    throw error
+                }
+                guard recorded else {
+                    try? await client.abortMultipartUpload(location.key.value, upload: created)
+                    transfer.interrupt(.byClient)
+                    throw CancellationError()
+                }
                 kept.set(progress)
             }
             let number = progress.parts.count + 1

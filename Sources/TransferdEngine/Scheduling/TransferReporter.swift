@@ -32,6 +32,9 @@ package protocol TransferReporter: Sendable {
         partialBytes: Int64,
         objectUpload: ObjectUploadProgress?
     ) async throws -> CheckpointVerdict
+    /// A download into a bucket began its multipart upload: recorded before any part goes. False when the task no
+    /// longer wants the transfer.
+    func objectUploadBegun(_ transfer: ActiveTransfer, objectUpload: ObjectUploadProgress) async throws -> Bool
     /// didSendBodyData: an upload's counters; `bytesSent` went out since the last report. False as for `checkpoint`.
     func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool
     /// The body of an upload's final response was kept.

@@ -43,7 +43,7 @@ package struct UploadJob: Sendable {
             filename = upload.multipart?.filename ?? (lastComponent.isEmpty ? "file" : lastComponent)
         } else if let fileID = upload.sourceFileId {
             let file = try await repositories.stagedFiles.find(id: fileID)
-            source = .file(path: files.stagedPath(fileID: fileID))
+            source = file?.objects?.whole.map { .object($0.location) } ?? .file(path: files.stagedPath(fileID: fileID))
             contentType = file?.contentType ?? "application/octet-stream"
             filename = upload.multipart?.filename ?? file?.metadata?["filename"] ?? file?.publicId ?? "file"
         } else {

@@ -1,12 +1,17 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
+import Logging
 import NIOCore
 import Synchronization
 import TransferdDomain
+import TransferdEngine
+import TransferdS3
 import TransferdStorage
 import _NIOFileSystem
 
-/// Staged files: their rows, their bytes on disk (`files/<row id>`), and the rules of tus appends.
+/// Staged files: their rows, their bytes on disk (`files/<row id>`) or in the content store, and the rules of tus
+/// appends.
 ///
 /// Bytes stream from the request to disk in batches, never whole in memory. An append that breaks off keeps what
 /// arrived (the client asks `HEAD` where to go on), unless it carried a checksum, which only whole bytes can meet;
@@ -16,6 +21,11 @@ import _NIOFileSystem
 /// A file holds its whole declared length of its tenant's quota of stored bytes from its creation. The data
 /// directory's free-space floor is checked before an append takes a byte (against what it declares) and at every
 /// batch it writes.
+///
+/// With a content store, each append streams into an object of its own (`StagedObjects`), recorded once the store
+/// has all of it: an append that breaks off keeps nothing there, and the client sends those bytes again from the
+/// offset `HEAD` gives. A complete file of several appends is made one object (read back once, which its SHA-256
+/// needs anyway), so that uploads and `…/content` read one object, as a download's.
 package struct StagedFileService: Sendable {
     /// Files being appended to: one request at a time per file.
     package final class Appends: Sendable {
@@ -37,13 +47,26 @@ package struct StagedFileService: Sendable {
     package let limits: StagedFileLimits
     let quotas: TenantQuotas
     let disk: DiskSpace
+    /// The content store's client, when files go there.
+    package let objects: ObjectStores
+    let kept: KeptContent
     let appends = Appends()
     let clock: any WallClock
 
-    package init(store: any Store, files: FileStore, limits: StagedFileLimits, quotas: TenantQuotas, disk: DiskSpace, clock: any WallClock)
-    {
+    package init(
+        store: any Store,
+        files: FileStore,
+        objects: ObjectStores,
+        limits: StagedFileLimits,
+        quotas: TenantQuotas,
+        disk: DiskSpace,
+        clock: any WallClock,
+        logger: Logger
+    ) {
         self.store = store
         self.files = files
+        self.objects = objects
+        kept = KeptContent(files: files, objects: objects, logger: logger)
         self.limits = limits
         self.quotas = quotas
         self.disk = disk
@@ -66,7 +89,8 @@ package struct StagedFileService: Sendable {
                 "The file would be \(length) bytes; this service accepts at most \(limits.maximumSize) (Tus-Max-Size)."
             )
         }
-        try disk.admit(length)
+        // Bytes for the content store take no room on the data directory's disk.
+        if files.contentStore == nil { try disk.admit(length) }
         let now = clock.now
         let (limits, quotas, publicID) = (limits, quotas, publicID ?? UUID().uuidString.lowercased())
         let file = try await store.write { repositories in
@@ -83,11 +107,12 @@ package struct StagedFileService: Sendable {
                     metadata: metadata,
                     contentType: contentType ?? metadata?["filetype"],
                     createdAt: now,
-                    expiresAt: now.addingTimeInterval(limits.uploadExpiration.timeInterval)
+                    expiresAt: now.addingTimeInterval(limits.uploadExpiration.timeInterval),
+                    objects: files.contentStore.map { _ in StagedObjects() }
                 )
             )
         }
-        guard FileManager.default.createFile(atPath: files.stagedPath(fileID: file.rowID), contents: nil) else {
+        guard file.objects != nil || FileManager.default.createFile(atPath: files.stagedPath(fileID: file.rowID), contents: nil) else {
             throw TransferError(code: .cannotWriteToFile, message: "Could not create the staged file.")
         }
         return length == 0 ? try await complete(file) : file
@@ -129,6 +154,7 @@ package struct StagedFileService: Sendable {
         guard offset == current.uploadOffset else {
             throw DomainError.conflict("Upload-Offset is \(offset) but the upload stands at \(current.uploadOffset).")
         }
+        if current.objects != nil { return try await appendObject(body, to: current, checksum: checksum) }
         try disk.admit(min(length ?? .max, current.uploadLength - offset))
         let path = FilePath(files.stagedPath(fileID: file.rowID))
         let end = try await FileSystem.shared.withFileHandle(forReadingAndWritingAt: path, options: .modifyFile(createIfNecessary: true)) {
@@ -199,8 +225,101 @@ package struct StagedFileService: Sendable {
         return file
     }
 
-    /// A full file: its SHA-256 is computed from disk, and it is kept for the retention period from now.
+    /// Streams `body` into an object of its own after the file's appends, and records it once the store has it all.
+    private func appendObject<Body: AsyncSequence>(
+        _ body: Body,
+        to file: StagedFile,
+        checksum: UploadChecksum?
+    ) async throws -> StagedFile where Body.Element == ByteBuffer {
+        let (client, contentStore) = try contentStore()
+        let location = contentStore.appendLocation(fileID: file.rowID, offset: file.uploadOffset)
+        var digest = checksum.map { UploadChecksum.Running($0.algorithm) }
+        var end = file.uploadOffset
+        let written: (size: Int64, etag: String)
+        do {
+            written = try await client.upload(location.key.value, from: body, contentType: file.contentType) { chunk in
+                guard end + Int64(chunk.readableBytes) <= file.uploadLength else {
+                    throw DomainError.tooLarge("The body goes past the upload's length of \(file.uploadLength) bytes.")
+                }
+                digest?.update(chunk)
+                end += Int64(chunk.readableBytes)
+            }
+        } catch let error as S3Error {
+            throw DomainError.objectStorageUnavailable("The content store could not take the bytes (\(error.code)); nothing was kept.")
+        }
+        if let checksum, let digest, digest.finalize() != checksum.digest {
+            await kept.remove(location)
+            throw DomainError.checksumMismatch(
+                "The \(checksum.algorithm.rawValue) of the body differs from Upload-Checksum; its bytes were not kept."
+            )
+        }
+        guard written.size > 0 else {
+            await kept.remove(location)
+            return file
+        }
+        var updated = file
+        updated.uploadOffset = end
+        updated.objects?.appends.append(StagedObjects.Object(key: location.key.value, size: written.size, etag: written.etag))
+        do {
+            try await store.write { [updated] in try await $0.stagedFiles.update(updated) }
+        } catch {
+            await kept.remove(location)
+            throw error
+        }
+        return end == updated.uploadLength ? try await complete(updated) : updated
+    }
+
+    /// The content store's client and settings; files are bound to it only when there is one.
+    private func contentStore() throws -> (S3Client, ContentStoreSettings) {
+        guard let client = objects.content, let settings = files.contentStore else {
+            throw DomainError.objectStorageUnavailable("This file's bytes are in a content store, and none is configured.")
+        }
+        return (client, settings)
+    }
+
+    /// A full file: its SHA-256 is computed from what is stored, and it is kept for the retention period from now.
     private func complete(_ file: StagedFile) async throws -> StagedFile {
+        var file = file
+        let superseded = file.objects?.appends ?? []
+        let sha256 = try await file.objects != nil ? wholeObject(of: &file) : digestOfStagedFile(file)
+        let now = clock.now
+        file.sha256 = sha256
+        file.completedAt = now
+        file.expiresAt = now.addingTimeInterval(limits.retention.timeInterval)
+        try await store.write { [file] in try await $0.stagedFiles.update(file) }
+        for object in superseded where object != file.objects?.whole { await kept.remove(object.location) }
+        return file
+    }
+
+    /// Makes the complete file one object (the only append's, or one made of them all, whose appends then go), and
+    /// returns its SHA-256.
+    private func wholeObject(of file: inout StagedFile) async throws -> String {
+        let (client, contentStore) = try contentStore()
+        let appends = file.objects?.appends ?? []
+        var hasher = SHA256()
+        do {
+            if let only = appends.first, appends.count == 1 {
+                for try await chunk in try await client.get(only.key, ifMatch: only.etag).body {
+                    chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                }
+                file.objects?.whole = only
+            } else {
+                let whole = contentStore.wholeLocation(fileID: file.rowID).key.value
+                let written = try await client.upload(whole, from: client.concatenated(appends.map(\.key)), contentType: file.contentType) {
+                    chunk in chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                }
+                file.objects = StagedObjects(whole: StagedObjects.Object(key: whole, size: written.size, etag: written.etag))
+            }
+        } catch let error as S3Error {
+            throw DomainError.objectStorageUnavailable(
+                "The content store could not complete the file (\(error.code)); send the last bytes again."
+            )
+        }
+        return hasher.finalize().hex
+    }
+
+    /// The SHA-256 of a staged file on disk.
+    private func digestOfStagedFile(_ file: StagedFile) async throws -> String {
         var hasher = SHA256()
         let path = FilePath(files.stagedPath(fileID: file.rowID))
         try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
@@ -208,13 +327,7 @@ package struct StagedFileService: Sendable {
                 chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
             }
         }
-        let now = clock.now
-        var file = file
-        file.sha256 = hasher.finalize().hex
-        file.completedAt = now
-        file.expiresAt = now.addingTimeInterval(limits.retention.timeInterval)
-        try await store.write { [file] in try await $0.stagedFiles.update(file) }
-        return file
+        return hasher.finalize().hex
     }
 
     /// Removes a file (tus termination); one that a queued or running upload task will send is kept (409).
@@ -228,6 +341,6 @@ package struct StagedFileService: Sendable {
             }
             try await repositories.stagedFiles.delete(id: file.rowID)
         }
-        files.removeStaged(fileID: file.rowID)
+        await kept.removeStaged(file)
     }
 }

@@ -53,7 +53,7 @@ package struct RetentionSweeper: Service {
 
     /// One pass; files leave the disk only once the rows that name them are committed.
     package func sweep(now: Date) async throws {
-        let (expired, fileIDs) = try await store.write { repositories in
+        let (expired, expiredFiles) = try await store.write { repositories in
             let expiredTasks = try await repositories.tasks.expiredContent(at: now)
             for var task in expiredTasks {
                 let file = task.transfer.download?.file
@@ -62,19 +62,19 @@ package struct RetentionSweeper: Service {
                 try await repositories.tasks.update(task)
                 try await eventLog.append(repositories, .taskContentExpired(ContentExpired(file: file)), for: task)
             }
-            let fileIDs = try await repositories.stagedFiles.deleteExpired(at: now)
+            let expiredFiles = try await repositories.stagedFiles.deleteExpired(at: now)
             try await repositories.idempotencyKeys.deleteCreated(
                 before: now.addingTimeInterval(-IdempotencyService.lifetime),
                 tenantID: nil,
                 key: nil
             )
-            return (expiredTasks, fileIDs)
+            return (expiredTasks, expiredFiles)
         }
         for task in expired {
             await kept.removeContent(of: task)
             await kept.removeReply(of: task)
         }
-        for fileID in fileIDs { files.removeStaged(fileID: fileID) }
+        for file in expiredFiles { await kept.removeStaged(file) }
         try await abortAbandonedUploads()
     }
 

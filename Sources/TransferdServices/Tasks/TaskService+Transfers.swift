@@ -127,6 +127,14 @@ extension TaskService: TransferReporter {
         }
     }
 
+    package func objectUploadBegun(_ transfer: ActiveTransfer, objectUpload: ObjectUploadProgress) async throws -> Bool {
+        let taskID = transfer.taskID
+        return try await writeIfStillOwned(transfer, stopped: false) { repositories, owner in
+            transfer.rowWritten()
+            return try await repositories.tasks.recordObjectUpload(id: taskID, owner: owner, objectUpload: objectUpload)
+        }
+    }
+
     package func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws {
         let taskID = transfer.taskID
         try await writeIfStillOwned(transfer, stopped: ()) { repositories, owner in

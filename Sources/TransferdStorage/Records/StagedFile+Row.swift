@@ -16,7 +16,8 @@ extension StagedFile {
             sha256: row["sha256"],
             createdAt: row["created_at"],
             expiresAt: row["expires_at"],
-            completedAt: row["completed_at"]
+            completedAt: row["completed_at"],
+            objects: try RowCoding.json(row, "objects")
         )
     }
 
@@ -33,6 +34,7 @@ extension StagedFile {
             "created_at": StoredDate.text(createdAt),
             "expires_at": StoredDate.text(expiresAt),
             "completed_at": StoredDate.text(orNil: completedAt),
+            "objects": try RowCoding.json(objects),
         ]
     }
 }

@@ -43,14 +43,15 @@ struct SQLStagedFileRepository: StagedFileRepository {
         try await db.execute("DELETE FROM files WHERE id = ?", [id])
     }
 
-    func deleteExpired(at now: Date) async throws -> [Int64] {
-        try await db.values(
+    func deleteExpired(at now: Date) async throws -> [StagedFile] {
+        try await db.fetchAll(
             """
             DELETE FROM files WHERE expires_at < ?
               AND NOT EXISTS (SELECT 1 FROM tasks u WHERE u.source_file_id = files.id AND u.state <> ?)
-            RETURNING id
+            RETURNING *
             """,
-            [StoredDate.text(now), TaskState.completed]
+            [StoredDate.text(now), TaskState.completed],
+            StagedFile.init(row:)
         )
     }
 }

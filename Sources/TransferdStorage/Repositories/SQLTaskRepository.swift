@@ -154,7 +154,8 @@ struct SQLTaskRepository: TaskRepository {
     ) async throws -> Bool {
         try await db.execute(
             """
-            UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?, object_upload = ?
+            UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?,
+              object_upload = COALESCE(?, object_upload)
             WHERE id = ? AND state IN (?, ?) AND lease_owner = ?
             """,
             [received, expected, partialBytes, try RowCoding.json(objectUpload), id, TaskState.running, TaskState.canceling, owner]
@@ -215,6 +216,13 @@ struct SQLTaskRepository: TaskRepository {
             WHERE id = ? AND state = ? AND lease_owner = ?
             """,
             [sent, expected, id, TaskState.running, owner]
+        ) > 0
+    }
+
+    func recordObjectUpload(id: Int64, owner: String, objectUpload: ObjectUploadProgress) async throws -> Bool {
+        try await db.execute(
+            "UPDATE tasks SET object_upload = ? WHERE id = ? AND state IN (?, ?) AND lease_owner = ?",
+            [try RowCoding.json(objectUpload), id, TaskState.running, TaskState.canceling, owner]
         ) > 0
     }
 

@@ -138,6 +138,86 @@ import TransferdTestSupport
         }
     }
 
+    /// A tus upload of three appends: each an object while the upload goes on, then one object of the whole file,
+    /// served by range and sent by an upload task; a wrong checksum keeps nothing; a removed file leaves no object.
+    @Test func aStagedFileIsKeptInTheBucket() async throws {
+        let server = try await S3TestServer.shared()
+        let bucket = try await server.makeBucket()
+        let settings = try Self.settings(server, bucket: bucket)
+        let size = 20_000_000
+        let tus = ("Tus-Resumable", "1.0.0")
+        try await UploadReceiver.with { receiver in
+            try await TestService.with(configure: { $0.contentStore = settings }) { api in
+                // act: three appends, the second one with a wrong checksum first
+                let created = try await api.send(.POST, "/v1/files", headers: [tus, ("Upload-Length", String(size))])
+                let path = try #require(created.headers.first(name: "Location"))
+                func append(_ range: Range<Int>, _ extra: [(String, String)] = []) async throws -> APIClient.Reply {
+                    try await api.send(
+                        .PATCH,
+                        path,
+                        headers: [tus, ("Content-Type", "application/offset+octet-stream"), ("Upload-Offset", String(range.lowerBound))]
+                            + extra,
+                        bytes: OriginContent.buffer(range)
+                    )
+                }
+                #expect(try await append(0..<9_000_000).headers.first(name: "Upload-Offset") == "9000000")
+                let wrong = try await append(
+                    9_000_000..<18_000_000,
+                    [("Upload-Checksum", "sha1 \(Data(repeating: 0, count: 20).base64EncodedString())")]
+                )
+                #expect(wrong.status == 460)
+                #expect(try await api.send(.HEAD, path, headers: [tus]).headers.first(name: "Upload-Offset") == "9000000")
+                #expect(try await append(9_000_000..<18_000_000).status == 204)
+                #expect(try await append(18_000_000..<size).status == 204)
+
+                // verify: complete, one object of the whole, the appends' objects gone, nothing on disk
+                let file = try await api.send(.GET, path).decode(StagedFileView.self)
+                #expect(file.state == "complete" && file.sha256 == OriginContent.sha256(size: size))
+                let client = ObjectDownloadTests.client(server, bucket: bucket)
+                let requests = try await server.received(bucket: bucket)
+                let appended = Set(
+                    requests.filter { $0.method == "PUT" || $0.method == "POST" }.map(\.path).filter {
+                        !$0.hasSuffix("/whole") && $0.contains("/files/")
+                    }
+                )
+                let deleted = Set(requests.filter { $0.method == "DELETE" }.map(\.path))
+                #expect(
+                    appended.count == 3 && appended.isSubset(of: deleted),
+                    "the appends' objects, the refused one's too: \(appended) \(deleted)"
+                )
+                let whole = try #require(requests.first { $0.path.hasSuffix("/whole") }?.path)
+                #expect(try await client.head(String(whole.dropFirst("/\(bucket)/".count)))?.size == Int64(size))
+                let range = try await api.send(.GET, path + "/content", headers: [("Range", "bytes=17999990-18000009")])
+                #expect(range.status == 206 && range.body == Data(OriginContent.buffer(17_999_990..<18_000_010).readableBytesView))
+
+                // act: an upload task sends it, then the file is removed
+                try await api.createSession("up")
+                let fileID = try #require(path.split(separator: "/").last)
+                _ = try await api.createTask("up", url: receiver.url("staged"), kind: "upload", extra: #", "from": {"file": "\#(fileID)"}"#)
+                let task = try await api.waitForCompletion("up", 1)
+                #expect(task.error == nil, "\(task.error?.message ?? "")")
+                #expect(try await receiver.received("staged").last?.sha256 == OriginContent.sha256(size: size))
+                #expect(try await api.send(.DELETE, path, headers: [tus]).status == 204)
+                #expect(try await server.received(bucket: bucket).contains { $0.method == "DELETE" && $0.path == whole })
+            }
+        }
+    }
+
+    /// A file sent whole in one request is one object: it is the file, with no copy made.
+    @Test func aFileSentWholeIsItsOnlyObject() async throws {
+        let server = try await S3TestServer.shared()
+        let bucket = try await server.makeBucket()
+        let settings = try Self.settings(server, bucket: bucket)
+        try await TestService.with(configure: { $0.contentStore = settings }) { api in
+            let file = try await api.stageFile("whole", size: 1_000_000)
+            #expect(file.sha256 == OriginContent.sha256(size: 1_000_000))
+            let requests = try await server.received(bucket: bucket).filter { $0.path.contains("/files/") }
+            #expect(requests.map(\.method) == ["PUT", "GET"], "one PUT, read back once for the SHA-256: \(requests)")
+            let content = try await api.send(.GET, "/v1/files/whole/content")
+            #expect(content.body == Data(OriginContent.buffer(0..<1_000_000).readableBytesView))
+        }
+    }
+
     @Test func aContentStoreURIIsCheckedAtStart() throws {
         for (uri, words) in [
             ("http://bucket/prefix", "s3://bucket/prefix"),

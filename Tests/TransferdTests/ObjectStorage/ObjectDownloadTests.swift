@@ -107,6 +107,30 @@ import TransferdTestSupport
         }
     }
 
+    /// The first part of a new multipart upload is refused until the attempt gives up: the next attempt continues the
+    /// upload the first one began (recorded before any part went), rather than beginning another and leaving the
+    /// first one behind in the bucket, never completed nor aborted.
+    @Test func aRetriedAttemptContinuesTheUploadItBegan() async throws {
+        let server = try await S3TestServer.shared()
+        let bucket = try await server.makeBucket()
+        let size = 10 * Self.mebibyte
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                _ = try await api.send(.PUT, "/v1/storage/archive", json: Self.storage(server, bucket: bucket))
+                try await api.createSession("objects")
+                try await server.injectFaults(4, bucket: bucket, matching: "partNumber=1&")
+                _ = try await api.createTask("objects", url: origin.url("/files/\(size)"), extra: Self.destination("retried.bin"))
+                let task = try await api.waitForCompletion("objects", 1)
+
+                #expect(task.error == nil, "\(task.error?.message ?? "")")
+                #expect(task.attempts.count == 2, "the first attempt gave up on its part")
+                let requests = try await server.received(bucket: bucket)
+                #expect(requests.count { $0.method == "POST" && $0.query.hasPrefix("uploads") } == 1, "one multipart upload: \(requests)")
+                #expect(!requests.contains { $0.method == "DELETE" }, "nothing aborted")
+            }
+        }
+    }
+
     /// A store that answers 503 SlowDown for a while is asked again; the download completes.
     @Test func aStoreThatAnswers503IsRetried() async throws {
         let server = try await S3TestServer.shared()

@@ -4,7 +4,8 @@ import TransferdTestSupport
 
 /// Three instances of transferd, each with a data directory of its own, sharing only a PostgreSQL database and a
 /// content store (moto's S3 server): one is killed while it streams downloads into the bucket, and the others
-/// continue its multipart uploads after their last parts; every instance serves every task's content. Only with
+/// continue its multipart uploads after their last parts; every instance serves every task's content, and a file
+/// staged through two instances is sent by a third. Only with
 /// `TRANSFERD_TEST_DATABASE_URL`.
 @Suite(.enabled(if: SuiteDatabase.postgresURL != nil, "needs PostgreSQL (TRANSFERD_TEST_DATABASE_URL)"))
 struct ContentStoreScaleOutTests {
@@ -95,14 +96,39 @@ struct ContentStoreScaleOutTests {
                 let key = "/\(bucket)/\(object?["key"] ?? "?")"
                 // Under load a survivor's renewal may come late too, and the task move once more: one of its
                 // resumptions is the one at the killed instance's checkpoint, and its upload is the same throughout.
+                let history = requests.filter { $0.path == key }.map { "\($0.method) ?\($0.query.prefix(60))" }
+                let resumptions = log.filter { $0.type == "task.resumed_at_offset" && $0.taskIdentifier == Int(taskIdentifier) }
+                    .map { "\($0.data.fileOffset ?? -1) \($0.data.restartReason.map { "\($0)" } ?? "")" }
                 #expect(
                     requests.count { $0.method == "POST" && $0.path == key && $0.query.contains("uploads") } == 1,
-                    "task \(taskIdentifier): one multipart upload, continued"
+                    "task \(taskIdentifier): one multipart upload, continued: \(history); resumed at \(resumptions)"
                 )
                 #expect(
                     origin.ranges("t\(taskIdentifier)").contains("bytes=\(partialBytes)-"),
                     "task \(taskIdentifier) from \(partialBytes)"
                 )
+            }
+            // act: a file staged in two appends to two instances, sent by an upload task
+            let tus = ("Tus-Resumable", "1.0.0")
+            let created = try await survivors[0].send(.POST, "/v1/files", headers: [tus, ("Upload-Length", "3000000")])
+            let path = try #require(created.headers.first(name: "Location"))
+            for (api, range) in zip(survivors, [0..<1_000_000, 1_000_000..<3_000_000]) {
+                let headers = [tus, ("Content-Type", "application/offset+octet-stream"), ("Upload-Offset", String(range.lowerBound))]
+                #expect(try await api.send(.PATCH, path, headers: headers, bytes: OriginContent.buffer(range)).status == 204)
+            }
+            try await UploadReceiver.with { receiver in
+                let fileID = try #require(path.split(separator: "/").last)
+                _ = try await survivors[1].createTask(
+                    "shared",
+                    url: receiver.url("staged"),
+                    kind: "upload",
+                    extra: #", "from": {"file": "\#(fileID)"}"#
+                )
+                let upload = try await survivors[0].waitForCompletion("shared", Self.tasks + 1)
+
+                // verify: whichever instance ran it, the file was there
+                #expect(upload.error == nil, "\(upload.error?.message ?? "")")
+                #expect(try await receiver.received("staged").last?.sha256 == OriginContent.sha256(size: 3_000_000))
             }
             for (index, instance) in instances.enumerated() where index != killed { try await instance.terminate() }
         }

@@ -83,3 +83,44 @@ import Testing
         #expect(report.hooks > 0 && report.queries["hook.test"] == 2 + deliveryAttempts, "one lookup per webhook check and attempt")
     }
 }
+
+/// A tenant's store whose name passed the check when the store was named, then rebinds to an internal address: every
+/// request to the store is vetted again, so the download fails as not allowed and the internal server is never
+/// reached.
+@Suite struct StorageRebindingTests {
+    @Test(.enabled(if: getuid() == 0, "a mount namespace of the service's own, for its resolv.conf, needs root"))
+    func aStoreEndpointIsVettedAtEveryRequest() async throws {
+        // setup: `store.test` answers the public address once (the check when the store is named), then the internal one
+        let nameserver = "127.0.53.\(Int.random(in: 1...254))"
+        let lab = try InteropScript("rebinding_lab.py", arguments: [nameserver, "127.0.0.2", "127.0.0.1", "store.test=1"])
+        defer { lab.process.send(SIGTERM) }
+        let port = try #require(Int(lab.firstLine()), "rebinding_lab.py did not start (pip install dnspython)")
+        let service = try await ServiceProcess.start(
+            dataDirectory: DataDirectories.temporary(),
+            allowedDestinations: ["127.0.0.2/32"],
+            nameserver: nameserver
+        )
+        defer { service.stopIfRunning() }
+        let api = service.api
+        let storage =
+            #"{"endpoint": "http://store.test:\#(port)", "bucket": "loot", "accessKeyId": "k", "secretAccessKey": "s", "pathStyle": true}"#
+        #expect(try await api.send(.PUT, "/v1/storage/rebound", json: storage).status == 201)
+
+        // act: a download into that store, from an origin the policy allows
+        try await api.createSession("lab")
+        _ = try await api.createTask(
+            "lab",
+            url: "http://127.0.0.2:\(port)/data",
+            extra: #", "destination": {"storage": "rebound", "key": "x.bin"}"#
+        )
+        let task = try await api.waitForCompletion("lab", 1)
+
+        // verify: refused at the store's request, and nothing reached the internal address
+        #expect(task.error?.code == "destinationNotAllowed", "\(task.error?.message ?? "")")
+        let report = try await APIClient(baseURL: "http://127.0.0.2:\(port)", key: nil).send(.GET, "/report").decode(
+            DNSRebindingTests.Report.self
+        )
+        #expect(report.internalRequests.isEmpty, "the internal server was reached: \(report.internalRequests)")
+        #expect(report.queries["store.test"] ?? 0 >= 2, "looked up again at the request: \(report.queries)")
+    }
+}

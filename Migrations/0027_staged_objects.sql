@@ -1,0 +1,3 @@
+-- Where a staged file's bytes are in the content store (NULL: the data directory; JSON: the object each append made,
+-- then the one object of the whole file once it is complete).
+ALTER TABLE files ADD COLUMN objects TEXT;
