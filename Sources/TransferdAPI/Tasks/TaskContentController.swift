@@ -34,30 +34,24 @@ struct TaskContentController: Sendable {
         let task = try await tasks.task(context)
         let file = try Self.finishedFile(of: task)
         let filename = URL(string: task.originalRequest.url)?.lastPathComponent ?? ""
-        guard let object = file.object else {
-            let source = ContentResponder.Source.file(path: files.contentPath(taskID: task.rowID))
-            let content = ContentResponder.Content(
-                source: source,
-                size: file.size,
-                sha256: file.sha256,
-                contentType: file.contentType,
-                filename: filename
-            )
-            return try await responder.respond(content, to: request, context: context, includeBody: includeBody)
+        let source: ContentResponder.Source
+        if let object = file.object {
+            let client = try await client(of: object.location, context)
+            if request.uri.queryParameters["redirect"] == "true" {
+                let url = client.presignedURL(
+                    object.key,
+                    expires: Self.redirectLifetime,
+                    responseHeaders: [
+                        ("response-content-disposition", "attachment; filename=\"\(ContentResponder.safeFilename(filename))\""),
+                        ("response-content-type", file.contentType ?? "application/octet-stream"),
+                    ]
+                )
+                return Response(status: .temporaryRedirect, headers: [.location: url, .cacheControl: "no-store"])
+            }
+            source = .object(client, key: object.key, etag: object.etag)
+        } else {
+            source = .file(path: files.contentPath(taskID: task.rowID))
         }
-        let client = try await client(of: object.location, context)
-        if request.uri.queryParameters["redirect"] == "true" {
-            let url = client.presignedURL(
-                object.key,
-                expires: Self.redirectLifetime,
-                responseHeaders: [
-                    ("response-content-disposition", "attachment; filename=\"\(ContentResponder.safeFilename(filename))\""),
-                    ("response-content-type", file.contentType ?? "application/octet-stream"),
-                ]
-            )
-            return Response(status: .temporaryRedirect, headers: [.location: url, .cacheControl: "no-store"])
-        }
-        let source = ContentResponder.Source.object(client, key: object.key, etag: object.etag)
         let content = ContentResponder.Content(
             source: source,
             size: file.size,

@@ -111,42 +111,47 @@ import TransferdTestSupport
     /// upload the first one began (recorded before any part went), rather than beginning another and leaving the
     /// first one behind in the bucket, never completed nor aborted.
     @Test func aRetriedAttemptContinuesTheUploadItBegan() async throws {
+        try await Self.downloadIntoArchive(size: 10 * Self.mebibyte, key: "retried.bin", faults: (4, "partNumber=1&")) {
+            server,
+            bucket,
+            task in
+            #expect(task.error == nil, "\(task.error?.message ?? "")")
+            #expect(task.attempts.count == 2, "the first attempt gave up on its part")
+            let requests = try await server.received(bucket: bucket)
+            #expect(requests.count { $0.method == "POST" && $0.query.hasPrefix("uploads") } == 1, "one multipart upload: \(requests)")
+            #expect(!requests.contains { $0.method == "DELETE" }, "nothing aborted")
+        }
+    }
+
+    /// One download of `size` bytes into `key` of the tenant's store `archive`, after `faults` are injected (the next
+    /// count requests that contain the text answered 503); `verify` sees the task once it completed.
+    static func downloadIntoArchive(
+        size: Int,
+        key: String,
+        faults: (count: Int, matching: String),
+        verify: (S3TestServer, _ bucket: String, TaskView) async throws -> Void
+    ) async throws {
         let server = try await S3TestServer.shared()
         let bucket = try await server.makeBucket()
-        let size = 10 * Self.mebibyte
         try await OriginServer.with { origin in
             try await TestService.with { api in
                 _ = try await api.send(.PUT, "/v1/storage/archive", json: Self.storage(server, bucket: bucket))
                 try await api.createSession("objects")
-                try await server.injectFaults(4, bucket: bucket, matching: "partNumber=1&")
-                _ = try await api.createTask("objects", url: origin.url("/files/\(size)"), extra: Self.destination("retried.bin"))
-                let task = try await api.waitForCompletion("objects", 1)
-
-                #expect(task.error == nil, "\(task.error?.message ?? "")")
-                #expect(task.attempts.count == 2, "the first attempt gave up on its part")
-                let requests = try await server.received(bucket: bucket)
-                #expect(requests.count { $0.method == "POST" && $0.query.hasPrefix("uploads") } == 1, "one multipart upload: \(requests)")
-                #expect(!requests.contains { $0.method == "DELETE" }, "nothing aborted")
+                try await server.injectFaults(faults.count, bucket: bucket, matching: faults.matching)
+                _ = try await api.createTask("objects", url: origin.url("/files/\(size)"), extra: Self.destination(key))
+                try await verify(server, bucket, try await api.waitForCompletion("objects", 1))
             }
         }
     }
 
     /// A store that answers 503 SlowDown for a while is asked again; the download completes.
     @Test func aStoreThatAnswers503IsRetried() async throws {
-        let server = try await S3TestServer.shared()
-        let bucket = try await server.makeBucket()
         let size = 10 * Self.mebibyte
-        try await OriginServer.with { origin in
-            try await TestService.with { api in
-                _ = try await api.send(.PUT, "/v1/storage/archive", json: Self.storage(server, bucket: bucket))
-                try await api.createSession("objects")
-                try await server.injectFaults(3, bucket: bucket)
-                _ = try await api.createTask("objects", url: origin.url("/files/\(size)"), extra: Self.destination("slow.bin"))
-                let task = try await api.waitForCompletion("objects", 1)
-                #expect(task.error == nil, "\(task.error?.message ?? "")")
-                #expect(task.file?.sha256 == OriginContent.sha256(size: size))
-                #expect(try await server.received(bucket: bucket).count >= 3 + 4, "three refused, then create, two parts, complete")
-            }
+        try await Self.downloadIntoArchive(size: size, key: "slow.bin", faults: (3, "")) { server, bucket, task in
+            #expect(task.error == nil, "\(task.error?.message ?? "")")
+            #expect(task.file?.sha256 == OriginContent.sha256(size: size))
+            let requests = try await server.received(bucket: bucket)
+            #expect(requests.count >= 3 + 4, "three refused, then create, two parts, complete")
         }
     }
 

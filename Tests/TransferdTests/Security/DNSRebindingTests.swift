@@ -21,66 +21,71 @@ import Testing
     func noNameIsResolvedAgainAfterItsCheck() async throws {
         // setup: names answer the public address exactly as often as the guard will ask: when a task is created, and
         // once for each request
-        let nameserver = "127.0.53.\(Int.random(in: 1...254))"
-        let lab = try InteropScript(
-            "rebinding_lab.py",
-            arguments: [
-                nameserver, "127.0.0.2", "127.0.0.1", "rebind.test=3", "dot.test=3", "xn--bcher-kva.test=3", "late.test=2",
-                "proxied.test=2",
+        let names = ["rebind.test=3", "dot.test=3", "xn--bcher-kva.test=3", "late.test=2", "proxied.test=2"]
+        try await Self.withLab(names) { port, service in
+            let proxy = try InteropScript("forward_proxy.py", arguments: ["u:p"], environment: ["FORWARD_PROXY_ADDRESS": "127.0.0.2"])
+            defer { proxy.process.send(SIGTERM) }
+            let proxyPort = try #require(Int(proxy.firstLine()))
+            let api = service.api
+            let attacker = APIClient(baseURL: "http://127.0.0.2:\(port)", key: nil)
+
+            // act: redirects across spellings of one name (case, trailing dot, IDNA), a rebinding the check sees, a proxy,
+            // and webhooks whose URLs spell one name two ways
+            try await api.createSession("lab")
+            try await api.createSession("egress", configuration: #"{"proxy": "http://u:p@127.0.0.2:\#(proxyPort)"}"#)
+            for (session, hook) in [("lab", "http://hook.test:\(port)/hook"), ("egress", "http://HOOK.Test.:\(port)/hook")] {
+                let reply = try await api.send(.PUT, "/v1/sessions/\(session)/webhook", json: #"{"url": "\#(hook)"}"#)
+                #expect(reply.status == 201, "\(reply.text)")
+            }
+            let redirects = [
+                "http://Rebind.test:\(port)/redirect?to=http://rebind.test:\(port)/data",
+                "http://dot.test.:\(port)/redirect?to=http://DOT.TEST:\(port)/data",
+                "http://Bücher.test:\(port)/redirect?to=http://XN--BCHER-KVA.test.:\(port)/data",
+                "http://late.test:\(port)/redirect?to=http://late.test:\(port)/data",
             ]
-        )
+            for url in redirects { _ = try await api.createTask("lab", url: url) }
+            _ = try await api.createTask("egress", url: "http://Proxied.test:\(port)/data")
+            var finished: [String: [TaskView]] = [:]
+            for (session, count) in [("lab", redirects.count), ("egress", 1)] {
+                for identifier in 1...count { finished[session, default: []].append(try await api.waitForCompletion(session, identifier)) }
+                try await api.waitUntilAllAcknowledged(session)
+            }
+
+            // verify: the internal server was never reached, and no name was looked up more often than the guard asks
+            let report = try await attacker.send(.GET, "/report").decode(Report.self)
+            #expect(report.internalRequests.isEmpty, "the internal server was reached: \(report.internalRequests)")
+            for (session, task) in finished["lab"]!.prefix(3).map({ ("lab", $0) }) + [("egress", finished["egress"]![0])] {
+                #expect(task.error == nil, "\(task.originalRequest.url): \(task.error?.message ?? "")")
+                let content = try await api.send(.GET, "/v1/sessions/\(session)/tasks/\(task.taskIdentifier)/content")
+                #expect(content.text == "public content")
+            }
+            #expect(finished["lab"]![3].error?.code == "destinationNotAllowed", "the second hop's own check saw the rebinding")
+            let expected = ["rebind.test": 3, "dot.test": 3, "xn--bcher-kva.test": 3, "late.test": 3, "proxied.test": 2]
+            #expect(report.queries.filter { $0.key != "hook.test" } == expected)
+            let tunnels = try await APIClient(baseURL: "http://127.0.0.2:\(proxyPort)", key: nil).send(.GET, "/tunnels").decode(
+                [String].self
+            )
+            #expect(tunnels == ["127.0.0.2:\(port)"], "the proxy was asked for the vetted address, not the name")
+            var deliveryAttempts = 0
+            for session in ["lab", "egress"] { deliveryAttempts += try await api.deliveries(session).map(\.attempts.count).reduce(0, +) }
+            #expect(report.hooks > 0 && report.queries["hook.test"] == 2 + deliveryAttempts, "one lookup per webhook check and attempt")
+        }
+    }
+
+    /// Runs `body` with the lab answering `names` (`name=count`), and a service in a process of its own whose only
+    /// DNS server the lab is, and which may reach the public address alone.
+    static func withLab(_ names: [String], _ body: (_ port: Int, ServiceProcess) async throws -> Void) async throws {
+        let nameserver = "127.0.53.\(Int.random(in: 1...254))"
+        let lab = try InteropScript("rebinding_lab.py", arguments: [nameserver, "127.0.0.2", "127.0.0.1"] + names)
         defer { lab.process.send(SIGTERM) }
         let port = try #require(Int(lab.firstLine()), "rebinding_lab.py did not start (pip install dnspython)")
-        let proxy = try InteropScript("forward_proxy.py", arguments: ["u:p"], environment: ["FORWARD_PROXY_ADDRESS": "127.0.0.2"])
-        defer { proxy.process.send(SIGTERM) }
-        let proxyPort = try #require(Int(proxy.firstLine()))
         let service = try await ServiceProcess.start(
             dataDirectory: DataDirectories.temporary(),
             allowedDestinations: ["127.0.0.2/32"],
             nameserver: nameserver
         )
         defer { service.stopIfRunning() }
-        let api = service.api
-        let attacker = APIClient(baseURL: "http://127.0.0.2:\(port)", key: nil)
-
-        // act: redirects across spellings of one name (case, trailing dot, IDNA), a rebinding the check sees, a proxy,
-        // and webhooks whose URLs spell one name two ways
-        try await api.createSession("lab")
-        try await api.createSession("egress", configuration: #"{"proxy": "http://u:p@127.0.0.2:\#(proxyPort)"}"#)
-        for (session, hook) in [("lab", "http://hook.test:\(port)/hook"), ("egress", "http://HOOK.Test.:\(port)/hook")] {
-            let reply = try await api.send(.PUT, "/v1/sessions/\(session)/webhook", json: #"{"url": "\#(hook)"}"#)
-            #expect(reply.status == 201, "\(reply.text)")
-        }
-        let redirects = [
-            "http://Rebind.test:\(port)/redirect?to=http://rebind.test:\(port)/data",
-            "http://dot.test.:\(port)/redirect?to=http://DOT.TEST:\(port)/data",
-            "http://Bücher.test:\(port)/redirect?to=http://XN--BCHER-KVA.test.:\(port)/data",
-            "http://late.test:\(port)/redirect?to=http://late.test:\(port)/data",
-        ]
-        for url in redirects { _ = try await api.createTask("lab", url: url) }
-        _ = try await api.createTask("egress", url: "http://Proxied.test:\(port)/data")
-        var finished: [String: [TaskView]] = [:]
-        for (session, count) in [("lab", redirects.count), ("egress", 1)] {
-            for identifier in 1...count { finished[session, default: []].append(try await api.waitForCompletion(session, identifier)) }
-            try await api.waitUntilAllAcknowledged(session)
-        }
-
-        // verify: the internal server was never reached, and no name was looked up more often than the guard asks
-        let report = try await attacker.send(.GET, "/report").decode(Report.self)
-        #expect(report.internalRequests.isEmpty, "the internal server was reached: \(report.internalRequests)")
-        for (session, task) in finished["lab"]!.prefix(3).map({ ("lab", $0) }) + [("egress", finished["egress"]![0])] {
-            #expect(task.error == nil, "\(task.originalRequest.url): \(task.error?.message ?? "")")
-            let content = try await api.send(.GET, "/v1/sessions/\(session)/tasks/\(task.taskIdentifier)/content")
-            #expect(content.text == "public content")
-        }
-        #expect(finished["lab"]![3].error?.code == "destinationNotAllowed", "the second hop's own check saw the rebinding")
-        let expected = ["rebind.test": 3, "dot.test": 3, "xn--bcher-kva.test": 3, "late.test": 3, "proxied.test": 2]
-        #expect(report.queries.filter { $0.key != "hook.test" } == expected)
-        let tunnels = try await APIClient(baseURL: "http://127.0.0.2:\(proxyPort)", key: nil).send(.GET, "/tunnels").decode([String].self)
-        #expect(tunnels == ["127.0.0.2:\(port)"], "the proxy was asked for the vetted address, not the name")
-        var deliveryAttempts = 0
-        for session in ["lab", "egress"] { deliveryAttempts += try await api.deliveries(session).map(\.attempts.count).reduce(0, +) }
-        #expect(report.hooks > 0 && report.queries["hook.test"] == 2 + deliveryAttempts, "one lookup per webhook check and attempt")
+        try await body(port, service)
     }
 }
 
@@ -91,36 +96,28 @@ import Testing
     @Test(.enabled(if: getuid() == 0, "a mount namespace of the service's own, for its resolv.conf, needs root"))
     func aStoreEndpointIsVettedAtEveryRequest() async throws {
         // setup: `store.test` answers the public address once (the check when the store is named), then the internal one
-        let nameserver = "127.0.53.\(Int.random(in: 1...254))"
-        let lab = try InteropScript("rebinding_lab.py", arguments: [nameserver, "127.0.0.2", "127.0.0.1", "store.test=1"])
-        defer { lab.process.send(SIGTERM) }
-        let port = try #require(Int(lab.firstLine()), "rebinding_lab.py did not start (pip install dnspython)")
-        let service = try await ServiceProcess.start(
-            dataDirectory: DataDirectories.temporary(),
-            allowedDestinations: ["127.0.0.2/32"],
-            nameserver: nameserver
-        )
-        defer { service.stopIfRunning() }
-        let api = service.api
-        let storage =
-            #"{"endpoint": "http://store.test:\#(port)", "bucket": "loot", "accessKeyId": "k", "secretAccessKey": "s", "pathStyle": true}"#
-        #expect(try await api.send(.PUT, "/v1/storage/rebound", json: storage).status == 201)
+        try await DNSRebindingTests.withLab(["store.test=1"]) { port, service in
+            let api = service.api
+            let storage =
+                #"{"endpoint": "http://store.test:\#(port)", "bucket": "loot", "accessKeyId": "k", "secretAccessKey": "s", "pathStyle": true}"#
+            #expect(try await api.send(.PUT, "/v1/storage/rebound", json: storage).status == 201)
 
-        // act: a download into that store, from an origin the policy allows
-        try await api.createSession("lab")
-        _ = try await api.createTask(
-            "lab",
-            url: "http://127.0.0.2:\(port)/data",
-            extra: #", "destination": {"storage": "rebound", "key": "x.bin"}"#
-        )
-        let task = try await api.waitForCompletion("lab", 1)
+            // act: a download into that store, from an origin the policy allows
+            try await api.createSession("lab")
+            _ = try await api.createTask(
+                "lab",
+                url: "http://127.0.0.2:\(port)/data",
+                extra: #", "destination": {"storage": "rebound", "key": "x.bin"}"#
+            )
+            let task = try await api.waitForCompletion("lab", 1)
 
-        // verify: refused at the store's request, and nothing reached the internal address
-        #expect(task.error?.code == "destinationNotAllowed", "\(task.error?.message ?? "")")
-        let report = try await APIClient(baseURL: "http://127.0.0.2:\(port)", key: nil).send(.GET, "/report").decode(
-            DNSRebindingTests.Report.self
-        )
-        #expect(report.internalRequests.isEmpty, "the internal server was reached: \(report.internalRequests)")
-        #expect(report.queries["store.test"] ?? 0 >= 2, "looked up again at the request: \(report.queries)")
+            // verify: refused at the store's request, and nothing reached the internal address
+            #expect(task.error?.code == "destinationNotAllowed", "\(task.error?.message ?? "")")
+            let report = try await APIClient(baseURL: "http://127.0.0.2:\(port)", key: nil).send(.GET, "/report").decode(
+                DNSRebindingTests.Report.self
+            )
+            #expect(report.internalRequests.isEmpty, "the internal server was reached: \(report.internalRequests)")
+            #expect(report.queries["store.test"] ?? 0 >= 2, "looked up again at the request: \(report.queries)")
+        }
     }
 }
