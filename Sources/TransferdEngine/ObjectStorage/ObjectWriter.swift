@@ -5,7 +5,8 @@ import TransferdDomain
 import TransferdS3
 
 /// Streams a download's body into an object of a tenant's store: gathers it into parts of the upload's part size and
-/// uploads each once it is full, with its SHA-256, so that memory holds one part at most and never the object. The
+/// uploads each once it is full, with its SHA-256, while the next one fills, so that memory holds two parts at most
+/// and never the object. The
 /// parts the store acknowledged are what the attempt keeps (`kept`): its checkpoints record them, and a later attempt
 /// (after a restart, on another instance) continues the same multipart upload after the last one. A body shorter than
 /// one part is written with one `PUT`.
@@ -63,23 +64,35 @@ struct ObjectWriter {
             transfer.add(bytes.readableBytes)
         }
 
+        // The part being uploaded while the next one fills: the origin is read on meanwhile, and parts still go in
+        // order, each once the one before it is acknowledged (two parts in memory at most).
+        var sending: Task<Void, any Error>?
         func uploadFullParts() async throws {
             while part.readableBytes >= partSize, let full = part.readSlice(length: partSize) {
-                try await upload(full, partSize: Int64(partSize))
+                try await sending?.value
+                sending = Task { try await upload(full, partSize: Int64(partSize)) }
                 part.discardReadBytes()
             }
         }
 
-        for try await chunk in body {
-            let received = chunk.readableBytes
-            try await ContentDecoder.take(chunk, decodingWith: decoder, into: take, between: uploadFullParts)
-            for limit in limits { try await limit.consume(received, whileWaiting: transfer.touch) }
-        }
-        if expected >= 0, offset != expected {
-            throw TransferError(
-                code: .networkConnectionLost,
-                message: "The server sent \(offset - start) of the \(expected - start) bytes it announced."
-            )
+        do {
+            for try await chunk in body {
+                let received = chunk.readableBytes
+                try await ContentDecoder.take(chunk, decodingWith: decoder, into: take, between: uploadFullParts)
+                for limit in limits { try await limit.consume(received, whileWaiting: transfer.touch) }
+            }
+            if expected >= 0, offset != expected {
+                throw TransferError(
+                    code: .networkConnectionLost,
+                    message: "The server sent \(offset - start) of the \(expected - start) bytes it announced."
+                )
+            }
+            try await sending?.value
+        } catch {
+            // A part under way when the attempt stops is not kept: the next attempt sends it again.
+            sending?.cancel()
+            _ = await sending?.result
+            throw error
         }
         return (offset, try await finish(part, partSize: Int64(partSize)))
     }

@@ -32,7 +32,13 @@ import TransferdServices
                     clock.advance(by: 30)
                     try await clock.settle()
                 }
-                let waiting = try await api.deliveries("s42").first
+                // `settle` waits for the loops to sleep, not for the attempts they started: the 5-minute one may
+                // still be on its way.
+                var waiting = try await api.deliveries("s42").first
+                try await waitUntil {
+                    waiting = try await api.deliveries("s42").first
+                    return waiting?.attemptCount ?? 0 >= 3
+                }
                 #expect(waiting?.status == "pending" && waiting?.attemptCount == 3, "tried at 0 s, 5 s and 5 min")
                 #expect(try #require(waiting?.nextAttemptAt) > clock.now.addingTimeInterval(15 * 60), "its next retry is 30 min on")
                 // No probe is out (a probe that failed after the clock's last move is due a second later: sent
