@@ -177,7 +177,14 @@ struct FilesController: Sendable {
             metadata: nil,
             contentType: request.headers[.contentType]
         )
-        let stored = length > 0 ? try await store.append(request.body, length: length, to: file, at: 0, checksum: nil) : file
+        let stored: StagedFile
+        do {
+            stored = length > 0 ? try await store.append(request.body, length: length, to: file, at: 0, checksum: nil) : file
+        } catch {
+            // A plain upload cannot be continued: the file goes, so that the same request can be sent again.
+            try? await store.remove(file)
+            throw error
+        }
         guard stored.isComplete else {
             throw Problem.badRequest("The body ended after \(stored.uploadOffset) of the \(length) bytes Content-Length announced.")
         }

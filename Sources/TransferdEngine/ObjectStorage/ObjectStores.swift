@@ -22,7 +22,7 @@ package struct ObjectStores: Sendable {
         self.find = find
         self.destinations = destinations
         self.clock = clock
-        self.content = content.map { Self.client($0.storage, transport: DirectS3Transport(client: .shared), clock: clock) }
+        self.content = content.map { Self.client($0.storage, transport: DirectS3Transport(client: Self.contentHTTPClient), clock: clock) }
     }
 
     /// The stores the database holds.
@@ -46,6 +46,15 @@ package struct ObjectStores: Sendable {
         }
         return Self.client(storage.settings, transport: GuardedS3Transport(destinations: destinations), clock: clock)
     }
+
+    /// The content store's HTTP client, for the life of the process: a connection that cannot be made fails its
+    /// request at once (after 10 s at most), and the S3 client sends it again, rather than the pool trying again until
+    /// the request's deadline, minutes on.
+    private static let contentHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 
     private static func client(_ settings: ObjectStorageSettings, transport: any S3Transport, clock: any WallClock) -> S3Client {
         // The settings' endpoint was checked as a URL when they were made.

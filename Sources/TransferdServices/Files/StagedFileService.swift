@@ -237,15 +237,19 @@ package struct StagedFileService: Sendable {
         var end = file.uploadOffset
         let written: (size: Int64, etag: String)
         do {
-            written = try await client.upload(location.key.value, from: body, contentType: file.contentType) { chunk in
+            written = try await client.upload(location.key.value, from: ClientBody(base: body), contentType: file.contentType) { chunk in
                 guard end + Int64(chunk.readableBytes) <= file.uploadLength else {
                     throw DomainError.tooLarge("The body goes past the upload's length of \(file.uploadLength) bytes.")
                 }
                 digest?.update(chunk)
                 end += Int64(chunk.readableBytes)
             }
-        } catch let error as S3Error {
-            throw DomainError.objectStorageUnavailable("The content store could not take the bytes (\(error.code)); nothing was kept.")
+        } catch let failure as ClientBodyError {
+            throw failure.underlying
+        } catch let refusal as DomainError {
+            throw refusal
+        } catch {
+            throw Self.unavailable(error, "could not take the bytes", "nothing was kept")
         }
         if let checksum, let digest, digest.finalize() != checksum.digest {
             await kept.remove(location)
@@ -267,6 +271,12 @@ package struct StagedFileService: Sendable {
             throw error
         }
         return end == updated.uploadLength ? try await complete(updated) : updated
+    }
+
+    /// The content store's failure as the client reads it: its code when it answered, never more of it.
+    private static func unavailable(_ error: any Error, _ failed: String, _ then: String) -> DomainError {
+        let code = (error as? S3Error).map { " (\($0.code))" } ?? ""
+        return .objectStorageUnavailable("The content store \(failed)\(code); \(then).")
     }
 
     /// The content store's client and settings; files are bound to it only when there is one.
@@ -310,10 +320,10 @@ package struct StagedFileService: Sendable {
                 }
                 file.objects = StagedObjects(whole: StagedObjects.Object(key: whole, size: written.size, etag: written.etag))
             }
-        } catch let error as S3Error {
-            throw DomainError.objectStorageUnavailable(
-                "The content store could not complete the file (\(error.code)); send the last bytes again."
-            )
+        } catch let refusal as DomainError {
+            throw refusal
+        } catch {
+            throw Self.unavailable(error, "could not complete the file", "send the last bytes again")
         }
         return hasher.finalize().hex
     }

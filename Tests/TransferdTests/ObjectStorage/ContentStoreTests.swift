@@ -218,6 +218,21 @@ import TransferdTestSupport
         }
     }
 
+    /// A content store that cannot be reached is the service's failure: a staged file's bytes are refused with a 503
+    /// that says so and asks to be sent again, never a 500.
+    @Test func anUnreachableStoreRefusesBytesWith503() async throws {
+        let uri = "s3://bucket/p?endpoint=http://127.0.0.1:9&pathStyle=true"
+        let settings = try ContentStoreSettings(uri: uri, accessKeyId: "a", secretAccessKey: "b")
+        try await TestService.with(configure: { $0.contentStore = settings }) { api in
+            let reply = try await api.send(.PUT, "/v1/files/unreachable", bytes: OriginContent.buffer(0..<1000))
+            #expect(reply.status == 503, "\(reply.text)")
+            #expect(reply.problem?.type == "urn:transferd:problem:object-storage-unavailable")
+            #expect(reply.headers.first(name: "retry-after") == "5")
+            #expect(reply.problem?.detail == "The content store could not take the bytes; nothing was kept.")
+            #expect(try await api.send(.GET, "/v1/files/unreachable").status == 404, "gone, so that the PUT can be sent again")
+        }
+    }
+
     @Test func aContentStoreURIIsCheckedAtStart() throws {
         for (uri, words) in [
             ("http://bucket/prefix", "s3://bucket/prefix"),
