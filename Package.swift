@@ -106,6 +106,7 @@ let package = Package(
                 .copy("0025_object_storages.sql"),
                 .copy("0026_object_destinations.sql"),
                 .copy("0027_staged_objects.sql"),
+                .copy("0028_fetch_schedules.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

@@ -11,6 +11,7 @@ package struct APIDependencies: Sendable {
     package var sessions: SessionService
     package var tasks: TaskService
     package var backgroundTasks: BackgroundTaskService
+    package var fetches: FetchService
     package var webhooks: WebhookService
     package var stagedFiles: StagedFileService
     package var tenants: TenantService
@@ -39,6 +40,7 @@ package struct APIDependencies: Sendable {
         sessions: SessionService,
         tasks: TaskService,
         backgroundTasks: BackgroundTaskService,
+        fetches: FetchService,
         webhooks: WebhookService,
         stagedFiles: StagedFileService,
         tenants: TenantService,
@@ -60,6 +62,7 @@ package struct APIDependencies: Sendable {
         self.sessions = sessions
         self.tasks = tasks
         self.backgroundTasks = backgroundTasks
+        self.fetches = fetches
         self.webhooks = webhooks
         self.stagedFiles = stagedFiles
         self.tenants = tenants
@@ -103,7 +106,12 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     named.group().add(middleware: SessionMiddleware(sessions: api.sessions, known: true))
         .addRoutes(tasks.creation(idempotency: idempotentByBody), atPath: "tasks")
     session.addRoutes(tasks.endpoints, atPath: "tasks")
-    session.addRoutes(TaskContentController(tasks: tasks, files: api.files, objects: api.objects).endpoints, atPath: "tasks")
+    let content = TaskContentController(tasks: tasks, files: api.files, objects: api.objects)
+    session.addRoutes(content.endpoints, atPath: "tasks")
+    session.addRoutes(
+        FetchesController(fetches: api.fetches, intake: intake, content: content).endpoints(idempotency: idempotentByBody),
+        atPath: "fetches"
+    )
     session.addRoutes(EventsController(eventLog: api.eventLog, streams: api.streams).endpoints, atPath: "events")
     router.addRoutes(TenantEventsController(eventLog: api.eventLog, streams: api.streams).endpoints, atPath: "v1/events")
     session.addRoutes(

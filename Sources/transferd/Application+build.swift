@@ -47,6 +47,7 @@ func buildApplication(
     }
     var services: [any Service] = [
         components.store, components.httpClient, components.scheduler, components.leaseKeeper, components.backgroundTaskClock,
+        components.fetchClock,
         components.dispatcher, components.notices, components.sweeper, components.storageRecovery,
     ]
     if let metricsPort = configuration.metricsPort {

@@ -15,6 +15,7 @@ struct Components: Sendable {
     let scheduler: Scheduler
     let leaseKeeper: LeaseKeeper
     let backgroundTaskClock: BackgroundTaskClock
+    let fetchClock: FetchClock
     let dispatcher: Dispatcher
     let notices: EndpointNotices
     let sweeper: RetentionSweeper
@@ -47,7 +48,7 @@ struct Components: Sendable {
             trustedCertificates: configuration.trustedCertificates
         )
         let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger) }
-        let (schedulerLoop, dispatcherLoop, deadlineLoop, noticesLoop) = (loop(), loop(), loop(), loop())
+        let (schedulerLoop, dispatcherLoop, deadlineLoop, noticesLoop, fetchLoop) = (loop(), loop(), loop(), loop(), loop())
 
         let quotas = TenantQuotas(defaults: configuration.limits.defaultQuota)
         let tenants = TenantService(store: store, defaults: quotas.defaults)
@@ -138,6 +139,13 @@ struct Components: Sendable {
             loop: WakeUpLoop(doorbell: Doorbell(), clock: instance.clock, logger: logger)
         )
         backgroundTaskClock = BackgroundTaskClock(backgroundTasks: backgroundTasks, loop: deadlineLoop)
+        let fetches = FetchService(
+            store: store,
+            tasks: tasks,
+            clock: clock,
+            maximumPerSession: configuration.limits.maximumFetchesPerSession
+        )
+        fetchClock = FetchClock(fetches: fetches, loop: fetchLoop)
         dispatcher = Dispatcher(
             store: store,
             instance: instance,
@@ -177,6 +185,7 @@ struct Components: Sendable {
             case .capacity: schedulerLoop.doorbell.ring()
             case .outbox: dispatcherLoop.doorbell.ring()
             case .deadlines: deadlineLoop.doorbell.ring()
+            case .fetches: fetchLoop.doorbell.ring()
             case .notices: noticesLoop.doorbell.ring()
             case .events(let sessionID): eventLog.signal.notify(sessionID: sessionID)
             case .task(let id): if transfers[id] != nil { Task { await scheduler.reconsider(taskID: id) } }
@@ -195,6 +204,7 @@ struct Components: Sendable {
             ),
             tasks: tasks,
             backgroundTasks: backgroundTasks,
+            fetches: fetches,
             webhooks: webhooks,
             stagedFiles: StagedFileService(
                 store: store,

@@ -198,6 +198,9 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Tasks one session may have (env TRANSFERD_MAX_TASKS_PER_SESSION).")
     var maxTasksPerSession: Int = environment["TRANSFERD_MAX_TASKS_PER_SESSION"].flatMap { Int($0) } ?? 100_000
 
+    @Option(help: "Fetch schedules one session may have (env TRANSFERD_MAX_FETCHES_PER_SESSION).")
+    var maxFetchesPerSession: Int = environment["TRANSFERD_MAX_FETCHES_PER_SESSION"].flatMap { Int($0) } ?? 100
+
     @Option(help: "Unfinished tasks one tenant may have (env TRANSFERD_MAX_QUEUED_TASKS_PER_TENANT).")
     var maxQueuedTasksPerTenant: Int = environment["TRANSFERD_MAX_QUEUED_TASKS_PER_TENANT"].flatMap { Int($0) } ?? 10_000
 
@@ -261,7 +264,8 @@ struct ServiceOptions: ParsableArguments {
             throw ValidationError("--header-timeout, --idle-timeout and --max-connections must be positive.")
         }
         guard maxBackgroundTaskDuration > 0 else { throw ValidationError("--max-background-task-duration must be positive.") }
-        guard min(maxSessionsPerTenant, maxTasksPerSession, maxQueuedTasksPerTenant) > 0, maxDownloadSize > 0, minFreeDisk >= 0,
+        guard min(maxSessionsPerTenant, maxTasksPerSession, maxFetchesPerSession, maxQueuedTasksPerTenant) > 0, maxDownloadSize > 0,
+            minFreeDisk >= 0,
             maxStoredBytesPerTenant >= 0
         else {
             throw ValidationError("The --max-… limits must be positive and --min-free-disk not negative.")
@@ -367,6 +371,7 @@ struct ServiceOptions: ParsableArguments {
             limits: ResourceLimits(
                 maximumSessionsPerTenant: maxSessionsPerTenant,
                 maximumTasksPerSession: maxTasksPerSession,
+                maximumFetchesPerSession: maxFetchesPerSession,
                 maximumQueuedTasksPerTenant: maxQueuedTasksPerTenant,
                 maximumStoredBytesPerTenant: maxStoredBytesPerTenant > 0 ? maxStoredBytesPerTenant : nil,
                 maximumDownloadBytes: maxDownloadSize,

@@ -31,7 +31,12 @@ struct TaskContentController: Sendable {
     }
 
     private func serve(_ request: Request, _ context: AppRequestContext, includeBody: Bool) async throws -> Response {
-        let task = try await tasks.task(context)
+        try await serve(try await tasks.task(context), request, context, includeBody: includeBody)
+    }
+
+    /// A download's content, from the data directory or a bucket; `?redirect=true` hands a bucket's object over as a
+    /// presigned URL.
+    func serve(_ task: TransferTask, _ request: Request, _ context: AppRequestContext, includeBody: Bool) async throws -> Response {
         let file = try Self.finishedFile(of: task)
         let filename = URL(string: task.originalRequest.url)?.lastPathComponent ?? ""
         let source: ContentResponder.Source

@@ -27,16 +27,26 @@ struct TaskIntake: Sendable {
         var named = Set<String>()
         for (index, newTask) in newTasks.enumerated() {
             guard let storage = newTask.transfer.download?.destination.object?.storage, named.insert(storage).inserted else { continue }
-            try await self.named(index, in: field) {
-                // A database that cannot answer is the service's failure (503), not the client's.
-                do {
-                    _ = try await storages.find(name: storage, tenantID: session.tenantId)
-                } catch DomainError.notFound {
-                    throw DomainError.invalidField("destination.storage", requirement: "names no storage of the tenant (`\(storage)`)")
-                }
-            }
+            try await self.named(index, in: field) { try await find(storage: storage, session: session) }
         }
         return try await tasks.create(newTasks, in: session, itemsIn: field)
+    }
+
+    /// Vets what each run of a fetch schedule will download, as a new download task's URL and destination are.
+    func vet(url: String, destination: DownloadDestination, session: Session) async throws {
+        try disk.admit(0)
+        try await destinations.vet(url, field: "url")
+        if let storage = destination.object?.storage { try await find(storage: storage, session: session) }
+    }
+
+    /// Checks that the tenant has the store a destination names.
+    private func find(storage: String, session: Session) async throws {
+        // A database that cannot answer is the service's failure (503), not the client's.
+        do {
+            _ = try await storages.find(name: storage, tenantID: session.tenantId)
+        } catch DomainError.notFound {
+            throw DomainError.invalidField("destination.storage", requirement: "names no storage of the tenant (`\(storage)`)")
+        }
     }
 
     /// The task a request body describes, checked.

@@ -13,6 +13,8 @@ extension Components {
         public typealias SessionIdentifier = Swift.String
         /// - Remark: Generated from `#/components/parameters/BackgroundTaskID`.
         public typealias BackgroundTaskID = Swift.String
+        /// - Remark: Generated from `#/components/parameters/FetchID`.
+        public typealias FetchID = Swift.String
         /// A retry with the same key and request within 24 hours gets the original response; another request with the key gets 422.
         ///
         /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.

@@ -1552,6 +1552,231 @@ extension Components {
                 case destination
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Fetch`.
+        public struct Fetch: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Fetch/id`.
+            public var id: Swift.String
+            /// The URL, its password masked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Fetch/url`.
+            public var url: Swift.String
+            /// The names of the headers each run sends.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Fetch/headers`.
+            public var headers: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/Fetch/taskDescription`.
+            public var taskDescription: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Fetch/interval`.
+            public var interval: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Fetch/jitter`.
+            public var jitter: Swift.Double
+            /// `HH:MM-HH:MM` in UTC.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Fetch/window`.
+            public var window: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Fetch/keepVersions`.
+            public var keepVersions: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Fetch/destination`.
+            public var destination: Components.Schemas.ObjectLocation?
+            /// `running` while a run's task is unfinished; a paused schedule may still finish a run.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Fetch/state`.
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case scheduled = "scheduled"
+                case running = "running"
+                case paused = "paused"
+            }
+            /// `running` while a run's task is unfinished; a paused schedule may still finish a run.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Fetch/state`.
+            public var state: Components.Schemas.Fetch.StatePayload
+            /// When the next run falls due.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Fetch/nextRunAt`.
+            public var nextRunAt: Foundation.Date
+            /// The task identifier of the run under way.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Fetch/runningTask`.
+            public var runningTask: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Fetch/lastRun`.
+            public struct LastRunPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Fetch/lastRun/result`.
+                public var result: Components.Schemas.FetchResult
+                /// - Remark: Generated from `#/components/schemas/Fetch/lastRun/taskIdentifier`.
+                public var taskIdentifier: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/Fetch/lastRun/performedAt`.
+                public var performedAt: Foundation.Date
+                /// Why it failed.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Fetch/lastRun/error`.
+                public var error: Swift.String?
+                /// Creates a new `LastRunPayload`.
+                ///
+                /// - Parameters:
+                ///   - result:
+                ///   - taskIdentifier:
+                ///   - performedAt:
+                ///   - error: Why it failed.
+                public init(
+                    result: Components.Schemas.FetchResult,
+                    taskIdentifier: Swift.Int? = nil,
+                    performedAt: Foundation.Date,
+                    error: Swift.String? = nil
+                ) {
+                    self.result = result
+                    self.taskIdentifier = taskIdentifier
+                    self.performedAt = performedAt
+                    self.error = error
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case result
+                    case taskIdentifier
+                    case performedAt
+                    case error
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Fetch/lastRun`.
+            public var lastRun: Components.Schemas.Fetch.LastRunPayload?
+            /// The newest version with new data.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Fetch/latest`.
+            public struct LatestPayload: Codable, Hashable, Sendable {
+                /// The run's task that keeps the content.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Fetch/latest/taskIdentifier`.
+                public var taskIdentifier: Swift.Int
+                /// The content's SHA-256: the ETag of `…/content`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Fetch/latest/sha256`.
+                public var sha256: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Fetch/latest/size`.
+                public var size: Swift.Int
+                /// The origin's ETag, sent as `If-None-Match`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Fetch/latest/etag`.
+                public var etag: Swift.String?
+                /// The origin's Last-Modified, sent as `If-Modified-Since`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Fetch/latest/lastModified`.
+                public var lastModified: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/Fetch/latest/fetchedAt`.
+                public var fetchedAt: Foundation.Date
+                /// Creates a new `LatestPayload`.
+                ///
+                /// - Parameters:
+                ///   - taskIdentifier: The run's task that keeps the content.
+                ///   - sha256: The content's SHA-256: the ETag of `…/content`.
+                ///   - size:
+                ///   - etag: The origin's ETag, sent as `If-None-Match`.
+                ///   - lastModified: The origin's Last-Modified, sent as `If-Modified-Since`.
+                ///   - fetchedAt:
+                public init(
+                    taskIdentifier: Swift.Int,
+                    sha256: Swift.String,
+                    size: Swift.Int,
+                    etag: Swift.String? = nil,
+                    lastModified: Swift.String? = nil,
+                    fetchedAt: Foundation.Date
+                ) {
+                    self.taskIdentifier = taskIdentifier
+                    self.sha256 = sha256
+                    self.size = size
+                    self.etag = etag
+                    self.lastModified = lastModified
+                    self.fetchedAt = fetchedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case taskIdentifier
+                    case sha256
+                    case size
+                    case etag
+                    case lastModified
+                    case fetchedAt
+                }
+            }
+            /// The newest version with new data.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Fetch/latest`.
+            public var latest: Components.Schemas.Fetch.LatestPayload?
+            /// - Remark: Generated from `#/components/schemas/Fetch/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `Fetch`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - url: The URL, its password masked.
+            ///   - headers: The names of the headers each run sends.
+            ///   - taskDescription:
+            ///   - interval:
+            ///   - jitter:
+            ///   - window: `HH:MM-HH:MM` in UTC.
+            ///   - keepVersions:
+            ///   - destination:
+            ///   - state: `running` while a run's task is unfinished; a paused schedule may still finish a run.
+            ///   - nextRunAt: When the next run falls due.
+            ///   - runningTask: The task identifier of the run under way.
+            ///   - lastRun:
+            ///   - latest: The newest version with new data.
+            ///   - createdAt:
+            public init(
+                id: Swift.String,
+                url: Swift.String,
+                headers: [Swift.String],
+                taskDescription: Swift.String? = nil,
+                interval: Swift.Int,
+                jitter: Swift.Double,
+                window: Swift.String? = nil,
+                keepVersions: Swift.Int,
+                destination: Components.Schemas.ObjectLocation? = nil,
+                state: Components.Schemas.Fetch.StatePayload,
+                nextRunAt: Foundation.Date,
+                runningTask: Swift.Int? = nil,
+                lastRun: Components.Schemas.Fetch.LastRunPayload? = nil,
+                latest: Components.Schemas.Fetch.LatestPayload? = nil,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.url = url
+                self.headers = headers
+                self.taskDescription = taskDescription
+                self.interval = interval
+                self.jitter = jitter
+                self.window = window
+                self.keepVersions = keepVersions
+                self.destination = destination
+                self.state = state
+                self.nextRunAt = nextRunAt
+                self.runningTask = runningTask
+                self.lastRun = lastRun
+                self.latest = latest
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case url
+                case headers
+                case taskDescription
+                case interval
+                case jitter
+                case window
+                case keepVersions
+                case destination
+                case state
+                case nextRunAt
+                case runningTask
+                case lastRun
+                case latest
+                case createdAt
+            }
+        }
+        /// What a run gave, after UIBackgroundFetchResult.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FetchResult`.
+        @frozen public enum FetchResult: String, Codable, Hashable, Sendable, CaseIterable {
+            case newData = "newData"
+            case noData = "noData"
+            case failed = "failed"
+        }
         /// - Remark: Generated from `#/components/schemas/BackgroundTask`.
         public struct BackgroundTask: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/BackgroundTask/id`.
@@ -2415,6 +2640,39 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Task/backgroundTask`.
             public var backgroundTask: Swift.String?
+            /// The fetch schedule the task is a run of.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Task/fetch`.
+            public struct FetchPayload: Codable, Hashable, Sendable {
+                /// The fetch schedule.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Task/fetch/id`.
+                public var id: Swift.String
+                /// What the run gave, once judged; null until then.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Task/fetch/result`.
+                public var result: Components.Schemas.FetchResult?
+                /// Creates a new `FetchPayload`.
+                ///
+                /// - Parameters:
+                ///   - id: The fetch schedule.
+                ///   - result: What the run gave, once judged; null until then.
+                public init(
+                    id: Swift.String,
+                    result: Components.Schemas.FetchResult? = nil
+                ) {
+                    self.id = id
+                    self.result = result
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case result
+                }
+            }
+            /// The fetch schedule the task is a run of.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Task/fetch`.
+            public var fetch: Components.Schemas.Task.FetchPayload?
             /// URLSessionTaskMetrics, once the task completed after a transfer ran.
             ///
             /// - Remark: Generated from `#/components/schemas/Task/metrics`.
@@ -2462,6 +2720,7 @@ extension Components {
             ///   - multipart:
             ///   - responseBody: An upload's kept reply body, at `…/response-body`.
             ///   - backgroundTask: The background task the transfer belongs to.
+            ///   - fetch: The fetch schedule the task is a run of.
             ///   - metrics: URLSessionTaskMetrics, once the task completed after a transfer ran.
             ///   - challenge: The authentication challenge the task waits on; answer it with `POST …/challenge`.
             ///   - createdAt:
@@ -2498,6 +2757,7 @@ extension Components {
                 multipart: Components.Schemas.Task.MultipartPayload? = nil,
                 responseBody: Components.Schemas.Task.ResponseBodyPayload? = nil,
                 backgroundTask: Swift.String? = nil,
+                fetch: Components.Schemas.Task.FetchPayload? = nil,
                 metrics: Components.Schemas.TaskMetrics? = nil,
                 challenge: Components.Schemas.AuthenticationChallenge? = nil,
                 createdAt: Foundation.Date,
@@ -2534,6 +2794,7 @@ extension Components {
                 self.multipart = multipart
                 self.responseBody = responseBody
                 self.backgroundTask = backgroundTask
+                self.fetch = fetch
                 self.metrics = metrics
                 self.challenge = challenge
                 self.createdAt = createdAt
@@ -2571,6 +2832,7 @@ extension Components {
                 case multipart
                 case responseBody
                 case backgroundTask
+                case fetch
                 case metrics
                 case challenge
                 case createdAt
@@ -2980,7 +3242,9 @@ extension Components {
         /// `task.finished_downloading` (didFinishDownloadingTo), `task.completed` (didCompleteWithError),
         /// `session.events_finished` (urlSessionDidFinishEvents: nothing queued or running any more),
         /// `session.invalidated` (didBecomeInvalidWithError), `background_task.expiring` (the expiration handler's
-        /// moment), `background_task.expired`, `background_task.completed`, `webhook.test` (sent on request to check a subscriber),
+        /// moment), `background_task.expired`, `background_task.completed`, `fetch.performed` (a fetch schedule's run
+        /// was judged: `fetchId`, `result`, `taskIdentifier`, and the latest version's `etag` and `sha256`),
+        /// `webhook.test` (sent on request to check a subscriber),
         /// `webhook.disabled` (the subscriber's endpoint was disabled: a 410 Gone, or failing for too long).
         ///
         ///
@@ -2999,6 +3263,7 @@ extension Components {
             case backgroundTask_expiring = "background_task.expiring"
             case backgroundTask_expired = "background_task.expired"
             case backgroundTask_completed = "background_task.completed"
+            case fetch_performed = "fetch.performed"
             case task_finishedDownloading = "task.finished_downloading"
             case task_completed = "task.completed"
             case session_eventsFinished = "session.events_finished"
@@ -3054,6 +3319,24 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/EventData/reason`.
             public var reason: Swift.String?
+            /// `fetch.performed`: the fetch schedule.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventData/fetchId`.
+            public var fetchId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/EventData/result`.
+            public var result: Components.Schemas.FetchResult?
+            /// `fetch.performed`: the run's task, null when it could not be created.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventData/taskIdentifier`.
+            public var taskIdentifier: Swift.Int?
+            /// `fetch.performed`: the latest version's ETag from the origin.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventData/etag`.
+            public var etag: Swift.String?
+            /// `fetch.performed`: the latest version's SHA-256.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventData/sha256`.
+            public var sha256: Swift.String?
             /// `task.resumed_at_offset`: why it started again from 0.
             ///
             /// - Remark: Generated from `#/components/schemas/EventData/restartReason`.
@@ -3109,6 +3392,11 @@ extension Components {
             ///   - name: `background_task.*`: its name.
             ///   - backgroundTimeRemaining: `background_task.*`: seconds it had left.
             ///   - reason: `webhook.disabled`: why the endpoint was disabled.
+            ///   - fetchId: `fetch.performed`: the fetch schedule.
+            ///   - result:
+            ///   - taskIdentifier: `fetch.performed`: the run's task, null when it could not be created.
+            ///   - etag: `fetch.performed`: the latest version's ETag from the origin.
+            ///   - sha256: `fetch.performed`: the latest version's SHA-256.
             ///   - restartReason: `task.resumed_at_offset`: why it started again from 0.
             ///   - statusCode: `task.redirected`: the redirect's status.
             ///   - fromURL: `task.redirected`: the URL that answered with the redirect.
@@ -3134,6 +3422,11 @@ extension Components {
                 name: Swift.String? = nil,
                 backgroundTimeRemaining: Swift.Double? = nil,
                 reason: Swift.String? = nil,
+                fetchId: Swift.String? = nil,
+                result: Components.Schemas.FetchResult? = nil,
+                taskIdentifier: Swift.Int? = nil,
+                etag: Swift.String? = nil,
+                sha256: Swift.String? = nil,
                 restartReason: Components.Schemas.EventData.RestartReasonPayload? = nil,
                 statusCode: Swift.Int? = nil,
                 fromURL: Swift.String? = nil,
@@ -3159,6 +3452,11 @@ extension Components {
                 self.name = name
                 self.backgroundTimeRemaining = backgroundTimeRemaining
                 self.reason = reason
+                self.fetchId = fetchId
+                self.result = result
+                self.taskIdentifier = taskIdentifier
+                self.etag = etag
+                self.sha256 = sha256
                 self.restartReason = restartReason
                 self.statusCode = statusCode
                 self.fromURL = fromURL
@@ -3185,6 +3483,11 @@ extension Components {
                 case name
                 case backgroundTimeRemaining
                 case reason
+                case fetchId
+                case result
+                case taskIdentifier
+                case etag
+                case sha256
                 case restartReason
                 case statusCode
                 case fromURL

@@ -12515,6 +12515,2527 @@ public enum Operations {
             }
         }
     }
+    /// The session's fetch schedules
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/fetches`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/get(listFetches)`.
+    public enum ListFetches {
+        public static let id: Swift.String = "listFetches"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The client-chosen session identifier.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/GET/path/identifier`.
+                public var identifier: Components.Parameters.SessionIdentifier
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - identifier: The client-chosen session identifier.
+                public init(identifier: Components.Parameters.SessionIdentifier) {
+                    self.identifier = identifier
+                }
+            }
+            public var path: Operations.ListFetches.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFetches.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFetches.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListFetches.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.ListFetches.Input.Path,
+                headers: Operations.ListFetches.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/GET/responses/200/content/json/items`.
+                        public var items: [Components.Schemas.Fetch]
+                        /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/GET/responses/200/content/json/nextCursor`.
+                        public var nextCursor: Swift.String?
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - items:
+                        ///   - nextCursor:
+                        public init(
+                            items: [Components.Schemas.Fetch],
+                            nextCursor: Swift.String? = nil
+                        ) {
+                            self.items = items
+                            self.nextCursor = nextCursor
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case items
+                            case nextCursor
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/GET/responses/200/content/application\/json`.
+                    case json(Operations.ListFetches.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.ListFetches.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListFetches.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListFetches.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Every fetch schedule of the session, oldest first.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/get(listFetches)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListFetches.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListFetches.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/get(listFetches)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/get(listFetches)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/get(listFetches)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/get(listFetches)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/get(listFetches)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Schedule a recurring conditional download (Background Fetch)
+    ///
+    /// Every `interval` seconds the URL is fetched as a download task of the session (`fetch` names the schedule on
+    /// the task) that sends `If-None-Match` and `If-Modified-Since` from the latest version kept. A `304`, or a body
+    /// with the latest version's SHA-256, is `noData` (nothing new is kept); other content is `newData`, a new
+    /// version (versions past `keepVersions` lose their content); a task that fails after its retries is
+    /// `failed`. Each run writes `fetch.performed`. The first run is due at once (or when `window` opens). Runs
+    /// missed while the service was down are one run, a run never overlaps the previous one, and across instances
+    /// each run happens once.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{identifier}/fetches`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)`.
+    public enum CreateFetch {
+        public static let id: Swift.String = "createFetch"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The client-chosen session identifier.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/path/identifier`.
+                public var identifier: Components.Parameters.SessionIdentifier
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - identifier: The client-chosen session identifier.
+                public init(identifier: Components.Parameters.SessionIdentifier) {
+                    self.identifier = identifier
+                }
+            }
+            public var path: Operations.CreateFetch.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A retry with the same key and request within 24 hours gets the original response; another request with the key gets 422.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateFetch.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - idempotencyKey: A retry with the same key and request within 24 hours gets the original response; another request with the key gets 422.
+                ///   - accept:
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateFetch.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.CreateFetch.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/json/url`.
+                    public var url: Swift.String
+                    /// Seconds between runs.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/json/interval`.
+                    public var interval: Swift.Int
+                    /// Request headers of every run; framing headers and the validators (`If-None-Match`, `If-Modified-Since`, `If-Match`, `If-Unmodified-Since`), which the runs set, are refused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/json/headers`.
+                    public struct HeadersPayload: Codable, Hashable, Sendable {
+                        /// A container of undocumented properties.
+                        public var additionalProperties: [String: Swift.String]
+                        /// Creates a new `HeadersPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - additionalProperties: A container of undocumented properties.
+                        public init(additionalProperties: [String: Swift.String] = .init()) {
+                            self.additionalProperties = additionalProperties
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            try encoder.encodeAdditionalProperties(additionalProperties)
+                        }
+                    }
+                    /// Request headers of every run; framing headers and the validators (`If-None-Match`, `If-Modified-Since`, `If-Match`, `If-Unmodified-Since`), which the runs set, are refused.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/json/headers`.
+                    public var headers: Operations.CreateFetch.Input.Body.JsonPayload.HeadersPayload?
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/json/taskDescription`.
+                    public var taskDescription: Swift.String?
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/json/keepVersions`.
+                    public var keepVersions: Swift.Int?
+                    /// Each run is delayed by up to this fraction of the interval, so that schedules do not run together.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/json/jitter`.
+                    public var jitter: Swift.Double?
+                    /// `HH:MM-HH:MM` in UTC (it may wrap past midnight): runs start only inside it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/json/window`.
+                    public var window: Swift.String?
+                    /// Runs download into this object of one of the tenant's stores (each newData overwrites it) instead of the service's own keeping.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/json/destination`.
+                    public var destination: Components.Schemas.ObjectLocation?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - url:
+                    ///   - interval: Seconds between runs.
+                    ///   - headers: Request headers of every run; framing headers and the validators (`If-None-Match`, `If-Modified-Since`, `If-Match`, `If-Unmodified-Since`), which the runs set, are refused.
+                    ///   - taskDescription:
+                    ///   - keepVersions:
+                    ///   - jitter: Each run is delayed by up to this fraction of the interval, so that schedules do not run together.
+                    ///   - window: `HH:MM-HH:MM` in UTC (it may wrap past midnight): runs start only inside it.
+                    ///   - destination: Runs download into this object of one of the tenant's stores (each newData overwrites it) instead of the service's own keeping.
+                    public init(
+                        url: Swift.String,
+                        interval: Swift.Int,
+                        headers: Operations.CreateFetch.Input.Body.JsonPayload.HeadersPayload? = nil,
+                        taskDescription: Swift.String? = nil,
+                        keepVersions: Swift.Int? = nil,
+                        jitter: Swift.Double? = nil,
+                        window: Swift.String? = nil,
+                        destination: Components.Schemas.ObjectLocation? = nil
+                    ) {
+                        self.url = url
+                        self.interval = interval
+                        self.headers = headers
+                        self.taskDescription = taskDescription
+                        self.keepVersions = keepVersions
+                        self.jitter = jitter
+                        self.window = window
+                        self.destination = destination
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case url
+                        case interval
+                        case headers
+                        case taskDescription
+                        case keepVersions
+                        case jitter
+                        case window
+                        case destination
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/requestBody/content/application\/json`.
+                case json(Operations.CreateFetch.Input.Body.JsonPayload)
+            }
+            public var body: Operations.CreateFetch.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.CreateFetch.Input.Path,
+                headers: Operations.CreateFetch.Input.Headers = .init(),
+                body: Operations.CreateFetch.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.Fetch)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Fetch {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CreateFetch.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.CreateFetch.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The schedule, its first run due.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.CreateFetch.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.CreateFetch.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)/responses/507`.
+            ///
+            /// HTTP response code: `507 code507`.
+            case code507(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.code507`.
+            ///
+            /// - Throws: An error if `self` is not `.code507`.
+            /// - SeeAlso: `.code507`.
+            public var code507: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .code507(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code507",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A fetch schedule, its last run and its next
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/fetches/{fetchID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/get(getFetch)`.
+    public enum GetFetch {
+        public static let id: Swift.String = "getFetch"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The client-chosen session identifier.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/GET/path/identifier`.
+                public var identifier: Components.Parameters.SessionIdentifier
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/GET/path/fetchID`.
+                public var fetchID: Components.Parameters.FetchID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - identifier: The client-chosen session identifier.
+                ///   - fetchID:
+                public init(
+                    identifier: Components.Parameters.SessionIdentifier,
+                    fetchID: Components.Parameters.FetchID
+                ) {
+                    self.identifier = identifier
+                    self.fetchID = fetchID
+                }
+            }
+            public var path: Operations.GetFetch.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFetch.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFetch.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetFetch.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetFetch.Input.Path,
+                headers: Operations.GetFetch.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Fetch)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Fetch {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetFetch.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetFetch.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The fetch schedule.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/get(getFetch)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetFetch.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetFetch.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/get(getFetch)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/get(getFetch)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/get(getFetch)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/get(getFetch)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/get(getFetch)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Pause, resume or retime a fetch schedule
+    ///
+    /// The fields given change. A new interval counts from now. A resumed schedule runs at its next slot, at once when slots passed while it was paused. A run under way when it is paused finishes and is judged.
+    ///
+    /// - Remark: HTTP `PATCH /v1/sessions/{identifier}/fetches/{fetchID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)`.
+    public enum UpdateFetch {
+        public static let id: Swift.String = "updateFetch"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/path`.
+            public struct Path: Sendable, Hashable {
+                /// The client-chosen session identifier.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/path/identifier`.
+                public var identifier: Components.Parameters.SessionIdentifier
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/path/fetchID`.
+                public var fetchID: Components.Parameters.FetchID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - identifier: The client-chosen session identifier.
+                ///   - fetchID:
+                public init(
+                    identifier: Components.Parameters.SessionIdentifier,
+                    fetchID: Components.Parameters.FetchID
+                ) {
+                    self.identifier = identifier
+                    self.fetchID = fetchID
+                }
+            }
+            public var path: Operations.UpdateFetch.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateFetch.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateFetch.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UpdateFetch.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/requestBody/json/paused`.
+                    public var paused: Swift.Bool?
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/requestBody/json/interval`.
+                    public var interval: Swift.Int?
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/requestBody/json/jitter`.
+                    public var jitter: Swift.Double?
+                    /// `null` removes the window.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/requestBody/json/window`.
+                    public var window: Swift.String?
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/requestBody/json/keepVersions`.
+                    public var keepVersions: Swift.Int?
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/requestBody/json/taskDescription`.
+                    public var taskDescription: Swift.String?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - paused:
+                    ///   - interval:
+                    ///   - jitter:
+                    ///   - window: `null` removes the window.
+                    ///   - keepVersions:
+                    ///   - taskDescription:
+                    public init(
+                        paused: Swift.Bool? = nil,
+                        interval: Swift.Int? = nil,
+                        jitter: Swift.Double? = nil,
+                        window: Swift.String? = nil,
+                        keepVersions: Swift.Int? = nil,
+                        taskDescription: Swift.String? = nil
+                    ) {
+                        self.paused = paused
+                        self.interval = interval
+                        self.jitter = jitter
+                        self.window = window
+                        self.keepVersions = keepVersions
+                        self.taskDescription = taskDescription
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case paused
+                        case interval
+                        case jitter
+                        case window
+                        case keepVersions
+                        case taskDescription
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/requestBody/content/application\/json`.
+                case json(Operations.UpdateFetch.Input.Body.JsonPayload)
+            }
+            public var body: Operations.UpdateFetch.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.UpdateFetch.Input.Path,
+                headers: Operations.UpdateFetch.Input.Headers = .init(),
+                body: Operations.UpdateFetch.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/PATCH/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Fetch)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Fetch {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.UpdateFetch.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.UpdateFetch.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The fetch schedule, changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.UpdateFetch.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.UpdateFetch.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Remove a fetch schedule
+    ///
+    /// A run under way finishes as an ordinary task; the versions' tasks keep their content.
+    ///
+    /// - Remark: HTTP `DELETE /v1/sessions/{identifier}/fetches/{fetchID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)`.
+    public enum DeleteFetch {
+        public static let id: Swift.String = "deleteFetch"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// The client-chosen session identifier.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/DELETE/path/identifier`.
+                public var identifier: Components.Parameters.SessionIdentifier
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/DELETE/path/fetchID`.
+                public var fetchID: Components.Parameters.FetchID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - identifier: The client-chosen session identifier.
+                ///   - fetchID:
+                public init(
+                    identifier: Components.Parameters.SessionIdentifier,
+                    fetchID: Components.Parameters.FetchID
+                ) {
+                    self.identifier = identifier
+                    self.fetchID = fetchID
+                }
+            }
+            public var path: Operations.DeleteFetch.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteFetch.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteFetch.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.DeleteFetch.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.DeleteFetch.Input.Path,
+                headers: Operations.DeleteFetch.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DeleteFetch.Output.NoContent)
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.DeleteFetch.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The latest version's bytes, its ETag the SHA-256
+    ///
+    /// Served as `GET …/tasks/{n}/content` serves the task of the latest version.
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/fetches/{fetchID}/content`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)`.
+    public enum GetFetchContent {
+        public static let id: Swift.String = "getFetchContent"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The client-chosen session identifier.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/path/identifier`.
+                public var identifier: Components.Parameters.SessionIdentifier
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/path/fetchID`.
+                public var fetchID: Components.Parameters.FetchID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - identifier: The client-chosen session identifier.
+                ///   - fetchID:
+                public init(
+                    identifier: Components.Parameters.SessionIdentifier,
+                    fetchID: Components.Parameters.FetchID
+                ) {
+                    self.identifier = identifier
+                    self.fetchID = fetchID
+                }
+            }
+            public var path: Operations.GetFetchContent.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// `true`: content in a bucket is handed over as a presigned URL (307) that works for 300 seconds.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/query/redirect`.
+                public var redirect: Swift.Bool?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - redirect: `true`: content in a bucket is handed over as a presigned URL (307) that works for 300 seconds.
+                public init(redirect: Swift.Bool? = nil) {
+                    self.redirect = redirect
+                }
+            }
+            public var query: Operations.GetFetchContent.Input.Query
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A single byte range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/header/Range`.
+                public var range: Components.Parameters.Range?
+                /// Apply `Range` only while the content's ETag still equals this.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/header/If-Range`.
+                public var ifRange: Components.Parameters.IfRange?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFetchContent.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - range: A single byte range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`.
+                ///   - ifRange: Apply `Range` only while the content's ETag still equals this.
+                ///   - accept:
+                public init(
+                    range: Components.Parameters.Range? = nil,
+                    ifRange: Components.Parameters.IfRange? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFetchContent.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.range = range
+                    self.ifRange = ifRange
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetFetchContent.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GetFetchContent.Input.Path,
+                query: Operations.GetFetchContent.Input.Query = .init(),
+                headers: Operations.GetFetchContent.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct TemporaryRedirect: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/307/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A presigned `GET` of the object, answered as an attachment.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/307/headers/Location`.
+                    public var location: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - location: A presigned `GET` of the object, answered as an attachment.
+                    public init(location: Swift.String? = nil) {
+                        self.location = location
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetFetchContent.Output.TemporaryRedirect.Headers
+                /// Creates a new `TemporaryRedirect`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.GetFetchContent.Output.TemporaryRedirect.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// The content is an object in a bucket; `Location` reads it for the next 300 seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)/responses/307`.
+            ///
+            /// HTTP response code: `307 temporaryRedirect`.
+            case temporaryRedirect(Operations.GetFetchContent.Output.TemporaryRedirect)
+            /// The associated value of the enum case if `self` is `.temporaryRedirect`.
+            ///
+            /// - Throws: An error if `self` is not `.temporaryRedirect`.
+            /// - SeeAlso: `.temporaryRedirect`.
+            public var temporaryRedirect: Operations.GetFetchContent.Output.TemporaryRedirect {
+                get throws {
+                    switch self {
+                    case let .temporaryRedirect(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "temporaryRedirect",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Content is always an attachment, with a filename of letters, digits, '.', '_' and '-'.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/200/headers/Content-Disposition`.
+                    public var contentDisposition: Components.Headers.ContentDisposition?
+                    /// - Remark: Generated from `#/components/headers/ContentTypeOptions`.
+                    @frozen public enum ContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// Always `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/200/headers/X-Content-Type-Options`.
+                    public var xContentTypeOptions: Components.Headers.ContentTypeOptions?
+                    /// Always `sandbox; default-src 'none'`, so that no content runs as a page of transferd's origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/200/headers/Content-Security-Policy`.
+                    public var contentSecurityPolicy: Components.Headers.ContentSecurityPolicy?
+                    /// The content's SHA-256, quoted.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// - Remark: Generated from `#/components/headers/AcceptRanges`.
+                    @frozen public enum AcceptRanges: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bytes = "bytes"
+                    }
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/200/headers/Accept-Ranges`.
+                    public var acceptRanges: Components.Headers.AcceptRanges?
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/200/headers/Content-Length`.
+                    public var contentLength: Components.Headers.ContentLength?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - contentDisposition: Content is always an attachment, with a filename of letters, digits, '.', '_' and '-'.
+                    ///   - xContentTypeOptions: Always `nosniff`.
+                    ///   - contentSecurityPolicy: Always `sandbox; default-src 'none'`, so that no content runs as a page of transferd's origin.
+                    ///   - eTag: The content's SHA-256, quoted.
+                    ///   - acceptRanges:
+                    ///   - contentLength:
+                    public init(
+                        contentDisposition: Components.Headers.ContentDisposition? = nil,
+                        xContentTypeOptions: Components.Headers.ContentTypeOptions? = nil,
+                        contentSecurityPolicy: Components.Headers.ContentSecurityPolicy? = nil,
+                        eTag: Components.Headers.ETag? = nil,
+                        acceptRanges: Components.Headers.AcceptRanges? = nil,
+                        contentLength: Components.Headers.ContentLength? = nil
+                    ) {
+                        self.contentDisposition = contentDisposition
+                        self.xContentTypeOptions = xContentTypeOptions
+                        self.contentSecurityPolicy = contentSecurityPolicy
+                        self.eTag = eTag
+                        self.acceptRanges = acceptRanges
+                        self.contentLength = contentLength
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetFetchContent.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/200/content/*\/*`.
+                    case any(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.any`.
+                    ///
+                    /// - Throws: An error if `self` is not `.any`.
+                    /// - SeeAlso: `.any`.
+                    public var any: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .any(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetFetchContent.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetFetchContent.Output.Ok.Headers = .init(),
+                    body: Operations.GetFetchContent.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The whole content.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetFetchContent.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetFetchContent.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct PartialContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/206/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The content's SHA-256, quoted.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/206/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/206/headers/Content-Range`.
+                    public var contentRange: Components.Headers.ContentRange?
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/206/headers/Content-Length`.
+                    public var contentLength: Components.Headers.ContentLength?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The content's SHA-256, quoted.
+                    ///   - contentRange:
+                    ///   - contentLength:
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        contentRange: Components.Headers.ContentRange? = nil,
+                        contentLength: Components.Headers.ContentLength? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.contentRange = contentRange
+                        self.contentLength = contentLength
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetFetchContent.Output.PartialContent.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/206/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/GET/responses/206/content/*\/*`.
+                    case any(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.any`.
+                    ///
+                    /// - Throws: An error if `self` is not `.any`.
+                    /// - SeeAlso: `.any`.
+                    public var any: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .any(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetFetchContent.Output.PartialContent.Body
+                /// Creates a new `PartialContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetFetchContent.Output.PartialContent.Headers = .init(),
+                    body: Operations.GetFetchContent.Output.PartialContent.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The requested range.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Operations.GetFetchContent.Output.PartialContent)
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            public var partialContent: Operations.GetFetchContent.Output.PartialContent {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            public var rangeNotSatisfiable: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case any
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "*/*":
+                    self = .any
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .any:
+                    return "*/*"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .any,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The latest version's size and ETag, without the bytes
+    ///
+    /// - Remark: HTTP `HEAD /v1/sessions/{identifier}/fetches/{fetchID}/content`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/head(headFetchContent)`.
+    public enum HeadFetchContent {
+        public static let id: Swift.String = "headFetchContent"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/HEAD/path`.
+            public struct Path: Sendable, Hashable {
+                /// The client-chosen session identifier.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/HEAD/path/identifier`.
+                public var identifier: Components.Parameters.SessionIdentifier
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/HEAD/path/fetchID`.
+                public var fetchID: Components.Parameters.FetchID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - identifier: The client-chosen session identifier.
+                ///   - fetchID:
+                public init(
+                    identifier: Components.Parameters.SessionIdentifier,
+                    fetchID: Components.Parameters.FetchID
+                ) {
+                    self.identifier = identifier
+                    self.fetchID = fetchID
+                }
+            }
+            public var path: Operations.HeadFetchContent.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/HEAD/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HeadFetchContent.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.HeadFetchContent.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.HeadFetchContent.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.HeadFetchContent.Input.Path,
+                headers: Operations.HeadFetchContent.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/HEAD/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The content's SHA-256, quoted.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/HEAD/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/fetches/{fetchID}/content/HEAD/responses/200/headers/Content-Length`.
+                    public var contentLength: Components.Headers.ContentLength?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The content's SHA-256, quoted.
+                    ///   - contentLength:
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        contentLength: Components.Headers.ContentLength? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.contentLength = contentLength
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.HeadFetchContent.Output.Ok.Headers
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.HeadFetchContent.Output.Ok.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// The content's headers.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/head(headFetchContent)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.HeadFetchContent.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.HeadFetchContent.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/head(headFetchContent)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/head(headFetchContent)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/head(headFetchContent)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/head(headFetchContent)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/head(headFetchContent)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/head(headFetchContent)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The session's events after a sequence number, oldest first; optionally long-polls, or streams them live
     ///
     /// With `Accept: text/event-stream` the answer is a live stream (Server-Sent Events) instead of a batch: every

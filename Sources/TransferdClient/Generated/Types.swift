@@ -282,6 +282,56 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/sessions/{identifier}/background-tasks/{backgroundTaskID}/end`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/background-tasks/{backgroundTaskID}/end/post(endBackgroundTask)`.
     func endBackgroundTask(_ input: Operations.EndBackgroundTask.Input) async throws -> Operations.EndBackgroundTask.Output
+    /// The session's fetch schedules
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/fetches`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/get(listFetches)`.
+    func listFetches(_ input: Operations.ListFetches.Input) async throws -> Operations.ListFetches.Output
+    /// Schedule a recurring conditional download (Background Fetch)
+    ///
+    /// Every `interval` seconds the URL is fetched as a download task of the session (`fetch` names the schedule on
+    /// the task) that sends `If-None-Match` and `If-Modified-Since` from the latest version kept. A `304`, or a body
+    /// with the latest version's SHA-256, is `noData` (nothing new is kept); other content is `newData`, a new
+    /// version (versions past `keepVersions` lose their content); a task that fails after its retries is
+    /// `failed`. Each run writes `fetch.performed`. The first run is due at once (or when `window` opens). Runs
+    /// missed while the service was down are one run, a run never overlaps the previous one, and across instances
+    /// each run happens once.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{identifier}/fetches`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)`.
+    func createFetch(_ input: Operations.CreateFetch.Input) async throws -> Operations.CreateFetch.Output
+    /// A fetch schedule, its last run and its next
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/fetches/{fetchID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/get(getFetch)`.
+    func getFetch(_ input: Operations.GetFetch.Input) async throws -> Operations.GetFetch.Output
+    /// Pause, resume or retime a fetch schedule
+    ///
+    /// The fields given change. A new interval counts from now. A resumed schedule runs at its next slot, at once when slots passed while it was paused. A run under way when it is paused finishes and is judged.
+    ///
+    /// - Remark: HTTP `PATCH /v1/sessions/{identifier}/fetches/{fetchID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)`.
+    func updateFetch(_ input: Operations.UpdateFetch.Input) async throws -> Operations.UpdateFetch.Output
+    /// Remove a fetch schedule
+    ///
+    /// A run under way finishes as an ordinary task; the versions' tasks keep their content.
+    ///
+    /// - Remark: HTTP `DELETE /v1/sessions/{identifier}/fetches/{fetchID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)`.
+    func deleteFetch(_ input: Operations.DeleteFetch.Input) async throws -> Operations.DeleteFetch.Output
+    /// The latest version's bytes, its ETag the SHA-256
+    ///
+    /// Served as `GET …/tasks/{n}/content` serves the task of the latest version.
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/fetches/{fetchID}/content`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)`.
+    func getFetchContent(_ input: Operations.GetFetchContent.Input) async throws -> Operations.GetFetchContent.Output
+    /// The latest version's size and ETag, without the bytes
+    ///
+    /// - Remark: HTTP `HEAD /v1/sessions/{identifier}/fetches/{fetchID}/content`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/head(headFetchContent)`.
+    func headFetchContent(_ input: Operations.HeadFetchContent.Input) async throws -> Operations.HeadFetchContent.Output
     /// The session's events after a sequence number, oldest first; optionally long-polls, or streams them live
     ///
     /// With `Accept: text/event-stream` the answer is a live stream (Server-Sent Events) instead of a batch: every
@@ -974,6 +1024,118 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// The session's fetch schedules
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/fetches`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/get(listFetches)`.
+    public func listFetches(
+        path: Operations.ListFetches.Input.Path,
+        headers: Operations.ListFetches.Input.Headers = .init()
+    ) async throws -> Operations.ListFetches.Output {
+        try await listFetches(Operations.ListFetches.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Schedule a recurring conditional download (Background Fetch)
+    ///
+    /// Every `interval` seconds the URL is fetched as a download task of the session (`fetch` names the schedule on
+    /// the task) that sends `If-None-Match` and `If-Modified-Since` from the latest version kept. A `304`, or a body
+    /// with the latest version's SHA-256, is `noData` (nothing new is kept); other content is `newData`, a new
+    /// version (versions past `keepVersions` lose their content); a task that fails after its retries is
+    /// `failed`. Each run writes `fetch.performed`. The first run is due at once (or when `window` opens). Runs
+    /// missed while the service was down are one run, a run never overlaps the previous one, and across instances
+    /// each run happens once.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{identifier}/fetches`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/post(createFetch)`.
+    public func createFetch(
+        path: Operations.CreateFetch.Input.Path,
+        headers: Operations.CreateFetch.Input.Headers = .init(),
+        body: Operations.CreateFetch.Input.Body
+    ) async throws -> Operations.CreateFetch.Output {
+        try await createFetch(Operations.CreateFetch.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A fetch schedule, its last run and its next
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/fetches/{fetchID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/get(getFetch)`.
+    public func getFetch(
+        path: Operations.GetFetch.Input.Path,
+        headers: Operations.GetFetch.Input.Headers = .init()
+    ) async throws -> Operations.GetFetch.Output {
+        try await getFetch(Operations.GetFetch.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Pause, resume or retime a fetch schedule
+    ///
+    /// The fields given change. A new interval counts from now. A resumed schedule runs at its next slot, at once when slots passed while it was paused. A run under way when it is paused finishes and is judged.
+    ///
+    /// - Remark: HTTP `PATCH /v1/sessions/{identifier}/fetches/{fetchID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/patch(updateFetch)`.
+    public func updateFetch(
+        path: Operations.UpdateFetch.Input.Path,
+        headers: Operations.UpdateFetch.Input.Headers = .init(),
+        body: Operations.UpdateFetch.Input.Body
+    ) async throws -> Operations.UpdateFetch.Output {
+        try await updateFetch(Operations.UpdateFetch.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove a fetch schedule
+    ///
+    /// A run under way finishes as an ordinary task; the versions' tasks keep their content.
+    ///
+    /// - Remark: HTTP `DELETE /v1/sessions/{identifier}/fetches/{fetchID}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/delete(deleteFetch)`.
+    public func deleteFetch(
+        path: Operations.DeleteFetch.Input.Path,
+        headers: Operations.DeleteFetch.Input.Headers = .init()
+    ) async throws -> Operations.DeleteFetch.Output {
+        try await deleteFetch(Operations.DeleteFetch.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The latest version's bytes, its ETag the SHA-256
+    ///
+    /// Served as `GET …/tasks/{n}/content` serves the task of the latest version.
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{identifier}/fetches/{fetchID}/content`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/get(getFetchContent)`.
+    public func getFetchContent(
+        path: Operations.GetFetchContent.Input.Path,
+        query: Operations.GetFetchContent.Input.Query = .init(),
+        headers: Operations.GetFetchContent.Input.Headers = .init()
+    ) async throws -> Operations.GetFetchContent.Output {
+        try await getFetchContent(Operations.GetFetchContent.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The latest version's size and ETag, without the bytes
+    ///
+    /// - Remark: HTTP `HEAD /v1/sessions/{identifier}/fetches/{fetchID}/content`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/fetches/{fetchID}/content/head(headFetchContent)`.
+    public func headFetchContent(
+        path: Operations.HeadFetchContent.Input.Path,
+        headers: Operations.HeadFetchContent.Input.Headers = .init()
+    ) async throws -> Operations.HeadFetchContent.Output {
+        try await headFetchContent(Operations.HeadFetchContent.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// The session's events after a sequence number, oldest first; optionally long-polls, or streams them live

@@ -20,6 +20,7 @@ package enum EventPayload: Sendable, Equatable {
     case backgroundTaskExpiring(BackgroundTaskTime)
     case backgroundTaskExpired(BackgroundTaskTime)
     case backgroundTaskCompleted(BackgroundTaskTime)
+    case fetchPerformed(FetchPerformed)
     case webhookTest
     case webhookDisabled(WebhookDisabled)
 
@@ -43,6 +44,7 @@ package enum EventPayload: Sendable, Equatable {
         case .backgroundTaskExpiring: .backgroundTaskExpiring
         case .backgroundTaskExpired: .backgroundTaskExpired
         case .backgroundTaskCompleted: .backgroundTaskCompleted
+        case .fetchPerformed: .fetchPerformed
         case .webhookTest: .webhookTest
         case .webhookDisabled: .webhookDisabled
         }
@@ -72,6 +74,7 @@ package enum EventPayload: Sendable, Equatable {
             case .backgroundTaskExpiring: .backgroundTaskExpiring(try arguments())
             case .backgroundTaskExpired: .backgroundTaskExpired(try arguments())
             case .backgroundTaskCompleted: .backgroundTaskCompleted(try arguments())
+            case .fetchPerformed: .fetchPerformed(try arguments())
             case .webhookTest: .webhookTest
             case .webhookDisabled: .webhookDisabled(try arguments())
             }
@@ -93,6 +96,7 @@ extension EventPayload: Encodable {
         case .taskFinishedDownloading(let arguments): try arguments.encode(to: encoder)
         case .taskCompleted(let arguments): try arguments.encode(to: encoder)
         case .webhookDisabled(let arguments): try arguments.encode(to: encoder)
+        case .fetchPerformed(let arguments): try arguments.encode(to: encoder)
         case .backgroundTaskExpiring(let arguments), .backgroundTaskExpired(let arguments), .backgroundTaskCompleted(let arguments):
             try arguments.encode(to: encoder)
         case .taskWaitingForConnectivity, .sessionEventsFinished, .sessionInvalidated, .webhookTest:

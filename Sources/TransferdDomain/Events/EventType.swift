@@ -37,6 +37,8 @@ package enum EventType: String, Codable, Sendable, CaseIterable {
     case backgroundTaskExpired = "background_task.expired"
     /// Every transfer of a background task completed before its deadline.
     case backgroundTaskCompleted = "background_task.completed"
+    /// A run of a fetch schedule was settled: `newData`, `noData` or `failed` (UIBackgroundFetchResult).
+    case fetchPerformed = "fetch.performed"
     /// Sent on request to check a webhook subscriber; no NSURLSession counterpart.
     case webhookTest = "webhook.test"
     /// The session's subscriber's endpoint was disabled (a 410 Gone, or failing for too long); no NSURLSession counterpart.

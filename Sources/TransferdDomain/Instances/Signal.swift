@@ -13,6 +13,8 @@ package enum Signal: Hashable, Sendable {
     case notices
     /// A background task's deadline to watch.
     case deadlines
+    /// A fetch schedule to look at: created, resumed or changed, or its run's task completed.
+    case fetches
     /// New events in a session's log.
     case events(sessionID: Int64)
     /// A task that may be transferring changed (suspended, cancelled, completed, given a new bandwidth limit): the
@@ -23,13 +25,14 @@ package enum Signal: Hashable, Sendable {
 }
 
 extension Signal {
-    /// The signal as a word of a notification's text (`w`, `c`, `o`, `d`, `e12`, `t34`, `k<id>`).
+    /// The signal as a word of a notification's text (`w`, `c`, `o`, `d`, `f`, `e12`, `t34`, `k<id>`).
     package var word: String {
         switch self {
         case .work: "w"
         case .capacity: "c"
         case .outbox: "o"
         case .deadlines: "d"
+        case .fetches: "f"
         case .notices: "n"
         case .events(let sessionID): "e\(sessionID)"
         case .task(let id): "t\(id)"
@@ -46,6 +49,7 @@ extension Signal {
         case "c" where rest.isEmpty: self = .capacity
         case "o" where rest.isEmpty: self = .outbox
         case "d" where rest.isEmpty: self = .deadlines
+        case "f" where rest.isEmpty: self = .fetches
         case "n" where rest.isEmpty: self = .notices
         case "e": guard let id = Int64(rest) else { return nil }; self = .events(sessionID: id)
         case "t": guard let id = Int64(rest) else { return nil }; self = .task(id: id)

@@ -2,6 +2,8 @@
 package struct ResourceLimits: Sendable {
     package var maximumSessionsPerTenant: Int
     package var maximumTasksPerSession: Int
+    /// Fetch schedules in one session.
+    package var maximumFetchesPerSession: Int
     /// Tasks not completed (suspended, queued, transferring) across a tenant's sessions.
     package var maximumQueuedTasksPerTenant: Int
     /// Bytes one tenant keeps on disk (contents, replies, partial and staged files); nil for no limit.
@@ -14,6 +16,7 @@ package struct ResourceLimits: Sendable {
     package init(
         maximumSessionsPerTenant: Int = 1000,
         maximumTasksPerSession: Int = 100_000,
+        maximumFetchesPerSession: Int = 100,
         maximumQueuedTasksPerTenant: Int = 10_000,
         maximumStoredBytesPerTenant: Int64? = nil,
         maximumDownloadBytes: Int64 = 1 << 40,
@@ -21,6 +24,7 @@ package struct ResourceLimits: Sendable {
     ) {
         self.maximumSessionsPerTenant = maximumSessionsPerTenant
         self.maximumTasksPerSession = maximumTasksPerSession
+        self.maximumFetchesPerSession = maximumFetchesPerSession
         self.maximumQueuedTasksPerTenant = maximumQueuedTasksPerTenant
         self.maximumStoredBytesPerTenant = maximumStoredBytesPerTenant
         self.maximumDownloadBytes = maximumDownloadBytes

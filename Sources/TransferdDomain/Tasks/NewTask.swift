@@ -18,6 +18,8 @@ package struct NewTask: Sendable {
     package var backgroundTask: String?
     /// `false` creates the task suspended, like a task before its first `resume()`.
     package var start: Bool
+    /// The fetch schedule the task is a run of.
+    package var fetchId: String?
 
     package init(
         transfer: Transfer,

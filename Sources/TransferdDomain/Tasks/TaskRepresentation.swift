@@ -13,6 +13,12 @@ package struct TaskRepresentation: Encodable, Sendable {
         package var fractionCompleted: Double
     }
 
+    /// A fetch run's schedule, and its result once judged (null until then).
+    package struct FetchRunOf: Encodable, Sendable {
+        package var id: String
+        @ExplicitNull package var result: FetchResult?
+    }
+
     package var taskIdentifier: Int64
     package var kind: TransferTask.Kind
     package var state: TaskState
@@ -51,6 +57,8 @@ package struct TaskRepresentation: Encodable, Sendable {
     @ExplicitNull package var responseBody: StoredReply?
     /// The background task the transfer belongs to.
     @ExplicitNull package var backgroundTask: String?
+    /// The fetch schedule the task is a run of, and what the run gave once it was judged.
+    @ExplicitNull package var fetch: FetchRunOf?
     /// URLSessionTaskMetrics, once the task completed after a transfer ran.
     @ExplicitNull package var metrics: TaskMetrics?
     /// The authentication challenge the task waits on for an answer.
@@ -122,6 +130,7 @@ package struct TaskRepresentation: Encodable, Sendable {
         multipart = upload?.multipart
         responseBody = upload?.reply?.asShownToClients
         backgroundTask = task.backgroundTask
+        fetch = task.fetchId.map { FetchRunOf(id: $0, result: task.fetchResult) }
         metrics = task.state == .completed ? task.metrics : nil
         // Only while the task waits for its answer: not once it completed (cancelled, timed out) or was suspended.
         challenge = waitingReason == .authenticationChallenge ? task.challenge : nil

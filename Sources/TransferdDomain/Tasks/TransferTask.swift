@@ -48,6 +48,10 @@ package struct TransferTask: Sendable, Equatable, Persisted {
     package var backgroundTask: String?
     /// The error a pending cancellation completes the task with, when not the plain `cancelled`.
     package var cancellation: TransferError?
+    /// The fetch schedule (its public id) the task is a run of.
+    package var fetchId: String?
+    /// What the run gave, once its schedule has judged it.
+    package var fetchResult: FetchResult?
     package var createdAt: Date
     package var startedAt: Date?
     package var completedAt: Date?
@@ -104,6 +108,7 @@ extension TransferTask {
         earliestBeginDate = newTask.earliestBeginDate
         nextAttemptAt = newTask.earliestBeginDate
         maxBytesPerSecond = newTask.maxBytesPerSecond
+        fetchId = newTask.fetchId
     }
 
     /// Why a `running` task is not transferring yet.

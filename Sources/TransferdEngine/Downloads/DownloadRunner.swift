@@ -155,6 +155,11 @@ package struct DownloadRunner: TransferRunner {
             transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: nil))
             return .ended(challenge)
         }
+        // A conditional request's `304 Not Modified` is the answer asked for: nothing new, and nothing to keep.
+        if response.status == .notModified, job.isConditional {
+            transfer.responseArrived(ArrivedResponse(url: url, response: TransferResponse(response), start: nil))
+            return .ended(.succeeded(nil))
+        }
         // A redirect the policy did not follow is the task's response, and its body the content.
         let redirectKept = Self.redirectStatuses.contains(response.status.code)
         if redirectKept, resumePoint != nil { (resumePoint, restartReason) = (nil, .rangeIgnored) }

@@ -29,6 +29,11 @@ package struct TransferJob: Sendable {
         case upload(UploadJob)
     }
 
+    /// Whether its requests carry a validator (`If-None-Match`, `If-Modified-Since`): a `304` answers them.
+    package var isConditional: Bool {
+        headers.contains { ["if-none-match", "if-modified-since"].contains($0.name.lowercased()) }
+    }
+
     /// The headers a request to `url` carries: every one to the task's own origin, only the safe ones
     /// (`CrossOriginHeaders`) to another, where a redirect led.
     package func headers(for url: String) -> [(name: String, value: String)] {

@@ -87,45 +87,55 @@ package struct TaskService: Sendable {
         let sessionID = session.rowID
         if let created = try await createAlone(newTasks, in: session) { return created }
         return try await writes.write(forSession: sessionID) { repositories in
-            // The identifiers are taken as the session and its tenant are read (a refusal rolls them back with the
-            // transaction).
-            let taken = try await repositories.sessions.takeTaskIdentifiers(newTasks.count, sessionID: sessionID)
-            guard let taken, taken.session.state == .active else {
-                throw DomainError.conflict("The session is \(taken?.session.state.rawValue ?? "gone") and accepts no new tasks.")
-            }
-            let session = taken.session
-            try checkTaskLimits(session, having: taken.tasks, adding: newTasks, tenant: taken.tenant)
-            // Inserted together (one statement on PostgreSQL, sent with the events') but for those continuing resume
-            // data, which take their partial file over as they are inserted; row ids follow task identifiers all the
-            // same.
-            var (created, unsaved) = ([TransferTask](), [TransferTask]())
-            for (index, (identifier, newTask)) in zip(taken.identifiers, newTasks).enumerated() {
-                do {
-                    var task = try await prepare(newTask, as: identifier, in: session, repositories)
-                    task.id = taken.rowIDs?[index]
-                    guard let resumeData = newTask.resumeData else {
-                        unsaved.append(task)
-                        continue
-                    }
-                    await created += try repositories.tasks.insert(unsaved)
-                    unsaved = []
-                    await created.append(try continueDownload(from: resumeData, in: task, repositories))
-                } catch let refusal as DomainError where field != nil {
-                    throw refusal.item(index, of: field ?? "")
-                }
-            }
-            await created += try repositories.tasks.insert(unsaved)
-            // Announced before the append, which notifies what is announced so far (on PostgreSQL).
-            if newTasks.contains(where: \.start) { repositories.announce(.work) }
-            // task.created, and task.resumed for those that start at once, all in one append.
-            try await eventLog.append(
-                repositories,
-                zip(created, newTasks).flatMap { task, newTask in
-                    TaskCreation.events(starting: newTask.start).map { EventLog.Entry($0, for: task) }
-                }
-            )
-            return created
+            try await insert(newTasks, sessionID: sessionID, itemsIn: field, repositories)
         }
+    }
+
+    /// Creates tasks in a live session inside the caller's transaction, as ``create(_:in:itemsIn:)`` does.
+    package func insert(
+        _ newTasks: [NewTask],
+        sessionID: Int64,
+        itemsIn field: String?,
+        _ repositories: any Repositories
+    ) async throws -> [TransferTask] {
+        // The identifiers are taken as the session and its tenant are read (a refusal rolls them back with the
+        // transaction).
+        let taken = try await repositories.sessions.takeTaskIdentifiers(newTasks.count, sessionID: sessionID)
+        guard let taken, taken.session.state == .active else {
+            throw DomainError.conflict("The session is \(taken?.session.state.rawValue ?? "gone") and accepts no new tasks.")
+        }
+        let session = taken.session
+        try checkTaskLimits(session, having: taken.tasks, adding: newTasks, tenant: taken.tenant)
+        // Inserted together (one statement on PostgreSQL, sent with the events') but for those continuing resume
+        // data, which take their partial file over as they are inserted; row ids follow task identifiers all the
+        // same.
+        var (created, unsaved) = ([TransferTask](), [TransferTask]())
+        for (index, (identifier, newTask)) in zip(taken.identifiers, newTasks).enumerated() {
+            do {
+                var task = try await prepare(newTask, as: identifier, in: session, repositories)
+                task.id = taken.rowIDs?[index]
+                guard let resumeData = newTask.resumeData else {
+                    unsaved.append(task)
+                    continue
+                }
+                await created += try repositories.tasks.insert(unsaved)
+                unsaved = []
+                await created.append(try continueDownload(from: resumeData, in: task, repositories))
+            } catch let refusal as DomainError where field != nil {
+                throw refusal.item(index, of: field ?? "")
+            }
+        }
+        await created += try repositories.tasks.insert(unsaved)
+        // Announced before the append, which notifies what is announced so far (on PostgreSQL).
+        if newTasks.contains(where: \.start) { repositories.announce(.work) }
+        // task.created, and task.resumed for those that start at once, all in one append.
+        try await eventLog.append(
+            repositories,
+            zip(created, newTasks).flatMap { task, newTask in
+                TaskCreation.events(starting: newTask.start).map { EventLog.Entry($0, for: task) }
+            }
+        )
+        return created
     }
 
     /// Creates tasks that need nothing read first (no background task, upload source or resume data) in one

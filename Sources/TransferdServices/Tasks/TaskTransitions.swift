@@ -233,6 +233,8 @@ package struct TaskTransitions: Sendable {
             }
             try await writes.update(task)
         }
+        // A run's schedule judges it.
+        if task.fetchId != nil { repositories.announce(.fetches) }
         // didCompleteWithError after the progress and the file it follows, written together.
         events.append(EventLog.Entry(.taskCompleted(Completion(error: task.error, metrics: task.metrics)), for: task))
         try await writes.append(events, eventLog)

@@ -13,7 +13,7 @@ struct PostgresNotifications: Sendable {
     }
 
     /// The signals that send every loop of an instance back to the store to look for what it may have missed.
-    static let lookAgain: [Signal] = [.work, .outbox, .deadlines]
+    static let lookAgain: [Signal] = [.work, .outbox, .deadlines, .fetches]
 
     private static let maximumPayload = 7900
 

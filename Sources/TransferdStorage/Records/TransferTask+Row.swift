@@ -39,6 +39,8 @@ extension TransferTask {
         credentials = try row.json(.credentials) ?? []
         backgroundTask = row[TaskColumn.backgroundTask]
         cancellation = try row.json(.cancellation)
+        fetchId = row[TaskColumn.fetchId]
+        fetchResult = try row.optionalEnumeration(.fetchResult)
         startedAt = row[TaskColumn.startedAt]
         completedAt = row[TaskColumn.completedAt]
         if let owner: String = row[TaskColumn.leaseOwner], let expiresAt: Date = row[TaskColumn.leaseExpiresAt] {
@@ -150,6 +152,8 @@ extension TransferTask {
             "credentials": try RowCoding.json(credentials.isEmpty ? nil : credentials),
             "background_task": backgroundTask,
             "cancellation": try RowCoding.json(cancellation),
+            "fetch_id": fetchId,
+            "fetch_result": fetchResult?.rawValue,
             "created_at": StoredDate.text(createdAt),
             "started_at": StoredDate.text(orNil: startedAt),
             "completed_at": StoredDate.text(orNil: completedAt),

@@ -49,6 +49,7 @@ struct SQLRepositories: Repositories {
     var dashboardSessions: any DashboardSessionRepository { SQLDashboardSessionRepository(db: db) }
     var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db, vault: vault) }
     var objectStorages: any ObjectStorageRepository { SQLObjectStorageRepository(db: db, vault: vault) }
+    var fetchSchedules: any FetchScheduleRepository { SQLFetchScheduleRepository(db: db, vault: vault) }
 
     func isolated<T>(_ body: () async throws -> T) async throws -> T {
         let (actions, signals) = (commitActions.actions.count, commitActions.signals.count)

@@ -57,6 +57,14 @@ import TransferdJSON
         let expiresAt = t0.addingTimeInterval(300)
         let challenge = AuthenticationChallenge(protectionSpace: space, previousFailureCount: 1, issuedAt: t0, expiresAt: expiresAt)
         let background = BackgroundTask(publicID: "bt_1", sessionID: 1, name: "sync", duration: 30, cap: 600, expirationWarning: 5, now: t0)
+        let version = FetchVersion(
+            taskIdentifier: 2,
+            sha256: String(repeating: "ab", count: 32),
+            size: 10,
+            etag: "\"v2\"",
+            lastModified: "Wed, 15 Nov 2023 01:00:00 GMT",
+            fetchedAt: t0
+        )
         var cancelled = TransferError(code: .cancelled, message: "cancelled")
         cancelled.resumeData = "token"
         return [
@@ -82,6 +90,8 @@ import TransferdJSON
             .backgroundTaskCompleted(BackgroundTaskTime(background, at: t0.addingTimeInterval(10))),
             .webhookTest,
             .webhookDisabled(WebhookDisabled(reason: "The subscriber answered 410 Gone.")),
+            .fetchPerformed(FetchPerformed(fetchId: "fetch_1", result: .noData, taskIdentifier: 3, latest: version)),
+            .fetchPerformed(FetchPerformed(fetchId: "fetch_1", result: .failed, taskIdentifier: nil, latest: nil)),
         ]
     }
 }

@@ -61,3 +61,8 @@ extension Components.Schemas.StagedFile.StatePayload: SpelledAsTheAPI {}
 extension Components.Schemas.Problem.QuotaPayload: SpelledAsTheAPI {}
 extension Components.Schemas.EventData.RestartReasonPayload: SpelledAsTheAPI {}
 extension Components.Schemas.BackgroundTask.StatePayload: SpelledAsTheAPI {}
+extension Components.Schemas.Fetch.StatePayload: SpelledAsTheAPI {}
+extension Components.Schemas.FetchResult: SpelledAsTheAPI {}
+
+typealias FetchView = Components.Schemas.Fetch
+typealias FetchListView = Operations.ListFetches.Output.Ok.Body.JsonPayload

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Synchronization
+import TransferdDomain
 
 /// A real HTTP origin on 127.0.0.1, port 0, for transfers to run against. It serves generated files with
 /// `Content-Length`, `ETag`, `Accept-Ranges` and single ranges, and faults on demand:
@@ -15,6 +16,9 @@ import Synchronization
 ///   the first waits for the test to open gate `G` before it is answered), `hold=G` (every request of the name waits
 ///   for gate `G`).
 /// - `/gated/{gate}/{size}`: sends the first 64 KiB, then waits until the test opens `gate`.
+/// - `/feed/{name}`: a small document whose bytes change with the name's version (`change(_:)`), with an `ETag` and
+///   a `Last-Modified` of the version, honouring `If-None-Match` and `If-Modified-Since` with a `304`; `noValidator`
+///   leaves the validators out (and so never answers `304`).
 /// - `/status/{code}`: answers with that status.
 /// - `/truncated/{size}`: announces `size` bytes, sends half and drops the connection.
 /// - `/redirect/{count}/{size}?to=`: redirects (302, with a short body naming the target) `count` times, then to
@@ -110,6 +114,7 @@ final class OriginServer: Sendable {
         router.get("files/:size") { request, context in try await origin().file(request, context) }
         router.get("gated/:gate/:size") { request, context in try origin().gated(request, context) }
         router.get("status/:code") { request, context in try origin().status(request, context) }
+        router.get("feed/:name") { request, context in origin().feed(request, context) }
         router.get("truncated/:size") { request, context in try origin().truncated(request, context) }
         router.get("redirect/:count/:size") { request, context in try origin().redirect(request, context) }
         router.get("gzip/:size") { _, context in try origin().gzip(OriginContent.gzip(size: origin().size(context))) }
@@ -191,6 +196,28 @@ final class OriginServer: Sendable {
                 while !self.isOpen(gate) { try await Task.sleep(for: .milliseconds(5)) }
             }
         }
+    }
+
+    private func feed(_ request: Request, _ context: BasicRequestContext) -> Response {
+        let name = context.parameters.get("name") ?? ""
+        let version = state.withLock { state in
+            state.requests.append(request.uri.description)
+            state.lastHeaders = Dictionary(request.headers.map { ($0.name.canonicalName, $0.value) }) { $1 }
+            return state.versions[name, default: 1]
+        }
+        let (etag, lastModified) = (
+            "\"\(name)-v\(version)\"", HTTPDate.string(from: Date(timeIntervalSince1970: 1_700_000_000 + Double(version) * 3600))
+        )
+        let validators = request.uri.queryParameters.get("noValidator") == nil
+        if validators,
+            request.headers[.ifNoneMatch] == etag
+                || (request.headers[.ifNoneMatch] == nil && request.headers[.ifModifiedSince] == lastModified)
+        {
+            return Response(status: .notModified, headers: [.eTag: etag])
+        }
+        var headers: HTTPFields = [.contentType: "text/plain"]
+        if validators { (headers[.eTag], headers[.lastModified]) = (etag, lastModified) }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "\(name), version \(version)\n")))
     }
 
     private func status(_ request: Request, _ context: BasicRequestContext) throws -> Response {

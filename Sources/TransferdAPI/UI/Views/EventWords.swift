@@ -33,6 +33,8 @@ enum EventWords {
             return "now \(change.state.rawValue)"
         case .webhookDisabled(let disabled):
             return disabled.reason
+        case .fetchPerformed(let performed):
+            return "\(performed.fetchId): \(performed.result.rawValue)" + (performed.sha256.map { ", SHA-256 \($0.prefix(16))…" } ?? "")
         case .taskWaitingForConnectivity, .sessionEventsFinished, .sessionInvalidated, .webhookTest:
             return ""
         }
