@@ -21,11 +21,12 @@ struct Transferctl: AsyncParsableCommand {
               transferctl ls -s transferctl --state running
               transferctl watch                                       every session's tasks, live
               transferctl events -s transferctl --follow --json       one event per line, for scripts
+              transferctl fetch add https://example.com/prices.json --every 900   fetch it every 15 minutes
             """,
         subcommands: [
             GetCommand.self, PutCommand.self, ListCommand.self, ShowCommand.self, WatchCommand.self, TaskActionCommand<Cancel>.self,
             TaskActionCommand<Suspend>.self, TaskActionCommand<Resume>.self, SessionsCommand.self, EventsCommand.self,
-            DeliveriesCommand.self,
+            DeliveriesCommand.self, FetchCommand.self,
         ]
     )
 }

@@ -7,6 +7,8 @@ typealias APITask = Components.Schemas.Task
 typealias APISession = Components.Schemas.Session
 typealias APIEvent = Components.Schemas.Event
 typealias APIDelivery = Components.Schemas.Delivery
+typealias APIFetch = Components.Schemas.Fetch
+typealias APIFetchList = Operations.ListFetches.Output.Ok.Body.JsonPayload
 
 extension APITask {
     /// The bytes moved so far and the total (-1 while unknown): received for a download, sent for an upload.

@@ -203,6 +203,55 @@ import Testing
         }
     }
 
+    @Test func fetchSchedulesAreAddedListedPausedResumedAndRemoved() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                // act: a schedule added, its first run judged, then listed, paused, resumed and removed
+                let added = try await TransferctlProcess.run(
+                    "fetch",
+                    "add",
+                    origin.url("/feed/cli"),
+                    "--every",
+                    "900",
+                    "-s",
+                    "feeds",
+                    api: api
+                )
+                let id = try #require(
+                    added.output.split(separator: ":").first?.split(separator: "/").last.map(String.init),
+                    "\(added.errors)"
+                )
+                _ = try await BackgroundFetchTests.performed(api, "feeds", count: 1)
+                let listed = try await TransferctlProcess.run("fetch", "ls", "-s", "feeds", api: api)
+                let paused = try await TransferctlProcess.run("fetch", "pause", id, "-s", "feeds", api: api)
+                let resumed = try await TransferctlProcess.run("fetch", "resume", id, "-s", "feeds", api: api)
+                let removed = try await TransferctlProcess.run("fetch", "rm", id, "-s", "feeds", api: api)
+                let refused = try await TransferctlProcess.run(
+                    "fetch",
+                    "add",
+                    origin.url("/feed/cli"),
+                    "--every",
+                    "30",
+                    "-s",
+                    "feeds",
+                    api: api
+                )
+                let empty = try await TransferctlProcess.run("fetch", "ls", "-s", "feeds", "--json", api: api)
+
+                // verify
+                #expect(added.status == 0 && added.output.hasPrefix("feeds/fetch_"), "\(added.errors)")
+                #expect(added.output.contains("every 15m00s, first run "), "\(added.output)")
+                let row = try #require(listed.output.split(separator: "\n").first { $0.hasPrefix(id) }, "\(listed.output)")
+                #expect(row.contains("scheduled") && row.contains("newData") && row.contains("/feed/cli"), "\(row)")
+                #expect(paused.output == "feeds/\(id): paused\n", "\(paused.errors)")
+                #expect(resumed.output.hasPrefix("feeds/\(id): scheduled, next run "), "\(resumed.errors)")
+                #expect(removed.output == "feeds/\(id): removed\n", "\(removed.errors)")
+                #expect(refused.status == 2 && refused.errors.contains("`interval`"), "\(refused.errors)")
+                #expect(empty.output.hasPrefix(#"{"items":[]"#), "\(empty.output)")
+            }
+        }
+    }
+
     @Test func aMissingKeyOrAnUnreachableServiceIsOneClearLine() async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["TRANSFERD_API_KEY"] = nil
