@@ -161,6 +161,7 @@ let package = Package(
                 .embedInCode("UI/Templates/task.mustache"),
                 .embedInCode("UI/Templates/deliveries.mustache"),
                 .embedInCode("UI/Templates/backgroundtasks.mustache"),
+                .embedInCode("UI/Templates/fetches.mustache"),
                 .embedInCode("UI/Templates/files.mustache"),
                 .embedInCode("UI/Templates/keys.mustache"),
                 .embedInCode("UI/Assets/dashboard.css"),

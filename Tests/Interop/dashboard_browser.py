@@ -7,7 +7,7 @@ Selenium (pip), as an operator would, mostly with the keyboard:
  3. watches its progress bar move and reach completed without a reload (the page's EventSource);
  4. cancels the running task 1;
  5. replays the dead-lettered delivery of the session HOOKED;
- 6. visits the task, background tasks, staged files and API keys pages (issuing a key), and a refused form's page;
+ 6. visits the task, background tasks, fetches, staged files and API keys pages (issuing a key), and a refused form's page;
  7. signs out, and checks that the data pages then refuse.
 
 It saves a screenshot of each page to SCREENSHOTS (phone- and desktop-sized) and prints one JSON object of what it
@@ -159,6 +159,13 @@ try:
     time.sleep(2.2)
     seen["countdown"] = [first, driver.find_element(By.CSS_SELECTOR, "[role=timer]").text]
     shoot("background-tasks")
+
+    # fetches: a schedule's last result and next run, in another session's tab
+    driver.get(f"{base}/ui/sessions/{scenario['fetching']}/fetches")
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "tr[data-fetch] .result").text == "newData")
+    seen["fetchResult"] = driver.find_element(By.CSS_SELECTOR, "tr[data-fetch] .result").text
+    seen["fetchNextRun"] = driver.find_element(By.CSS_SELECTOR, "tr[data-fetch] td:last-child time").get_attribute("datetime")
+    shoot("fetches")
 
     # 5. replay the dead-lettered delivery
     driver.get(f"{base}/ui/sessions/{scenario['hooked']}/deliveries?status=failed")

@@ -16,7 +16,8 @@ struct DashboardPages: Sendable {
             ("sessiontabs", PackageResources.sessiontabs_mustache), ("taskrow", PackageResources.taskrow_mustache),
             ("webhook", PackageResources.webhook_mustache),
             ("task", PackageResources.task_mustache), ("deliveries", PackageResources.deliveries_mustache),
-            ("backgroundtasks", PackageResources.backgroundtasks_mustache), ("files", PackageResources.files_mustache),
+            ("backgroundtasks", PackageResources.backgroundtasks_mustache), ("fetches", PackageResources.fetches_mustache),
+            ("files", PackageResources.files_mustache),
             ("keys", PackageResources.keys_mustache), ("message", PackageResources.message_mustache),
         ]
         for (name, bytes) in templates {

@@ -41,6 +41,8 @@ import Testing
         var keysAfterIssue: Int
         var afterSignOut: String
         var apiAfterSignOut: Int
+        var fetchResult: String
+        var fetchNextRun: String
     }
 
     @Test func anOperatorEnqueuesWatchesCancelsReplaysAndSignsOut() async throws {
@@ -56,7 +58,9 @@ import Testing
                     try await api.deadLetterTestEvents("hooked", to: receiver)
                     receiver.refuse(with: nil)
                     let enqueue = origin.url("/files/3000000?name=watched&bytesPerSecond=500000")
-                    let scenario = #"{"session": "nightly", "hooked": "hooked", "enqueue": "\#(enqueue)"}"#
+                    try await api.createSession("feeds")
+                    let fetch = try await BackgroundFetchTests.schedule(api, "feeds", url: origin.url("/feed/browser"), interval: 86_400)
+                    let scenario = #"{"session": "nightly", "hooked": "hooked", "fetching": "feeds", "enqueue": "\#(enqueue)"}"#
 
                     // act
                     let script = try InteropScript(
@@ -69,7 +73,7 @@ import Testing
 
                     // verify: 1. signed in, with the key nowhere a script could read it
                     #expect(seen.redirectedToSignIn && seen.keyFieldFocused)
-                    #expect(seen.sessions == ["nightly", "hooked"])
+                    #expect(seen.sessions == ["nightly", "hooked", "feeds"])
                     #expect(seen.sessionTitle == "nightly")
                     #expect(!seen.keyInPage && !seen.keyInStorage && !seen.cookieVisibleToScripts)
                     // 2. and 3. enqueued through the form; the bar moved and completed without a reload
@@ -97,6 +101,10 @@ import Testing
                     #expect(seen.taskTimeline.contains { $0.contains("Attempt 1 succeeded") }, "\(seen.taskTimeline)")
                     #expect(seen.contentLink.hasPrefix(api.baseURL + "/v1/sessions/nightly/tasks/2/content?expires="), "a signed link")
                     #expect(seen.countdown.count == 2 && seen.countdown[0] != seen.countdown[1], "\(seen.countdown)")
+                    #expect(seen.fetchResult == "newData")
+                    let scheduled: FetchView = try await api.send(.GET, "/v1/sessions/feeds/fetches/\(fetch.id)").decode()
+                    // The page shows the next run to the second.
+                    #expect(abs(try Date(seen.fetchNextRun, strategy: .iso8601).timeIntervalSince(scheduled.nextRunAt)) < 1)
                     #expect(seen.files.first?.hasPrefix("report.csv") == true && seen.keys >= 1)
                     #expect(seen.keysAfterIssue == seen.keys + 1 && seen.issuedKey.hasPrefix("trd_"))
                     var issued = api

@@ -115,4 +115,33 @@ import Testing
             #expect(listed.items.map(\.id) == ["report.csv"], "the API lists the tenant's files too")
         }
     }
+
+    @Test func fetchesShowTheirStateLastResultAndNextRun() async throws {
+        let clock = ManualClock()
+        try await OriginServer.with { origin in
+            try await TestService.with(configure: { $0.clock = clock }) { api in
+                try await api.createSession("feeds")
+                let fetch = try await BackgroundFetchTests.schedule(
+                    api,
+                    "feeds",
+                    url: origin.url("/feed/page"),
+                    extra: #", "window": "00:00-23:59""#
+                )
+                let performed = try await BackgroundFetchTests.performed(api, "feeds", count: 1)[0]
+                let browser = DashboardClient(api)
+                try await browser.signIn()
+
+                // act
+                let page = try await browser.get("/ui/sessions/feeds/fetches")
+
+                // verify: the schedule, its interval and window, its last run linked to the run's task, its next run
+                #expect(page.text.contains(#"<tr data-fetch="\#(fetch.id)">"#), "\(page.text)")
+                #expect(page.text.contains("/feed/page") && page.text.contains("1 min") && page.text.contains("in 00:00-23:59 UTC"))
+                #expect(page.text.contains(#"<a href="/ui/sessions/feeds/tasks/\#(performed.taskIdentifier ?? 0)">newData</a>"#))
+                let shown: FetchView = try await api.send(.GET, "/v1/sessions/feeds/fetches/\(fetch.id)").decode()
+                #expect(page.text.contains(#"<time datetime="\#(shown.nextRunAt.formatted(.iso8601))">"#), "\(page.text)")
+                #expect(page.text.contains(#"aria-current="page">Fetches</a>"#))
+            }
+        }
+    }
 }

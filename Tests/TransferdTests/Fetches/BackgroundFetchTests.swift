@@ -8,8 +8,13 @@ import TransferdDomain
 /// hand: `newData` then `noData` through a `304`, `noData` through an unchanged body, `failed`, pause and resume,
 /// and runs missed across a restart coalesced into one.
 @Suite struct BackgroundFetchTests {
-    static func schedule(_ api: APIClient, _ session: String, url: String, extra: String = "") async throws -> FetchView {
-        let reply = try await api.send(.POST, "/v1/sessions/\(session)/fetches", json: #"{"url": "\#(url)", "interval": 60\#(extra)}"#)
+    static func schedule(_ api: APIClient, _ session: String, url: String, interval: Int = 60, extra: String = "") async throws -> FetchView
+    {
+        let reply = try await api.send(
+            .POST,
+            "/v1/sessions/\(session)/fetches",
+            json: #"{"url": "\#(url)", "interval": \#(interval)\#(extra)}"#
+        )
         #expect(reply.status == 201, "\(reply.text)")
         return try reply.decode()
     }

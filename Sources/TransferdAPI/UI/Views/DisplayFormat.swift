@@ -7,6 +7,13 @@ enum DisplayFormat {
         bytes.formatted(.byteCount(style: .binary, spellsOutZero: false))
     }
 
+    /// An interval in its largest whole unit: `90 s`, `15 min`, `6 h`.
+    static func interval(seconds: Int) -> String {
+        if seconds % 3600 == 0 { return "\(seconds / 3600) h" }
+        if seconds % 60 == 0 { return "\(seconds / 60) min" }
+        return "\(seconds) s"
+    }
+
     /// `2026-11-24 18:02:11 UTC`.
     static func time(_ date: Date) -> String {
         date.formatted(

@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import TransferdDomain
+import TransferdServices
+
+/// `/ui/sessions/{identifier}/fetches`: the session's fetch schedules, each with its state, interval, last result
+/// (linked to the run's task) and next run; the page refreshes as runs are judged.
+struct FetchesPage: Sendable {
+    let gate: DashboardGate
+    let fetches: FetchService
+
+    /// The page's routes, relative to `/ui`.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("sessions/:identifier/fetches", use: gate.sessionPage(page))
+        return routes
+    }
+
+    @Sendable func page(request: Request, context: AppRequestContext, signedIn: DashboardSignIn, session: Session) async throws -> Response
+    {
+        let base = "/ui/sessions/\(session.identifier)"
+        let rows: [[String: Any]] = try await fetches.list(sessionID: session.rowID).map { fetch in
+            var row: [String: Any] = [
+                "id": fetch.publicId, "url": Redaction.url(fetch.request.url), "state": fetch.phase.state.rawValue,
+                "interval": DisplayFormat.interval(seconds: fetch.timing.interval),
+                "keepVersions": fetch.keepVersions,
+            ]
+            if fetch.phase.state != .paused { row["next"] = DisplayFormat.timeValues(fetch.nextRunAt) }
+            if let window = fetch.timing.window { row["window"] = window.description }
+            if let last = fetch.lastRun {
+                var shown: [String: Any] = ["result": last.result.rawValue, "at": DisplayFormat.timeValues(last.performedAt)]
+                if let task = last.taskIdentifier { shown["link"] = "\(base)/tasks/\(task)" }
+                if let error = last.error { shown["error"] = error }
+                row["last"] = shown
+            }
+            if let latest = fetch.latest {
+                row["latest"] = ["sha256": String(latest.sha256.prefix(16)), "size": DisplayFormat.size(latest.size)]
+            }
+            return row
+        }
+        return gate.pages.render(
+            "fetches",
+            .init(title: "Fetches · \(session.identifier)", signedIn: signedIn),
+            [
+                "identifier": session.identifier, "base": base, "tabFetches": true, "fetches": rows, "hasFetches": !rows.isEmpty,
+                "lastEventSequence": session.lastSequence,
+            ]
+        )
+    }
+}
