@@ -113,6 +113,35 @@ import TransferdDomain
         }
     }
 
+    @Test func aRunTheSessionRefusesIsFailedWithoutATaskAndTheOthersRun() async throws {
+        let clock = ManualClock()
+        let limited: (inout Configuration) -> Void = { configuration in
+            configuration.clock = clock
+            configuration.limits.maximumTasksPerSession = 3
+        }
+        try await OriginServer.with { origin in
+            try await TestService.with(configure: limited) { api in
+                // setup: two schedules, their first runs two of the session's three tasks
+                try await api.createSession("full")
+                _ = try await Self.schedule(api, "full", url: origin.url("/feed/first"))
+                _ = try await Self.schedule(api, "full", url: origin.url("/feed/second"))
+                _ = try await Self.performed(api, "full", count: 2)
+
+                // act: both fall due together, with room for one more task
+                clock.advance(by: 60)
+                let performed = try await Self.performed(api, "full", count: 4).dropFirst(2)
+
+                // verify: one run made the third task; the other was refused, failed, with the session's reason
+                #expect(performed.compactMap(\.data.result).sorted { $0.rawValue < $1.rawValue } == ["failed", "noData"])
+                let failed = try #require(performed.first { $0.data.result == "failed" })
+                #expect(failed.data.taskIdentifier == nil && failed.taskIdentifier == nil)
+                #expect(try await api.tasks("full").count == 3)
+                let schedules = try await api.send(.GET, "/v1/sessions/full/fetches").decode(FetchListView.self).items
+                #expect(schedules.compactMap(\.lastRun?.error).count == 1, "\(schedules.map(\.lastRun))")
+            }
+        }
+    }
+
     @Test func aPausedScheduleDoesNotRunUntilResumed() async throws {
         let clock = ManualClock()
         try await OriginServer.with { origin in
@@ -185,6 +214,13 @@ import TransferdDomain
                 #expect(reply.status == 400, "\(body): \(reply.text)")
                 #expect(try reply.decode(ProblemView.self).detail.contains(field), "\(body): \(reply.text)")
             }
+            // A URL the destination policy refuses is refused when scheduled, not at each run.
+            let metadata = try await api.send(
+                .POST,
+                "/v1/sessions/bad/fetches",
+                json: #"{"url": "http://169.254.169.254/latest/meta-data", "interval": 60}"#
+            )
+            #expect(metadata.status == 422 && metadata.problem?.type.hasSuffix("destination-not-allowed") == true, "\(metadata.text)")
             #expect(try await api.send(.GET, "/v1/sessions/bad/fetches/fetch_none").status == 404)
             #expect(try await api.send(.GET, "/v1/sessions/bad/fetches").decode(FetchListView.self).items.isEmpty)
         }
