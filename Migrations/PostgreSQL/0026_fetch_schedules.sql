@@ -22,8 +22,9 @@ CREATE TABLE fetch_schedules (
 
 CREATE INDEX fetch_schedules_session ON fetch_schedules (session_id);
 CREATE INDEX fetch_schedules_due ON fetch_schedules (next_run_at) WHERE paused = 0 AND running_task IS NULL;
-CREATE INDEX fetch_schedules_running ON fetch_schedules (session_id, running_task) WHERE running_task IS NOT NULL;
 
 ALTER TABLE tasks ADD COLUMN fetch_id TEXT;
 ALTER TABLE tasks ADD COLUMN fetch_result TEXT;
 CREATE INDEX tasks_fetch ON tasks (fetch_id, task_identifier) WHERE fetch_id IS NOT NULL;
+CREATE INDEX tasks_unjudged_runs ON tasks (session_id, task_identifier)
+    WHERE fetch_id IS NOT NULL AND fetch_result IS NULL AND state = 'completed';

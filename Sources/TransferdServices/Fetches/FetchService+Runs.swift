@@ -1,4 +1,5 @@
 import Foundation
+import ServiceLifecycle
 import TransferdDomain
 
 extension FetchService {
@@ -6,14 +7,15 @@ extension FetchService {
     static let batch = 100
 
     /// Settles the runs whose tasks completed, then starts the runs that are due; returns when the next run falls due.
+    /// A graceful shutdown ends it after the batch in hand (what is left waits for the next start).
     package func processRuns() async throws -> Date? {
         let now = clock.now
-        while true {
+        while !Task.isShuttingDownGracefully {
             let ended = try await store.read { try await $0.fetchSchedules.endedRuns(limit: Self.batch) }
             if !ended.isEmpty { try await settle(ended, at: now) }
             if ended.count < Self.batch { break }
         }
-        while true {
+        while !Task.isShuttingDownGracefully {
             let due = try await store.read { try await $0.fetchSchedules.due(at: now, limit: Self.batch) }
             for (sessionID, runs) in Dictionary(grouping: due, by: \.sessionID) {
                 try await start(runs.map(\.publicID), sessionID: sessionID, at: now)

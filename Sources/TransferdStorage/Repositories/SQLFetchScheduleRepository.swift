@@ -68,14 +68,16 @@ struct SQLFetchScheduleRepository: FetchScheduleRepository {
     }
 
     func endedRuns(limit: Int) async throws -> [(publicID: String, sessionID: Int64)] {
+        // From the completed runs not yet judged (`tasks_unjudged_runs`, whose condition the literals repeat), not
+        // from the schedules under way: with thousands of runs queued, each look read every one of them.
         try await db.fetchAll(
             """
-            SELECT f.public_id, f.session_id FROM fetch_schedules AS f
-            JOIN tasks AS t ON t.session_id = f.session_id AND t.task_identifier = f.running_task
-            WHERE f.running_task IS NOT NULL AND t.state = ?
+            SELECT f.public_id, f.session_id FROM tasks AS t
+            JOIN fetch_schedules AS f ON f.public_id = t.fetch_id AND f.session_id = t.session_id AND f.running_task = t.task_identifier
+            WHERE t.fetch_id IS NOT NULL AND t.fetch_result IS NULL AND t.state = \(TaskState.completed.sqlConstant)
             LIMIT ?
             """,
-            [TaskState.completed, limit],
+            [limit],
             { ($0[0] as String, $0[1] as Int64) }
         )
     }

@@ -59,22 +59,17 @@ struct FetchCommand: AsyncParsableCommand {
         }
 
         func validate() throws {
-            for header in headers where !header.contains(":") { throw ValidationError("--header takes 'Name: value', got '\(header)'") }
+            try HeaderArguments.validate(headers)
         }
 
         func run() async throws {
-            var fields: [String: String] = [:]
-            for header in headers {
-                let (name, value) = (header.prefix { $0 != ":" }, header.drop { $0 != ":" }.dropFirst())
-                fields[String(name).trimmingCharacters(in: .whitespaces)] = String(value).trimmingCharacters(in: .whitespaces)
-            }
             let body = Body(
                 url: url,
                 interval: every,
                 keepVersions: keep,
                 jitter: jitter,
                 window: window,
-                headers: fields.isEmpty ? nil : fields
+                headers: HeaderArguments.fields(headers)
             )
             try await connection.run { client in
                 _ = try await TaskFollower.openSession(session, client: client)

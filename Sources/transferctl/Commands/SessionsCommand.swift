@@ -138,16 +138,11 @@ struct SessionsCommand: AsyncParsableCommand {
         }
 
         func validate() throws {
-            for header in headers where !header.contains(":") { throw ValidationError("--header takes 'Name: value', got '\(header)'") }
+            try HeaderArguments.validate(headers)
             if events != nil, webhook == nil { throw ValidationError("--events filters a webhook: give --webhook too.") }
         }
 
         func run() async throws {
-            var additionalHeaders: [String: String] = [:]
-            for header in headers {
-                let (name, value) = (header.prefix { $0 != ":" }, header.drop { $0 != ":" }.dropFirst())
-                additionalHeaders[String(name).trimmingCharacters(in: .whitespaces)] = String(value).trimmingCharacters(in: .whitespaces)
-            }
             let body = Body(
                 configuration: .init(
                     webhook: webhook.map {
@@ -158,7 +153,7 @@ struct SessionsCommand: AsyncParsableCommand {
                     timeoutIntervalForResource: resourceTimeout,
                     maximumRetries: maxRetries,
                     retentionPeriod: retention,
-                    httpAdditionalHeaders: additionalHeaders.isEmpty ? nil : additionalHeaders
+                    httpAdditionalHeaders: HeaderArguments.fields(headers)
                 )
             )
             try await connection.run { client in
