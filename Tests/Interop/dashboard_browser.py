@@ -166,6 +166,15 @@ try:
     seen["fetchResult"] = driver.find_element(By.CSS_SELECTOR, "tr[data-fetch] .result").text
     seen["fetchNextRun"] = driver.find_element(By.CSS_SELECTOR, "tr[data-fetch] td:last-child time").get_attribute("datetime")
     shoot("fetches")
+    # ... and a schedule added through the tab's form, as an operator types it
+    fetch_url = driver.find_element(By.ID, "url")
+    fetch_url.send_keys(scenario["schedule"])
+    interval = driver.find_element(By.ID, "interval")
+    interval.clear()
+    interval.send_keys("3600")
+    submit_and_wait(fetch_url)
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr[data-fetch]")) == 2)
+    seen["fetchesAfterForm"] = len(driver.find_elements(By.CSS_SELECTOR, "tr[data-fetch]"))
 
     # 5. replay the dead-lettered delivery
     driver.get(f"{base}/ui/sessions/{scenario['hooked']}/deliveries?status=failed")

@@ -25,10 +25,24 @@ struct FetchesController: Sendable {
     }
 
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<FetchResponse> {
-        let new = try await request.decode(as: CreateFetchRequest.self, context: context).validate()
-        try await intake.vet(url: new.request.url, destination: new.destination, session: context.session)
-        let schedule = try await fetches.create(new, in: context.session)
+        let body = try await request.decode(as: CreateFetchRequest.self, context: context)
+        let schedule = try await Self.schedule(body, in: context.session, fetches: fetches, intake: intake)
         return EditedResponse(status: .created, response: FetchResponse(schedule))
+    }
+
+    /// Checks a new schedule's fields and vets its URL and destination as a download's, then stores it: the way in for
+    /// the API and the dashboard's form alike.
+    static func schedule(
+        _ body: CreateFetchRequest,
+        in session: Session,
+        fetches: FetchService,
+        intake: TaskIntake
+    ) async throws
+        -> FetchSchedule
+    {
+        let new = try body.validate()
+        try await intake.vet(url: new.request.url, destination: new.destination, session: session)
+        return try await fetches.create(new, in: session)
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Page<FetchResponse> {

@@ -17,7 +17,8 @@ import Yams
 
     static let methods: Set<String> = ["get", "put", "post", "delete", "head", "patch", "options"]
 
-    @Test func everyRouteIsInTheSpecAndEveryOperationIsRouted() async throws {
+    /// Every operation of `openapi.yaml`, as `METHOD /path`.
+    static func documentedOperations() throws -> Set<String> {
         let spec = try #require(try Yams.load(yaml: String(contentsOf: Self.specURL, encoding: .utf8)) as? [String: Any])
         let paths = try #require(spec["paths"] as? [String: Any])
         var documented: Set<String> = []
@@ -27,7 +28,11 @@ import Yams
                 documented.insert("\(method.uppercased()) \(path)")
             }
         }
+        return documented
+    }
 
+    @Test func everyRouteIsInTheSpecAndEveryOperationIsRouted() async throws {
+        let documented = try Self.documentedOperations()
         let routed = try await RoutedOperations.all()
 
         #expect(routed.subtracting(documented).isEmpty, "routes missing from openapi.yaml")

@@ -52,6 +52,63 @@ import Testing
         }
     }
 
+    @Test func aFetchIsScheduledThroughTheFormAndABadOneShowsTheAPIsDetail() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                try await api.createSession("feeds")
+                let browser = DashboardClient(api)
+                let csrf = try await browser.signIn()
+
+                // act
+                let scheduled = try await browser.post(
+                    "/ui/sessions/feeds/fetches",
+                    form: ["csrf": csrf, "url": origin.url("/feed/form"), "interval": "900", "taskDescription": "from the form"]
+                )
+                let tooOften = try await browser.post(
+                    "/ui/sessions/feeds/fetches",
+                    form: ["csrf": csrf, "url": origin.url("/feed/other"), "interval": "5"]
+                )
+                let notANumber = try await browser.post(
+                    "/ui/sessions/feeds/fetches",
+                    form: ["csrf": csrf, "url": origin.url("/feed/other"), "interval": "soon"]
+                )
+                let blocked = try await browser.post(
+                    "/ui/sessions/feeds/fetches",
+                    form: ["csrf": csrf, "url": "http://169.254.169.254/latest", "interval": "900"]
+                )
+                let forged = try await browser.post("/ui/sessions/feeds/fetches", form: ["url": origin.url("/feed/x"), "interval": "900"])
+                let page = try await browser.get("/ui/sessions/feeds/fetches")
+
+                // verify: the schedule exists as the API makes it, and each refusal shows the API's problem detail
+                #expect(
+                    scheduled.status == 303 && scheduled.location == "/ui/sessions/feeds/fetches",
+                    "\(scheduled.status) \(scheduled.text)"
+                )
+                let fetches = try await api.send(.GET, "/v1/sessions/feeds/fetches").decode(FetchListView.self).items
+                #expect(fetches.count == 1 && fetches.first?.interval == 900 && fetches.first?.taskDescription == "from the form")
+                #expect(
+                    page.text.contains("/feed/form")
+                        && page.text.contains(#"<form class="enqueue" method="post" action="/ui/sessions/feeds/fetches">"#)
+                )
+                let direct = try await api.send(
+                    .POST,
+                    "/v1/sessions/feeds/fetches",
+                    json: #"{"url": "\#(origin.url("/feed/other"))", "interval": 5}"#
+                )
+                #expect(tooOften.status == direct.status && tooOften.problem == direct.problem?.detail, "\(tooOften.text)")
+                #expect(notANumber.status == 400 && notANumber.problem?.contains("interval") == true, "\(notANumber.text)")
+                let directlyBlocked = try await api.send(
+                    .POST,
+                    "/v1/sessions/feeds/fetches",
+                    json: #"{"url": "http://169.254.169.254/latest", "interval": 900}"#
+                )
+                #expect(blocked.status == directlyBlocked.status && blocked.problem == directlyBlocked.problem?.detail, "\(blocked.text)")
+                #expect(forged.status == 403)
+                #expect(try await api.send(.GET, "/v1/sessions/feeds/fetches").decode(FetchListView.self).items.count == 1)
+            }
+        }
+    }
+
     @Test func tasksAreSuspendedResumedAndCancelledThroughTheirForms() async throws {
         try await OriginServer.with { origin in
             try await TestService.with { api in

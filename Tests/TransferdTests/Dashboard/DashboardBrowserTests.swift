@@ -43,6 +43,7 @@ import Testing
         var apiAfterSignOut: Int
         var fetchResult: String
         var fetchNextRun: String
+        var fetchesAfterForm: Int
     }
 
     @Test func anOperatorEnqueuesWatchesCancelsReplaysAndSignsOut() async throws {
@@ -60,7 +61,8 @@ import Testing
                     let enqueue = origin.url("/files/3000000?name=watched&bytesPerSecond=500000")
                     try await api.createSession("feeds")
                     let fetch = try await BackgroundFetchTests.schedule(api, "feeds", url: origin.url("/feed/browser"), interval: 86_400)
-                    let scenario = #"{"session": "nightly", "hooked": "hooked", "fetching": "feeds", "enqueue": "\#(enqueue)"}"#
+                    let scenario =
+                        #"{"session": "nightly", "hooked": "hooked", "fetching": "feeds", "enqueue": "\#(enqueue)", "schedule": "\#(origin.url("/feed/typed"))"}"#
 
                     // act
                     let script = try InteropScript(
@@ -105,6 +107,8 @@ import Testing
                     let scheduled: FetchView = try await api.send(.GET, "/v1/sessions/feeds/fetches/\(fetch.id)").decode()
                     // The page shows the next run to the second.
                     #expect(abs(try Date(seen.fetchNextRun, strategy: .iso8601).timeIntervalSince(scheduled.nextRunAt)) < 1)
+                    let typed: FetchListView = try await api.send(.GET, "/v1/sessions/feeds/fetches").decode()
+                    #expect(seen.fetchesAfterForm == 2 && typed.items.contains { $0.url.hasSuffix("/feed/typed") && $0.interval == 3600 })
                     #expect(seen.files.first?.hasPrefix("report.csv") == true && seen.keys >= 1)
                     #expect(seen.keysAfterIssue == seen.keys + 1 && seen.issuedKey.hasPrefix("trd_"))
                     var issued = api

@@ -28,6 +28,10 @@ import Testing
                 #expect(all.text.contains("2 kB of 2 kB"), "\(all.text)")
                 #expect(all.text.contains(">suspended<") && all.text.contains("http://127.0.0.1:9/later"))
                 #expect(all.text.contains("failed: badServerResponse"))
+                // No task is at work: the failed and the suspended one (of unknown sizes) show stopped, empty bars, not
+                // the indeterminate (animated) bar of a task at work.
+                #expect(!all.text.contains(#"<progress max="1"></progress>"#), "\(all.text)")
+                #expect(all.text.components(separatedBy: #"<progress max="1" value=""#).count - 1 == 3)
                 #expect(suspended.text.contains("http://127.0.0.1:9/later") && !suspended.text.contains("/files/2048"))
                 #expect(suspended.text.contains(#"<a href="/ui/sessions/page?state=suspended" aria-current="page">suspended</a>"#))
                 #expect(sessions.text.contains(#"<a href="/ui/sessions/page">page</a>"#), "the sessions page links to it")

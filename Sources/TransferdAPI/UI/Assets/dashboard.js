@@ -65,6 +65,9 @@ function liveTasks(table) {
     label.textContent = text;
     label.className = `state ${tone}`;
     if (stateName === "completed" || stateName === "suspended") {
+      // A bar without a value is indeterminate (animated): a task no longer at work shows where it stopped, or empty.
+      const bar = tr.querySelector("progress");
+      if (!bar.hasAttribute("value")) bar.value = 0;
       field(tr, "rate").textContent = "";
       field(tr, "eta").textContent = "";
       meters.delete(tr.dataset.task);

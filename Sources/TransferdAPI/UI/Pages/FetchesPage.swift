@@ -4,16 +4,47 @@ import TransferdDomain
 import TransferdServices
 
 /// `/ui/sessions/{identifier}/fetches`: the session's fetch schedules, each with its state, interval, last result
-/// (linked to the run's task) and next run; the page refreshes as runs are judged.
+/// (linked to the run's task) and next run; the page refreshes as runs are judged. Its form schedules a fetch, as the
+/// session page's enqueues a download.
 struct FetchesPage: Sendable {
     let gate: DashboardGate
     let fetches: FetchService
+    let intake: TaskIntake
 
     /// The page's routes, relative to `/ui`.
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("sessions/:identifier/fetches", use: gate.sessionPage(page))
+        routes.post("sessions/:identifier/fetches", use: gate.sessionAction(ScheduleForm.self, schedule))
         return routes
+    }
+
+    /// The schedule form: a URL, the seconds between runs, and an optional description.
+    struct ScheduleForm: Decodable, Sendable {
+        var url: String?
+        var interval: String?
+        var taskDescription: String?
+    }
+
+    /// Schedules a fetch of the form's URL, then shows the session's fetches.
+    @Sendable func schedule(
+        form: ScheduleForm,
+        context: AppRequestContext,
+        signedIn: DashboardSignIn,
+        session: Session
+    ) async throws
+        -> Response
+    {
+        guard let interval = Int(form.interval ?? "") else {
+            throw Problem.badRequest("`interval` must be a whole number of seconds between runs, at least 60.")
+        }
+        let body = CreateFetchRequest(
+            url: form.url ?? "",
+            interval: interval,
+            taskDescription: form.taskDescription.flatMap { $0.isEmpty ? nil : $0 }
+        )
+        _ = try await FetchesController.schedule(body, in: session, fetches: fetches, intake: intake)
+        return .seeOther("/ui/sessions/\(session.identifier)/fetches")
     }
 
     @Sendable func page(request: Request, context: AppRequestContext, signedIn: DashboardSignIn, session: Session) async throws -> Response

@@ -31,8 +31,12 @@ enum TaskRow {
             values["failure"] = TaskWords.outcome(error.code.rawValue, statusCode: error.statusCode) + ": " + error.message
         }
         if total > 0 || task.progress.fractionCompleted == 1 {
-            values["fraction"] = task.progress.fractionCompleted
+            values["bar"] = task.progress.fractionCompleted
             values["percent"] = "\(Int(task.progress.fractionCompleted * 100)) %"
+        } else if task.state != .running {
+            // Only a task at work shows an indeterminate (animated) bar; a failed, cancelled or suspended one of unknown
+            // size shows an empty bar, stopped.
+            values["bar"] = 0.0
         }
         return values
     }
