@@ -1,7 +1,9 @@
 import Synchronization
 
 /// Lets `capacity` callers through at a time; the others wait in line and go through in the order they came. A
-/// store's transactions take turns through one: its writer (one at a time), its read connections (as many as it has).
+/// store's transactions take turns through one: its writer (one at a time), its read connections (past those it opens
+/// as reads need them). A turn runs on its caller's executor (`nonisolated(nonsending)`): entering and running it add
+/// no hop through the event loop's queue, during which the turn would be held by a caller not running.
 final class Turnstile: Sendable {
     private struct State: ~Copyable {
         var free: Int
@@ -20,13 +22,13 @@ final class Turnstile: Sendable {
     }
 
     /// Runs `body` once a turn is free, then frees it.
-    func run<T>(_ body: () async throws -> T) async throws -> T {
+    nonisolated(nonsending) func run<T>(_ body: () async throws -> T) async throws -> T {
         await enter()
         defer { leave() }
         return try await body()
     }
 
-    private func enter() async {
+    nonisolated(nonsending) private func enter() async {
         if state.withLock({ state in state.free > 0 && state.line.isEmpty ? (state.free -= 1, true).1 : false }) { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let passes = state.withLock { state in

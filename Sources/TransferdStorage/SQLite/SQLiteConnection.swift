@@ -7,6 +7,8 @@ import GRDB
 struct SQLiteConnection: SQLConnection {
     /// Runs a statement's work on the connection.
     let access: (_ work: (Database) throws -> Void) throws -> Void
+    /// For a statement sent without a transaction (`Store.lookup`): refuses a second one.
+    var budget: StatementBudget? = nil
 
     var dialect: SQLDialect { .sqlite }
 
@@ -14,6 +16,7 @@ struct SQLiteConnection: SQLConnection {
 
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
+        try budget?.spend()
         var changes = 0
         try access { db in
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
@@ -23,6 +26,7 @@ struct SQLiteConnection: SQLConnection {
     }
 
     func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64 {
+        try budget?.spend()
         var id: Int64 = 0
         try access { db in
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
@@ -32,6 +36,7 @@ struct SQLiteConnection: SQLConnection {
     }
 
     func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+        try budget?.spend()
         try access { db in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
             while let row = try rows.next() { try body(StoredRow(row)) }

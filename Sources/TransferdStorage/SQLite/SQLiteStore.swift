@@ -17,12 +17,14 @@ package final class SQLiteStore: Store {
 
     /// Opens (creating if needed) the database at `path` and applies every pending migration; what may hold
     /// credentials is sealed by `vault`, which must be the one that sealed the database. Reads take one of
-    /// `readConnections` connections of the store's own. The log is checkpointed beside the writer once it holds
-    /// `checkpointPages` pages. What commits announce goes to `signals`.
+    /// `readConnections` connections of the store's own, opened at once, or of up to `readConnectionLimit` opened as
+    /// reads need them. The log is checkpointed beside the writer once it holds `checkpointPages` pages. What commits
+    /// announce goes to `signals`.
     package init(
         path: String,
         vault: CredentialVault,
         readConnections: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2,
+        readConnectionLimit: Int = 64,
         checkpointPages: Int32 = 1000,
         signals: SignalBus = SignalBus()
     ) async throws {
@@ -31,7 +33,7 @@ package final class SQLiteStore: Store {
         let configuration = Self.configuration
         pool = try DatabasePool(path: path, configuration: configuration)
         _ = try await Self.migrate(pool, vault)
-        readers = try ReadConnections(path: path, count: readConnections, configuration: configuration)
+        readers = try ReadConnections(path: path, count: readConnections, limit: readConnectionLimit, configuration: configuration)
         let checkpointer = try WALCheckpointer(path: path, configuration: configuration, threshold: checkpointPages)
         try await pool.writeWithoutTransaction { db in
             // Each commit reaches the disk before it is acknowledged. GRDB's WAL mode syncs only at checkpoints
@@ -66,12 +68,18 @@ package final class SQLiteStore: Store {
         try await readers.read { db in try await body(SQLRepositories(db: db, vault: vault)) }
     }
 
-    /// A read of SQLite is a call, with or without a transaction around it.
+    /// A read of one statement without a transaction, which is a snapshot of its own (`BEGIN` and `COMMIT` are two
+    /// more suspensions of the read); one that sends a second statement runs again as a read.
     package func lookup<T: Sendable>(
         counted kind: StoreStatistics.Transaction,
         _ body: @escaping @Sendable (any Repositories) async throws -> T
     ) async throws -> T {
-        try await read(body)
+        let budget = StatementBudget()
+        do {
+            let result = try await readers.lookup(budget: budget) { db in try await body(SQLRepositories(db: db, vault: vault)) }
+            if !budget.isExceeded { return result }
+        } catch  where budget.isExceeded {}
+        return try await read(body)
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {

@@ -105,7 +105,8 @@ class StallingOrigin:
 
 class Nginx:
     """nginx serving `directory` on a free loopback port, one worker, without access logs: an origin fast enough that
-    the clients, not the origin, are what a benchmark of many requests measures."""
+    the clients, not the origin, are what a benchmark of many requests measures. With `hooks`, it is also a webhook
+    receiver: every POST to /hook is answered 204 at once and logged, one line each (`hooks_received`)."""
 
     CONFIGURATION = """
 {user}
@@ -125,12 +126,14 @@ http {{
     server {{
         listen 127.0.0.1:{port};
         root {root};
+        {hooks}
     }}
 }}
 """
 
-    def __init__(self, directory, workdir):
+    def __init__(self, directory, workdir, hooks=False):
         prefix = os.path.join(workdir, "nginx")
+        self.hooks_log = os.path.join(prefix, "hooks.log")
         os.makedirs(prefix, exist_ok=True)
         with socket.create_server(("127.0.0.1", 0)) as probe:
             self.port = probe.getsockname()[1]
@@ -138,7 +141,8 @@ http {{
         with open(configuration, "w") as file:
             # As root, nginx would hand its worker to `nobody`, who may not read a private temporary directory.
             user = "user root;" if os.geteuid() == 0 else ""
-            file.write(self.CONFIGURATION.format(user=user, prefix=prefix, port=self.port, root=directory))
+            receiver = f"location = /hook {{ access_log {self.hooks_log}; return 204; }}" if hooks else ""
+            file.write(self.CONFIGURATION.format(user=user, prefix=prefix, port=self.port, root=directory, hooks=receiver))
         self.process = subprocess.Popen(["nginx", "-p", prefix, "-c", configuration, "-g", "daemon off;"])
         for _ in range(500):
             try:
@@ -147,6 +151,14 @@ http {{
             except OSError:
                 time.sleep(0.01)
         raise SystemExit("nginx did not start; see " + os.path.join(prefix, "error.log"))
+
+    def hooks_received(self):
+        """How many webhook deliveries reached /hook so far."""
+        try:
+            with open(self.hooks_log, "rb") as file:
+                return file.read().count(b"\n")
+        except FileNotFoundError:
+            return 0
 
     def close(self):
         self.process.terminate()

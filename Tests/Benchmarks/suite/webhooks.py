@@ -7,6 +7,7 @@ import time
 from datetime import datetime
 
 from .common import NO_LIMITS, Client, start_transferd, stop_transferd
+from .origin import Nginx
 from .scaleout import PostgresCluster
 
 
@@ -142,6 +143,32 @@ def delivered(binary, workdir, options, sessions, events_per_session, paced_even
         latencies.append((arrived - written) * 1000)
     quantiles = statistics.quantiles(latencies, n=100)
     return backlog / elapsed, quantiles[49], quantiles[98], in_order
+
+
+def delivered_to_nginx(binary, workdir, sessions, events_per_session):
+    """Deliveries a second of a backlog of `sessions` × `events_per_session` events to nginx, which answers each at
+    once (the Python receiver above is itself a bound past about 2,000 a second), on one instance over SQLite."""
+    nginx = Nginx(workdir, workdir, hooks=True)
+    process, port = start_transferd(binary, workdir, *NO_LIMITS)
+    client = Client(port)
+    try:
+        hook = {"url": f"http://127.0.0.1:{nginx.port}/hook"}
+        for number in range(sessions):
+            client.call("PUT", f"/v1/sessions/hooks-{number}", {"configuration": {"webhook": hook}})
+        task = {"kind": "download", "url": "http://127.0.0.1:9/never", "start": False}
+        backlog = sessions * events_per_session
+        start = time.monotonic()
+        for number in range(sessions):
+            client.call("POST", f"/v1/sessions/hooks-{number}/tasks", {"tasks": [task] * events_per_session})
+        while nginx.hooks_received() < backlog:
+            if time.monotonic() - start > 300:
+                raise SystemExit(f"only {nginx.hooks_received()} of {backlog} deliveries reached nginx in 300 s")
+            time.sleep(0.01)
+        return backlog / (time.monotonic() - start)
+    finally:
+        client.close()
+        stop_transferd(process)
+        nginx.close()
 
 
 def _wait_for(receiver, count, start):
