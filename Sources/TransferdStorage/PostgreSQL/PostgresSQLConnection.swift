@@ -43,7 +43,7 @@ struct PostgresSQLConnection: SQLConnection {
     }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
+    nonisolated(nonsending) func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
         // A rollback forgets what is held: sent first, a write that fails would keep the rollback from being sent.
         if sql.hasPrefix("ROLLBACK") { held.forget() } else { try await sendHeld() }
         // A command prepared answers rows, not its tag (postgres-nio's prepared statements without rows cannot be read
@@ -58,21 +58,25 @@ struct PostgresSQLConnection: SQLConnection {
             .metadata.rows ?? 0
     }
 
-    func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64 {
+    nonisolated(nonsending) func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64 {
         guard let id: Int64 = try await value(sql + " RETURNING id", arguments) else { throw StoreError.rowNotFound("the row of \(sql)") }
         return id
     }
 
-    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+    nonisolated(nonsending) func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
         try await sendHeld()
         try await send(sql, arguments, body)
     }
 
-    func hold(_ sql: String, _ arguments: SQLArguments) async throws {
+    nonisolated(nonsending) func hold(_ sql: String, _ arguments: SQLArguments) async throws {
         held.append(sql, arguments)
     }
 
-    func forEachRow(takingInHeldWrites sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+    nonisolated(nonsending) func forEachRow(
+        takingInHeldWrites sql: String,
+        _ arguments: SQLArguments,
+        _ body: (StoredRow) throws -> Void
+    ) async throws {
         var writes = held.take()
         // The first held writes that fit beside the statement's own arguments go on their own.
         var room = Self.maximumArguments - arguments.count
@@ -89,12 +93,12 @@ struct PostgresSQLConnection: SQLConnection {
     private static let maximumArguments = 65_535
 
     /// Sends the writes held so far.
-    private func sendHeld() async throws {
+    nonisolated(nonsending) private func sendHeld() async throws {
         try await send(held.take())
     }
 
     /// Sends `writes`, as few statements as the arguments' limit allows.
-    private func send(_ writes: [HeldStatements.Statement]) async throws {
+    nonisolated(nonsending) private func send(_ writes: [HeldStatements.Statement]) async throws {
         var start = writes.startIndex
         while start < writes.endIndex {
             var (end, count) = (start, 0)
@@ -108,7 +112,7 @@ struct PostgresSQLConnection: SQLConnection {
     }
 
     /// Sends `sql` with `writes` as the first parts of its `WITH`.
-    private func send(
+    nonisolated(nonsending) private func send(
         _ writes: [HeldStatements.Statement],
         then sql: String,
         _ arguments: SQLArguments,
@@ -120,7 +124,7 @@ struct PostgresSQLConnection: SQLConnection {
         try await send(text, writes.flatMap { $0.values.map { $0 } } + arguments, body)
     }
 
-    private func send(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+    nonisolated(nonsending) private func send(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
         let (text, bindings) = Self.statement(sql, arguments)
         let rows: [PostgresRow]
         if prepares, let prepared = PreparedStatements.shared.prepared(text, types: bindings.types) {

@@ -4,7 +4,9 @@ import GRDB
 package typealias SQLArguments = [(any DatabaseValueConvertible)?]
 
 /// A connection to the database inside one transaction, as the repositories use it: statements written once with
-/// `?` placeholders, their arguments and results as GRDB's database values, whichever database runs them.
+/// `?` placeholders, their arguments and results as GRDB's database values, whichever database runs them. Its
+/// statements run on their caller's executor (`nonisolated(nonsending)`): under NIO's event loops as the global
+/// executor, a statement that left it would go back through its loop's queue while its transaction held a connection.
 package protocol SQLConnection {
     var dialect: SQLDialect { get }
     /// The clause that locks the rows a query reads until the transaction ends, written after a query whose rows
@@ -14,19 +16,23 @@ package protocol SQLConnection {
     func rowLock(of table: String?) -> String
     /// Runs `sql`; returns the number of rows it inserted, changed or deleted.
     @discardableResult
-    func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int
+    nonisolated(nonsending) func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int
     /// Runs the `INSERT` statement `sql` into a table with an `id` row id; returns the id of the row it inserted.
-    func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64
+    nonisolated(nonsending) func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64
     /// Runs the query `sql`, handing its rows to `body` in order; a row is valid only during its call.
-    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws
+    nonisolated(nonsending) func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws
     /// Holds the write `sql`, whose result nothing reads, for the next statement that takes held writes in
     /// (``forEachRow(takingInHeldWrites:_:_:)``), or sends it on its own just before any other statement: the order
     /// of the transaction's writes is kept, and a round trip saved. A rollback forgets what is held. Where a statement
     /// is a call (SQLite), it runs now.
-    func hold(_ sql: String, _ arguments: SQLArguments) async throws
+    nonisolated(nonsending) func hold(_ sql: String, _ arguments: SQLArguments) async throws
     /// ``forEachRow(_:_:_:)``, with the writes held so far sent as parts of its `WITH`: the parts of one statement
     /// see one snapshot, so `sql` must read nothing they write.
-    func forEachRow(takingInHeldWrites sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws
+    nonisolated(nonsending) func forEachRow(
+        takingInHeldWrites sql: String,
+        _ arguments: SQLArguments,
+        _ body: (StoredRow) throws -> Void
+    ) async throws
     /// The claim lock a claim without a transaction holds (PostgreSQL's): its lease lets go of it.
     var claimTurn: ClaimTurn? { get }
 }
@@ -37,17 +43,21 @@ extension SQLConnection {
 
     package var claimTurn: ClaimTurn? { nil }
 
-    func hold(_ sql: String, _ arguments: SQLArguments) async throws {
+    nonisolated(nonsending) func hold(_ sql: String, _ arguments: SQLArguments) async throws {
         try await execute(sql, arguments)
     }
 
-    func forEachRow(takingInHeldWrites sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+    nonisolated(nonsending) func forEachRow(
+        takingInHeldWrites sql: String,
+        _ arguments: SQLArguments,
+        _ body: (StoredRow) throws -> Void
+    ) async throws {
         try await forEachRow(sql, arguments, body)
     }
 
     /// Runs `body` in a savepoint: if it throws, what it wrote is undone while the transaction goes on. Savepoints
     /// nest; `depth` is the number of savepoints open around this one.
-    func savepoint<T>(depth: Int, _ body: () async throws -> T) async throws -> T {
+    nonisolated(nonsending) func savepoint<T>(depth: Int, _ body: () async throws -> T) async throws -> T {
         let name = "s\(depth + 1)"
         try await execute("SAVEPOINT \(name)", [])
         do {
@@ -61,14 +71,22 @@ extension SQLConnection {
     }
 
     /// Every row of the query, decoded.
-    func fetchAll<T>(_ sql: String, _ arguments: SQLArguments = [], _ decode: (StoredRow) throws -> T) async throws -> [T] {
+    nonisolated(nonsending) func fetchAll<T>(
+        _ sql: String,
+        _ arguments: SQLArguments = [],
+        _ decode: (StoredRow) throws -> T
+    ) async throws -> [T] {
         var values: [T] = []
         try await forEachRow(sql, arguments) { values.append(try decode($0)) }
         return values
     }
 
     /// The query's first row, decoded; nil when it has none.
-    func fetchOne<T>(_ sql: String, _ arguments: SQLArguments = [], _ decode: (StoredRow) throws -> T) async throws -> T? {
+    nonisolated(nonsending) func fetchOne<T>(
+        _ sql: String,
+        _ arguments: SQLArguments = [],
+        _ decode: (StoredRow) throws -> T
+    ) async throws -> T? {
         var value: T?
         try await forEachRow(sql, arguments) { row in
             if value == nil { value = try decode(row) }
@@ -77,12 +95,12 @@ extension SQLConnection {
     }
 
     /// The first column of every row.
-    func values<V: DatabaseValueConvertible>(_ sql: String, _ arguments: SQLArguments = []) async throws -> [V] {
+    nonisolated(nonsending) func values<V: DatabaseValueConvertible>(_ sql: String, _ arguments: SQLArguments = []) async throws -> [V] {
         try await fetchAll(sql, arguments) { $0[0] }
     }
 
     /// The first column of the first row; nil when there is no row or it holds NULL.
-    func value<V: DatabaseValueConvertible>(_ sql: String, _ arguments: SQLArguments = []) async throws -> V? {
+    nonisolated(nonsending) func value<V: DatabaseValueConvertible>(_ sql: String, _ arguments: SQLArguments = []) async throws -> V? {
         try await fetchOne(sql, arguments) { $0[0] as V? } ?? nil
     }
 }

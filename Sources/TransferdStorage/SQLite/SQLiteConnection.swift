@@ -15,7 +15,7 @@ struct SQLiteConnection: SQLConnection {
     func rowLock(of table: String?) -> String { "" }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
+    nonisolated(nonsending) func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {
         try budget?.spend()
         var changes = 0
         try access { db in
@@ -25,7 +25,7 @@ struct SQLiteConnection: SQLConnection {
         return changes
     }
 
-    func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64 {
+    nonisolated(nonsending) func insert(_ sql: String, _ arguments: SQLArguments) async throws -> Int64 {
         try budget?.spend()
         var id: Int64 = 0
         try access { db in
@@ -35,7 +35,7 @@ struct SQLiteConnection: SQLConnection {
         return id
     }
 
-    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
+    nonisolated(nonsending) func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
         try budget?.spend()
         try access { db in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
