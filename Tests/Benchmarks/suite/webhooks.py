@@ -92,10 +92,9 @@ def recovered(binary, workdir, sessions, headers, outage=20):
     client = Client(port)
     try:
         hook = {"url": f"http://127.0.0.1:{receiver.port}/hook"}
-        task = {"kind": "download", "url": "http://127.0.0.1:9/never", "start": False}
         for number in range(sessions):
             client.call("PUT", f"/v1/sessions/down-{number}", {"configuration": {"webhook": hook}})
-            client.call("POST", f"/v1/sessions/down-{number}/tasks", {"tasks": [task] * 3})
+            client.call("POST", f"/v1/sessions/down-{number}/tasks", {"tasks": [NEVER] * 3})
         time.sleep(outage)
         receiver.refusal = None
         back = time.monotonic()
@@ -112,21 +111,15 @@ def delivered(binary, workdir, options, sessions, events_per_session, paced_even
     process, port = start_transferd(binary, workdir, *NO_LIMITS, *options)
     client = Client(port)
     try:
-        hook = {"url": f"http://127.0.0.1:{receiver.port}/hook"}
-        for number in range(sessions):
-            client.call("PUT", f"/v1/sessions/hooks-{number}", {"configuration": {"webhook": hook}})
-        task = {"kind": "download", "url": "http://127.0.0.1:9/never", "start": False}
         backlog = sessions * events_per_session
-        start = time.monotonic()
-        for number in range(sessions):
-            client.call("POST", f"/v1/sessions/hooks-{number}/tasks", {"tasks": [task] * events_per_session})
+        start = _backlog(client, receiver.port, sessions, events_per_session)
         _wait_for(receiver, backlog, start)
         elapsed = time.monotonic() - start
 
         paced_start = time.monotonic()
         for index in range(paced_events):
             time.sleep(max(0.0, paced_start + index / pace_per_second - time.monotonic()))
-            client.call("POST", f"/v1/sessions/hooks-{index % sessions}/tasks", task)
+            client.call("POST", f"/v1/sessions/hooks-{index % sessions}/tasks", NEVER)
         _wait_for(receiver, backlog + paced_events, paced_start)
     finally:
         client.close()
@@ -152,14 +145,8 @@ def delivered_to_nginx(binary, workdir, sessions, events_per_session):
     process, port = start_transferd(binary, workdir, *NO_LIMITS)
     client = Client(port)
     try:
-        hook = {"url": f"http://127.0.0.1:{nginx.port}/hook"}
-        for number in range(sessions):
-            client.call("PUT", f"/v1/sessions/hooks-{number}", {"configuration": {"webhook": hook}})
-        task = {"kind": "download", "url": "http://127.0.0.1:9/never", "start": False}
         backlog = sessions * events_per_session
-        start = time.monotonic()
-        for number in range(sessions):
-            client.call("POST", f"/v1/sessions/hooks-{number}/tasks", {"tasks": [task] * events_per_session})
+        start = _backlog(client, nginx.port, sessions, events_per_session)
         while nginx.hooks_received() < backlog:
             if time.monotonic() - start > 300:
                 raise SystemExit(f"only {nginx.hooks_received()} of {backlog} deliveries reached nginx in 300 s")
@@ -169,6 +156,21 @@ def delivered_to_nginx(binary, workdir, sessions, events_per_session):
         client.close()
         stop_transferd(process)
         nginx.close()
+
+
+NEVER = {"kind": "download", "url": "http://127.0.0.1:9/never", "start": False}
+
+
+def _backlog(client, port, sessions, events_per_session):
+    """Subscribes `sessions` sessions to the receiver on `port`, then writes each `events_per_session` events (a
+    batch of suspended tasks); returns when the first batch began."""
+    hook = {"url": f"http://127.0.0.1:{port}/hook"}
+    for number in range(sessions):
+        client.call("PUT", f"/v1/sessions/hooks-{number}", {"configuration": {"webhook": hook}})
+    start = time.monotonic()
+    for number in range(sessions):
+        client.call("POST", f"/v1/sessions/hooks-{number}/tasks", {"tasks": [NEVER] * events_per_session})
+    return start
 
 
 def _wait_for(receiver, count, start):
