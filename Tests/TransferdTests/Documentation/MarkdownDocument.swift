@@ -20,7 +20,7 @@ struct MarkdownDocument {
         return MarkdownDocument(path: path, url: url, text: try String(contentsOf: url, encoding: .utf8))
     }
 
-    /// A fenced code block: its info string (`sh`) and its lines, with the line of the page it starts after.
+    /// A fenced code block: its info string (`sh`), its lines, and the heading it stands under.
     struct CodeBlock {
         var language: String
         var lines: [String]
