@@ -5,28 +5,40 @@ import TransferdDomain
 import TransferdS3
 
 /// Streams a download's body into an object of a tenant's store: gathers it into parts of the upload's part size and
-/// uploads each once it is full, with its SHA-256, while the next one fills, so that memory holds two parts at most
-/// and never the object. The
-/// parts the store acknowledged are what the attempt keeps (`kept`): its checkpoints record them, and a later attempt
-/// (after a restart, on another instance) continues the same multipart upload after the last one. A body shorter than
-/// one part is written with one `PUT`.
+/// uploads several at once, each with its SHA-256, while the next ones fill, as s3transfer does; memory holds the
+/// parts in flight (`partsInFlight`) and the one filling, never the object. The store acknowledges parts in any
+/// order, and what the attempt keeps (`kept`) is the acknowledged prefix: its checkpoints record it, and a later
+/// attempt (after a restart, on another instance) continues the same multipart upload at the first part not
+/// acknowledged. A body no longer than one part is written with one `PUT`.
 struct ObjectWriter {
     /// The multipart upload as the attempt advances it, read by the attempt's checkpoints.
     final class Kept: Sendable {
-        private let state: Mutex<ObjectUploadProgress?>
+        private let state: Mutex<AcknowledgedParts?>
 
         init(_ progress: ObjectUploadProgress?) {
-            state = Mutex(progress)
+            state = Mutex(progress.map(AcknowledgedParts.init))
         }
 
-        var progress: ObjectUploadProgress? { state.withLock { $0 } }
+        /// The upload with its acknowledged prefix.
+        var progress: ObjectUploadProgress? { state.withLock { $0?.upload } }
         /// The bytes acknowledged, and the upload holding them.
-        var durable: (bytes: Int64, objectUpload: ObjectUploadProgress?) { state.withLock { ($0?.bytes ?? 0, $0) } }
+        var durable: (bytes: Int64, objectUpload: ObjectUploadProgress?) { state.withLock { ($0?.upload.bytes ?? 0, $0?.upload) } }
 
-        fileprivate func set(_ progress: ObjectUploadProgress?) {
-            state.withLock { $0 = progress }
+        fileprivate func begin(_ progress: ObjectUploadProgress) {
+            state.withLock { $0 = AcknowledgedParts(progress) }
+        }
+
+        fileprivate func acknowledge(_ part: ObjectUploadProgress.Part) {
+            state.withLock { $0?.acknowledge(part) }
         }
     }
+
+    /// The bytes of parts in flight at most: eight parts of 8 MiB, as s3transfer's ten threads hold about as much;
+    /// one part when parts are bigger than that.
+    static let bytesInFlight = 64 << 20
+
+    /// How many parts of `partSize` go at once.
+    static func partsInFlight(partSize: Int) -> Int { max(1, bytesInFlight / partSize) }
 
     let client: S3Client
     let location: ObjectLocation
@@ -53,7 +65,8 @@ struct ObjectWriter {
         onBytes: (ByteBuffer) -> Void
     ) async throws -> (size: Int64, etag: String) {
         let partSize = Int(kept.progress?.partSize ?? ObjectUploadProgress.partSize(forExpected: expected))
-        var part = ByteBuffer()
+        let window = Self.partsInFlight(partSize: partSize)
+        var part = Self.partBuffer(partSize)
         var offset = start
 
         func take(_ bytes: ByteBuffer) throws {
@@ -64,21 +77,32 @@ struct ObjectWriter {
             transfer.add(bytes.readableBytes)
         }
 
-        // The part being uploaded while the next one fills: the origin is read on meanwhile, and parts still go in
-        // order, each once the one before it is acknowledged (two parts in memory at most).
-        var sending: Task<Void, any Error>?
-        func uploadFullParts() async throws {
-            while part.readableBytes >= partSize, let full = part.readSlice(length: partSize) {
-                try await sending?.value
-                sending = Task { try await upload(full, partSize: Int64(partSize)) }
-                part.discardReadBytes()
+        try await withThrowingTaskGroup(of: Void.self) { sending in
+            var (inFlight, number) = (0, kept.progress?.parts.count ?? 0)
+            // A part goes once more than a part has gathered, so the body's last part is never among those in
+            // flight: it goes with the completion (`finish`), and the acknowledged prefix never covers the whole
+            // object, which leaves a later attempt bytes to ask the origin for.
+            func sendFullParts() async throws {
+                while part.readableBytes > partSize {
+                    // The gathered bytes become the part; what came after it starts the next one.
+                    var full = part
+                    full.moveWriterIndex(to: part.readerIndex + partSize)
+                    part = Self.partBuffer(partSize, after: part.readableBytesView.dropFirst(partSize))
+                    let upload = try await begin(partSize: Int64(partSize))
+                    if inFlight == window {
+                        try await sending.next()
+                        inFlight -= 1
+                    }
+                    number += 1
+                    sending.addTask { [number] in try await kept.acknowledge(send(full, number: number, of: upload)) }
+                    inFlight += 1
+                }
             }
-        }
-
-        do {
+            // Leaving early (a failure of the origin, the store or a limit) cancels the parts in flight: those not
+            // acknowledged yet are not kept, and the next attempt sends them again.
             for try await chunk in body {
                 let received = chunk.readableBytes
-                try await ContentDecoder.take(chunk, decodingWith: decoder, into: take, between: uploadFullParts)
+                try await ContentDecoder.take(chunk, decodingWith: decoder, into: take, between: sendFullParts)
                 for limit in limits { try await limit.consume(received, whileWaiting: transfer.touch) }
             }
             if expected >= 0, offset != expected {
@@ -87,68 +111,72 @@ struct ObjectWriter {
                     message: "The server sent \(offset - start) of the \(expected - start) bytes it announced."
                 )
             }
-            try await sending?.value
-        } catch {
-            // A part under way when the attempt stops is not kept: the next attempt sends it again.
-            sending?.cancel()
-            _ = await sending?.result
-            throw error
+            try await sending.waitForAll()
         }
-        return (offset, try await finish(part, partSize: Int64(partSize)))
+        return (offset, try await finish(part))
     }
 
-    /// Uploads what is left as the last part and completes the upload; or, for an object that never filled a part,
-    /// writes it with one request.
-    private func finish(_ rest: ByteBuffer, partSize: Int64) async throws -> String {
+    /// A part of `partSize` beginning with `bytes`, with room for the chunk that fills it, so that it never grows by
+    /// doubling.
+    private static func partBuffer(_ partSize: Int, after bytes: ByteBufferView = ByteBufferView()) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: partSize + (1 << 20))
+        buffer.writeBytes(bytes)
+        return buffer
+    }
+
+    /// Uploads what is left as the last part and completes the upload with it, the parts before all acknowledged;
+    /// or, for an object that never filled a part, writes it with one request.
+    private func finish(_ rest: ByteBuffer) async throws -> String {
         do {
             guard let progress = kept.progress else {
                 return try await alive { try await client.put(location.key.value, bytes: rest, contentType: contentType) }
             }
-            if rest.readableBytes > 0 || progress.parts.isEmpty { try await upload(rest, partSize: partSize) }
-            let final = kept.progress ?? progress
-            let upload = final.multipartUpload
-            let parts = final.parts.map { S3Part(number: $0.number, etag: $0.etag, checksumSHA256: $0.checksumSHA256) }
-            return try await alive { try await client.completeMultipartUpload(location.key.value, upload: upload, parts: parts) }
+            var parts = progress.parts
+            if rest.readableBytes > 0 || parts.isEmpty { parts.append(try await send(rest, number: parts.count + 1, of: progress)) }
+            let upload = progress.multipartUpload
+            let sent = parts.map { S3Part(number: $0.number, etag: $0.etag, checksumSHA256: $0.checksumSHA256) }
+            return try await alive { try await client.completeMultipartUpload(location.key.value, upload: upload, parts: sent) }
         } catch {
             throw TransferError.objectStorage(error, storage: location.storage)
         }
     }
 
-    /// Uploads the next part, beginning the multipart upload first when there is none.
-    private func upload(_ bytes: ByteBuffer, partSize: Int64) async throws {
+    /// The multipart upload parts go to: the one kept, or a new one, recorded before it is used.
+    private func begin(partSize: Int64) async throws -> ObjectUploadProgress {
+        if let current = kept.progress { return current }
         do {
-            var progress: ObjectUploadProgress
-            if let current = kept.progress {
-                progress = current
-            } else {
-                let created = try await alive { try await client.createMultipartUpload(location.key.value, contentType: contentType) }
-                progress = ObjectUploadProgress(uploadId: created.uploadId, checksums: created.checksums, partSize: partSize)
-                let recorded: Bool
-                do {
-                    recorded = try await begun(progress)
-                } catch {
-                    try? await client.abortMultipartUpload(location.key.value, upload: created)
-                    throw error
-                }
-                guard recorded else {
-                    try? await client.abortMultipartUpload(location.key.value, upload: created)
-                    transfer.interrupt(.byClient)
-                    throw CancellationError()
-                }
-                kept.set(progress)
+            let created = try await alive { try await client.createMultipartUpload(location.key.value, contentType: contentType) }
+            let progress = ObjectUploadProgress(uploadId: created.uploadId, checksums: created.checksums, partSize: partSize)
+            let recorded: Bool
+            do {
+                recorded = try await begun(progress)
+            } catch {
+                try? await client.abortMultipartUpload(location.key.value, upload: created)
+                throw error
             }
-            let number = progress.parts.count + 1
+            guard recorded else {
+                try? await client.abortMultipartUpload(location.key.value, upload: created)
+                transfer.interrupt(.byClient)
+                throw CancellationError()
+            }
+            kept.begin(progress)
+            return progress
+        } catch {
+            throw TransferError.objectStorage(error, storage: location.storage)
+        }
+    }
+
+    /// Uploads one part of the upload.
+    private func send(_ bytes: ByteBuffer, number: Int, of progress: ObjectUploadProgress) async throws -> ObjectUploadProgress.Part {
+        do {
             let upload = progress.multipartUpload
             let part = try await alive { try await client.uploadPart(location.key.value, upload: upload, number: number, bytes: bytes) }
-            progress.parts.append(
-                ObjectUploadProgress.Part(
-                    number: number,
-                    etag: part.etag,
-                    checksumSHA256: part.checksumSHA256,
-                    size: Int64(bytes.readableBytes)
-                )
+            return ObjectUploadProgress.Part(
+                number: number,
+                etag: part.etag,
+                checksumSHA256: part.checksumSHA256,
+                size: Int64(bytes.readableBytes)
             )
-            kept.set(progress)
         } catch {
             throw TransferError.objectStorage(error, storage: location.storage)
         }

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from datetime import datetime
 
 from .common import API_KEY, NO_LIMITS, Client, cpu_seconds, start_transferd, stop_transferd
@@ -41,16 +42,20 @@ def scaleout_benchmark(binary, workdir, count, size_kib, runs):
     print(f"\n{count} downloads × {size_kib} KiB, {CONCURRENCY} at a time per instance, batches of 1,000 through the "
           f"first instance, best of {runs}; the tenant's event stream read from the last instance meanwhile; the CPU "
           f"seconds transferd (every instance) and PostgreSQL used in the best run, and the least wall time that CPU "
-          f"allows on this machine's {os.cpu_count()} cores")
+          f"allows on this machine's {os.cpu_count()} cores; the coordination in the best run: claim statements and "
+          f"transfer attempts per task, lease renewal statements (every instance's /metrics)")
     baseline = results["SQLite, 1 instance"]
     print(f"{'setup':<20} {'seconds':>8} {'per s':>8} {'x SQLite':>9} {'stream p99 ms':>14} {'CPU transferd':>14} "
-          f"{'CPU PostgreSQL':>15} {'CPU floor s':>12}")
+          f"{'CPU PostgreSQL':>15} {'CPU floor s':>12} {'claims/task':>12} {'attempts/task':>14} {'renewals':>9}")
     for name, seconds in results.items():
         p99 = max(STREAM_P99.get(instances, [0])) if (instances := INSTANCES.get(name)) else None
         stream = f"{p99:14.0f}" if p99 is not None else f"{'':>14}"
         cpu = CPU.get(instances, {}).get(seconds) if instances else None
         usage = f" {cpu[0]:14.2f} {cpu[1]:15.2f} {(cpu[0] + cpu[1]) / os.cpu_count():12.2f}" if cpu else ""
-        print(f"{name:<20} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:9.2f} {stream}{usage}")
+        counts = COORDINATION.get(instances, {}).get(seconds) if instances else None
+        coordination = (f" {counts['claim'] / count:12.2f} {counts['attempts'] / count:14.2f} {counts['renew']:9.0f}"
+                        if counts else "")
+        print(f"{name:<20} {seconds:8.2f} {count / seconds:8.0f} {seconds / baseline:9.2f} {stream}{usage}{coordination}")
     return results
 
 
@@ -58,6 +63,9 @@ def scaleout_benchmark(binary, workdir, count, size_kib, runs):
 STREAM_P99 = {}
 # The CPU seconds of transferd and of PostgreSQL in each run, by the run's setup and then its wall time.
 CPU = {}
+# Every instance's claim and renewal statements and transfer attempts in each run, by the run's setup and then its
+# wall time.
+COORDINATION = {}
 INSTANCES = {"SQLite, 1 instance": "sqlite", "PostgreSQL, 1": 1, "PostgreSQL, 2": 2, "PostgreSQL, 3": 3}
 
 
@@ -108,6 +116,7 @@ def transferd_instances(binary, workdir, urls, database, instances, cluster=None
         elapsed = time.monotonic() - start
         cpu_after = used()
         CPU.setdefault(instances if database else "sqlite", {})[elapsed] = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1])
+        COORDINATION.setdefault(instances if database else "sqlite", {})[elapsed] = coordination([port for _, port in started])
         client.close()
         p99 = stream.p99()
         if p99 is not None:
@@ -116,6 +125,24 @@ def transferd_instances(binary, workdir, urls, database, instances, cluster=None
     finally:
         for process, _ in started:
             stop_transferd(process)
+
+
+def coordination(ports):
+    """The claim and renewal statements and the transfer attempts of every instance, summed, from their /metrics."""
+    wanted = {
+        'transferd_database_statements_total{transaction="claim"}': "claim",
+        'transferd_database_statements_total{transaction="renew"}': "renew",
+    }
+    totals = {"claim": 0.0, "renew": 0.0, "attempts": 0.0}
+    for port in ports:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
+            for line in response.read().decode().splitlines():
+                name, _, value = line.rpartition(" ")
+                if name in wanted:
+                    totals[wanted[name]] += float(value)
+                elif name.startswith("transferd_transfer_attempts_total"):
+                    totals["attempts"] += float(value)
+    return totals
 
 
 class PostgresCluster:

@@ -74,11 +74,16 @@ final class ServiceProcess: Sendable {
         process.output.readabilityHandler = { handle in output.append(handle.availableData) }
         var port = 0
         // A deadline, not a wait: on a loaded machine a child that opens PostgreSQL may need more than a few seconds.
-        try await waitUntil(timeout: .seconds(90)) {
-            let log = output.contents
-            guard let range = log.range(of: "listening on 127.0.0.1:") else { return !process.isRunning }
-            port = Int(log[range.upperBound...].prefix { $0.isNumber }) ?? 0
-            return true
+        do {
+            try await waitUntil(timeout: .seconds(90)) {
+                let log = output.contents
+                guard let range = log.range(of: "listening on 127.0.0.1:") else { return !process.isRunning }
+                port = Int(log[range.upperBound...].prefix { $0.isNumber }) ?? 0
+                return true
+            }
+        } catch {
+            Issue.record("transferd did not start within 90 s: \(output.contents)")
+            throw error
         }
         try #require(port > 0, "transferd did not start: \(output.contents)")
         return ServiceProcess(process: process, port: port, output: output)

@@ -114,7 +114,8 @@ import TransferdTestSupport
         try await Self.downloadIntoArchive(size: 10 * Self.mebibyte, key: "retried.bin", faults: (4, "partNumber=1&")) {
             server,
             bucket,
-            task in
+            task,
+            _ in
             #expect(task.error == nil, "\(task.error?.message ?? "")")
             #expect(task.attempts.count == 2, "the first attempt gave up on its part")
             let requests = try await server.received(bucket: bucket)
@@ -123,13 +124,36 @@ import TransferdTestSupport
         }
     }
 
-    /// One download of `size` bytes into `key` of the tenant's store `archive`, after `faults` are injected (the next
-    /// count requests that contain the text answered 503); `verify` sees the task once it completed.
+    /// The last part goes with the completion, never among the parts in flight, so the parts kept never cover the
+    /// whole object: a completion refused until the attempt gives up leaves the parts before the last, and the next
+    /// attempt asks the origin for the last part's bytes, sends that part again and completes the same upload (had
+    /// every part been kept, there would be no bytes to ask for, and the origin's 416 would start a new upload).
+    @Test func aRefusedCompletionIsRetriedWithTheLastPartSentAgain() async throws {
+        let (size, partSize) = (16 * Self.mebibyte, 8 * Self.mebibyte)
+        try await Self.downloadIntoArchive(size: size, key: "whole.bin", faults: (4, "whole.bin?uploadId=")) {
+            server,
+            bucket,
+            task,
+            origin in
+            #expect(task.error == nil, "\(task.error?.message ?? "")")
+            #expect(task.file?.sha256 == OriginContent.sha256(size: size))
+            #expect(task.attempts.count == 2, "the first attempt gave up on its completion")
+            let requests = try await server.received(bucket: bucket)
+            #expect(requests.count { $0.method == "POST" && $0.query.hasPrefix("uploads") } == 1, "one multipart upload: \(requests)")
+            #expect(requests.count { $0.method == "PUT" && $0.query.hasPrefix("partNumber=1&") } == 1, "the kept part sent once")
+            #expect(requests.count { $0.method == "PUT" && $0.query.hasPrefix("partNumber=2&") } == 2, "the last part sent again")
+            #expect(origin.ranges("whole").last == "bytes=\(partSize)-")
+        }
+    }
+
+    /// One download of `size` bytes (named after `key`'s stem at the origin) into `key` of the tenant's store
+    /// `archive`, after `faults` are injected (the next count requests that contain the text answered 503); `verify`
+    /// sees the task once it completed.
     static func downloadIntoArchive(
         size: Int,
         key: String,
         faults: (count: Int, matching: String),
-        verify: (S3TestServer, _ bucket: String, TaskView) async throws -> Void
+        verify: (S3TestServer, _ bucket: String, TaskView, OriginServer) async throws -> Void
     ) async throws {
         let server = try await S3TestServer.shared()
         let bucket = try await server.makeBucket()
@@ -138,8 +162,9 @@ import TransferdTestSupport
                 _ = try await api.send(.PUT, "/v1/storage/archive", json: Self.storage(server, bucket: bucket))
                 try await api.createSession("objects")
                 try await server.injectFaults(faults.count, bucket: bucket, matching: faults.matching)
-                _ = try await api.createTask("objects", url: origin.url("/files/\(size)"), extra: Self.destination(key))
-                try await verify(server, bucket, try await api.waitForCompletion("objects", 1))
+                let name = key.split(separator: ".").first ?? ""
+                _ = try await api.createTask("objects", url: origin.url("/files/\(size)?name=\(name)"), extra: Self.destination(key))
+                try await verify(server, bucket, try await api.waitForCompletion("objects", 1), origin)
             }
         }
     }
@@ -147,7 +172,7 @@ import TransferdTestSupport
     /// A store that answers 503 SlowDown for a while is asked again; the download completes.
     @Test func aStoreThatAnswers503IsRetried() async throws {
         let size = 10 * Self.mebibyte
-        try await Self.downloadIntoArchive(size: size, key: "slow.bin", faults: (3, "")) { server, bucket, task in
+        try await Self.downloadIntoArchive(size: size, key: "slow.bin", faults: (3, "")) { server, bucket, task, _ in
             #expect(task.error == nil, "\(task.error?.message ?? "")")
             #expect(task.file?.sha256 == OriginContent.sha256(size: size))
             let requests = try await server.received(bucket: bucket)
