@@ -45,7 +45,8 @@ struct Components: Sendable {
         httpClient = HTTPClientService(
             connectTimeout: configuration.connectTimeout,
             policy: configuration.destinationPolicy,
-            trustedCertificates: configuration.trustedCertificates
+            trustedCertificates: configuration.trustedCertificates,
+            logger: logger
         )
         let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger) }
         let (schedulerLoop, dispatcherLoop, deadlineLoop, noticesLoop, fetchLoop) = (loop(), loop(), loop(), loop(), loop())

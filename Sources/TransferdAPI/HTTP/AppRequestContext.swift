@@ -22,6 +22,10 @@ package struct AppRequestContext: RequestContext {
     /// `AuthenticationMiddleware`.
     package var credentialHolds: @Sendable () async -> Bool = { true }
 
+    /// What the request authenticated with, set by `AuthenticationMiddleware`: content opens with anything but the
+    /// dashboard's cookie.
+    package var credential: Credential = .apiKey
+
     /// The client's address as the connection shows it (a proxy's, behind one): what the dashboard's requests are
     /// rate-limited by before anyone is signed in.
     package let clientAddress: String

@@ -9,7 +9,9 @@ import TransferdS3
 /// `If-Range`. Bodies stream from the file, or from the bucket (a ranged `GET` for a range).
 ///
 /// Content is whatever an origin, a subscriber or a tenant wrote, served on the dashboard's origin: it is always an
-/// attachment, never sniffed, and sandboxed without scripts, so that a page among it cannot run as transferd.
+/// attachment, never sniffed, and sandboxed without scripts, so that a page among it cannot run as transferd. Every
+/// route that serves content answers through this responder, whole, in ranges or as a presigned URL, and it is what
+/// declares content: it never opens for the dashboard's cookie (``Credential``), whatever the route's path.
 package struct ContentResponder: Sendable {
     /// What is served: where it is and what it is.
     package struct Content {
@@ -51,7 +53,24 @@ package struct ContentResponder: Sendable {
 
     package let fileIO = FileIO(threadPool: .singleton)
 
+    /// Refuses the dashboard's cookie: content opens with an API key or a signed link only.
+    private static func admit(_ context: AppRequestContext) throws {
+        guard context.credential != .dashboardCookie else {
+            throw AuthenticationMiddleware.unauthorized(
+                "Content needs `Authorization: Bearer <API key>` or a signed link from the dashboard; the dashboard's cookie does not open it.",
+                error: nil
+            )
+        }
+    }
+
+    /// Hands content over as `url`, a presigned `GET` of its object, not passing its bytes through transferd.
+    package func redirect(to url: String, context: AppRequestContext) throws -> Response {
+        try Self.admit(context)
+        return Response(status: .temporaryRedirect, headers: [.location: url, .cacheControl: "no-store"])
+    }
+
     package func respond(_ content: Content, to request: Request, context: AppRequestContext, includeBody: Bool) async throws -> Response {
+        try Self.admit(context)
         let etag = content.sha256.map { "\"\($0)\"" }
         var headers = Self.isolationHeaders(filename: content.filename)
         headers[.contentType] = content.contentType ?? "application/octet-stream"

@@ -10,7 +10,9 @@ import TransferdServices
 /// `HEAD`) may instead carry a dashboard session's cookie, so that the dashboard's pages can stream events; a cookie
 /// never authorizes a change, so no other site can make a browser change anything. Content (what tenants and origins
 /// wrote) is never opened by the cookie, so that a page among it cannot act with a signed-in operator's rights: the
-/// dashboard links to it with `ContentLinks`, signed for the operator's key and a few minutes.
+/// middleware says which credential a request came with (``Credential``), and ``ContentResponder``, which every
+/// content route answers with, refuses the cookie. The dashboard links to content with `ContentLinks`, signed for the
+/// operator's key, one path and a few minutes.
 package struct AuthenticationMiddleware: RouterMiddleware {
     package static let openPaths: Set<String> = ["/healthz", "/readyz"]
 
@@ -38,7 +40,7 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         if disabled {
             context.principal = .unauthenticated
         } else {
-            (context.principal, context.credentialHolds) = try await authenticate(request)
+            (context.principal, context.credential, context.credentialHolds) = try await authenticate(request)
         }
         try limit(context.principal?.keyID ?? "", "This API key may send")
         return try await next(request, context)
@@ -55,16 +57,19 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         )
     }
 
-    /// Who `request` acts for, and how to tell later whether its credential still holds.
-    private func authenticate(_ request: Request) async throws -> (Principal, @Sendable () async -> Bool) {
+    /// Who `request` acts for, with what, and how to tell later whether its credential still holds.
+    private func authenticate(_ request: Request) async throws -> (Principal, Credential, @Sendable () async -> Bool) {
         guard let header = request.headers[.authorization] else {
             guard [.get, .head].contains(request.method) else {
                 throw Self.unauthorized("This route needs `Authorization: Bearer <API key>`.", error: nil)
             }
-            if Self.servesContent(request.uri.path) { return try await linked(request) }
+            if let signature = request.uri.queryParameters[Substring(ContentLinks.signatureParameter)] {
+                let (principal, holds) = try await linked(request, signature: String(signature))
+                return (principal, .signedLink, holds)
+            }
             if let signedIn = try await DashboardSignIn.of(request, dashboard) {
                 let (dashboard, token) = (dashboard, signedIn.token)
-                return (signedIn.principal, { (try? await dashboard.resolve(token: token)) != nil })
+                return (signedIn.principal, .dashboardCookie, { (try? await dashboard.resolve(token: token)) != nil })
             }
             throw Self.unauthorized("This route needs `Authorization: Bearer <API key>`.", error: nil)
         }
@@ -76,7 +81,7 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         while token.first?.isWhitespace == true { token.removeFirst() }
         while token.last?.isWhitespace == true { token.removeLast() }
         switch try await keys.authenticate(String(token)) {
-        case .success(let principal): return (principal, keyHolds(principal.keyID))
+        case .success(let principal): return (principal, .apiKey, keyHolds(principal.keyID))
         case .failure(.invalid): throw Self.unauthorized("The API key is not valid.", error: "invalid_token")
         case .failure(.revoked): throw Self.unauthorized("The API key has been revoked.", error: "invalid_token")
         }
@@ -87,30 +92,14 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         { [keys] in (try? await keys.principal(keyID: id)) != nil }
     }
 
-    /// Whether `path` serves stored content: a task's content or reply, or a staged file.
-    package static func servesContent(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        switch parts.count {
-        case 5: return parts[1] == "v1" && parts[2] == "files" && parts[4] == "content"
-        case 7: return parts[1] == "v1" && parts[2] == "sessions" && parts[4] == "tasks" && ["content", "response-body"].contains(parts[6])
-        default: return false
-        }
-    }
-
-    /// The principal of a signed content link, while its key lives.
-    private func linked(_ request: Request) async throws -> (Principal, @Sendable () async -> Bool) {
+    /// The principal of a signed link, for its path, while its key lives.
+    private func linked(_ request: Request, signature: String) async throws -> (Principal, @Sendable () async -> Bool) {
         let query = request.uri.queryParameters
-        guard let signature = query[Substring(ContentLinks.signatureParameter)] else {
-            throw Self.unauthorized(
-                "Content needs `Authorization: Bearer <API key>` or a signed link from the dashboard; the dashboard's cookie does not open it.",
-                error: nil
-            )
-        }
         let checked = contentLinks.keyID(
             path: request.uri.path,
             expires: query[Substring(ContentLinks.expiresParameter)].map(String.init),
             keyID: query[Substring(ContentLinks.keyParameter)].map(String.init),
-            signature: String(signature),
+            signature: signature,
             now: clock.now
         )
         switch checked {
@@ -124,7 +113,8 @@ package struct AuthenticationMiddleware: RouterMiddleware {
         }
     }
 
-    private static func unauthorized(_ detail: String, error: String?) -> Problem {
+    /// A 401 with the `WWW-Authenticate` challenge, naming the OAuth `error` when there is one.
+    static func unauthorized(_ detail: String, error: String?) -> Problem {
         let challenge = "Bearer realm=\"transferd\"" + (error.map { ", error=\"\($0)\"" } ?? "")
         return Problem(
             .unauthorized,

@@ -41,8 +41,8 @@ struct TaskContentController: Sendable {
         let filename = URL(string: task.originalRequest.url)?.lastPathComponent ?? ""
         let source: ContentResponder.Source
         if let object = file.object {
-            let client = try await client(of: object.location, context)
             if request.uri.queryParameters["redirect"] == "true" {
+                let client = try await client(of: object.location, context, presigning: true)
                 let url = client.presignedURL(
                     object.key,
                     expires: Self.redirectLifetime,
@@ -51,9 +51,9 @@ struct TaskContentController: Sendable {
                         ("response-content-type", file.contentType ?? "application/octet-stream"),
                     ]
                 )
-                return Response(status: .temporaryRedirect, headers: [.location: url, .cacheControl: "no-store"])
+                return try responder.redirect(to: url, context: context)
             }
-            source = .object(client, key: object.key, etag: object.etag)
+            source = .object(try await client(of: object.location, context), key: object.key, etag: object.etag)
         } else {
             source = .file(path: files.contentPath(taskID: task.rowID))
         }
@@ -89,12 +89,16 @@ struct TaskContentController: Sendable {
         return response
     }
 
-    /// The client of the store that holds `location`: the content store, or the tenant's store it names.
-    private func client(of location: ObjectLocation, _ context: AppRequestContext) async throws -> S3Client {
+    /// The client of the store that holds `location` (the content store, or the tenant's store it names), or with
+    /// `presigning` the one that signs URLs of it for clients outside.
+    private func client(of location: ObjectLocation, _ context: AppRequestContext, presigning: Bool = false) async throws -> S3Client {
         do {
-            return try await objects.client(tenantID: context.tenantID, storage: location.storage)
+            return
+                try await presigning
+                ? objects.presigning(tenantID: context.tenantID, storage: location.storage)
+                : objects.client(tenantID: context.tenantID, storage: location.storage)
         } catch let error as TransferError where error.code == .objectStorageRefused {
-            throw Problem.conflict("\(error.message) The content cannot be read from it.")
+            throw Problem.conflict(presigning ? error.message : "\(error.message) The content cannot be read from it.")
         } catch {
             context.logger.warning("no client for an object's store", metadata: ["error": "\(error)"])
             throw Problem.objectStorageUnavailable

@@ -4402,7 +4402,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/tasks/{taskIdentifier}/content/GET/query/signature`.
                 public var signature: Components.Parameters.LinkSignature?
-                /// `true`: content in a bucket is handed over as a presigned URL (307) that works for 300 seconds, so that its bytes do not pass through transferd. Content in the data directory is served as without it.
+                /// `true`: content in a bucket is handed over as a presigned URL (307) that works for 300 seconds, so that its bytes do not pass through transferd: a tenant's store at the endpoint the tenant gave, the content store only at its public endpoint (`publicEndpoint=` in `--content-store`), and a 409 when it has none. Content in the data directory is served as without it.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/tasks/{taskIdentifier}/content/GET/query/redirect`.
                 public var redirect: Swift.Bool?
@@ -4412,7 +4412,7 @@ public enum Operations {
                 ///   - expires: A signed content link's end, in seconds since 1970. The dashboard hands out such links (a few minutes long) so
                 ///   - keyId: The API key a signed content link acts for.
                 ///   - signature: A signed content link's HMAC-SHA256, over its path, `keyId` and `expires`.
-                ///   - redirect: `true`: content in a bucket is handed over as a presigned URL (307) that works for 300 seconds, so that its bytes do not pass through transferd. Content in the data directory is served as without it.
+                ///   - redirect: `true`: content in a bucket is handed over as a presigned URL (307) that works for 300 seconds, so that its bytes do not pass through transferd: a tenant's store at the endpoint the tenant gave, the content store only at its public endpoint (`publicEndpoint=` in `--content-store`), and a 409 when it has none. Content in the data directory is served as without it.
                 public init(
                     expires: Components.Parameters.LinkExpires? = nil,
                     keyId: Components.Parameters.LinkKeyId? = nil,

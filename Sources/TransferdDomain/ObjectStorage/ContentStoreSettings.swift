@@ -10,10 +10,14 @@ package struct ContentStoreSettings: Sendable, Equatable {
     package let storage: ObjectStorageSettings
     /// Empty, or ending in `/`.
     package let prefix: String
+    /// The store as clients outside reach it (`publicEndpoint`), which presigned URLs (`?redirect=true`) are signed
+    /// for; nil when there is none, and content is then never handed over as a URL: `endpoint` is often an address
+    /// inside the operator's network, which no client should learn.
+    package let publicStorage: ObjectStorageSettings?
 
     /// Reads `s3://bucket[/prefix]` with the query parameters `endpoint` (default AWS's for the region), `region`
-    /// (default `us-east-1`) and `pathStyle` (`true` or `false`, default `false`); the access key comes apart, from
-    /// the environment, so that it shows in no process list.
+    /// (default `us-east-1`), `pathStyle` (`true` or `false`, default `false`) and `publicEndpoint` (none by default);
+    /// the access key comes apart, from the environment, so that it shows in no process list.
     package init(uri: String, accessKeyId: String, secretAccessKey: String) throws {
         guard let components = URLComponents(string: uri), components.scheme == "s3", let bucket = components.host,
             components.user == nil, components.port == nil, components.fragment == nil
@@ -22,10 +26,12 @@ package struct ContentStoreSettings: Sendable, Equatable {
         }
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] {
-            guard ["endpoint", "region", "pathStyle"].contains(item.name), let value = item.value, parameters[item.name] == nil else {
+            guard ["endpoint", "region", "pathStyle", "publicEndpoint"].contains(item.name), let value = item.value,
+                parameters[item.name] == nil
+            else {
                 throw DomainError.invalidField(
                     "--content-store",
-                    requirement: "takes the parameters endpoint, region and pathStyle, once each"
+                    requirement: "takes the parameters endpoint, region, pathStyle and publicEndpoint, once each"
                 )
             }
             parameters[item.name] = value
@@ -42,6 +48,20 @@ package struct ContentStoreSettings: Sendable, Equatable {
             secretAccessKey: secretAccessKey,
             pathStyle: parameters["pathStyle"] == "true"
         )
+        publicStorage = try parameters["publicEndpoint"].map { endpoint in
+            do {
+                return try ObjectStorageSettings(
+                    endpoint: endpoint,
+                    region: region,
+                    bucket: bucket,
+                    accessKeyId: accessKeyId,
+                    secretAccessKey: secretAccessKey,
+                    pathStyle: parameters["pathStyle"] == "true"
+                )
+            } catch {
+                throw DomainError.invalidField("--content-store", requirement: "takes a publicEndpoint of the form http(s)://host[:port]")
+            }
+        }
         let path = components.path.split(separator: "/").joined(separator: "/")
         prefix = path.isEmpty ? "" : path + "/"
         _ = try ObjectKey(prefix + "sessions/\(Int64.max)/tasks/\(UUID().uuidString).reply", field: "--content-store")

@@ -33,8 +33,12 @@ package final class DestinationGuard: Sendable {
     package let retired: AsyncStream<HTTPClient>
     private let retiring: AsyncStream<HTTPClient>.Continuation
 
-    package init(policy: DestinationPolicy, configuration: HTTPClient.Configuration) {
+    /// Where a refusal's detail goes (which addresses a name resolved to), for the operator, never to the tenant.
+    private let logger: Logger
+
+    package init(policy: DestinationPolicy, configuration: HTTPClient.Configuration, logger: Logger = Logger(label: "transferd")) {
         self.policy = policy
+        self.logger = logger
         self.configuration = configuration
         base = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         (retired, retiring) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
@@ -156,27 +160,50 @@ package final class DestinationGuard: Sendable {
     }
 
     /// The address to connect to for `destination`: its own, or the first its host resolves to once every one is
-    /// found permitted.
+    /// found permitted. A name refused says the rule, not what the resolver said: one that does not resolve and one
+    /// that resolves to a refused address get the same error, so that a tenant cannot map the operator's network
+    /// through the service's resolver. The operator's log keeps the detail (under the request's id, in a request).
     private func permittedAddress(of destination: Destination) async throws -> IPAddress {
         if let literal = destination.address {
             try check(literal, host: destination.host)
             return literal
         }
-        let addresses = try await Self.resolve(destination.host, port: destination.port)
-        guard let first = addresses.first else {
-            throw TransferError(code: .cannotFindHost, message: "The host name could not be resolved.")
+        let host = destination.host
+        let addresses: [IPAddress]
+        do {
+            addresses = try await Self.resolve(host, port: destination.port)
+        } catch let error as TransferError where error.code == .destinationNotAllowed {
+            logger.notice("a destination was refused: its name does not resolve", metadata: ["host": "\(host)"])
+            throw error
         }
-        for address in addresses { try check(address, host: destination.host) }
+        for address in addresses {
+            guard let reason = policy.refusal(for: address) else { continue }
+            logger.notice(
+                "a destination was refused: its name resolves to an address not allowed",
+                metadata: ["host": "\(host)", "address": "\(address)", "reason": "\(reason)"]
+            )
+            throw Self.refusal(of: host)
+        }
+        guard let first = addresses.first else { throw Self.refusal(of: host) }
         return first
     }
 
-    /// Throws `destinationNotAllowed` when the policy refuses `address`.
+    /// What a tenant is told of a name refused, whatever the resolver answered.
+    static func refusal(of host: String) -> TransferError {
+        TransferError(
+            code: .destinationNotAllowed,
+            message:
+                "\(host) is not an allowed destination: it does not resolve to a public address, and transferd connects only to public addresses unless the operator allows more (--allow-destination)."
+        )
+    }
+
+    /// Throws `destinationNotAllowed` when the policy refuses `address`, which the client gave as an address.
     package func check(_ address: IPAddress, host: String) throws {
         if let reason = policy.refusal(for: address) {
             throw TransferError(
                 code: .destinationNotAllowed,
                 message:
-                    "\(host == address.description ? "" : "\(host) resolves to ")\(reason); transferd connects only to public addresses unless the operator allows more (--allow-destination)."
+                    "\(reason), not an allowed destination; transferd connects only to public addresses unless the operator allows more (--allow-destination)."
             )
         }
     }
@@ -240,9 +267,13 @@ package final class DestinationGuard: Sendable {
             var hints = addrinfo()
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
             var result: UnsafeMutablePointer<addrinfo>?
-            guard getaddrinfo(host, String(port), &hints, &result) == 0 else {
-                throw TransferError(code: .cannotFindHost, message: "The host name could not be resolved.")
+            let status = getaddrinfo(host, String(port), &hints, &result)
+            // Only a resolver that did not answer is told apart; a name it answered has no address is refused as
+            // one inside would be.
+            guard status != EAI_AGAIN else {
+                throw TransferError(code: .cannotFindHost, message: "The resolver did not answer for \(host); try again later.")
             }
+            guard status == 0 else { throw refusal(of: host) }
             defer { freeaddrinfo(result) }
             var addresses: [IPAddress] = []
             var entry = result

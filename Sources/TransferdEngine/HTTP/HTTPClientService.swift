@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Logging
 import NIOCore
 import NIOSSL
 import ServiceLifecycle
@@ -13,8 +14,9 @@ package struct HTTPClientService: Service {
     package let destinations: DestinationGuard
 
     /// `trustedCertificates`: a PEM file of CA certificates trusted besides the system's (`--ca-file`), for origins
-    /// and subscribers behind a private CA. HTTP/2 is used with origins that offer it over TLS (ALPN).
-    package init(connectTimeout: Duration, policy: DestinationPolicy, trustedCertificates: String? = nil) {
+    /// and subscribers behind a private CA. HTTP/2 is used with origins that offer it over TLS (ALPN). Refused
+    /// destinations are told to `logger`.
+    package init(connectTimeout: Duration, policy: DestinationPolicy, trustedCertificates: String? = nil, logger: Logger) {
         let nanoseconds = connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -27,7 +29,7 @@ package struct HTTPClientService: Service {
             configuration.tlsConfiguration = tls
         }
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-        destinations = DestinationGuard(policy: policy, configuration: configuration)
+        destinations = DestinationGuard(policy: policy, configuration: configuration, logger: logger)
     }
 
     /// Shuts down the clients the guard retires while the service runs (a retired client's shutdown waits for the

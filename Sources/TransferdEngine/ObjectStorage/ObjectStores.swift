@@ -17,12 +17,17 @@ package struct ObjectStores: Sendable {
     let clock: any WallClock
     /// The client of the service's content store, if it has one.
     package let content: S3Client?
+    /// The content store as clients outside reach it, which presigned URLs are signed for, if it has a public endpoint.
+    let publicContent: S3Client?
 
     package init(destinations: DestinationGuard, clock: any WallClock, content: ContentStoreSettings? = nil, find: @escaping Finder) {
         self.find = find
         self.destinations = destinations
         self.clock = clock
         self.content = content.map { Self.client($0.storage, transport: DirectS3Transport(client: Self.contentHTTPClient), clock: clock) }
+        publicContent = content?.publicStorage.map {
+            Self.client($0, transport: DirectS3Transport(client: Self.contentHTTPClient), clock: clock)
+        }
     }
 
     /// The stores the database holds.
@@ -45,6 +50,21 @@ package struct ObjectStores: Sendable {
             throw TransferError(code: .objectStorageRefused, message: "There is no storage named `\(name)`.")
         }
         return Self.client(storage.settings, transport: GuardedS3Transport(destinations: destinations), clock: clock)
+    }
+
+    /// A client that presigns URLs of the tenant's store `name` or of the content store, for clients outside: the
+    /// tenant's store at the endpoint the tenant gave; the content store only at its public endpoint, and
+    /// `objectStorageRefused` when it has none.
+    package func presigning(tenantID: Int64, storage name: String) async throws -> S3Client {
+        guard name == ObjectLocation.contentStore else { return try await client(tenantID: tenantID, storage: name) }
+        guard let publicContent else {
+            throw TransferError(
+                code: .objectStorageRefused,
+                message:
+                    "The content store has no public endpoint (`publicEndpoint=` in --content-store), so its content is not handed over as a URL: ask without `redirect=true`."
+            )
+        }
+        return publicContent
     }
 
     /// The content store's HTTP client, for the life of the process: a connection that cannot be made fails its

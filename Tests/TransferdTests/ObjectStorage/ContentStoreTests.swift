@@ -16,9 +16,14 @@ import TransferdTestSupport
     static let mebibyte = 1 << 20
 
     /// The settings of a content store in `bucket` of the test server, under `prefix`.
-    static func settings(_ server: S3TestServer, bucket: String, prefix: String = "shared") throws -> ContentStoreSettings {
+    static func settings(
+        _ server: S3TestServer,
+        bucket: String,
+        prefix: String = "shared",
+        extra: String = ""
+    ) throws -> ContentStoreSettings {
         try ContentStoreSettings(
-            uri: "s3://\(bucket)/\(prefix)?endpoint=\(server.endpoint)&pathStyle=true",
+            uri: "s3://\(bucket)/\(prefix)?endpoint=\(server.endpoint)&pathStyle=true\(extra)",
             accessKeyId: server.accessKeyId,
             secretAccessKey: server.secretAccessKey
         )
@@ -57,7 +62,7 @@ import TransferdTestSupport
                 #expect(try await client.head(key)?.size == Int64(size))
                 #expect(!FileManager.default.fileExists(atPath: "\(dataDirectory)/tasks/1"), "nothing in the data directory")
 
-                // verify: served from the bucket, whole, by range, and as a presigned URL
+                // verify: served from the bucket, whole and by range; never as a URL of the internal endpoint
                 let whole = try await api.send(.GET, "/v1/sessions/kept/tasks/1/content")
                 #expect(whole.status == 200 && OriginContent.sha256(of: whole.body) == OriginContent.sha256(size: size))
                 #expect(whole.headers.first(name: "etag") == "\"\(OriginContent.sha256(size: size))\"")
@@ -65,14 +70,68 @@ import TransferdTestSupport
                 let range = try await api.send(.GET, "/v1/sessions/kept/tasks/1/content", headers: [("Range", "bytes=9000000-9000099")])
                 #expect(range.status == 206 && range.body == Data(OriginContent.buffer(9_000_000..<9_000_100).readableBytesView))
                 #expect(range.headers.first(name: "content-range") == "bytes 9000000-9000099/\(size)")
-                let redirect = try await api.unfollowed("/v1/sessions/kept/tasks/1/content?redirect=true")
-                #expect(redirect.status == .temporaryRedirect)
-                let location = try #require(redirect.headers.first(name: "location"))
-                #expect(location.hasPrefix("\(server.endpoint)/\(bucket)/\(key)?"), "\(location)")
-                #expect(location.contains("X-Amz-Expires=300") && location.contains("X-Amz-Signature="))
-                #expect(location.contains("response-content-disposition=attachment"))
+                let redirect = try await api.send(.GET, "/v1/sessions/kept/tasks/1/content?redirect=true")
+                #expect(redirect.status == 409 && redirect.headers.first(name: "location") == nil)
+                #expect(redirect.problem?.detail.contains("no public endpoint (`publicEndpoint=` in --content-store)") == true)
+                #expect(!redirect.text.contains(server.endpoint) && !redirect.text.contains(bucket), "\(redirect.text)")
             }
         }
+    }
+
+    /// `?redirect=true` hands content over as a presigned URL of the content store's public endpoint, signed for that
+    /// host (as botocore signs it for the same moment: moto, which checks signatures in headers, takes no presigned
+    /// URL with authentication on).
+    @Test func aPresignedURLNamesThePublicEndpoint() async throws {
+        let server = try await S3TestServer.shared()
+        let bucket = try await server.makeBucket()
+        let outside = server.endpoint.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let settings = try Self.settings(server, bucket: bucket, extra: "&publicEndpoint=\(outside)")
+        try await OriginServer.with { origin in
+            try await TestService.with(configure: { $0.contentStore = settings }) { api in
+                // setup
+                try await api.createSession("public")
+                _ = try await api.createTask("public", url: origin.url("/files/100000?name=small"))
+                try await api.waitForCompletion("public", 1)
+
+                // act
+                let redirect = try await api.unfollowed("/v1/sessions/public/tasks/1/content?redirect=true")
+                let location = try #require(redirect.headers.first(name: "location"))
+                let signedByBotocore = try await Self.botocorePresigned(location, server)
+
+                // verify: the public endpoint's URL, which reads the object there
+                #expect(redirect.status == .temporaryRedirect)
+                #expect(location.hasPrefix("\(outside)/\(bucket)/shared/sessions/"), "\(location)")
+                #expect(location.contains("X-Amz-Expires=300") && location.contains("X-Amz-Signature="))
+                #expect(location.contains("response-content-disposition=attachment"))
+                #expect(
+                    signedByBotocore.components(separatedBy: "X-Amz-Signature=").last
+                        == location.components(separatedBy: "X-Amz-Signature=").last
+                )
+            }
+        }
+    }
+
+    /// `url` presigned again by botocore (`Tests/Interop/sigv4_oracle.py`), for the same moment and lifetime.
+    private static func botocorePresigned(_ url: String, _ server: S3TestServer) async throws -> String {
+        let (base, query) = (url.components(separatedBy: "?")[0], url.components(separatedBy: "?").dropFirst().joined(separator: "?"))
+        let parameters = query.split(separator: "&")
+        let moment = parameters.first { $0.hasPrefix("X-Amz-Date=") }?.dropFirst("X-Amz-Date=".count) ?? ""
+        let unsigned = base + "?" + parameters.filter { !$0.hasPrefix("X-Amz-") }.joined(separator: "&")
+        let job: [String: Any] = [
+            "accessKeyId": server.accessKeyId, "secretAccessKey": server.secretAccessKey, "region": "us-east-1",
+            "requests": [
+                [
+                    "method": "GET", "url": unsigned, "headers": [], "timestamp": String(moment), "payloadHash": "UNSIGNED-PAYLOAD",
+                    "presignExpires": 300,
+                ]
+            ],
+        ]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("presign-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: job).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let output = try await InteropScript("sigv4_oracle.py", arguments: [file.path]).result()
+        let answers = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: String]])
+        return try #require(answers.first?["url"])
     }
 
     @Test func anUploadSendsADownloadsObjectAndItsReplyIsKeptInTheBucket() async throws {
@@ -239,6 +298,7 @@ import TransferdTestSupport
             ("s3://bucket/prefix?endpoint=ftp://x", "endpoint"),
             ("s3://bucket/a/../b?endpoint=http://127.0.0.1:9", "--content-store"),
             ("s3://bucket?unknown=1", "parameters"),
+            ("s3://bucket?publicEndpoint=https://cdn.example/path", "publicEndpoint"),
             ("s3://Bucket_Name", "bucket"),
         ] {
             #expect(throws: DomainError.self, "\(uri)") { try ContentStoreSettings(uri: uri, accessKeyId: "a", secretAccessKey: "b") }
@@ -250,6 +310,13 @@ import TransferdTestSupport
         }
         let settings = try ContentStoreSettings(uri: "s3://bucket//a//b/", accessKeyId: "a", secretAccessKey: "b")
         #expect(settings.prefix == "a/b/" && settings.storage.endpoint == "https://s3.us-east-1.amazonaws.com")
+        #expect(settings.publicStorage == nil)
+        let published = try ContentStoreSettings(
+            uri: "s3://bucket?publicEndpoint=https://CDN.example:8443",
+            accessKeyId: "a",
+            secretAccessKey: "b"
+        )
+        #expect(published.publicStorage?.endpoint == "https://cdn.example:8443" && published.publicStorage?.bucket == "bucket")
         #expect(settings.newContentLocation(sessionID: 4).key.value.hasPrefix("a/b/sessions/4/tasks/"))
         #expect(settings.replyLocation(sessionID: 4, taskIdentifier: 9).key.value == "a/b/sessions/4/tasks/9.reply")
     }

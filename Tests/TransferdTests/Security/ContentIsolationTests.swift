@@ -71,6 +71,67 @@ import Testing
         }
     }
 
+    /// Every route of the route table that a browser may `GET` with the cookie, walked with the cookie of a signed-in
+    /// admin and parameters that name real content (a download's, an upload's reply, a staged file, a fetch's latest
+    /// version): none answers content, so that a content route added later cannot be missed.
+    @Test func noRouteOfTheTableOpensContentForTheCookie() async throws {
+        try await OriginServer.with { origin in
+            try await UploadReceiver.with { receiver in
+                try await TestService.with { api in
+                    // setup: content of every kind, and a signed-in browser
+                    #expect(
+                        try await api.send(.PUT, "/v1/files/evil.html", headers: [("Content-Type", "text/html")], body: Self.page).status
+                            == 201
+                    )
+                    try await api.createSession("isolated")
+                    _ = try await api.createTask("isolated", url: origin.url("/files/100?name=page.html"))
+                    _ = try await api.createTask(
+                        "isolated",
+                        url: receiver.url("raw", "reply=stored"),
+                        kind: "upload",
+                        extra: #", "from": {"file": "evil.html"}"#
+                    )
+                    let fetch = try await BackgroundFetchTests.schedule(api, "isolated", url: origin.url("/feed/prices"))
+                    for task in [1, 2] { _ = try await api.waitForCompletion("isolated", task) }
+                    _ = try await BackgroundFetchTests.performed(api, "isolated", count: 1)
+                    let browser = DashboardClient(api)
+                    try await browser.signIn()
+                    let values = [
+                        "identifier": "isolated", "fileID": "evil.html", "fetchID": "\(fetch.id)", "deliveryID": "1",
+                        "backgroundTaskID": "1",
+                        "keyID": "none", "timestamp": "0", "name": "app.css", "id": "1", "n": "1",
+                    ]
+
+                    // act: every GET route outside the dashboard's own pages, with the cookie alone
+                    var answers: [(path: String, page: DashboardClient.Page)] = []
+                    for operation in try await RoutedOperations.all().sorted() where operation.hasPrefix("GET /v1/") {
+                        var path = String(operation.dropFirst("GET ".count))
+                        for (name, value) in values { path = path.replacingOccurrences(of: "{\(name)}", with: value) }
+                        let paths =
+                            path.contains("{taskIdentifier}")
+                            ? ["1", "2"].map { path.replacingOccurrences(of: "{taskIdentifier}", with: $0) } : [path]
+                        for path in paths { answers.append((path, try await browser.get(path))) }
+                    }
+
+                    // verify: what answers is JSON, and the routes of content refuse the cookie
+                    let content = [
+                        "/v1/files/evil.html/content", "/v1/sessions/isolated/tasks/1/content",
+                        "/v1/sessions/isolated/tasks/2/response-body",
+                        "/v1/sessions/isolated/fetches/\(fetch.id)/content",
+                    ]
+                    for path in content {
+                        let page = try #require(answers.first { $0.path == path }?.page, "\(path) is not routed")
+                        #expect(page.status == 401 && page.text.contains("cookie does not open it"), "\(path): \(page.status) \(page.text)")
+                    }
+                    for (path, page) in answers where (200..<400).contains(page.status) {
+                        #expect(page.headers.first(name: "Content-Disposition") == nil, "\(path) answered content")
+                        #expect(page.headers.first(name: "Content-Type")?.hasPrefix("application/json") == true, "\(path)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test(arguments: [
         ("report.csv", "report.csv"), ("../../etc/passwd", "etcpasswd"), ("\"quoted\"; x=1.html", "quotedx1.html"), ("", "content"),
     ])

@@ -59,7 +59,7 @@ import Testing
         (#"{"kind": "download", "url": "ftp://example.com/x"}"#, "`tasks[2].url` must use the http or https scheme, not `ftp`."),
         (#"{"kind": "download", "url": "http://example.com/", "priority": "high"}"#, "`tasks[2].priority` must be a number."),
         (
-            #"{"kind": "upload", "url": "http://example.com/", "from": {"file": "missing"}}"#,
+            #"{"kind": "upload", "url": "http://127.0.0.1:9/", "from": {"file": "missing"}}"#,
             "`tasks[2].from.file` does not name a file (`missing`)."
         ),
         (#"{"url": "http://example.com/"}"#, "`tasks[2]`: `kind` is required."),

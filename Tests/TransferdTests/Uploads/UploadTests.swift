@@ -294,7 +294,7 @@ import TransferdStorage
                 let reply = try await api.send(
                     .POST,
                     "/v1/sessions/bad/tasks",
-                    json: #"{"kind": "upload", "url": "http://a/", \#(fields)}"#
+                    json: #"{"kind": "upload", "url": "http://127.0.0.1:9/", \#(fields)}"#
                 )
                 #expect(reply.status == status, "\(fields)")
                 #expect(reply.problem?.detail == detail)
