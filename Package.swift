@@ -107,6 +107,8 @@ let package = Package(
                 .copy("0026_object_destinations.sql"),
                 .copy("0027_staged_objects.sql"),
                 .copy("0028_fetch_schedules.sql"),
+                .copy("0029_tenant_fetch_quota.sql"),
+                .copy("0030_abandoned_uploads.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings
@@ -184,7 +186,8 @@ let package = Package(
             name: "transferd",
             dependencies: [
                 "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI", hummingbird, logging,
-                serviceLifecycle, crypto, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                serviceLifecycle, .product(name: "UnixSignals", package: "swift-service-lifecycle"), crypto,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio,
             swiftSettings: swiftSettings
         ),

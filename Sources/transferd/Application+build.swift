@@ -10,7 +10,8 @@ import TransferdServices
 
 /// The composition root: configuration → store, services, router → an application ready to `runService()`.
 ///
-/// Services start in order (store, HTTP client, scheduler, background task clock, webhook dispatcher, retention sweeper)
+/// Services start in order (store, HTTP client, scheduler, background task clock, webhook dispatcher, retention sweeper,
+/// upload aborter)
 /// and the HTTP server last, so on shutdown the server stops taking requests first, then the others stop, the
 /// client and the store's connections last.
 func buildApplication(
@@ -48,7 +49,7 @@ func buildApplication(
     var services: [any Service] = [
         components.store, components.httpClient, components.scheduler, components.leaseKeeper, components.backgroundTaskClock,
         components.fetchClock,
-        components.dispatcher, components.notices, components.sweeper, components.storageRecovery,
+        components.dispatcher, components.notices, components.sweeper, components.uploadAborter, components.storageRecovery,
     ]
     if let metricsPort = configuration.metricsPort {
         let metrics = MetricsController(metrics: components.api.metrics, sampler: components.api.sampler)

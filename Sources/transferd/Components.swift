@@ -19,6 +19,7 @@ struct Components: Sendable {
     let dispatcher: Dispatcher
     let notices: EndpointNotices
     let sweeper: RetentionSweeper
+    let uploadAborter: UploadAborter
     let storageRecovery: StorageRecovery
     let apiKeys: APIKeyService
     let api: APIDependencies
@@ -174,6 +175,13 @@ struct Components: Sendable {
             interval: configuration.sweepInterval,
             loop: loop(),
             logger: logger
+        )
+        uploadAborter = UploadAborter(
+            store: store,
+            objects: environment.objects,
+            interval: configuration.sweepInterval,
+            loop: loop(),
+            metrics: metrics
         )
         storageRecovery = StorageRecovery(store: store, disk: disk, loop: loop())
         apiKeys = APIKeyService(store: store, clock: clock)

@@ -28,8 +28,9 @@ struct QuotaOptions: ParsableArguments {
     @Option(help: "Unfinished tasks the tenant may have, or `default`.") var queuedTasks: Figure?
     @Option(help: "Bytes the tenant may keep on disk (contents, partial and staged files), or `default`.") var storedBytes: Figure?
     @Option(help: "Workers the tenant holds while another tenant's work waits, or `default`.") var transfers: Figure?
+    @Option(help: "Fetch schedules the tenant may have across its sessions, or `default`.") var fetches: Figure?
 
-    var isEmpty: Bool { [sessions, queuedTasks, storedBytes, transfers].allSatisfy { $0 == nil } }
+    var isEmpty: Bool { [sessions, queuedTasks, storedBytes, transfers, fetches].allSatisfy { $0 == nil } }
 
     /// Applies the figures given to `quota`.
     func apply(to quota: inout TenantQuota) {
@@ -37,5 +38,6 @@ struct QuotaOptions: ParsableArguments {
         if let queuedTasks { quota.queuedTasks = queuedTasks.number.map { Int($0) } }
         if let storedBytes { quota.storedBytes = storedBytes.number }
         if let transfers { quota.transfers = transfers.number.map { Int($0) } }
+        if let fetches { quota.fetches = fetches.number.map { Int($0) } }
     }
 }

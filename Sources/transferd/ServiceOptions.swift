@@ -201,6 +201,9 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Fetch schedules one session may have (env TRANSFERD_MAX_FETCHES_PER_SESSION).")
     var maxFetchesPerSession: Int = environment["TRANSFERD_MAX_FETCHES_PER_SESSION"].flatMap { Int($0) } ?? 100
 
+    @Option(help: "Fetch schedules one tenant may have across its sessions (env TRANSFERD_MAX_FETCHES_PER_TENANT).")
+    var maxFetchesPerTenant: Int = environment["TRANSFERD_MAX_FETCHES_PER_TENANT"].flatMap { Int($0) } ?? 1000
+
     @Option(help: "Unfinished tasks one tenant may have (env TRANSFERD_MAX_QUEUED_TASKS_PER_TENANT).")
     var maxQueuedTasksPerTenant: Int = environment["TRANSFERD_MAX_QUEUED_TASKS_PER_TENANT"].flatMap { Int($0) } ?? 10_000
 
@@ -218,6 +221,17 @@ struct ServiceOptions: ParsableArguments {
 
     @Option(help: "Longest duration granted to a background task, in seconds (env TRANSFERD_MAX_BACKGROUND_TASK_DURATION).")
     var maxBackgroundTaskDuration: Double = environment["TRANSFERD_MAX_BACKGROUND_TASK_DURATION"].flatMap { Double($0) } ?? 180
+
+    @Option(
+        help:
+            "Seconds between passes of the retention sweep and of the aborts of abandoned multipart uploads (env TRANSFERD_SWEEP_INTERVAL)."
+    )
+    var sweepInterval: Double = environment["TRANSFERD_SWEEP_INTERVAL"].flatMap { Double($0) } ?? 60
+
+    @Option(
+        help: "Seconds from SIGTERM or SIGINT to the process's end, whatever still runs (env TRANSFERD_SHUTDOWN_GRACE)."
+    )
+    var shutdownGrace: Double = environment["TRANSFERD_SHUTDOWN_GRACE"].flatMap { Double($0) } ?? 25
 
     func validate() throws {
         do {
@@ -264,7 +278,10 @@ struct ServiceOptions: ParsableArguments {
             throw ValidationError("--header-timeout, --idle-timeout and --max-connections must be positive.")
         }
         guard maxBackgroundTaskDuration > 0 else { throw ValidationError("--max-background-task-duration must be positive.") }
-        guard min(maxSessionsPerTenant, maxTasksPerSession, maxFetchesPerSession, maxQueuedTasksPerTenant) > 0, maxDownloadSize > 0,
+        guard sweepInterval > 0 else { throw ValidationError("--sweep-interval must be positive.") }
+        guard shutdownGrace >= 2 else { throw ValidationError("--shutdown-grace must be at least 2 seconds.") }
+        guard min(maxSessionsPerTenant, maxTasksPerSession, maxFetchesPerSession, maxFetchesPerTenant, maxQueuedTasksPerTenant) > 0,
+            maxDownloadSize > 0,
             minFreeDisk >= 0,
             maxStoredBytesPerTenant >= 0
         else {
@@ -372,6 +389,7 @@ struct ServiceOptions: ParsableArguments {
                 maximumSessionsPerTenant: maxSessionsPerTenant,
                 maximumTasksPerSession: maxTasksPerSession,
                 maximumFetchesPerSession: maxFetchesPerSession,
+                maximumFetchesPerTenant: maxFetchesPerTenant,
                 maximumQueuedTasksPerTenant: maxQueuedTasksPerTenant,
                 maximumStoredBytesPerTenant: maxStoredBytesPerTenant > 0 ? maxStoredBytesPerTenant : nil,
                 maximumDownloadBytes: maxDownloadSize,
@@ -387,6 +405,7 @@ struct ServiceOptions: ParsableArguments {
         )
         configuration.opsWebhook = WebhookSecret(opsWebhookSecret).map { OpsWebhook(url: opsWebhook, secret: $0) }
         configuration.contentStore = try? contentStoreSettings
+        configuration.sweepInterval = .milliseconds(Int64(sweepInterval * 1000))
         return configuration
     }
 }

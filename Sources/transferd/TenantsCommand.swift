@@ -22,7 +22,7 @@ struct TenantsCommand: AsyncParsableCommand {
             let standings = try await database.withStore { store in
                 try await TenantService(store: store, defaults: TenantQuota()).standings()
             }
-            print("tenant\tsessions\tqueued tasks\tstored bytes\ttransfers")
+            print("tenant\tsessions\tqueued tasks\tstored bytes\tfetches\ttransfers")
             for standing in standings { print(TenantsCommand.line(standing)) }
         }
     }
@@ -39,7 +39,7 @@ struct TenantsCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard !quota.isEmpty else {
-                throw ValidationError("Give at least one of --sessions, --queued-tasks, --stored-bytes, --transfers.")
+                throw ValidationError("Give at least one of --sessions, --queued-tasks, --stored-bytes, --fetches, --transfers.")
             }
         }
 
@@ -96,7 +96,7 @@ struct TenantsCommand: AsyncParsableCommand {
         let (quota, usage) = (standing.quota, standing.usage)
         return [
             standing.name, figure(usage.sessions, quota.sessions), figure(usage.queuedTasks, quota.queuedTasks),
-            figure(usage.storedBytes, quota.storedBytes), figure(nil as Int?, quota.transfers),
+            figure(usage.storedBytes, quota.storedBytes), figure(usage.fetches, quota.fetches), figure(nil as Int?, quota.transfers),
         ].joined(separator: "\t")
     }
 }

@@ -9,9 +9,11 @@ line: {"port", "accessKeyId", "secretAccessKey"}. Runs until it is terminated or
 process shares one server among its tests, each with buckets of its own).
 
 Paths of its own, unsigned, are for the tests, each about one bucket (path style): `POST /_buckets?bucket=B`
-creates it; `POST /_faults?bucket=B&count=N[&match=TEXT]` answers the next N requests for it (those whose
-`METHOD path?query` contains TEXT) with 503 SlowDown, as a store under load does; `GET /_requests?bucket=B` lists the requests for it since the start as JSON `[{"method", "path",
-"query"}]`.
+creates it; `POST /_faults?bucket=B&count=N[&match=TEXT][&status=S][&hang=1]` adds a rule that answers the next N
+requests for it (those whose `METHOD path?query` contains TEXT) with 503 SlowDown, as a store under load does, or
+with S (403: AccessDenied), or never (`hang`: the request is held, as a store that stopped answering holds it);
+rules are tried in the order they were added. `GET /_requests?bucket=B` lists the requests for it since the start as
+JSON `[{"method", "path", "query"}]`.
 """
 
 import json
@@ -31,6 +33,8 @@ from werkzeug.serving import make_server  # noqa: E402
 
 lock = threading.Lock()
 state = {"faults": {}, "requests": []}
+# Set at SIGTERM; a hanging request waits for it.
+stopped = threading.Event()
 
 
 def bucket_of(path):
@@ -46,8 +50,14 @@ def with_faults(app):
             if path == "/_buckets":
                 s3.create_bucket(Bucket=bucket)
             elif path == "/_faults":
+                rule = {
+                    "count": int(parameters["count"][0]),
+                    "match": parameters.get("match", [""])[0],
+                    "status": int(parameters.get("status", ["503"])[0]),
+                    "hang": parameters.get("hang", ["0"])[0] == "1",
+                }
                 with lock:
-                    state["faults"][bucket] = (int(parameters["count"][0]), parameters.get("match", [""])[0])
+                    state["faults"].setdefault(bucket, []).append(rule)
             else:
                 with lock:
                     body = json.dumps([r for r in state["requests"] if bucket_of(r["path"]) == bucket]).encode()
@@ -58,12 +68,17 @@ def with_faults(app):
         bucket = bucket_of(path)
         with lock:
             state["requests"].append({"method": environ["REQUEST_METHOD"], "path": path, "query": query})
-            count, match = state["faults"].get(bucket, (0, ""))
-            fault = count > 0 and match in f"{environ['REQUEST_METHOD']} {path}?{query}"
+            request = f"{environ['REQUEST_METHOD']} {path}?{query}"
+            fault = next((rule for rule in state["faults"].get(bucket, []) if rule["count"] > 0 and rule["match"] in request), None)
             if fault:
-                state["faults"][bucket] = (count - 1, match)
+                fault["count"] -= 1
         if fault:
             environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+            if fault["hang"]:
+                stopped.wait()
+            if fault["status"] == 403:
+                start_response("403 Forbidden", [("Content-Type", "application/xml")])
+                return [b"<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>"]
             start_response("503 Slow Down", [("Content-Type", "application/xml")])
             return [b"<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"]
         return app(environ, start_response)
@@ -89,7 +104,6 @@ s3 = boto3.client(
     "s3", endpoint_url=endpoint, aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"]
 )
 print(json.dumps({"port": port, "accessKeyId": key["AccessKeyId"], "secretAccessKey": key["SecretAccessKey"]}), flush=True)
-stopped = threading.Event()
 signal.signal(signal.SIGTERM, lambda *_: stopped.set())
 parent = os.getppid()
 while not stopped.wait(1) and os.getppid() == parent:

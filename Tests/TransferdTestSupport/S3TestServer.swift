@@ -73,11 +73,27 @@ package struct S3TestServer: Sendable {
         return name
     }
 
+    /// What a fault answers.
+    package enum Fault: Sendable {
+        /// 503 SlowDown, as a store under load.
+        case slowDown
+        /// 403 AccessDenied.
+        case accessDenied
+        /// Nothing, ever: the request is held until the server stops.
+        case hang
+    }
+
     /// The server answers the next `count` requests for `bucket` (those whose `METHOD path?query` contains `text`) with
-    /// 503 SlowDown.
-    package func injectFaults(_ count: Int, bucket: String, matching text: String = "") async throws {
+    /// `fault`; rules are tried in the order they were added.
+    package func injectFaults(_ count: Int, bucket: String, matching text: String = "", answer fault: Fault = .slowDown) async throws {
         let match = text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        try await control(.POST, "_faults?bucket=\(bucket)&count=\(count)&match=\(match)")
+        let answer =
+            switch fault {
+            case .slowDown: ""
+            case .accessDenied: "&status=403"
+            case .hang: "&hang=1"
+            }
+        try await control(.POST, "_faults?bucket=\(bucket)&count=\(count)&match=\(match)\(answer)")
     }
 
     /// Every request the server received for `bucket`, in order.

@@ -19,6 +19,7 @@ struct TenantResponse: ResponseEncodable, Sendable {
         var sessions: Figure
         var queuedTasks: Figure
         var storedBytes: Figure
+        var fetches: Figure
         var transfers: Share
     }
 
@@ -32,6 +33,7 @@ struct TenantResponse: ResponseEncodable, Sendable {
             sessions: Figure(limit: quota.sessions.map(Int64.init), used: Int64(usage.sessions)),
             queuedTasks: Figure(limit: quota.queuedTasks.map(Int64.init), used: Int64(usage.queuedTasks)),
             storedBytes: Figure(limit: quota.storedBytes, used: usage.storedBytes),
+            fetches: Figure(limit: quota.fetches.map(Int64.init), used: Int64(usage.fetches)),
             transfers: Share(limit: quota.transfers.map(Int64.init))
         )
     }

@@ -19,15 +19,16 @@ extension Components {
             public var status: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Problem/detail`.
             public var detail: Swift.String
-            /// On a `quota-exceeded` problem (429 for sessions and queued tasks, 507 for stored bytes): the tenant's quota the request would pass.
+            /// On a `quota-exceeded` problem (429 for sessions, queued tasks and fetch schedules, 507 for stored bytes): the tenant's quota the request would pass.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/quota`.
             @frozen public enum QuotaPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case sessions = "sessions"
                 case queuedTasks = "queuedTasks"
                 case storedBytes = "storedBytes"
+                case fetches = "fetches"
             }
-            /// On a `quota-exceeded` problem (429 for sessions and queued tasks, 507 for stored bytes): the tenant's quota the request would pass.
+            /// On a `quota-exceeded` problem (429 for sessions, queued tasks and fetch schedules, 507 for stored bytes): the tenant's quota the request would pass.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/quota`.
             public var quota: Components.Schemas.Problem.QuotaPayload?
@@ -50,7 +51,7 @@ extension Components {
             ///   - title:
             ///   - status:
             ///   - detail:
-            ///   - quota: On a `quota-exceeded` problem (429 for sessions and queued tasks, 507 for stored bytes): the tenant's quota the request would pass.
+            ///   - quota: On a `quota-exceeded` problem (429 for sessions, queued tasks and fetch schedules, 507 for stored bytes): the tenant's quota the request would pass.
             ///   - limit: The quota's figure.
             ///   - used: What the tenant holds now.
             ///   - requested: What the request would add.
@@ -250,6 +251,8 @@ extension Components {
                 public var queuedTasks: Components.Schemas.QuotaFigure
                 /// - Remark: Generated from `#/components/schemas/Tenant/quotas/storedBytes`.
                 public var storedBytes: Components.Schemas.QuotaFigure
+                /// - Remark: Generated from `#/components/schemas/Tenant/quotas/fetches`.
+                public var fetches: Components.Schemas.QuotaFigure
                 /// The workers the tenant holds while another tenant's work waits.
                 ///
                 /// - Remark: Generated from `#/components/schemas/Tenant/quotas/transfers`.
@@ -279,22 +282,26 @@ extension Components {
                 ///   - sessions:
                 ///   - queuedTasks:
                 ///   - storedBytes:
+                ///   - fetches:
                 ///   - transfers: The workers the tenant holds while another tenant's work waits.
                 public init(
                     sessions: Components.Schemas.QuotaFigure,
                     queuedTasks: Components.Schemas.QuotaFigure,
                     storedBytes: Components.Schemas.QuotaFigure,
+                    fetches: Components.Schemas.QuotaFigure,
                     transfers: Components.Schemas.Tenant.QuotasPayload.TransfersPayload
                 ) {
                     self.sessions = sessions
                     self.queuedTasks = queuedTasks
                     self.storedBytes = storedBytes
+                    self.fetches = fetches
                     self.transfers = transfers
                 }
                 public enum CodingKeys: String, CodingKey {
                     case sessions
                     case queuedTasks
                     case storedBytes
+                    case fetches
                     case transfers
                 }
             }

@@ -9,6 +9,8 @@ package protocol FetchScheduleRepository {
     func find(publicID: String, sessionID: Int64) async throws -> FetchSchedule?
     func list(sessionID: Int64) async throws -> [FetchSchedule]
     func count(sessionID: Int64) async throws -> Int
+    /// The schedules of each tenant's live sessions, by tenant; `tenantID` alone when given.
+    func countByTenant(tenantID: Int64?) async throws -> [Int64: Int]
     /// Schedules not paused, with no run under way, due at `now`: the earliest first, at most `limit`.
     func due(at now: Date, limit: Int) async throws -> [(publicID: String, sessionID: Int64)]
     /// When the next run not yet started falls due; nil when none is waiting.

@@ -72,9 +72,9 @@ package protocol TaskRepository {
     /// Completed tasks whose content or reply body outlived their session's retention period at `now`, and that no
     /// unfinished upload will send.
     func expiredContent(at now: Date) async throws -> [TransferTask]
-    /// Completed downloads into buckets that still name a multipart upload (they ended without their object), at
-    /// most `limit`.
-    func abandonedObjectUploads(limit: Int) async throws -> [AbandonedObjectUpload]
+    /// Completed downloads into buckets that still name a multipart upload (they ended without their object), of
+    /// task ids after `taskID`, in their order, at most `limit`.
+    func abandonedObjectUploads(after taskID: Int64, limit: Int) async throws -> [AbandonedObjectUpload]
     /// Forgets the task's multipart upload, aborted.
     func forgetObjectUpload(id: Int64) async throws
 

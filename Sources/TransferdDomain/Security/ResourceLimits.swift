@@ -4,6 +4,8 @@ package struct ResourceLimits: Sendable {
     package var maximumTasksPerSession: Int
     /// Fetch schedules in one session.
     package var maximumFetchesPerSession: Int
+    /// Fetch schedules across a tenant's sessions.
+    package var maximumFetchesPerTenant: Int
     /// Tasks not completed (suspended, queued, transferring) across a tenant's sessions.
     package var maximumQueuedTasksPerTenant: Int
     /// Bytes one tenant keeps on disk (contents, replies, partial and staged files); nil for no limit.
@@ -17,6 +19,7 @@ package struct ResourceLimits: Sendable {
         maximumSessionsPerTenant: Int = 1000,
         maximumTasksPerSession: Int = 100_000,
         maximumFetchesPerSession: Int = 100,
+        maximumFetchesPerTenant: Int = 1000,
         maximumQueuedTasksPerTenant: Int = 10_000,
         maximumStoredBytesPerTenant: Int64? = nil,
         maximumDownloadBytes: Int64 = 1 << 40,
@@ -25,6 +28,7 @@ package struct ResourceLimits: Sendable {
         self.maximumSessionsPerTenant = maximumSessionsPerTenant
         self.maximumTasksPerSession = maximumTasksPerSession
         self.maximumFetchesPerSession = maximumFetchesPerSession
+        self.maximumFetchesPerTenant = maximumFetchesPerTenant
         self.maximumQueuedTasksPerTenant = maximumQueuedTasksPerTenant
         self.maximumStoredBytesPerTenant = maximumStoredBytesPerTenant
         self.maximumDownloadBytes = maximumDownloadBytes
@@ -33,6 +37,11 @@ package struct ResourceLimits: Sendable {
 
     /// The quota of a tenant the operator set nothing for.
     package var defaultQuota: TenantQuota {
-        TenantQuota(sessions: maximumSessionsPerTenant, queuedTasks: maximumQueuedTasksPerTenant, storedBytes: maximumStoredBytesPerTenant)
+        TenantQuota(
+            sessions: maximumSessionsPerTenant,
+            queuedTasks: maximumQueuedTasksPerTenant,
+            storedBytes: maximumStoredBytesPerTenant,
+            fetches: maximumFetchesPerTenant
+        )
     }
 }

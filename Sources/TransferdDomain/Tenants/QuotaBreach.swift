@@ -2,7 +2,7 @@
 /// holds and what the request would add.
 package struct QuotaBreach: Sendable, Equatable {
     package enum Quota: String, Sendable, Equatable {
-        case sessions, queuedTasks, storedBytes
+        case sessions, queuedTasks, storedBytes, fetches
     }
 
     package var quota: Quota
@@ -35,6 +35,8 @@ package struct QuotaBreach: Sendable, Equatable {
             "This tenant's quota of stored bytes is \(limit) and it keeps \(used), which leaves nothing for a download. Delete contents or files first."
         case .storedBytes:
             "This tenant's quota of stored bytes is \(limit); it keeps \(used) and the request needs \(requested) more. Delete contents or files first."
+        case .fetches:
+            "This tenant's quota of fetch schedules is \(limit) and it has \(used) across its sessions; delete one first."
         }
     }
 }

@@ -9,12 +9,15 @@ package struct TenantQuota: Sendable, Equatable, Codable {
     package var storedBytes: Int64?
     /// Workers the tenant holds while another tenant's work waits (the service's `--max-transfers-per-tenant`).
     package var transfers: Int?
+    /// Fetch schedules across the tenant's live sessions.
+    package var fetches: Int?
 
-    package init(sessions: Int? = nil, queuedTasks: Int? = nil, storedBytes: Int64? = nil, transfers: Int? = nil) {
+    package init(sessions: Int? = nil, queuedTasks: Int? = nil, storedBytes: Int64? = nil, transfers: Int? = nil, fetches: Int? = nil) {
         self.sessions = sessions
         self.queuedTasks = queuedTasks
         self.storedBytes = storedBytes
         self.transfers = transfers
+        self.fetches = fetches
     }
 
     /// This quota with `other`'s figures where `other` sets them.
@@ -23,7 +26,8 @@ package struct TenantQuota: Sendable, Equatable, Codable {
             sessions: other.sessions ?? sessions,
             queuedTasks: other.queuedTasks ?? queuedTasks,
             storedBytes: other.storedBytes ?? storedBytes,
-            transfers: other.transfers ?? transfers
+            transfers: other.transfers ?? transfers,
+            fetches: other.fetches ?? fetches
         )
     }
 }

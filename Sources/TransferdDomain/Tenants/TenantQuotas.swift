@@ -50,6 +50,7 @@ extension TenantQuotas {
                 case .sessions: (quota.sessions.map(Int64.init), Int64(standing.usage.sessions))
                 case .queuedTasks: (quota.queuedTasks.map(Int64.init), Int64(standing.usage.queuedTasks))
                 case .storedBytes: (quota.storedBytes, standing.usage.storedBytes)
+                case .fetches: (quota.fetches.map(Int64.init), Int64(standing.usage.fetches))
                 }
             if let breach = QuotaBreach.check(kind, limit: limit, used: used, requested: amount) { throw DomainError.quotaExceeded(breach) }
         }

@@ -19,7 +19,8 @@ package struct FetchService: Sendable {
 
     var eventLog: EventLog { tasks.eventLog }
 
-    /// Creates a schedule in an active session; its first run is due at once (or when its window opens).
+    /// Creates a schedule in an active session, within the session's limit and the tenant's quota of schedules; its
+    /// first run is due at once (or when its window opens).
     package func create(_ new: NewFetchSchedule, in session: Session) async throws -> FetchSchedule {
         let now = clock.now
         let schedule = FetchSchedule(
@@ -34,7 +35,7 @@ package struct FetchService: Sendable {
             createdAt: now,
             nextRunAt: new.timing.firstRun(at: now, draw: .random(in: 0..<1))
         )
-        let (sessionID, limit) = (session.rowID, maximumPerSession)
+        let (sessionID, tenantID, limit, quotas) = (session.rowID, session.tenantId, maximumPerSession, tasks.quotas)
         return try await store.write { repositories in
             guard try await repositories.sessions.find(id: sessionID)?.state == .active else {
                 throw DomainError.conflict("The session is not active and takes no fetch schedules.")
@@ -43,6 +44,9 @@ package struct FetchService: Sendable {
             guard count < limit else {
                 throw DomainError.limitExceeded("The session has \(count) fetch schedules, the most a session may have.")
             }
+            var standing = try await repositories.tenants.standing(id: tenantID)
+            standing?.usage.fetches = try await repositories.fetchSchedules.countByTenant(tenantID: tenantID)[tenantID] ?? 0
+            try quotas.admit([.fetches: 1], standing: standing)
             repositories.announce(.fetches)
             return try await repositories.fetchSchedules.insert(schedule)
         }

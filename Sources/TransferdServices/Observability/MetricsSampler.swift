@@ -81,6 +81,7 @@ package struct MetricsSampler: Sendable {
             ("sessions", Int64(usage.sessions), quota.sessions.map(Int64.init)),
             ("queuedTasks", Int64(usage.queuedTasks), quota.queuedTasks.map(Int64.init)),
             ("storedBytes", usage.storedBytes, quota.storedBytes),
+            ("fetches", Int64(usage.fetches), quota.fetches.map(Int64.init)),
         ]
         for (name, used, limit) in figures {
             let labels = [("tenant", standing.name), ("quota", name)]

@@ -88,6 +88,11 @@ package final class ServiceMetrics: Sendable {
             .recordNanoseconds(Int64(max(0, now.timeIntervalSince(written)) * 1e9))
     }
 
+    /// A multipart upload given up after its store failed to abort it too often.
+    package func uploadAbortGivenUp() {
+        counter("transferd_object_upload_aborts_given_up_total").increment()
+    }
+
     /// Moves a counter to `total`, a count kept elsewhere (the store's), by what it grew since the last scrape.
     package func count(_ name: String, _ labels: [(String, String)], total: Int) {
         let series = Series(name, labels)

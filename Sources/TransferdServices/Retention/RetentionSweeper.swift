@@ -3,18 +3,15 @@ import Logging
 import ServiceLifecycle
 import TransferdDomain
 import TransferdEngine
-import TransferdS3
 import TransferdStorage
 
 /// Removes what has outlived its keeping, every `interval`: the content of finished downloads and the reply
 /// bodies of uploads once their session's `retentionPeriod` has passed since completion (writing
 /// `task.content_expired`), staged files past their expiry, and idempotency keys older than a day. Nothing that a
-/// waiting upload will send is removed. It also aborts the multipart uploads of downloads into buckets that ended
-/// without their object. (An object a download made in a tenant's store is the tenant's: it is never removed.)
+/// waiting upload will send is removed. It touches no tenant's store (an object a download made there is the
+/// tenant's: it is never removed), so that none can hold it up: the multipart uploads that downloads into buckets
+/// abandoned are aborted beside it (``UploadAborter``).
 package struct RetentionSweeper: Service {
-    /// Abandoned multipart uploads aborted in one pass at most.
-    static let abortsPerPass = 100
-
     let store: any Store
     let eventLog: EventLog
     let files: FileStore
@@ -75,34 +72,5 @@ package struct RetentionSweeper: Service {
             await kept.removeReply(of: task)
         }
         for file in expiredFiles { await kept.removeStaged(file) }
-        try await abortAbandonedUploads()
-    }
-
-    /// Aborts the multipart uploads of downloads into buckets that ended without their object, then forgets them. One
-    /// the store cannot abort now (it is unreachable, or answers 5xx) is tried again at the next pass; one it refuses
-    /// (the store was removed, its key changed) is forgotten, with a warning: nothing here can abort it.
-    private func abortAbandonedUploads() async throws {
-        let abandoned = try await store.lookup { try await $0.tasks.abandonedObjectUploads(limit: Self.abortsPerPass) }
-        for upload in abandoned {
-            do {
-                let client = try await objects.client(tenantID: upload.tenantID, storage: upload.location.storage)
-                try await client.abortMultipartUpload(upload.location.key.value, upload: upload.progress.multipartUpload)
-            } catch let error as S3Error where error.isTransient {
-                continue
-            } catch let error as TransferError where error.code == .objectStorageRefused {
-                logger.warning(
-                    "a multipart upload could not be aborted",
-                    metadata: ["task": "\(upload.taskID)", "storage": "\(upload.location.storage)", "reason": "\(error.message)"]
-                )
-            } catch let error as S3Error {
-                logger.warning(
-                    "a multipart upload could not be aborted",
-                    metadata: ["task": "\(upload.taskID)", "storage": "\(upload.location.storage)", "reason": "\(error)"]
-                )
-            } catch {
-                continue
-            }
-            try await store.write { try await $0.tasks.forgetObjectUpload(id: upload.taskID) }
-        }
     }
 }

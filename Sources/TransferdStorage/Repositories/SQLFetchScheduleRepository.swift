@@ -40,6 +40,18 @@ struct SQLFetchScheduleRepository: FetchScheduleRepository {
         try await db.value("SELECT count(*) FROM fetch_schedules WHERE session_id = ?", [sessionID]) ?? 0
     }
 
+    func countByTenant(tenantID: Int64?) async throws -> [Int64: Int] {
+        let rows = try await db.fetchAll(
+            """
+            SELECT s.tenant_id, count(*) FROM fetch_schedules AS f JOIN sessions AS s ON s.id = f.session_id
+            WHERE s.state <> \(Session.State.invalidated.sqlConstant)\(tenantID == nil ? "" : " AND s.tenant_id = ?")
+            GROUP BY s.tenant_id
+            """,
+            tenantID.map { [$0] } ?? []
+        ) { row in (row[0] as Int64, row[1] as Int) }
+        return Dictionary(rows) { first, _ in first }
+    }
+
     func due(at now: Date, limit: Int) async throws -> [(publicID: String, sessionID: Int64)] {
         try await db.fetchAll(
             """

@@ -124,7 +124,8 @@ struct SQLSessionRepository: SessionRepository {
             // than the round trip it saved (1,000 tasks: 115 ms against 99).
             let reserved = count <= Self.reservedRowIDs ? count : 0
             let columns = [
-                "id", "name", "max_sessions", "max_queued_tasks", "max_stored_bytes", "max_transfers", "sessions", "queued", "stored",
+                "id", "name", "max_sessions", "max_queued_tasks", "max_stored_bytes", "max_transfers", "max_fetches", "sessions", "queued",
+                "stored",
             ]
             return try await db.fetchOne(
                 """

@@ -265,13 +265,13 @@ struct SQLTaskRepository: TaskRepository {
     /// in a key are escaped).
     private static let inContentStore = "%\"storage\":\"!\(ObjectLocation.contentStore)\"%"
 
-    func abandonedObjectUploads(limit: Int) async throws -> [AbandonedObjectUpload] {
+    func abandonedObjectUploads(after taskID: Int64, limit: Int) async throws -> [AbandonedObjectUpload] {
         try await db.fetchAll(
             """
             SELECT t.id, s.tenant_id, t.destination, t.object_upload FROM tasks t JOIN sessions s ON s.id = t.session_id
-            WHERE t.object_upload IS NOT NULL AND t.state = ? LIMIT ?
+            WHERE t.object_upload IS NOT NULL AND t.state = ? AND t.id > ? ORDER BY t.id LIMIT ?
             """,
-            [TaskState.completed, limit]
+            [TaskState.completed, taskID, limit]
         ) { row in
             AbandonedObjectUpload(
                 taskID: row["id"],

@@ -39,7 +39,6 @@ import TransferdDomain
         if let url = SuiteDatabase.url(forDataDirectory: dataDirectory) { arguments += ["--database-url", url] }
         arguments += allowed.flatMap { ["--allow-destination", $0] }
         arguments += environment[Self.argumentsVariable]?.split(separator: " ").map(String.init) ?? []
-        let app = try await buildApplication(configuration: try ServiceOptions.parse(arguments).configuration)
-        try await app.runService()
+        try await ServeCommand.serve(try ServiceOptions.parse(arguments))
     }
 }

@@ -11,7 +11,7 @@ import Testing
         let (service, t2, dataDirectory) = try await TwoTenants.start()
         defer { service.stopIfRunning() }
         try await KeyManagement.command(
-            ["tenants", "set", "t2", "--sessions", "1", "--queued-tasks", "2", "--stored-bytes", "3000"],
+            ["tenants", "set", "t2", "--sessions", "1", "--queued-tasks", "2", "--stored-bytes", "3000", "--fetches", "1"],
             dataDirectory: dataDirectory
         )
 
@@ -40,26 +40,41 @@ import Testing
         #expect(try await t2.send(.GET, "/v1/files/plain").status == 404, "nothing of the refused file is kept")
         _ = try await service.api.stageFile("large", size: 50_000)
 
+        // fetch schedules, across the tenant's sessions
+        let fetch = #"{"url": "http://127.0.0.1:9/feed", "interval": 3600}"#
+        #expect(try await t2.send(.POST, "/v1/sessions/first/fetches", json: fetch).status == 201)
+        let schedule = try await t2.send(.POST, "/v1/sessions/first/fetches", json: fetch)
+        #expect(schedule.status == 429)
+        Self.expectBreach(schedule.problem, "fetches", limit: 1, used: 1, requested: 1)
+        for _ in 0..<2 { #expect(try await service.api.send(.POST, "/v1/sessions/second/fetches", json: fetch).status == 201) }
+
         // shown to each tenant, and to the operator
         let own = try await t2.send(.GET, "/v1/tenant").decode(TenantView.self)
         #expect(own.name == "t2")
         #expect(own.quotas.sessions == .init(limit: 1, used: 1))
         #expect(own.quotas.queuedTasks == .init(limit: 2, used: 2))
         #expect(own.quotas.storedBytes == .init(limit: 3000, used: 2000))
+        #expect(own.quotas.fetches == .init(limit: 1, used: 1))
         let other = try await service.api.send(.GET, "/v1/tenant").decode(TenantView.self)
         #expect(other.name == "default")
         #expect(other.quotas.sessions == .init(limit: 1000, used: 2), "the service's default")
         #expect(other.quotas.storedBytes == .init(limit: nil, used: 50_000))
+        #expect(other.quotas.fetches == .init(limit: 1000, used: 2), "the service's default")
         let scrape = try await Scrape(service.api)
         #expect(scrape[#"transferd_tenant_usage{quota="storedBytes",tenant="t2"}"#] == 2000)
         #expect(scrape[#"transferd_tenant_quota{quota="storedBytes",tenant="t2"}"#] == 3000)
         #expect(scrape[#"transferd_tenant_usage{quota="sessions",tenant="default"}"#] == 2)
+        #expect(scrape[#"transferd_tenant_usage{quota="fetches",tenant="t2"}"#] == 1)
         let listed = try await KeyManagement.tenantLines(dataDirectory: dataDirectory)
-        #expect(listed.contains("t2\t1/1\t2/2\t2000/3000\tdefault"), "transferd tenants list: \(listed)")
+        #expect(listed.contains("t2\t1/1\t2/2\t2000/3000\t1/1\tdefault"), "transferd tenants list: \(listed)")
         let dashboard = DashboardClient(t2)
         _ = try await dashboard.signIn(t2.key ?? "")
         let page = try await dashboard.get("/ui/sessions").text
-        for figure in ["<dt>Sessions</dt><dd>1 of 1</dd>", "<dt>Queued tasks</dt><dd>2 of 2</dd>", "<dt>Stored</dt><dd>2 kB of 3 kB</dd>"] {
+        let figures = [
+            "<dt>Sessions</dt><dd>1 of 1</dd>", "<dt>Queued tasks</dt><dd>2 of 2</dd>", "<dt>Stored</dt><dd>2 kB of 3 kB</dd>",
+            "<dt>Fetch schedules</dt><dd>1 of 1</dd>",
+        ]
+        for figure in figures {
             #expect(page.contains(figure), "the dashboard shows \(figure)")
         }
 

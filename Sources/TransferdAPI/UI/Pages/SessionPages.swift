@@ -70,6 +70,7 @@ struct SessionPages: Sendable {
             figure("Sessions", "\(standing.usage.sessions)", standing.quota.sessions.map { "\($0)" }),
             figure("Queued tasks", "\(standing.usage.queuedTasks)", standing.quota.queuedTasks.map { "\($0)" }),
             figure("Stored", DisplayFormat.size(standing.usage.storedBytes), standing.quota.storedBytes.map(DisplayFormat.size)),
+            figure("Fetch schedules", "\(standing.usage.fetches)", standing.quota.fetches.map { "\($0)" }),
         ]
         return gate.pages.render(
             "sessions",
