@@ -40,24 +40,21 @@ package struct ContentStoreSettings: Sendable, Equatable {
         guard [nil, "true", "false"].contains(parameters["pathStyle"]) else {
             throw DomainError.invalidField("--content-store", requirement: "takes pathStyle=true or pathStyle=false")
         }
-        storage = try ObjectStorageSettings(
-            endpoint: parameters["endpoint"] ?? "https://s3.\(region).amazonaws.com",
-            region: region,
-            bucket: bucket,
-            accessKeyId: accessKeyId,
-            secretAccessKey: secretAccessKey,
-            pathStyle: parameters["pathStyle"] == "true"
-        )
+        // The bucket at an endpoint: the one transferd reaches, or the one clients outside do.
+        let at = { (endpoint: String) in
+            try ObjectStorageSettings(
+                endpoint: endpoint,
+                region: region,
+                bucket: bucket,
+                accessKeyId: accessKeyId,
+                secretAccessKey: secretAccessKey,
+                pathStyle: parameters["pathStyle"] == "true"
+            )
+        }
+        storage = try at(parameters["endpoint"] ?? "https://s3.\(region).amazonaws.com")
         publicStorage = try parameters["publicEndpoint"].map { endpoint in
             do {
-                return try ObjectStorageSettings(
-                    endpoint: endpoint,
-                    region: region,
-                    bucket: bucket,
-                    accessKeyId: accessKeyId,
-                    secretAccessKey: secretAccessKey,
-                    pathStyle: parameters["pathStyle"] == "true"
-                )
+                return try at(endpoint)
             } catch {
                 throw DomainError.invalidField("--content-store", requirement: "takes a publicEndpoint of the form http(s)://host[:port]")
             }

@@ -165,7 +165,7 @@ package final class DestinationGuard: Sendable {
     /// through the service's resolver. The operator's log keeps the detail (under the request's id, in a request).
     private func permittedAddress(of destination: Destination) async throws -> IPAddress {
         if let literal = destination.address {
-            try check(literal, host: destination.host)
+            try check(literal)
             return literal
         }
         let host = destination.host
@@ -198,7 +198,7 @@ package final class DestinationGuard: Sendable {
     }
 
     /// Throws `destinationNotAllowed` when the policy refuses `address`, which the client gave as an address.
-    package func check(_ address: IPAddress, host: String) throws {
+    package func check(_ address: IPAddress) throws {
         if let reason = policy.refusal(for: address) {
             throw TransferError(
                 code: .destinationNotAllowed,

@@ -44,9 +44,7 @@ package struct FetchService: Sendable {
             guard count < limit else {
                 throw DomainError.limitExceeded("The session has \(count) fetch schedules, the most a session may have.")
             }
-            var standing = try await repositories.tenants.standing(id: tenantID)
-            standing?.usage.fetches = try await repositories.fetchSchedules.countByTenant(tenantID: tenantID)[tenantID] ?? 0
-            try quotas.admit([.fetches: 1], standing: standing)
+            try quotas.admit([.fetches: 1], standing: try await repositories.standingCountingFetches(id: tenantID))
             repositories.announce(.fetches)
             return try await repositories.fetchSchedules.insert(schedule)
         }

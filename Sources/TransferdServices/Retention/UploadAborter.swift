@@ -86,8 +86,7 @@ package final class UploadAborter: Service {
             }
             switch action {
             case .forget:
-                failures.withLock { $0.uploads[upload.taskID] = nil }
-                failures.withLock { $0.stores[key] = nil }
+                failures.withLock { ($0.uploads[upload.taskID], $0.stores[key]) = (nil, nil) }
                 await forget(upload)
             case .retry(let backoff):
                 leaveAlone(key, for: backoff, at: now, failedUpload: upload.taskID)

@@ -14,25 +14,16 @@ package struct TenantService: Sendable {
 
     /// A tenant's quota as it is held to it (the operator's figures over the defaults), and what it holds.
     package func standing(id: Int64) async throws -> TenantStanding {
-        let read = try await store.read { repositories in
-            (try await repositories.tenants.standing(id: id), try await repositories.fetchSchedules.countByTenant(tenantID: id))
+        guard var standing = try await store.read({ try await $0.standingCountingFetches(id: id) }) else {
+            throw DomainError.notFound("The tenant of this key is gone.")
         }
-        guard var standing = read.0 else { throw DomainError.notFound("The tenant of this key is gone.") }
         standing.quota = defaults.overridden(by: standing.quota)
-        standing.usage.fetches = read.1[id] ?? 0
         return standing
     }
 
     /// Every tenant, with the figures the operator set for it (nil: the default) and what it holds.
     package func standings() async throws -> [TenantStanding] {
-        let (standings, fetches) = try await store.read { repositories in
-            (try await repositories.tenants.standings(), try await repositories.fetchSchedules.countByTenant(tenantID: nil))
-        }
-        return standings.map { standing in
-            var standing = standing
-            standing.usage.fetches = fetches[standing.id] ?? 0
-            return standing
-        }
+        try await store.read { try await $0.standingsCountingFetches() }
     }
 
     /// Changes the figures the operator set for the tenant named `name`; nil when there is no such tenant.
