@@ -109,6 +109,7 @@ let package = Package(
                 .copy("0028_fetch_schedules.sql"),
                 .copy("0029_tenant_fetch_quota.sql"),
                 .copy("0030_abandoned_uploads.sql"),
+                .copy("0031_reserved_bytes.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

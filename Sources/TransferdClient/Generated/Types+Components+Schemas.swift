@@ -1052,7 +1052,7 @@ extension Components {
             public var lastAcknowledgedSequence: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Session/pendingDeliveries`.
             public var pendingDeliveries: Swift.Int
-            /// Bytes the session's tasks keep on disk: contents, reply bodies, partial files.
+            /// Bytes the session's tasks keep: contents, reply bodies, partial files, and what their running transfers have reserved before writing it.
             ///
             /// - Remark: Generated from `#/components/schemas/Session/storedBytes`.
             public var storedBytes: Swift.Int
@@ -1109,7 +1109,7 @@ extension Components {
             ///   - lastEventSequence: The sequence of the newest event: read or stream events `after` it to see only what comes next.
             ///   - lastAcknowledgedSequence: The newest event the webhook subscriber acknowledged (the completion handler's record).
             ///   - pendingDeliveries:
-            ///   - storedBytes: Bytes the session's tasks keep on disk: contents, reply bodies, partial files.
+            ///   - storedBytes: Bytes the session's tasks keep: contents, reply bodies, partial files, and what their running transfers have reserved before writing it.
             ///   - webhookState:
             ///   - taskCounts:
             ///   - createdAt:
@@ -2371,7 +2371,7 @@ extension Components {
             public var checksum: Components.Schemas.Checksum?
             /// - Remark: Generated from `#/components/schemas/Task/earliestBeginDate`.
             public var earliestBeginDate: Foundation.Date?
-            /// Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary and the discretionary window is closed; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: its tenant keeps as many bytes as its quota of stored bytes allows).
+            /// Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary and the discretionary window is closed; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: the bytes it would write do not fit its tenant's quota of stored bytes, with what the tenant keeps and its running transfers have reserved).
             ///
             /// - Remark: Generated from `#/components/schemas/Task/waitingReason`.
             @frozen public enum WaitingReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
@@ -2385,7 +2385,7 @@ extension Components {
                 case authenticationChallenge = "authenticationChallenge"
                 case _empty_ = ""
             }
-            /// Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary and the discretionary window is closed; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: its tenant keeps as many bytes as its quota of stored bytes allows).
+            /// Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary and the discretionary window is closed; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: the bytes it would write do not fit its tenant's quota of stored bytes, with what the tenant keeps and its running transfers have reserved).
             ///
             /// - Remark: Generated from `#/components/schemas/Task/waitingReason`.
             public var waitingReason: Components.Schemas.Task.WaitingReasonPayload?
@@ -2714,7 +2714,7 @@ extension Components {
             ///   - file: The finished download; null until then, and after its content is deleted.
             ///   - checksum:
             ///   - earliestBeginDate:
-            ///   - waitingReason: Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary and the discretionary window is closed; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: its tenant keeps as many bytes as its quota of stored bytes allows).
+            ///   - waitingReason: Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary and the discretionary window is closed; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: the bytes it would write do not fit its tenant's quota of stored bytes, with what the tenant keeps and its running transfers have reserved).
             ///   - nextAttemptAt: When a waiting task may start.
             ///   - attempts: Every attempt that ran to an outcome, oldest first.
             ///   - resumable: Whether the bytes received so far can be continued with a range request (after a suspend, a retry, a restart or from resume data).

@@ -6549,7 +6549,9 @@ public enum Operations {
     /// else the service's default (`--max-sessions-per-tenant`, `--max-queued-tasks-per-tenant`,
     /// `--max-stored-bytes-per-tenant`). Going over one answers 429 (sessions, queued tasks) or 507 (stored bytes)
     /// with a `quota-exceeded` problem naming it. Stored bytes count downloaded contents, reply bodies, partial files
-    /// and staged files (each staged file at its whole declared length from its creation).
+    /// and staged files (each staged file at its whole declared length from its creation), and what running transfers
+    /// have reserved before writing it (a download's declared length, an upload's reply cap): a transfer whose
+    /// reservation does not fit waits with `waitingReason: storageQuota`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/tenant`.

@@ -62,8 +62,15 @@ package protocol TaskRepository {
     /// tasks first; returns the identifiers of the tasks written, by row id (one no longer running or the owner's is
     /// missing).
     func recordResponses(owner: String, _ responses: [(id: Int64, received: ReceivedResponse)]) async throws -> [Int64: Int64]
+    /// The offset a task's stored bytes are reserved through: what it keeps and what it has reserved after that
+    /// (counted in its tenant's stored bytes; ``StorageGrant``).
+    func reservation(id: Int64) async throws -> Int64
+    /// Reserves a running task's stored bytes through the offset `through`, for the lease's `owner` (a reservation only
+    /// grows while the lease lasts, and goes with it); false when it is no longer running or the owner's.
+    func reserve(id: Int64, owner: String, through: Int64) async throws -> Bool
     /// The counters of a running upload by the lease's `owner`; false when it is no longer running or the owner's.
     func recordUploadProgress(id: Int64, owner: String, sent: Int64, expected: Int64) async throws -> Bool
+    /// Keeps an upload's reply, which counts in place of the bytes reserved for it.
     func recordReply(id: Int64, reply: StoredReply) async throws
     /// Forgets the finished content of a task (its file is removed by the caller).
     func forgetContent(id: Int64) async throws

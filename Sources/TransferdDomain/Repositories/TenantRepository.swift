@@ -2,6 +2,9 @@
 package protocol TenantRepository {
     /// The tenant with its quota and usage; nil when no tenant has the id.
     func standing(id: Int64) async throws -> TenantStanding?
+    /// The tenant with its quota and usage, its row locked for the transaction on PostgreSQL, so that two instances
+    /// admitting its stored bytes at once take turns (SQLite's one writer does so already).
+    func lockedStanding(id: Int64) async throws -> TenantStanding?
     /// Every tenant with its quota and usage, by name.
     func standings() async throws -> [TenantStanding]
     /// The quotas the operator set, of the tenants that have one.

@@ -61,3 +61,19 @@ extension TenantQuotas {
         try await quota(of: tenant, repositories).storedBytes != nil
     }
 }
+
+extension TenantQuotas {
+    /// ``StorageGrant/decide(held:needed:wanted:limit:used:)`` for the tenant of `standing`, read in the caller's
+    /// transaction (none: the tenant is gone, and nothing holds it).
+    package func grantStorage(held: Int64, needed: Int64, wanted: Int64, standing: TenantStanding?) -> StorageGrant {
+        guard let standing else { return .through(max(held, wanted, needed)) }
+        let limit = defaults.overridden(by: standing.quota).storedBytes
+        return StorageGrant.decide(held: held, needed: needed, wanted: wanted, limit: limit, used: standing.usage.storedBytes)
+    }
+
+    /// The breach of `tenant` when it keeps more than its quota of stored bytes (``StorageGrant/overdrawn(limit:used:)``).
+    package func storageOverdrawn(tenant: Int64, _ repositories: any Repositories) async throws -> QuotaBreach? {
+        guard let standing = try await repositories.tenants.standing(id: tenant) else { return nil }
+        return StorageGrant.overdrawn(limit: defaults.overridden(by: standing.quota).storedBytes, used: standing.usage.storedBytes)
+    }
+}

@@ -33,6 +33,8 @@ struct BodyWriter {
     let flushInterval: Duration
     /// The file may not grow past this (`fileTooLarge`), whatever the server announced.
     let maximumSize: Int64
+    /// Nothing is written past what the task has reserved: a batch waits for its reservation.
+    let allowance: StorageAllowance
 
     /// Writes the body (decoded first when `decoder` is set) from `start`, and stops after `end` when one is given
     /// (a segment). `onBytes` sees every stored byte in order. Returns the offset after the last byte.
@@ -56,6 +58,7 @@ struct BodyWriter {
 
             func writeBatch() async throws {
                 try await writes.next()  // at most one write in flight, so the mark only moves forward
+                try await allowance.cover(through: offset)
                 let bytes = batch
                 let at = offset - Int64(bytes.readableBytes)
                 writes.addTask {
@@ -68,18 +71,20 @@ struct BodyWriter {
             }
 
             /// Writes what arrived and is not in the file yet (the batch, and the write in flight if it failed),
-            /// in a task of its own: a stopped attempt's task is cancelled, and so would its writes be.
+            /// as far as the reservation reaches, in a task of its own: a stopped attempt's task is cancelled, and
+            /// so would its writes be.
             func writeRest() async {
                 _ = try? await writes.waitForAll()
                 var unwritten = inFlight
                 unwritten.writeImmutableBuffer(batch)
                 let (at, missing) = (mark.value, Int(offset - mark.value))
-                guard missing > 0, missing <= unwritten.readableBytes,
-                    let rest = unwritten.getSlice(at: unwritten.readerIndex + unwritten.readableBytes - missing, length: missing)
+                let reserved = Int(min(Int64(missing), allowance.through - at))
+                guard missing > 0, reserved > 0, missing <= unwritten.readableBytes,
+                    let rest = unwritten.getSlice(at: unwritten.readerIndex + unwritten.readableBytes - missing, length: reserved)
                 else { return }
                 await Task {
                     guard (try? await handle.write(contentsOf: rest, toAbsoluteOffset: at)) != nil else { return }
-                    mark.advance(to: at + Int64(missing))
+                    mark.advance(to: at + Int64(reserved))
                 }.value
             }
 

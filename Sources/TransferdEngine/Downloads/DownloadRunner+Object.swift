@@ -32,7 +32,8 @@ extension DownloadRunner {
             limits: [environment.serviceLimit, transfer.limit],
             maximumSize: download.maxBytes,
             contentType: contentType,
-            kept: ObjectWriter.Kept(kept)
+            kept: ObjectWriter.Kept(kept),
+            allowance: first.allowance
         ) { [reporter = environment.reporter] progress in
             try await reporter.objectUploadBegun(transfer, objectUpload: progress)
         }

@@ -174,8 +174,19 @@ package struct DownloadRunner: TransferRunner {
         let start = try AttemptStart(summary, resumePoint: resumePoint, restartReason: restartReason, decoded: decoder != nil)
         transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: start))
         if start.expectedBytes > download.maxBytes { throw TransferError.tooLarge(limit: download.maxBytes) }
+        // A declared length is reserved whole before the first byte: a tenant over its quota waits (`storageQuota`).
+        let allowance = StorageAllowance(transfer: transfer, reporter: environment.reporter, kept: start.offset)
+        if start.expectedBytes >= 0 { try await allowance.cover(through: start.expectedBytes, asFarAs: start.expectedBytes) }
         transfer.begin(received: start.offset, expected: start.expectedBytes)
-        let body = FirstBody(body: response.body, url: url, start: start, decoder: decoder, deadline: deadline, timeline: timeline)
+        let body = FirstBody(
+            body: response.body,
+            url: url,
+            start: start,
+            decoder: decoder,
+            deadline: deadline,
+            timeline: timeline,
+            allowance: allowance
+        )
         return .body(body, contentType: mimeType)
     }
 
@@ -198,6 +209,8 @@ package struct DownloadRunner: TransferRunner {
         package let deadline: NIODeadline
         /// The metrics of the request that brought it.
         package let timeline: RequestTimeline
+        /// How far the attempt may write.
+        package let allowance: StorageAllowance
     }
 
     /// A byte range to ask for: `Range: bytes=first-[last]`, with `If-Range` when continuing known bytes.
@@ -304,7 +317,8 @@ package struct DownloadRunner: TransferRunner {
                 transfer: transfer,
                 limits: [environment.serviceLimit, transfer.limit],
                 flushInterval: environment.progressInterval,
-                maximumSize: download.maxBytes
+                maximumSize: download.maxBytes,
+                allowance: first.allowance
             )
             let prefix = BodyWriter.Mark(start.offset)
             var digest = ContentDigest(checksum: download.checksum)

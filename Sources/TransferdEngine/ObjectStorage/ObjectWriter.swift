@@ -49,6 +49,8 @@ struct ObjectWriter {
     let maximumSize: Int64
     let contentType: String?
     let kept: Kept
+    /// No part goes past what the task has reserved: a part waits for its reservation.
+    let allowance: StorageAllowance
     /// Records a multipart upload just begun, before any part goes: the next attempt continues it, whatever happens
     /// to this one. False when the task no longer wants the transfer.
     let begun: @Sendable (ObjectUploadProgress) async throws -> Bool
@@ -88,6 +90,7 @@ struct ObjectWriter {
                     var full = part
                     full.moveWriterIndex(to: part.readerIndex + partSize)
                     part = Self.partBuffer(partSize, after: part.readableBytesView.dropFirst(partSize))
+                    try await allowance.cover(through: offset - Int64(part.readableBytes))
                     let upload = try await begin(partSize: Int64(partSize))
                     if inFlight == window {
                         try await sending.next()
@@ -113,6 +116,7 @@ struct ObjectWriter {
             }
             try await sending.waitForAll()
         }
+        try await allowance.cover(through: offset)
         return (offset, try await finish(part))
     }
 

@@ -23,7 +23,8 @@ package protocol TransferReporter: Sendable {
     /// the bytes of the parts acknowledged and its multipart upload), after its response when that is unrecorded;
     /// `bytesWritten` arrived since the last one. `unwanted` when the task no longer wants
     /// the transfer (suspended, cancelled, or leased to another instance), `overQuota` when its tenant keeps more than
-    /// its quota of stored bytes (recorded still): either way the transfer must stop.
+    /// its quota of stored bytes, reservations counted (it was lowered; recorded still): either way the transfer must
+    /// stop.
     func checkpoint(
         _ transfer: ActiveTransfer,
         received: Int64,
@@ -32,6 +33,10 @@ package protocol TransferReporter: Sendable {
         partialBytes: Int64,
         objectUpload: ObjectUploadProgress?
     ) async throws -> CheckpointVerdict
+    /// Reserves the tenant's stored bytes for what the transfer will write before it writes them, so that its
+    /// reservation covers the offset `needed` at least and `wanted` when the quota leaves room (``StorageGrant``);
+    /// `overQuota` when even `needed` does not fit, `unwanted` as for `checkpoint`.
+    func reserve(_ transfer: ActiveTransfer, through needed: Int64, asFarAs wanted: Int64) async throws -> ReservationVerdict
     /// A download into a bucket began its multipart upload: recorded before any part goes. False when the task no
     /// longer wants the transfer.
     func objectUploadBegun(_ transfer: ActiveTransfer, objectUpload: ObjectUploadProgress) async throws -> Bool

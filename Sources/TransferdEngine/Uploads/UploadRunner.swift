@@ -98,6 +98,13 @@ package struct UploadRunner: TransferRunner {
         }
         try job.authorize(&request, for: job.url, with: environment.vault)
         request.body = .stream(body, length: .known(length))
+        // The reply it keeps counts in its tenant's stored bytes: as much as it may keep is reserved before the
+        // request goes, so that a tenant over its quota waits (`storageQuota`) instead of sending.
+        let replyRoom = Int64(replyLimit)
+        try await StorageAllowance(transfer: transfer, reporter: environment.reporter, kept: 0).cover(
+            through: replyRoom,
+            asFarAs: replyRoom
+        )
         transfer.begin(received: 0, expected: length)
         let timeline = transfer.timeline(url: job.url, method: upload.method)
         let response = try await reportingProgress(job, transfer: transfer) { [request] in

@@ -102,13 +102,32 @@ extension TaskService: TransferReporter {
                 )
                 try await eventLog.append(repositories, .taskProgress(progress), for: task)
             }
-            // Past the quota by what arrived since the last checkpoint at most.
-            guard try await quotas.limitsStorage(of: transfer.tenantID, repositories) else { return .proceed }
-            do {
-                try await quotas.admit([.storedBytes: 1], tenant: transfer.tenantID, repositories)
-                return .proceed
-            } catch DomainError.quotaExceeded(let breach) {
-                return .overQuota(breach)
+            // Every byte written was reserved first; a tenant keeps more than its quota only once it was lowered.
+            guard try await quotas.limitsStorage(of: transfer.tenantID, repositories),
+                let breach = try await quotas.storageOverdrawn(tenant: transfer.tenantID, repositories)
+            else { return .proceed }
+            return .overQuota(breach)
+        }
+    }
+
+    /// Reserves stored bytes for what `transfer` will write before it writes them, when its tenant has a quota of
+    /// them: granted against the tenant's standing, which counts every reservation, so that transfers running at
+    /// once cannot together pass the quota (``StorageGrant``). A tenant without such a quota (the quotas as last
+    /// read) costs no write.
+    package func reserve(_ transfer: ActiveTransfer, through needed: Int64, asFarAs wanted: Int64) async throws -> ReservationVerdict {
+        let (taskID, tenantID, quotas) = (transfer.taskID, transfer.tenantID, quotas)
+        guard try await store.lookup({ try await quotas.limitsStorage(of: tenantID, $0) }) else {
+            return .granted(through: max(needed, wanted))
+        }
+        return try await writeIfStillOwned(transfer, stopped: .unwanted) { repositories, owner in
+            let standing = try await repositories.tenants.lockedStanding(id: tenantID)
+            let held = try await repositories.tasks.reservation(id: taskID)
+            switch quotas.grantStorage(held: held, needed: needed, wanted: wanted, standing: standing) {
+            case .refused(let breach): return .overQuota(breach)
+            case .through(let through) where through > held:
+                let reserved = try await repositories.tasks.reserve(id: taskID, owner: owner, through: through)
+                return reserved ? .granted(through: through) : .unwanted
+            case .through(let through): return .granted(through: through)
             }
         }
     }

@@ -155,10 +155,28 @@ struct SQLTaskRepository: TaskRepository {
         try await db.execute(
             """
             UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?,
-              object_upload = COALESCE(?, object_upload)
+              object_upload = COALESCE(?, object_upload),
+              reserved_bytes = CASE WHEN partial_bytes + reserved_bytes > ? THEN partial_bytes + reserved_bytes - ? ELSE 0 END
             WHERE id = ? AND state IN (?, ?) AND lease_owner = ?
             """,
-            [received, expected, partialBytes, try RowCoding.json(objectUpload), id, TaskState.running, TaskState.canceling, owner]
+            [
+                received, expected, partialBytes, try RowCoding.json(objectUpload), partialBytes, partialBytes, id,
+                TaskState.running, TaskState.canceling, owner,
+            ]
+        ) > 0
+    }
+
+    func reservation(id: Int64) async throws -> Int64 {
+        try await db.value("SELECT partial_bytes + reserved_bytes FROM tasks WHERE id = ?", [id]) ?? 0
+    }
+
+    func reserve(id: Int64, owner: String, through: Int64) async throws -> Bool {
+        try await db.execute(
+            """
+            UPDATE tasks SET reserved_bytes = CASE WHEN ? - partial_bytes > reserved_bytes THEN ? - partial_bytes ELSE reserved_bytes END
+            WHERE id = ? AND state = ? AND lease_owner = ?
+            """,
+            [through, through, id, TaskState.running, owner]
         ) > 0
     }
 
@@ -227,7 +245,7 @@ struct SQLTaskRepository: TaskRepository {
     }
 
     func recordReply(id: Int64, reply: StoredReply) async throws {
-        try await db.execute("UPDATE tasks SET reply = ? WHERE id = ?", [try RowCoding.json(reply), id])
+        try await db.execute("UPDATE tasks SET reply = ?, reserved_bytes = 0 WHERE id = ?", [try RowCoding.json(reply), id])
     }
 
     func forgetContent(id: Int64) async throws {

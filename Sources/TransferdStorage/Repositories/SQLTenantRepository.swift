@@ -22,6 +22,13 @@ struct SQLTenantRepository: TenantRepository {
         try await db.fetchOne(Self.standings + " WHERE t.id = ?", [id], { Self.standing(row: $0) })
     }
 
+    func lockedStanding(id: Int64) async throws -> TenantStanding? {
+        if db.dialect == .postgres {
+            _ = try await db.value("SELECT id FROM tenants WHERE id = ? FOR UPDATE", [id]) as Int64?
+        }
+        return try await standing(id: id)
+    }
+
     func standings() async throws -> [TenantStanding] {
         try await db.fetchAll(Self.standings + " ORDER BY t.name", [], { Self.standing(row: $0) })
     }

@@ -27,6 +27,9 @@ import TransferdStorage
         ) async throws
             -> CheckpointVerdict
         { .proceed }
+        func reserve(_ transfer: ActiveTransfer, through needed: Int64, asFarAs wanted: Int64) async throws -> ReservationVerdict {
+            .granted(through: wanted)
+        }
         func objectUploadBegun(_ transfer: ActiveTransfer, objectUpload: ObjectUploadProgress) async throws -> Bool { true }
         func uploadProgress(_ transfer: ActiveTransfer, sent: Int64, expected: Int64, bytesSent: Int64) async throws -> Bool { true }
         func replyKept(_ transfer: ActiveTransfer, reply: StoredReply) async throws {}

@@ -328,6 +328,8 @@ final class OriginServer: Sendable {
                     try await writer.write(OriginContent.buffer(offset..<end))
                     offset = end
                 }
+                // Ends the body: a chunked one (`noLength`) is not over until its last chunk is sent.
+                try await writer.finish(nil)
             }
         )
     }
