@@ -170,19 +170,7 @@ import TransferdTestSupport
             defer { service.stopIfRunning() }
             try await t2.createSession("batch", configuration: #"{"retryMaximumDelay": 1}"#)
             let task = #"{"kind": "download", "url": "\#(origin.url("/files/2000000"))"}"#
-            let batch = try await t2.send(
-                .POST,
-                "/v1/sessions/batch/tasks",
-                json: #"{"tasks": [\#(Array(repeating: task, count: 30).joined(separator: ", "))]}"#
-            )
-            #expect(batch.status == 201, "\(batch.text)")
-            var mostUsed = 0
-            try await waitUntil(timeout: .seconds(120)) {
-                mostUsed = max(mostUsed, try await t2.send(.GET, "/v1/tenant").decode(TenantView.self).quotas.storedBytes.used)
-                let tasks = try await t2.tasks("batch")
-                let refused = tasks.filter { $0.attempts.contains { $0.outcome == "quotaExceeded" } }
-                return tasks.count { $0.state == "completed" } == 2 && refused.count >= 20
-            }
+            let mostUsed = try await Self.batch(of: task, count: 30, in: "batch", t2, untilCompleted: 2, refused: 20)
             #expect(mostUsed <= 5_000_000, "used \(mostUsed) of a quota of 5,000,000")
             let tasks = try await t2.tasks("batch")
             #expect(tasks.count { $0.state == "completed" } == 2)
@@ -240,25 +228,39 @@ import TransferdTestSupport
             try await t2.createSession("up", configuration: #"{"retryMaximumDelay": 1}"#)
             _ = try await t2.stageFile("data", size: 10)
             let upload = #"{"kind": "upload", "url": "\#(receiver.url("chatty", "replySize=1048576"))", "from": {"file": "data"}}"#
-            let batch = try await t2.send(
-                .POST,
-                "/v1/sessions/up/tasks",
-                json: #"{"tasks": [\#(Array(repeating: upload, count: 20).joined(separator: ", "))]}"#
-            )
-            #expect(batch.status == 201, "\(batch.text)")
-            var mostUsed = 0
-            try await waitUntil(timeout: .seconds(90)) {
-                mostUsed = max(mostUsed, try await t2.send(.GET, "/v1/tenant").decode(TenantView.self).quotas.storedBytes.used)
-                let tasks = try await t2.tasks("up")
-                let refused = tasks.filter { $0.attempts.contains { $0.outcome == "quotaExceeded" } }
-                return tasks.count { $0.state == "completed" } == 2 && refused.count >= 10
-            }
+            let mostUsed = try await Self.batch(of: upload, count: 20, in: "up", t2, untilCompleted: 2, refused: 10)
             #expect(mostUsed <= 3_000_000, "used \(mostUsed) of a quota of 3,000,000")
             let tasks = try await t2.tasks("up")
             #expect(tasks.filter { $0.state == "completed" }.allSatisfy { $0.responseBody?.size == 1_048_576 })
             #expect(try await receiver.received("chatty").count == 2, "the waiting uploads sent nothing")
             #expect(try await t2.send(.GET, "/v1/tenant").decode(TenantView.self).quotas.storedBytes.used == 10 + 2 * 1_048_576)
         }
+    }
+
+    /// Creates `count` tasks like `task` in one batch of `session`, then waits until `completed` of them have completed
+    /// and at least `refused` have had an attempt refused for the quota; returns the most the tenant used at any look.
+    private static func batch(
+        of task: String,
+        count: Int,
+        in session: String,
+        _ api: APIClient,
+        untilCompleted completed: Int,
+        refused: Int
+    ) async throws -> Int {
+        let batch = try await api.send(
+            .POST,
+            "/v1/sessions/\(session)/tasks",
+            json: #"{"tasks": [\#(Array(repeating: task, count: count).joined(separator: ", "))]}"#
+        )
+        #expect(batch.status == 201, "\(batch.text)")
+        var mostUsed = 0
+        try await waitUntil(timeout: .seconds(120)) {
+            mostUsed = max(mostUsed, try await api.send(.GET, "/v1/tenant").decode(TenantView.self).quotas.storedBytes.used)
+            let tasks = try await api.tasks(session)
+            let refusals = tasks.count { $0.attempts.contains { $0.outcome == "quotaExceeded" } }
+            return tasks.count { $0.state == "completed" } == completed && refusals >= refused
+        }
+        return mostUsed
     }
 
     private static func expectBreach(_ problem: ProblemView?, _ quota: String, limit: Int64, used: Int64, requested: Int64) {
