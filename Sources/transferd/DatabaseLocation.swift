@@ -15,4 +15,14 @@ struct DatabaseLocation: ParsableArguments {
     func withStore<T>(_ body: (any Store) async throws -> T) async throws -> T {
         try await OpenedStore.with(dataDirectory: dataDir, databaseURL: databaseURL.isEmpty ? nil : databaseURL, body)
     }
+
+    /// Throws unless the database is a data directory's SQLite database: PostgreSQL is backed up and restored with its
+    /// own tools.
+    func requireSQLite() throws {
+        guard databaseURL.isEmpty else {
+            throw ValidationError(
+                "PostgreSQL is backed up and restored with its own tools (pg_dump and pg_restore, or base backups with WAL archiving); see docs/deployment.md."
+            )
+        }
+    }
 }

@@ -2,14 +2,16 @@ import ArgumentParser
 import NIOCore
 import NIOPosix
 
-/// The `transferd` executable: `serve` (the default) runs the service, `migrate` prepares the database, `keys`
-/// manages API keys.
+/// The `transferd` executable: `serve` (the default) runs the service, `migrate` prepares the database, `keys` and
+/// `tenants` manage API keys and quotas, `backup` and `restore` copy a SQLite database.
 @main
 struct TransferdCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transferd",
         abstract: "A self-hosted background transfer service: NSURLSession's background sessions as a REST API.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, KeysCommand.self, TenantsCommand.self],
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, KeysCommand.self, TenantsCommand.self, BackupCommand.self, RestoreCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 

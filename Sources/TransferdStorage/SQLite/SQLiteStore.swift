@@ -179,7 +179,7 @@ package final class SQLiteStore: Store {
         try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
     }
 
-    private static func path(dataDirectory: String) -> String {
+    package static func path(dataDirectory: String) -> String {
         dataDirectory + "/transferd.sqlite"
     }
 }
