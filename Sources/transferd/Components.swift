@@ -222,6 +222,7 @@ struct Components: Sendable {
                 limits: configuration.stagedFileLimits,
                 quotas: quotas,
                 disk: disk,
+                metrics: metrics,
                 clock: clock,
                 logger: logger
             ),

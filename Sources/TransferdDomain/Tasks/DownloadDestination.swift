@@ -9,4 +9,12 @@ package enum DownloadDestination: Sendable, Equatable {
         guard case .object(let location) = self else { return nil }
         return location
     }
+
+    /// How its content is stored, for its tenant's quota.
+    package var storingPath: StoringPath {
+        switch self {
+        case .dataDirectory: .downloadFile
+        case .object: .downloadObject
+        }
+    }
 }

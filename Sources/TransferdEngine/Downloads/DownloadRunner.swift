@@ -175,7 +175,12 @@ package struct DownloadRunner: TransferRunner {
         transfer.responseArrived(ArrivedResponse(url: url, response: summary, start: start))
         if start.expectedBytes > download.maxBytes { throw TransferError.tooLarge(limit: download.maxBytes) }
         // A declared length is reserved whole before the first byte: a tenant over its quota waits (`storageQuota`).
-        let allowance = StorageAllowance(transfer: transfer, reporter: environment.reporter, kept: start.offset)
+        let allowance = StorageAllowance(
+            for: download.destination.storingPath,
+            transfer: transfer,
+            reporter: environment.reporter,
+            kept: start.offset
+        )
         if start.expectedBytes >= 0 { try await allowance.cover(through: start.expectedBytes, asFarAs: start.expectedBytes) }
         transfer.begin(received: start.offset, expected: start.expectedBytes)
         let body = FirstBody(

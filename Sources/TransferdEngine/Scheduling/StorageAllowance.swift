@@ -9,12 +9,14 @@ package final class StorageAllowance: Sendable {
     /// What a body of unknown length reserves ahead of what it needs.
     static let batch: Int64 = 8 << 20
 
+    private let path: StoringPath
     private let transfer: ActiveTransfer
     private let reporter: any TransferReporter
     private let granted: Mutex<Int64>
 
-    /// An allowance for the bytes before `kept`, which the task keeps already.
-    init(transfer: ActiveTransfer, reporter: any TransferReporter, kept: Int64) {
+    /// An allowance for the bytes `transfer` stores by `path`, past `kept`, which its task keeps already.
+    init(for path: StoringPath, transfer: ActiveTransfer, reporter: any TransferReporter, kept: Int64) {
+        self.path = path
         self.transfer = transfer
         self.reporter = reporter
         granted = Mutex(kept)
@@ -28,7 +30,7 @@ package final class StorageAllowance: Sendable {
     /// wants the transfer).
     func cover(through end: Int64, asFarAs wanted: Int64? = nil) async throws {
         guard end > through else { return }
-        switch try await reporter.reserve(transfer, through: end, asFarAs: wanted ?? end + Self.batch) {
+        switch try await reporter.reserve(transfer, for: path, through: end, asFarAs: wanted ?? end + Self.batch) {
         case .granted(let through): granted.withLock { $0 = max($0, through) }
         case .unwanted:
             transfer.interrupt(.byClient)

@@ -33,10 +33,15 @@ package protocol TransferReporter: Sendable {
         partialBytes: Int64,
         objectUpload: ObjectUploadProgress?
     ) async throws -> CheckpointVerdict
-    /// Reserves the tenant's stored bytes for what the transfer will write before it writes them, so that its
+    /// Reserves the tenant's stored bytes for what the transfer will write by `path` before it writes them, so that its
     /// reservation covers the offset `needed` at least and `wanted` when the quota leaves room (``StorageGrant``);
     /// `overQuota` when even `needed` does not fit, `unwanted` as for `checkpoint`.
-    func reserve(_ transfer: ActiveTransfer, through needed: Int64, asFarAs wanted: Int64) async throws -> ReservationVerdict
+    func reserve(
+        _ transfer: ActiveTransfer,
+        for path: StoringPath,
+        through needed: Int64,
+        asFarAs wanted: Int64
+    ) async throws -> ReservationVerdict
     /// A download into a bucket began its multipart upload: recorded before any part goes. False when the task no
     /// longer wants the transfer.
     func objectUploadBegun(_ transfer: ActiveTransfer, objectUpload: ObjectUploadProgress) async throws -> Bool

@@ -101,7 +101,7 @@ package struct UploadRunner: TransferRunner {
         // The reply it keeps counts in its tenant's stored bytes: as much as it may keep is reserved before the
         // request goes, so that a tenant over its quota waits (`storageQuota`) instead of sending.
         let replyRoom = Int64(replyLimit)
-        try await StorageAllowance(transfer: transfer, reporter: environment.reporter, kept: 0).cover(
+        try await StorageAllowance(for: .replyBody, transfer: transfer, reporter: environment.reporter, kept: 0).cover(
             through: replyRoom,
             asFarAs: replyRoom
         )

@@ -47,6 +47,7 @@ package struct StagedFileService: Sendable {
     package let limits: StagedFileLimits
     let quotas: TenantQuotas
     let disk: DiskSpace
+    let metrics: ServiceMetrics
     /// The content store's client, when files go there.
     package let objects: ObjectStores
     let kept: KeptContent
@@ -60,6 +61,7 @@ package struct StagedFileService: Sendable {
         limits: StagedFileLimits,
         quotas: TenantQuotas,
         disk: DiskSpace,
+        metrics: ServiceMetrics,
         clock: any WallClock,
         logger: Logger
     ) {
@@ -70,6 +72,7 @@ package struct StagedFileService: Sendable {
         self.limits = limits
         self.quotas = quotas
         self.disk = disk
+        self.metrics = metrics
         self.clock = clock
     }
 
@@ -93,11 +96,16 @@ package struct StagedFileService: Sendable {
         if files.contentStore == nil { try disk.admit(length) }
         let now = clock.now
         let (limits, quotas, publicID) = (limits, quotas, publicID ?? UUID().uuidString.lowercased())
-        let file = try await store.write { repositories in
+        let file = try await store.write { [metrics] repositories in
             guard try await repositories.stagedFiles.find(publicID: publicID, tenantID: tenantID) == nil else {
                 throw DomainError.conflict("A file with the id `\(publicID)` exists already; files cannot be replaced.")
             }
-            try await quotas.admit([.storedBytes: length], tenant: tenantID, repositories)
+            do {
+                try await quotas.admit([.storedBytes: length], tenant: tenantID, repositories)
+            } catch DomainError.quotaExceeded(let breach) {
+                metrics.storageRefused(.stagedFile)
+                throw DomainError.quotaExceeded(breach)
+            }
             return try await repositories.stagedFiles.insert(
                 StagedFile(
                     tenantId: tenantID,

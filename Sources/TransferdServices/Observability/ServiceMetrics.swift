@@ -88,6 +88,11 @@ package final class ServiceMetrics: Sendable {
             .recordNanoseconds(Int64(max(0, now.timeIntervalSince(written)) * 1e9))
     }
 
+    /// Counts bytes refused room for the tenant's quota of stored bytes, by how they were to be stored.
+    package func storageRefused(_ path: StoringPath) {
+        counter("transferd_stored_bytes_refused_total", [("path", path.rawValue)]).increment()
+    }
+
     /// A multipart upload given up after its store failed to abort it too often.
     package func uploadAbortGivenUp() {
         counter("transferd_object_upload_aborts_given_up_total").increment()

@@ -110,16 +110,21 @@ extension TaskService: TransferReporter {
         }
     }
 
-    /// Reserves stored bytes for what `transfer` will write before it writes them, when its tenant has a quota of
+    /// Reserves stored bytes for what `transfer` will write by `path` before it writes them, when its tenant has a quota of
     /// them: granted against the tenant's standing, which counts every reservation, so that transfers running at
     /// once cannot together pass the quota (``StorageGrant``). A tenant without such a quota (the quotas as last
     /// read) costs no write.
-    package func reserve(_ transfer: ActiveTransfer, through needed: Int64, asFarAs wanted: Int64) async throws -> ReservationVerdict {
+    package func reserve(
+        _ transfer: ActiveTransfer,
+        for path: StoringPath,
+        through needed: Int64,
+        asFarAs wanted: Int64
+    ) async throws -> ReservationVerdict {
         let (taskID, tenantID, quotas) = (transfer.taskID, transfer.tenantID, quotas)
         guard try await store.lookup({ try await quotas.limitsStorage(of: tenantID, $0) }) else {
             return .granted(through: max(needed, wanted))
         }
-        return try await writeIfStillOwned(transfer, stopped: .unwanted) { repositories, owner in
+        let verdict: ReservationVerdict = try await writeIfStillOwned(transfer, stopped: .unwanted) { repositories, owner in
             let standing = try await repositories.tenants.lockedStanding(id: tenantID)
             let held = try await repositories.tasks.reservation(id: taskID)
             switch quotas.grantStorage(held: held, needed: needed, wanted: wanted, standing: standing) {
@@ -130,6 +135,8 @@ extension TaskService: TransferReporter {
             case .through(let through): return .granted(through: through)
             }
         }
+        if case .overQuota = verdict { metrics.storageRefused(path) }
+        return verdict
     }
 
     /// didSendBodyData: persists an upload's counters and writes `task.upload_progress`.

@@ -27,7 +27,12 @@ import TransferdStorage
         ) async throws
             -> CheckpointVerdict
         { .proceed }
-        func reserve(_ transfer: ActiveTransfer, through needed: Int64, asFarAs wanted: Int64) async throws -> ReservationVerdict {
+        func reserve(
+            _ transfer: ActiveTransfer,
+            for path: StoringPath,
+            through needed: Int64,
+            asFarAs wanted: Int64
+        ) async throws -> ReservationVerdict {
             .granted(through: wanted)
         }
         func objectUploadBegun(_ transfer: ActiveTransfer, objectUpload: ObjectUploadProgress) async throws -> Bool { true }
