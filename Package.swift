@@ -110,6 +110,7 @@ let package = Package(
                 .copy("0029_tenant_fetch_quota.sql"),
                 .copy("0030_abandoned_uploads.sql"),
                 .copy("0031_reserved_bytes.sql"),
+                .copy("0032_history.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings
@@ -158,6 +159,7 @@ let package = Package(
                 .embedInCode("UI/Templates/sessions.mustache"),
                 .embedInCode("UI/Templates/session.mustache"),
                 .embedInCode("UI/Templates/message.mustache"),
+                .embedInCode("UI/Templates/deletesession.mustache"),
                 .embedInCode("UI/Templates/sessiontabs.mustache"),
                 .embedInCode("UI/Templates/taskrow.mustache"),
                 .embedInCode("UI/Templates/webhook.mustache"),

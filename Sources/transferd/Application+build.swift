@@ -11,7 +11,7 @@ import TransferdServices
 /// The composition root: configuration → store, services, router → an application ready to `runService()`.
 ///
 /// Services start in order (store, HTTP client, scheduler, background task clock, webhook dispatcher, retention sweeper,
-/// upload aborter)
+/// history pruner, upload aborter)
 /// and the HTTP server last, so on shutdown the server stops taking requests first, then the others stop, the
 /// client and the store's connections last.
 func buildApplication(
@@ -49,7 +49,8 @@ func buildApplication(
     var services: [any Service] = [
         components.store, components.httpClient, components.scheduler, components.leaseKeeper, components.backgroundTaskClock,
         components.fetchClock,
-        components.dispatcher, components.notices, components.sweeper, components.uploadAborter, components.storageRecovery,
+        components.dispatcher, components.notices, components.sweeper, components.historyPruner, components.uploadAborter,
+        components.storageRecovery,
     ]
     if let metricsPort = configuration.metricsPort {
         let metrics = MetricsController(metrics: components.api.metrics, sampler: components.api.sampler)

@@ -19,6 +19,7 @@ struct Components: Sendable {
     let dispatcher: Dispatcher
     let notices: EndpointNotices
     let sweeper: RetentionSweeper
+    let historyPruner: HistoryPruner
     let uploadAborter: UploadAborter
     let storageRecovery: StorageRecovery
     let apiKeys: APIKeyService
@@ -51,6 +52,7 @@ struct Components: Sendable {
         )
         let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger) }
         let (schedulerLoop, dispatcherLoop, deadlineLoop, noticesLoop, fetchLoop) = (loop(), loop(), loop(), loop(), loop())
+        let historyLoop = loop()
 
         let quotas = TenantQuotas(defaults: configuration.limits.defaultQuota)
         let tenants = TenantService(store: store, defaults: quotas.defaults)
@@ -176,6 +178,15 @@ struct Components: Sendable {
             loop: loop(),
             logger: logger
         )
+        historyPruner = HistoryPruner(
+            store: store,
+            files: files,
+            objects: environment.objects,
+            retention: configuration.historyRetention,
+            interval: configuration.sweepInterval,
+            loop: historyLoop,
+            metrics: metrics
+        )
         uploadAborter = UploadAborter(
             store: store,
             objects: environment.objects,
@@ -196,6 +207,7 @@ struct Components: Sendable {
             case .deadlines: deadlineLoop.doorbell.ring()
             case .fetches: fetchLoop.doorbell.ring()
             case .notices: noticesLoop.doorbell.ring()
+            case .history: historyLoop.doorbell.ring()
             case .events(let sessionID): eventLog.signal.notify(sessionID: sessionID)
             case .task(let id): if transfers[id] != nil { Task { await scheduler.reconsider(taskID: id) } }
             case .keyRevoked(let id): apiKeys.cache.forget(id: id)

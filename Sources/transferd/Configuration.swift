@@ -63,8 +63,10 @@ struct Configuration: Sendable {
     var limits: ResourceLimits
     /// Where transfers and webhooks may connect besides the public internet.
     var destinationPolicy: DestinationPolicy
-    /// How often expired content and staged files are removed.
+    /// How often expired content and staged files are removed, and history past keeping.
     var sweepInterval: Duration
+    /// How long sessions keep their history by default (`--history-retention`).
+    var historyRetention = HistoryRetention(defaultPeriod: 30 * 86_400)
     /// The most bytes of an upload's reply body kept for the client.
     var replyBodyLimit: Int
     /// The bandwidth all transfers share, in bytes per second; nil for no limit.

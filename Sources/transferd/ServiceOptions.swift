@@ -147,6 +147,15 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Seconds a complete file in /v1/files is kept (env TRANSFERD_FILE_RETENTION).")
     var fileRetention: Double = environment["TRANSFERD_FILE_RETENTION"].flatMap { Double($0) } ?? 7 * 86_400
 
+    @Option(
+        help: """
+            Seconds a session's history (finished tasks, events and their webhook deliveries, ended background tasks) is \
+            kept after it is over, for sessions that set no historyRetention; the longer of it and the session's \
+            retentionPeriod applies (env TRANSFERD_HISTORY_RETENTION).
+            """
+    )
+    var historyRetention: Double = environment["TRANSFERD_HISTORY_RETENTION"].flatMap { Double($0) } ?? 30 * 86_400
+
     @Option(help: "Most bytes of an upload's reply body kept for the client (env TRANSFERD_RESPONSE_BODY_LIMIT).")
     var responseBodyLimit: Int = environment["TRANSFERD_RESPONSE_BODY_LIMIT"].flatMap { Int($0) } ?? 1 << 20
 
@@ -224,7 +233,7 @@ struct ServiceOptions: ParsableArguments {
 
     @Option(
         help:
-            "Seconds between passes of the retention sweep and of the aborts of abandoned multipart uploads (env TRANSFERD_SWEEP_INTERVAL)."
+            "Seconds between passes of the retention sweep, of the history's removal and of the aborts of abandoned multipart uploads (env TRANSFERD_SWEEP_INTERVAL)."
     )
     var sweepInterval: Double = environment["TRANSFERD_SWEEP_INTERVAL"].flatMap { Double($0) } ?? 60
 
@@ -279,6 +288,9 @@ struct ServiceOptions: ParsableArguments {
         }
         guard maxBackgroundTaskDuration > 0 else { throw ValidationError("--max-background-task-duration must be positive.") }
         guard sweepInterval > 0 else { throw ValidationError("--sweep-interval must be positive.") }
+        guard historyRetention > 0, historyRetention <= 10 * 365 * 86_400 else {
+            throw ValidationError("--history-retention must be a number of seconds greater than 0 and at most 315360000.")
+        }
         guard shutdownGrace >= 2 else { throw ValidationError("--shutdown-grace must be at least 2 seconds.") }
         guard min(maxSessionsPerTenant, maxTasksPerSession, maxFetchesPerSession, maxFetchesPerTenant, maxQueuedTasksPerTenant) > 0,
             maxDownloadSize > 0,
@@ -406,6 +418,7 @@ struct ServiceOptions: ParsableArguments {
         configuration.opsWebhook = WebhookSecret(opsWebhookSecret).map { OpsWebhook(url: opsWebhook, secret: $0) }
         configuration.contentStore = try? contentStoreSettings
         configuration.sweepInterval = .milliseconds(Int64(sweepInterval * 1000))
+        configuration.historyRetention = HistoryRetention(defaultPeriod: historyRetention)
         return configuration
     }
 }

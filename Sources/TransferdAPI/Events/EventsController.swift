@@ -51,7 +51,7 @@ struct EventsController: Sendable {
         let limit = try request.pageLimit()
         let wait = try request.integerQuery("wait", in: 0...Self.maximumWait) ?? 0
         let events = try await eventLog.events(
-            sessionID: context.session.rowID,
+            of: context.session,
             after: Int64(after),
             taskIdentifier: try Self.task(of: request),
             limit: limit,
@@ -66,9 +66,12 @@ struct EventsController: Sendable {
     /// list.
     private func stream(_ request: Request, _ context: AppRequestContext) throws -> Response {
         let start = try Self.lastEventID(of: request) ?? Int64(request.integerQuery("after", in: 0...Int.max) ?? 0)
-        let (eventLog, sessionID, task) = (eventLog, context.session.rowID, try Self.task(of: request))
+        let (eventLog, session, task) = (eventLog, context.session, try Self.task(of: request))
+        guard start >= session.eventsTrimmedThrough else {
+            throw Problem(DomainError.historyTrimmed(.session(earliestSequence: session.earliestSequence)))
+        }
         return try streams.response(for: context, from: start) { cursor, wait in
-            try await eventLog.events(sessionID: sessionID, after: cursor, taskIdentifier: task, limit: Self.streamBatch, wait: wait).map {
+            try await eventLog.events(of: session, after: cursor, taskIdentifier: task, limit: Self.streamBatch, wait: wait).map {
                 EventStreams.Message(id: String($0.sequence), event: EventResponse($0), next: $0.sequence)
             }
         }

@@ -27,6 +27,7 @@ struct TenantEventsController: Sendable {
         let after = try await cursor(after: request.uri.queryParameters.get("after"))
         if ServerSentEvents.isRequested(by: request) {
             let start = try Self.cursor(request.headers[ServerSentEvents.lastEventID], field: "Last-Event-ID") ?? after
+            try await eventLog.refuseTrimmed(tenantID: context.tenantID, after: start)
             return try stream(from: start, context)
         }
         let limit = try request.pageLimit()

@@ -16,6 +16,8 @@ package struct Problem: Error, HTTPResponseError, Equatable {
     package var headers: HTTPFields
     /// The quota a refusal names, with its figures, as members of the body.
     package var breach: QuotaBreach?
+    /// Where a trimmed event log now begins, as a member of the body.
+    package var trimmed: TrimmedHistory?
 
     package init(_ kind: ProblemKind, status: HTTPResponse.Status? = nil, detail: String, headers: HTTPFields = [:]) {
         self.kind = kind
@@ -34,6 +36,8 @@ package struct Problem: Error, HTTPResponseError, Equatable {
         package var limit: Int64?
         package var used: Int64?
         package var requested: Int64?
+        package var earliestSequence: Int64?
+        package var earliestAfter: String?
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -45,7 +49,9 @@ package struct Problem: Error, HTTPResponseError, Equatable {
             quota: breach?.quota.rawValue,
             limit: breach?.limit,
             used: breach?.used,
-            requested: breach?.requested
+            requested: breach?.requested,
+            earliestSequence: trimmed.flatMap { if case .session(let earliest) = $0 { earliest } else { nil } },
+            earliestAfter: trimmed.flatMap { if case .tenant(let through) = $0 { through.description } else { nil } }
         )
         let data = try JSONCoding.encoder.encode(body)
         var headers = self.headers
@@ -79,6 +85,9 @@ extension Problem {
             let status = breach.quota == .storedBytes ? ProblemKind.insufficientStorage.status : ProblemKind.quotaExceeded.status
             self.init(.quotaExceeded, status: status, detail: error.detail)
             self.breach = breach
+        case .historyTrimmed(let trimmed):
+            self.init(.historyTrimmed, detail: error.detail)
+            self.trimmed = trimmed
         }
     }
 

@@ -34,6 +34,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
     case databaseFull = "database-full"
     case insufficientStorage = "insufficient-storage"
     case objectStorageUnavailable = "object-storage-unavailable"
+    case historyTrimmed = "history-trimmed"
 
     package var slug: String { rawValue }
 
@@ -58,6 +59,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .internalError: .internalServerError
         case .notReady, .databaseUnavailable, .databaseFull, .objectStorageUnavailable: .serviceUnavailable
         case .insufficientStorage: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+        case .historyTrimmed: .gone
         }
     }
 
@@ -91,6 +93,7 @@ package enum ProblemKind: String, CaseIterable, Sendable {
         case .databaseFull: "Database full"
         case .objectStorageUnavailable: "Object storage unavailable"
         case .insufficientStorage: "Insufficient storage"
+        case .historyTrimmed: "History trimmed"
         }
     }
 }

@@ -34,6 +34,8 @@ struct SessionResponse: ResponseEncodable, Sendable {
     var storedBytes: Int64
     /// The sequence of the newest event: a stream or a batch from `after` it sees only what comes next.
     var lastEventSequence: Int64
+    /// The oldest sequence the log holds, or will: history past keeping is trimmed from the log's start.
+    var earliestSequence: Int64
     var lastAcknowledgedSequence: Int64
     var pendingDeliveries: Int
     @ExplicitNull var webhookState: WebhookSubscription.State?
@@ -52,6 +54,7 @@ struct SessionResponse: ResponseEncodable, Sendable {
         taskCounts = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, details.taskCounts[$0] ?? 0) })
         storedBytes = details.storedBytes
         lastEventSequence = session.lastSequence
+        earliestSequence = session.earliestSequence
         lastAcknowledgedSequence = session.lastAcknowledgedSequence
         pendingDeliveries = details.pendingDeliveries
         webhookState = details.webhook?.state

@@ -23,6 +23,7 @@ struct SessionsController: Sendable {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get(use: show)
         routes.patch(use: update)
+        routes.delete(use: remove)
         routes.group("invalidate").add(middleware: idempotency).post(use: invalidate)
         return routes
     }
@@ -76,6 +77,11 @@ struct SessionsController: Sendable {
         let body = try await request.decode(as: InvalidateRequest.self, context: context)
         let invalidated = try await sessions.invalidate(sessionID: context.session.rowID, cancelTasks: body.cancelTasks ?? false)
         return try await response(for: invalidated)
+    }
+
+    @Sendable func remove(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        try await sessions.delete(sessionID: context.session.rowID)
+        return .noContent
     }
 
     private func response(for session: Session, revealing secret: WebhookSecret? = nil) async throws -> SessionResponse {

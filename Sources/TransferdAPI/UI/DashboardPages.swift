@@ -19,6 +19,7 @@ struct DashboardPages: Sendable {
             ("backgroundtasks", PackageResources.backgroundtasks_mustache), ("fetches", PackageResources.fetches_mustache),
             ("files", PackageResources.files_mustache),
             ("keys", PackageResources.keys_mustache), ("message", PackageResources.message_mustache),
+            ("deletesession", PackageResources.deletesession_mustache),
         ]
         for (name, bytes) in templates {
             try library.register(String(decoding: bytes, as: UTF8.self), named: name)

@@ -9,7 +9,7 @@ extension Components {
     public enum Schemas {
         /// - Remark: Generated from `#/components/schemas/Problem`.
         public struct Problem: Codable, Hashable, Sendable {
-            /// `urn:transferd:problem:<kind>`, where the kind is one of: `bad-request`, `invalid-field`, `unauthorized`, `forbidden`, `csrf`, `not-found`, `method-not-allowed`, `request-timeout`, `conflict`, `limit-exceeded`, `length-required`, `tus-version-unsupported`, `expectation-failed`, `content-too-large`, `unsupported-media-type`, `range-not-satisfiable`, `unprocessable-content`, `destination-not-allowed`, `idempotency-key-reused`, `checksum-mismatch`, `rate-limited`, `too-many-streams`, `quota-exceeded`, `internal-error`, `not-ready`, `database-unavailable`, `database-full`, `insufficient-storage`, `object-storage-unavailable`.
+            /// `urn:transferd:problem:<kind>`, where the kind is one of: `bad-request`, `invalid-field`, `unauthorized`, `forbidden`, `csrf`, `not-found`, `method-not-allowed`, `request-timeout`, `conflict`, `limit-exceeded`, `length-required`, `tus-version-unsupported`, `expectation-failed`, `content-too-large`, `unsupported-media-type`, `range-not-satisfiable`, `unprocessable-content`, `destination-not-allowed`, `idempotency-key-reused`, `checksum-mismatch`, `rate-limited`, `too-many-streams`, `quota-exceeded`, `internal-error`, `not-ready`, `database-unavailable`, `database-full`, `insufficient-storage`, `object-storage-unavailable`, `history-trimmed`.
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/type`.
             public var _type: Swift.String
@@ -44,10 +44,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/requested`.
             public var requested: Swift.Int?
+            /// On a `history-trimmed` problem (410) of a session's events: the oldest sequence its log holds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/earliestSequence`.
+            public var earliestSequence: Swift.Int?
+            /// On a `history-trimmed` problem (410) of the tenant's events: a cursor to read on from.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/earliestAfter`.
+            public var earliestAfter: Swift.String?
             /// Creates a new `Problem`.
             ///
             /// - Parameters:
-            ///   - _type: `urn:transferd:problem:<kind>`, where the kind is one of: `bad-request`, `invalid-field`, `unauthorized`, `forbidden`, `csrf`, `not-found`, `method-not-allowed`, `request-timeout`, `conflict`, `limit-exceeded`, `length-required`, `tus-version-unsupported`, `expectation-failed`, `content-too-large`, `unsupported-media-type`, `range-not-satisfiable`, `unprocessable-content`, `destination-not-allowed`, `idempotency-key-reused`, `checksum-mismatch`, `rate-limited`, `too-many-streams`, `quota-exceeded`, `internal-error`, `not-ready`, `database-unavailable`, `database-full`, `insufficient-storage`, `object-storage-unavailable`.
+            ///   - _type: `urn:transferd:problem:<kind>`, where the kind is one of: `bad-request`, `invalid-field`, `unauthorized`, `forbidden`, `csrf`, `not-found`, `method-not-allowed`, `request-timeout`, `conflict`, `limit-exceeded`, `length-required`, `tus-version-unsupported`, `expectation-failed`, `content-too-large`, `unsupported-media-type`, `range-not-satisfiable`, `unprocessable-content`, `destination-not-allowed`, `idempotency-key-reused`, `checksum-mismatch`, `rate-limited`, `too-many-streams`, `quota-exceeded`, `internal-error`, `not-ready`, `database-unavailable`, `database-full`, `insufficient-storage`, `object-storage-unavailable`, `history-trimmed`.
             ///   - title:
             ///   - status:
             ///   - detail:
@@ -55,6 +63,8 @@ extension Components {
             ///   - limit: The quota's figure.
             ///   - used: What the tenant holds now.
             ///   - requested: What the request would add.
+            ///   - earliestSequence: On a `history-trimmed` problem (410) of a session's events: the oldest sequence its log holds.
+            ///   - earliestAfter: On a `history-trimmed` problem (410) of the tenant's events: a cursor to read on from.
             public init(
                 _type: Swift.String,
                 title: Swift.String,
@@ -63,7 +73,9 @@ extension Components {
                 quota: Components.Schemas.Problem.QuotaPayload? = nil,
                 limit: Swift.Int? = nil,
                 used: Swift.Int? = nil,
-                requested: Swift.Int? = nil
+                requested: Swift.Int? = nil,
+                earliestSequence: Swift.Int? = nil,
+                earliestAfter: Swift.String? = nil
             ) {
                 self._type = _type
                 self.title = title
@@ -73,6 +85,8 @@ extension Components {
                 self.limit = limit
                 self.used = used
                 self.requested = requested
+                self.earliestSequence = earliestSequence
+                self.earliestAfter = earliestAfter
             }
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
@@ -83,6 +97,8 @@ extension Components {
                 case limit
                 case used
                 case requested
+                case earliestSequence
+                case earliestAfter
             }
         }
         /// - Remark: Generated from `#/components/schemas/QuotaFigure`.
@@ -398,6 +414,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SessionConfiguration/retentionPeriod`.
             public var retentionPeriod: Swift.Double?
+            /// Seconds the session's history is kept after it is over: a finished task's row, and its events with their webhook deliveries and attempts, once the longer of this and `retentionPeriod` has passed since it finished (never an event whose delivery is still pending); ended background tasks alike. The service's `--history-retention` (30 days by default) when absent. Events go from the start of the log only (`earliestSequence`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SessionConfiguration/historyRetention`.
+            public var historyRetention: Swift.Double?
             /// What downloads do with a redirect (willPerformHTTPRedirection): follow it, follow it only to the same scheme, host and port, or never. A redirect not followed completes the task with the 3xx response, its body as the content. Every redirect writes `task.redirected`. Uploads never follow redirects.
             ///
             /// - Remark: Generated from `#/components/schemas/SessionConfiguration/redirectPolicy`.
@@ -441,6 +461,7 @@ extension Components {
             ///   - decodeContent: Store `Content-Encoding` gzip bodies decoded (their size is then unknown until the end) instead of as sent.
             ///   - retryInitialDelay: Seconds before the first retry, doubling after each failure; the service's `--retry-initial-delay` when absent.
             ///   - retentionPeriod: Seconds a finished download's content and an upload's reply body are kept after completion.
+            ///   - historyRetention: Seconds the session's history is kept after it is over: a finished task's row, and its events with their webhook deliveries and attempts, once the longer of this and `retentionPeriod` has passed since it finished (never an event whose delivery is still pending); ended background tasks alike. The service's `--history-retention` (30 days by default) when absent. Events go from the start of the log only (`earliestSequence`).
             ///   - redirectPolicy: What downloads do with a redirect (willPerformHTTPRedirection): follow it, follow it only to the same scheme, host and port, or never. A redirect not followed completes the task with the 3xx response, its body as the content. Every redirect writes `task.redirected`. Uploads never follow redirects.
             ///   - sessionSendsLaunchEvents: Whether events are pushed to the webhook (the app launched to handle them). False keeps them in the log, readable, until it is turned on with PATCH; then they go out in order.
             ///   - discretionary: isDiscretionary: its transfers run inside the service's `--discretionary-window`, or while no other session's task is queued; its waiting tasks say `waitingReason: discretionary`. Changeable with PATCH.
@@ -456,6 +477,7 @@ extension Components {
                 decodeContent: Swift.Bool? = nil,
                 retryInitialDelay: Swift.Double? = nil,
                 retentionPeriod: Swift.Double? = nil,
+                historyRetention: Swift.Double? = nil,
                 redirectPolicy: Components.Schemas.SessionConfiguration.RedirectPolicyPayload? = nil,
                 sessionSendsLaunchEvents: Swift.Bool? = nil,
                 discretionary: Swift.Bool? = nil,
@@ -471,6 +493,7 @@ extension Components {
                 self.decodeContent = decodeContent
                 self.retryInitialDelay = retryInitialDelay
                 self.retentionPeriod = retentionPeriod
+                self.historyRetention = historyRetention
                 self.redirectPolicy = redirectPolicy
                 self.sessionSendsLaunchEvents = sessionSendsLaunchEvents
                 self.discretionary = discretionary
@@ -487,6 +510,7 @@ extension Components {
                 case decodeContent
                 case retryInitialDelay
                 case retentionPeriod
+                case historyRetention
                 case redirectPolicy
                 case sessionSendsLaunchEvents
                 case discretionary
@@ -1046,6 +1070,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Session/lastEventSequence`.
             public var lastEventSequence: Swift.Int
+            /// The oldest sequence the event log holds, or will (1 until history is trimmed): every event from it on is there, gap-free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Session/earliestSequence`.
+            public var earliestSequence: Swift.Int
             /// The newest event the webhook subscriber acknowledged (the completion handler's record).
             ///
             /// - Remark: Generated from `#/components/schemas/Session/lastAcknowledgedSequence`.
@@ -1107,6 +1135,7 @@ extension Components {
             ///   - state:
             ///   - configuration:
             ///   - lastEventSequence: The sequence of the newest event: read or stream events `after` it to see only what comes next.
+            ///   - earliestSequence: The oldest sequence the event log holds, or will (1 until history is trimmed): every event from it on is there, gap-free.
             ///   - lastAcknowledgedSequence: The newest event the webhook subscriber acknowledged (the completion handler's record).
             ///   - pendingDeliveries:
             ///   - storedBytes: Bytes the session's tasks keep: contents, reply bodies, partial files, and what their running transfers have reserved before writing it.
@@ -1120,6 +1149,7 @@ extension Components {
                 state: Components.Schemas.Session.StatePayload,
                 configuration: Components.Schemas.Session.ConfigurationPayload,
                 lastEventSequence: Swift.Int,
+                earliestSequence: Swift.Int,
                 lastAcknowledgedSequence: Swift.Int,
                 pendingDeliveries: Swift.Int,
                 storedBytes: Swift.Int,
@@ -1133,6 +1163,7 @@ extension Components {
                 self.state = state
                 self.configuration = configuration
                 self.lastEventSequence = lastEventSequence
+                self.earliestSequence = earliestSequence
                 self.lastAcknowledgedSequence = lastAcknowledgedSequence
                 self.pendingDeliveries = pendingDeliveries
                 self.storedBytes = storedBytes
@@ -1147,6 +1178,7 @@ extension Components {
                 case state
                 case configuration
                 case lastEventSequence
+                case earliestSequence
                 case lastAcknowledgedSequence
                 case pendingDeliveries
                 case storedBytes

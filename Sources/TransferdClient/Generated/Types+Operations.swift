@@ -1529,6 +1529,245 @@ public enum Operations {
             }
         }
     }
+    /// Delete the session and everything it holds
+    ///
+    /// From this answer on the session is gone: every route under it answers 404, it is left out of
+    /// `GET /v1/sessions`, and its identifier may name a new session. Its webhook goes with it: deliveries not yet
+    /// sent fail, one already under way ends as it ends, and nothing more is sent. Its fetch schedules stop, and a
+    /// session still live is invalidated with its tasks cancelled. Then, within `--sweep-interval` of its transfers
+    /// stopping, whichever instance looks first removes its tasks with their content (files, reply bodies, objects
+    /// in the content store; objects in the tenant's own stores stay), its events, deliveries and background tasks,
+    /// and the session itself; an instance stopped partway leaves the rest to the next. A second `DELETE` answers
+    /// 404, as the session is gone.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/sessions/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/delete(deleteSession)`.
+    public enum DeleteSession {
+        public static let id: Swift.String = "deleteSession"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// The client-chosen session identifier.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/DELETE/path/identifier`.
+                public var identifier: Components.Parameters.SessionIdentifier
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - identifier: The client-chosen session identifier.
+                public init(identifier: Components.Parameters.SessionIdentifier) {
+                    self.identifier = identifier
+                }
+            }
+            public var path: Operations.DeleteSession.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{identifier}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteSession.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteSession.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.DeleteSession.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.DeleteSession.Input.Path,
+                headers: Operations.DeleteSession.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// The session is deleted; what it holds is being removed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/delete(deleteSession)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DeleteSession.Output.NoContent)
+            /// The session is deleted; what it holds is being removed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/delete(deleteSession)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.DeleteSession.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/delete(deleteSession)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/delete(deleteSession)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/delete(deleteSession)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/delete(deleteSession)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/delete(deleteSession)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// finishTasksAndInvalidate, or invalidateAndCancel with cancelTasks
     ///
     /// The session accepts no new task from now on. With `cancelTasks: false` its tasks run to completion;
@@ -6258,6 +6497,10 @@ public enum Operations {
     /// order in which the events were committed, whichever instance wrote them. Counts against
     /// `--max-streams-per-key`.
     ///
+    /// History past keeping is trimmed from the start of each session's log (see `historyRetention`): a cursor
+    /// from before events that were trimmed answers 410 `history-trimmed`, whose `earliestAfter` is a cursor to
+    /// read on from, rather than a batch with a silent gap.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
     /// - Remark: Generated from `#/paths//v1/events/get(listTenantEvents)`.
@@ -6449,6 +6692,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/events/get(listTenantEvents)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
                             response: self
                         )
                     }
@@ -15049,6 +15315,12 @@ public enum Operations {
     /// `--max-streams-per-key` streams open on an instance at once (16 by default); beyond, 429
     /// `too-many-streams`.
     ///
+    /// The log keeps history for the session's `historyRetention` (or the longer `retentionPeriod`) and loses it
+    /// from its start only, never an event whose webhook delivery is still pending: every event from the
+    /// session's `earliestSequence` on is there, gap-free. Reading after a sequence below `earliestSequence - 1`
+    /// (or streaming from such a `Last-Event-ID`) answers 410 `history-trimmed`, whose `earliestSequence` says
+    /// where to read on from; the tasks themselves still show their state.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/sessions/{identifier}/events`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/events/get(listEvents)`.
@@ -15285,6 +15557,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An RFC 9457 problem saying exactly what is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/events/get(listEvents)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
                             response: self
                         )
                     }

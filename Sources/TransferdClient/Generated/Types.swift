@@ -45,6 +45,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/sessions/{identifier}`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/put(createOrReconnectSession)`.
     func createOrReconnectSession(_ input: Operations.CreateOrReconnectSession.Input) async throws -> Operations.CreateOrReconnectSession.Output
+    /// Delete the session and everything it holds
+    ///
+    /// From this answer on the session is gone: every route under it answers 404, it is left out of
+    /// `GET /v1/sessions`, and its identifier may name a new session. Its webhook goes with it: deliveries not yet
+    /// sent fail, one already under way ends as it ends, and nothing more is sent. Its fetch schedules stop, and a
+    /// session still live is invalidated with its tasks cancelled. Then, within `--sweep-interval` of its transfers
+    /// stopping, whichever instance looks first removes its tasks with their content (files, reply bodies, objects
+    /// in the content store; objects in the tenant's own stores stay), its events, deliveries and background tasks,
+    /// and the session itself; an instance stopped partway leaves the rest to the next. A second `DELETE` answers
+    /// 404, as the session is gone.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/sessions/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/delete(deleteSession)`.
+    func deleteSession(_ input: Operations.DeleteSession.Input) async throws -> Operations.DeleteSession.Output
     /// finishTasksAndInvalidate, or invalidateAndCancel with cancelTasks
     ///
     /// The session accepts no new task from now on. With `cancelTasks: false` its tasks run to completion;
@@ -157,6 +172,10 @@ public protocol APIProtocol: Sendable {
     /// after it, so that a reconnect with `Last-Event-ID` misses nothing, across restarts too. The order is the
     /// order in which the events were committed, whichever instance wrote them. Counts against
     /// `--max-streams-per-key`.
+    ///
+    /// History past keeping is trimmed from the start of each session's log (see `historyRetention`): a cursor
+    /// from before events that were trimmed answers 410 `history-trimmed`, whose `earliestAfter` is a cursor to
+    /// read on from, rather than a batch with a silent gap.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -345,6 +364,12 @@ public protocol APIProtocol: Sendable {
     /// `--max-streams-per-key` streams open on an instance at once (16 by default); beyond, 429
     /// `too-many-streams`.
     ///
+    /// The log keeps history for the session's `historyRetention` (or the longer `retentionPeriod`) and loses it
+    /// from its start only, never an event whose webhook delivery is still pending: every event from the
+    /// session's `earliestSequence` on is there, gap-free. Reading after a sequence below `earliestSequence - 1`
+    /// (or streaming from such a `Last-Event-ID`) answers 410 `history-trimmed`, whose `earliestSequence` says
+    /// where to read on from; the tasks themselves still show their state.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/sessions/{identifier}/events`.
     /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/events/get(listEvents)`.
@@ -509,6 +534,29 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// Delete the session and everything it holds
+    ///
+    /// From this answer on the session is gone: every route under it answers 404, it is left out of
+    /// `GET /v1/sessions`, and its identifier may name a new session. Its webhook goes with it: deliveries not yet
+    /// sent fail, one already under way ends as it ends, and nothing more is sent. Its fetch schedules stop, and a
+    /// session still live is invalidated with its tasks cancelled. Then, within `--sweep-interval` of its transfers
+    /// stopping, whichever instance looks first removes its tasks with their content (files, reply bodies, objects
+    /// in the content store; objects in the tenant's own stores stay), its events, deliveries and background tasks,
+    /// and the session itself; an instance stopped partway leaves the rest to the next. A second `DELETE` answers
+    /// 404, as the session is gone.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/sessions/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{identifier}/delete(deleteSession)`.
+    public func deleteSession(
+        path: Operations.DeleteSession.Input.Path,
+        headers: Operations.DeleteSession.Input.Headers = .init()
+    ) async throws -> Operations.DeleteSession.Output {
+        try await deleteSession(Operations.DeleteSession.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// finishTasksAndInvalidate, or invalidateAndCancel with cancelTasks
@@ -747,6 +795,10 @@ extension APIProtocol {
     /// after it, so that a reconnect with `Last-Event-ID` misses nothing, across restarts too. The order is the
     /// order in which the events were committed, whichever instance wrote them. Counts against
     /// `--max-streams-per-key`.
+    ///
+    /// History past keeping is trimmed from the start of each session's log (see `historyRetention`): a cursor
+    /// from before events that were trimmed answers 410 `history-trimmed`, whose `earliestAfter` is a cursor to
+    /// read on from, rather than a batch with a silent gap.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -1152,6 +1204,12 @@ extension APIProtocol {
     /// reconnects with `Last-Event-ID` to miss nothing, across restarts too. One API key may hold
     /// `--max-streams-per-key` streams open on an instance at once (16 by default); beyond, 429
     /// `too-many-streams`.
+    ///
+    /// The log keeps history for the session's `historyRetention` (or the longer `retentionPeriod`) and loses it
+    /// from its start only, never an event whose webhook delivery is still pending: every event from the
+    /// session's `earliestSequence` on is there, gap-free. Reading after a sequence below `earliestSequence - 1`
+    /// (or streaming from such a `Last-Event-ID`) answers 410 `history-trimmed`, whose `earliestSequence` says
+    /// where to read on from; the tasks themselves still show their state.
     ///
     ///
     /// - Remark: HTTP `GET /v1/sessions/{identifier}/events`.

@@ -15,6 +15,8 @@ package enum Signal: Hashable, Sendable {
     case deadlines
     /// A fetch schedule to look at: created, resumed or changed, or its run's task completed.
     case fetches
+    /// A session was deleted: what it holds is to go.
+    case history
     /// New events in a session's log.
     case events(sessionID: Int64)
     /// A task that may be transferring changed (suspended, cancelled, completed, given a new bandwidth limit): the
@@ -25,7 +27,7 @@ package enum Signal: Hashable, Sendable {
 }
 
 extension Signal {
-    /// The signal as a word of a notification's text (`w`, `c`, `o`, `d`, `f`, `e12`, `t34`, `k<id>`).
+    /// The signal as a word of a notification's text (`w`, `c`, `o`, `d`, `f`, `n`, `h`, `e12`, `t34`, `k<id>`).
     package var word: String {
         switch self {
         case .work: "w"
@@ -34,6 +36,7 @@ extension Signal {
         case .deadlines: "d"
         case .fetches: "f"
         case .notices: "n"
+        case .history: "h"
         case .events(let sessionID): "e\(sessionID)"
         case .task(let id): "t\(id)"
         case .keyRevoked(let id): "k\(id)"
@@ -51,6 +54,7 @@ extension Signal {
         case "d" where rest.isEmpty: self = .deadlines
         case "f" where rest.isEmpty: self = .fetches
         case "n" where rest.isEmpty: self = .notices
+        case "h" where rest.isEmpty: self = .history
         case "e": guard let id = Int64(rest) else { return nil }; self = .events(sessionID: id)
         case "t": guard let id = Int64(rest) else { return nil }; self = .task(id: id)
         case "k" where !rest.isEmpty: self = .keyRevoked(id: String(rest))

@@ -5,7 +5,8 @@ package protocol SessionRepository {
     func find(id: Int64) async throws -> Session?
     /// The tenant's live (not invalidated) session with this identifier.
     func live(identifier: String, tenantID: Int64) async throws -> Session?
-    /// The tenant's session with this identifier: the live one, else the most recently invalidated one.
+    /// The tenant's session with this identifier: the live one, else the most recently invalidated one; never one
+    /// that was deleted.
     func latest(identifier: String, tenantID: Int64) async throws -> Session?
     /// Inserts a new session and returns it as stored.
     func insert(_ session: Session) async throws -> Session
@@ -14,9 +15,12 @@ package protocol SessionRepository {
     func updateState(of session: Session) async throws
     /// Writes the session's configuration, as a change of a live session left it.
     func updateConfiguration(of session: Session) async throws
+    /// Marks the session deleted at `now` (``SessionDeletion``): gone for the API from then on.
+    func markDeleted(id: Int64, at now: Date) async throws
     /// Writes the credentials kept for the session's protection spaces.
     func updateCredentials(of session: Session) async throws
-    /// Sessions in creation order after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil.
+    /// Sessions in creation order after the row id `cursor`: the tenant's, or every tenant's when `tenantID` is nil;
+    /// none that was deleted.
     func list(after cursor: Int64, limit: Int, tenantID: Int64?) async throws -> [Session]
     func details(sessionIDs: [Int64]) async throws -> [Int64: Session.Details]
     /// Hands out the session's next `count` task identifiers, in order, in one statement that also reads the session

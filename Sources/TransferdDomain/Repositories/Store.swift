@@ -70,6 +70,7 @@ package protocol Repositories {
     var dashboardSessions: any DashboardSessionRepository { get }
     var objectStorages: any ObjectStorageRepository { get }
     var fetchSchedules: any FetchScheduleRepository { get }
+    var history: any HistoryRepository { get }
 
     /// Runs `body` so that, if it throws, what it wrote (and the actions it registered) is undone while the
     /// transaction goes on (a savepoint); its error is rethrown. Many callers' work can share one transaction so.

@@ -9,6 +9,9 @@ package protocol TenantRepository {
     func standings() async throws -> [TenantStanding]
     /// The quotas the operator set, of the tenants that have one.
     func quotas() async throws -> [Int64: TenantQuota]
+    /// Where the tenant's events were trimmed to, in the order its stream reads them (``TenantEventCursor/start``:
+    /// never).
+    func eventsTrimmedThrough(id: Int64) async throws -> TenantEventCursor
     /// The tenant's own operational webhook, if it has one.
     func opsWebhook(tenantID: Int64) async throws -> OpsWebhook?
     /// Sets or (nil) removes the operational webhook of the tenant named `name`; false when no tenant has that name.

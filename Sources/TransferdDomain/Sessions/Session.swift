@@ -22,10 +22,14 @@ package struct Session: Codable, Sendable, Persisted {
     package var lastTaskIdentifier: Int64
     /// Sequence of the newest event the webhook subscriber acknowledged.
     package var lastAcknowledgedSequence: Int64
+    /// The last sequence removed from the start of its event log as history past keeping (0: none).
+    package var eventsTrimmedThrough: Int64 = 0
     /// Credentials kept for the session's protection spaces (`persistence: forSession`), sealed.
     package var credentials: [SealedCredential] = []
     package var createdAt: Date
     package var invalidatedAt: Date?
+    /// When `DELETE` removed it from the API; what it holds goes in the history's passes, then its row.
+    package var deletedAt: Date?
 
     package init(identifier: String, tenantId: Int64, configuration: SessionConfiguration, createdAt: Date) {
         self.identifier = identifier
@@ -39,6 +43,8 @@ package struct Session: Codable, Sendable, Persisted {
         self.createdAt = createdAt
     }
 
+    /// The oldest sequence its event log still holds, or will: every event from it on is there, gap-free.
+    package var earliestSequence: Int64 { eventsTrimmedThrough + 1 }
 }
 
 extension Session {

@@ -18,6 +18,9 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
     package var retryMaximumDelay: Double?
     /// Seconds a finished download's content (and an upload's reply body) is kept after the task completed.
     package var retentionPeriod: Double
+    /// Seconds its history (finished tasks, events with their deliveries, ended background tasks) is kept after it is
+    /// over, when longer than `retentionPeriod`; nil takes the service's `--history-retention`.
+    package var historyRetention: Double?
     /// What its transfers do with redirects (a task may choose otherwise).
     package var redirectPolicy: RedirectPolicy = .follow
     /// Whether its events are pushed to its webhook (the app launched to handle them); false keeps them in the log,
@@ -71,6 +74,7 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
         self.retryInitialDelay = try container.decodeIfPresent(Double.self, forKey: .retryInitialDelay)
         self.retryMaximumDelay = try container.decodeIfPresent(Double.self, forKey: .retryMaximumDelay)
         self.retentionPeriod = try container.decodeIfPresent(Double.self, forKey: .retentionPeriod) ?? defaults.retentionPeriod
+        self.historyRetention = try container.decodeIfPresent(Double.self, forKey: .historyRetention)
         self.redirectPolicy = try container.decodeIfPresent(RedirectPolicy.self, forKey: .redirectPolicy) ?? defaults.redirectPolicy
         self.sessionSendsLaunchEvents =
             try container.decodeIfPresent(Bool.self, forKey: .sessionSendsLaunchEvents) ?? defaults.sessionSendsLaunchEvents
@@ -107,6 +111,12 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
         guard retentionPeriod > 0, retentionPeriod <= 10 * 365 * 86_400 else {
             throw .invalidField(
                 "configuration.retentionPeriod",
+                requirement: "must be a number of seconds greater than 0 and at most 315360000"
+            )
+        }
+        if let historyRetention, !(historyRetention > 0 && historyRetention <= 10 * 365 * 86_400) {
+            throw .invalidField(
+                "configuration.historyRetention",
                 requirement: "must be a number of seconds greater than 0 and at most 315360000"
             )
         }

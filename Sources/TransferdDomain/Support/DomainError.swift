@@ -24,6 +24,8 @@ package enum DomainError: Error, Equatable, Sendable {
     case objectStorageUnavailable(String)
     /// One item of a batch cannot be carried out, so none is (the detail names the item).
     case unprocessable(String)
+    /// Events a reader asked for are gone with history past keeping.
+    case historyTrimmed(TrimmedHistory)
 
     /// What the client reads about the refusal.
     package var detail: String {
@@ -34,6 +36,7 @@ package enum DomainError: Error, Equatable, Sendable {
             .objectStorageUnavailable(let detail):
             detail
         case .quotaExceeded(let breach): breach.detail
+        case .historyTrimmed(let trimmed): trimmed.detail
         }
     }
 

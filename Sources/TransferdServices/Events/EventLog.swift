@@ -87,20 +87,29 @@ package struct EventLog: Sendable {
         try await append(repositories, [Entry(payload, for: task)])[0]
     }
 
-    /// Events of the session after `sequence` (only one task's when `taskIdentifier` is given), oldest first; waits
-    /// up to `wait` for the first one if there is none yet.
+    /// Events of `session` after `sequence` (only one task's when `taskIdentifier` is given), oldest first; waits
+    /// up to `wait` for the first one if there is none yet. Refuses (``TrimmedHistory``) a read from before where the
+    /// log was trimmed, as the session read says, or as a gap in the events found shows: the log is gap-free from
+    /// where it begins, and a trim between the two shows as one (a trim that left nothing after `sequence` is
+    /// refused on the next read, whose session is read after it).
     package func events(
-        sessionID: Int64,
+        of session: Session,
         after sequence: Int64,
         taskIdentifier: Int64? = nil,
         limit: Int,
         wait: Duration
     ) async throws -> [Event] {
-        let deadline = ContinuousClock.now + wait
+        let (sessionID, deadline) = (session.rowID, ContinuousClock.now + wait)
+        guard sequence >= session.eventsTrimmedThrough else {
+            throw DomainError.historyTrimmed(.session(earliestSequence: session.earliestSequence))
+        }
         while true {
             let seen = signal.version(sessionID: sessionID)
             let events = try await store.lookup {
                 try await $0.events.list(sessionID: sessionID, after: sequence, taskIdentifier: taskIdentifier, limit: limit)
+            }
+            if taskIdentifier == nil, let first = events.first, first.sequence > sequence + 1 {
+                throw DomainError.historyTrimmed(.session(earliestSequence: first.sequence))
             }
             let remaining = deadline - ContinuousClock.now
             if !events.isEmpty || remaining <= .zero || Task.isCancelled {
@@ -108,6 +117,12 @@ package struct EventLog: Sendable {
             }
             await signal.wait(sessionID: sessionID, seen: seen, timeout: remaining)
         }
+    }
+
+    /// Refuses (``TrimmedHistory``) a read of the tenant's events after `cursor` when events after it were trimmed.
+    package func refuseTrimmed(tenantID: Int64, after cursor: TenantEventCursor) async throws {
+        let trimmed = try await store.lookup { try await $0.tenants.eventsTrimmedThrough(id: tenantID) }
+        if !cursor.namesTransaction, cursor < trimmed { throw DomainError.historyTrimmed(.tenant(trimmedThrough: trimmed)) }
     }
 
     /// A cursor from which a reader of the tenant's events sees what is written from now on.
@@ -118,12 +133,16 @@ package struct EventLog: Sendable {
     /// Events of every session of the tenant after `cursor`, in `TenantEventCursor`'s order; waits up to `wait` for
     /// the first one if there is none yet. On a shared database an idle reader also looks again every second, not
     /// only when woken: another instance's notification is lost while the connection that listens reconnects.
+    ///
+    /// A cursor from before where the tenant's events were trimmed is refused (``TrimmedHistory``): the trimmed
+    /// position is read after the events, so that a trim between the two is seen.
     package func events(tenantID: Int64, after cursor: TenantEventCursor, limit: Int, wait: Duration) async throws -> [TenantEvent] {
         let deadline = ContinuousClock.now + wait
         let recheck: Duration = store.isShared ? .seconds(1) : wait
         while true {
             let seen = signal.version(sessionID: EventSignal.everySession)
             let events = try await store.lookup { try await $0.events.list(tenantID: tenantID, after: cursor, limit: limit) }
+            try await refuseTrimmed(tenantID: tenantID, after: cursor)
             let remaining = deadline - ContinuousClock.now
             if !events.isEmpty || remaining <= .zero || Task.isCancelled {
                 return events

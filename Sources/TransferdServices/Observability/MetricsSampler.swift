@@ -5,8 +5,8 @@ import TransferdStorage
 
 /// What a scrape samples before the metrics are written: the transfers under way here, the tasks waiting and the
 /// deliveries pending in the database (every instance's), each tenant's usage against its quotas, webhook endpoints by
-/// state and oldest waiting delivery, the statements and retries of a shared database, the free space of the data
-/// directory, and the process's own figures.
+/// state and oldest waiting delivery, the statements and retries of a shared database, the database's size, the free
+/// space of the data directory, and the process's own figures.
 package struct MetricsSampler: Sendable {
     let store: any Store
     let transfers: ActiveTransfers
@@ -55,6 +55,9 @@ package struct MetricsSampler: Sendable {
             }
         }
         metrics.set("transferd_disk_free_bytes", to: Double(disk.availableBytes))
+        if let size = try? await store.read({ try await $0.history.databaseBytes() }) {
+            metrics.set("transferd_database_size_bytes", to: Double(size))
+        }
         metrics.sampleProcess()
     }
 

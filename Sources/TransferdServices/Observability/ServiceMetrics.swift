@@ -93,6 +93,12 @@ package final class ServiceMetrics: Sendable {
         counter("transferd_stored_bytes_refused_total", [("path", path.rawValue)]).increment()
     }
 
+    /// Counts rows of history removed past keeping, by table.
+    package func historyRemoved(_ table: String, _ rows: Int) {
+        guard rows > 0 else { return }
+        counter("transferd_history_rows_removed_total", [("table", table)]).increment(by: rows)
+    }
+
     /// A multipart upload given up after its store failed to abort it too often.
     package func uploadAbortGivenUp() {
         counter("transferd_object_upload_aborts_given_up_total").increment()

@@ -108,22 +108,47 @@ package struct SessionService: Sendable {
 
     package func invalidate(sessionID: Int64, cancelTasks: Bool) async throws -> Session {
         try await store.write { repositories in
-            guard var session = try await repositories.sessions.find(id: sessionID) else {
+            guard let session = try await repositories.sessions.find(id: sessionID) else {
                 throw DomainError.notFound("The session does not exist.")
             }
-            var machine = SessionStateMachine(state: session.state, cancelsTasks: session.cancelOnInvalidate)
             do {
-                _ = try machine.handle(.invalidate(cancelTasks: cancelTasks))
-            } catch {
+                try await invalidate(session, cancelTasks: cancelTasks, repositories)
+            } catch is SessionStateMachine.IllegalTransition {
                 throw DomainError.conflict("Session \(session.identifier) is already invalidated.")
             }
-            (session.state, session.cancelOnInvalidate) = (machine.state, machine.cancelsTasks)
-            try await repositories.sessions.updateState(of: session)
-            if cancelTasks {
-                try await transitions.cancel(try repositories.tasks.unfinished(sessionID: sessionID), .cancel(.init()), repositories)
-            }
-            try await transitions.settleSession(sessionID, taskBecameIdle: false, repositories)
             return try await repositories.sessions.find(id: sessionID) ?? session
+        }
+    }
+
+    private func invalidate(_ session: Session, cancelTasks: Bool, _ repositories: any Repositories) async throws {
+        var (session, machine) = (session, SessionStateMachine(state: session.state, cancelsTasks: session.cancelOnInvalidate))
+        _ = try machine.handle(.invalidate(cancelTasks: cancelTasks))
+        (session.state, session.cancelOnInvalidate) = (machine.state, machine.cancelsTasks)
+        try await repositories.sessions.updateState(of: session)
+        if cancelTasks {
+            try await transitions.cancel(try repositories.tasks.unfinished(sessionID: session.rowID), .cancel(.init()), repositories)
+        }
+        try await transitions.settleSession(session.rowID, taskBecameIdle: false, repositories)
+    }
+
+    /// Deletes a session: from then on the API answers 404 for it, and its identifier may name a new session. In one
+    /// transaction its webhook goes (the deliveries not yet sent fail; one under way ends as it ends), its fetch
+    /// schedules go, and a session not yet invalidated is invalidated with its tasks cancelled; then the history's
+    /// next pass, on whichever instance, removes its tasks with their content, its events, its deliveries and
+    /// background tasks, and its row (``HistoryPruner``), resuming after a crash where it was.
+    package func delete(sessionID: Int64) async throws {
+        let now = clock.now
+        try await store.write { repositories in
+            guard let session = try await repositories.sessions.find(id: sessionID), session.deletedAt == nil else { return }
+            if try await repositories.webhooks.delete(sessionID: session.rowID) {
+                try await repositories.deliveries.failPending(sessionID: session.rowID, message: "The session was deleted.", at: now)
+            }
+            for schedule in try await repositories.fetchSchedules.list(sessionID: session.rowID) {
+                try await repositories.fetchSchedules.delete(id: schedule.rowID)
+            }
+            if session.state != .invalidated { try await invalidate(session, cancelTasks: true, repositories) }
+            try await repositories.sessions.markDeleted(id: session.rowID, at: now)
+            repositories.announce(.history)
         }
     }
 }

@@ -5,7 +5,7 @@ import TransferdDomain
 /// A session's row, read and written column by column: every request under `/v1/sessions/{identifier}` reads its
 /// session, and GRDB's `Codable` path with a JSON decoder for the configuration was a tenth of a task lookup's CPU.
 /// The task counters and stored bytes are not written here: the tasks' triggers keep them. The configuration is
-/// sealed (its headers and proxy may be credentials); its retention period has a column of its own for the sweeper.
+/// sealed (its headers and proxy may be credentials); its retention periods have columns of their own for the sweepers.
 extension Session {
     static let table = "sessions"
 
@@ -23,6 +23,8 @@ extension Session {
         lastTaskIdentifier = row["last_task_identifier"]
         lastAcknowledgedSequence = row["last_acknowledged_sequence"]
         invalidatedAt = row["invalidated_at"]
+        eventsTrimmedThrough = row["events_trimmed_through"]
+        deletedAt = row["deleted_at"]
         credentials = try (row["credentials"] as String?).map { try RowCoding.decode([SealedCredential].self, json: $0) } ?? []
     }
 
@@ -38,6 +40,7 @@ extension Session {
             "cancel_on_invalidate": cancelOnInvalidate,
             "configuration": try Self.sealed(configuration, vault),
             "retention_period": configuration.retentionPeriod,
+            "history_retention": configuration.historyRetention,
             "sends_launch_events": configuration.sessionSendsLaunchEvents,
             "created_at": StoredDate.text(createdAt),
             "invalidated_at": StoredDate.text(orNil: invalidatedAt),

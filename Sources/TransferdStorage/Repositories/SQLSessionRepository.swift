@@ -21,7 +21,7 @@ struct SQLSessionRepository: SessionRepository {
 
     func latest(identifier: String, tenantID: Int64) async throws -> Session? {
         try await db.fetchOne(
-            "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? ORDER BY id DESC LIMIT 1\(db.rowLock)",
+            "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? AND deleted_at IS NULL ORDER BY id DESC LIMIT 1\(db.rowLock)",
             [tenantID, identifier],
             { try Session(row: $0, vault: vault) }
         )
@@ -43,12 +43,16 @@ struct SQLSessionRepository: SessionRepository {
 
     func updateConfiguration(of session: Session) async throws {
         try await db.execute(
-            "UPDATE sessions SET configuration = ?, retention_period = ?, sends_launch_events = ? WHERE id = ?",
+            "UPDATE sessions SET configuration = ?, retention_period = ?, history_retention = ?, sends_launch_events = ? WHERE id = ?",
             [
                 try Session.sealed(session.configuration, vault), session.configuration.retentionPeriod,
-                session.configuration.sessionSendsLaunchEvents, session.rowID,
+                session.configuration.historyRetention, session.configuration.sessionSendsLaunchEvents, session.rowID,
             ]
         )
+    }
+
+    func markDeleted(id: Int64, at now: Date) async throws {
+        try await db.execute("UPDATE sessions SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL", [StoredDate.text(now), id])
     }
 
     func updateCredentials(of session: Session) async throws {
@@ -58,13 +62,13 @@ struct SQLSessionRepository: SessionRepository {
     func list(after cursor: Int64, limit: Int, tenantID: Int64?) async throws -> [Session] {
         guard let tenantID else {
             return try await db.fetchAll(
-                "SELECT * FROM sessions WHERE id > ? ORDER BY id LIMIT ?",
+                "SELECT * FROM sessions WHERE id > ? AND deleted_at IS NULL ORDER BY id LIMIT ?",
                 [cursor, limit],
                 { try Session(row: $0, vault: vault) }
             )
         }
         return try await db.fetchAll(
-            "SELECT * FROM sessions WHERE id > ? AND tenant_id = ? ORDER BY id LIMIT ?",
+            "SELECT * FROM sessions WHERE id > ? AND tenant_id = ? AND deleted_at IS NULL ORDER BY id LIMIT ?",
             [cursor, tenantID, limit],
             { try Session(row: $0, vault: vault) }
         )

@@ -281,7 +281,7 @@ struct SQLTaskRepository: TaskRepository {
 
     /// A `destination` in the content store: its JSON names the store as a member, which no key can spell (quotes
     /// in a key are escaped).
-    private static let inContentStore = "%\"storage\":\"!\(ObjectLocation.contentStore)\"%"
+    static let inContentStore = "%\"storage\":\"!\(ObjectLocation.contentStore)\"%"
 
     func abandonedObjectUploads(after taskID: Int64, limit: Int) async throws -> [AbandonedObjectUpload] {
         try await db.fetchAll(

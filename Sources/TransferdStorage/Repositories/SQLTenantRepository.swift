@@ -7,6 +7,12 @@ struct SQLTenantRepository: TenantRepository {
     let db: any SQLConnection
     let vault: CredentialVault
 
+    func eventsTrimmedThrough(id: Int64) async throws -> TenantEventCursor {
+        try await db.fetchOne("SELECT events_trimmed_commit, events_trimmed_id FROM tenants WHERE id = ?", [id]) { row in
+            TenantEventCursor(commit: row[0], id: row[1])
+        } ?? .start
+    }
+
     /// Sealed: its URL may carry a password, and its secret signs.
     func opsWebhook(tenantID: Int64) async throws -> OpsWebhook? {
         guard let sealed: String = try await db.value("SELECT ops_webhook FROM tenants WHERE id = ?", [tenantID]) else { return nil }

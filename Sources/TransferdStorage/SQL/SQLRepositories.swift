@@ -50,6 +50,7 @@ struct SQLRepositories: Repositories {
     var serviceKeys: any ServiceKeyRepository { SQLServiceKeyRepository(db: db, vault: vault) }
     var objectStorages: any ObjectStorageRepository { SQLObjectStorageRepository(db: db, vault: vault) }
     var fetchSchedules: any FetchScheduleRepository { SQLFetchScheduleRepository(db: db, vault: vault) }
+    var history: any HistoryRepository { SQLHistoryRepository(db: db, vault: vault) }
 
     func isolated<T>(_ body: () async throws -> T) async throws -> T {
         let (actions, signals) = (commitActions.actions.count, commitActions.signals.count)

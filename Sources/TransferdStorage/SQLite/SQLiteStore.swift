@@ -137,8 +137,8 @@ package final class SQLiteStore: Store {
     /// Applies pending migrations to `pool`; returns their names. The part of the sealed-secrets migration written in
     /// Swift runs in a transaction of its own once its SQL is applied, when the database holds no proof that it has
     /// (a crash between the two leaves none). Once secrets an earlier version kept in plain text are sealed, the file
-    /// is rewritten (`VACUUM`) and its log emptied, so that no page keeps a copy of them. Then `vault` must open what
-    /// the database holds sealed.
+    /// is rewritten (`VACUUM`) and its log emptied, so that no page keeps a copy of them; so is a file without
+    /// incremental auto-vacuum, once. Then `vault` must open what the database holds sealed.
     private static func migrate(_ pool: DatabasePool, _ vault: CredentialVault) async throws -> [String] {
         let migrator = try migrator()
         let before = try await pool.read { db in try migrator.appliedIdentifiers(db) }
@@ -153,8 +153,12 @@ package final class SQLiteStore: Store {
         }
         try migrator.migrate(pool)
         let applied = try await pool.read { db in try migrator.appliedIdentifiers(db) }.subtracting(before).sorted()
-        if sealed {
+        // Removed history gives its pages back to the file system a few at a time (`HistoryRepository.reclaimSpace`),
+        // which needs incremental auto-vacuum; a file made before it is rewritten once to take it.
+        let incremental = try await pool.read { db in try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") } == 2
+        if sealed || !incremental {
             try await pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
                 try db.execute(sql: "VACUUM")
                 try db.checkpoint(.truncate)
             }

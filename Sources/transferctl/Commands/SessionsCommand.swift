@@ -3,12 +3,12 @@ import Foundation
 import NIOHTTP1
 import TransferdClient
 
-/// `transferctl sessions`: list, show, create and invalidate sessions.
+/// `transferctl sessions`: list, show, create, invalidate and delete sessions.
 struct SessionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions",
-        abstract: "List, show, create and invalidate sessions.",
-        subcommands: [List.self, Show.self, Create.self, Invalidate.self],
+        abstract: "List, show, create, invalidate and delete sessions.",
+        subcommands: [List.self, Show.self, Create.self, Invalidate.self, Remove.self],
         defaultSubcommand: List.self
     )
 
@@ -184,6 +184,40 @@ struct SessionsCommand: AsyncParsableCommand {
             try await connection.run { client in
                 let reply = try await client.send(.POST, "/v1/sessions/\(identifier)/invalidate", json: ["cancelTasks": cancelTasks])
                 Console.line(json ? reply.text : "\(identifier): \(try reply.decode(APISession.self).state)")
+            }
+        }
+    }
+
+    /// `transferctl sessions rm`.
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm",
+            abstract: "Delete a session and everything it holds: its tasks with their content, events, deliveries and fetches."
+        )
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: "The session's identifier.")
+        var identifier: String
+
+        @Flag(name: .shortAndLong, help: "Do not ask for confirmation (needed when standard input is not a terminal).")
+        var yes = false
+
+        func run() async throws {
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    Console.error("deleting \(identifier) removes everything it holds: confirm with --yes")
+                    throw ExitCode(CommandFailure.configuration("").exitStatus)
+                }
+                Console.write("Delete session \(identifier), its tasks with their content, events and deliveries? [y/N] ")
+                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                    Console.line("\(identifier): kept")
+                    return
+                }
+            }
+            try await connection.run { client in
+                _ = try await client.send(.DELETE, "/v1/sessions/\(identifier)")
+                Console.line("\(identifier): deleted")
             }
         }
     }

@@ -106,4 +106,30 @@ import TransferdDomain
             }
         }
     }
+
+    /// `sessions rm` asks before it deletes: "n" keeps the session, "y" deletes it; without a terminal to ask on it
+    /// refuses unless given `--yes`.
+    @Test func removingASessionAsksFirst() async throws {
+        try await TestService.with { api in
+            for session in ["kept", "gone", "scripted"] { try await api.createSession(session) }
+            for (session, answer) in [("kept", "n"), ("gone", "y")] {
+                try await TerminalSession.with(Self.command(api, "sessions rm \(session)"), width: 120) { terminal in
+                    _ = try await terminal.waitForScreen { $0.contains("[y/N]") }
+                    try await terminal.send(keys: answer)
+                    try await terminal.send(keys: "Enter")
+                    #expect(try await terminal.exitStatus() == 0)
+                    #expect(try await terminal.screen().contains(answer == "y" ? "\(session): deleted" : "\(session): kept"))
+                }
+            }
+            #expect(try await api.send(.GET, "/v1/sessions/kept").status == 200)
+            #expect(try await api.send(.GET, "/v1/sessions/gone").status == 404)
+
+            let unasked = try await TransferctlProcess.run("sessions", "rm", "scripted", api: api)
+            #expect(unasked.status == 64 && unasked.errors.contains("--yes"), "\(unasked.errors)")
+            #expect(try await api.send(.GET, "/v1/sessions/scripted").status == 200)
+            let confirmed = try await TransferctlProcess.run("sessions", "rm", "scripted", "--yes", api: api)
+            #expect(confirmed.status == 0 && confirmed.output == "scripted: deleted\n", "\(confirmed.errors)")
+            #expect(try await api.send(.GET, "/v1/sessions/scripted").status == 404)
+        }
+    }
 }

@@ -149,6 +149,31 @@ import Testing
         }
     }
 
+    /// The session page links to a page that says what deleting the session removes and asks to confirm; only its
+    /// form, with the CSRF token, deletes it.
+    @Test func aSessionIsDeletedAfterItsConfirmationPage() async throws {
+        try await TestService.with { api in
+            try await api.createSession("doomed")
+            _ = try await api.createTask("doomed", url: "http://127.0.0.1:9/", extra: #", "start": false"#)
+            let browser = DashboardClient(api)
+            let csrf = try await browser.signIn()
+            #expect(try await browser.get("/ui/sessions/doomed").text.contains(#"href="/ui/sessions/doomed/delete""#))
+
+            let asked = try await browser.get("/ui/sessions/doomed/delete")
+            #expect(asked.status == 200)
+            #expect(asked.text.contains("Delete doomed?") && asked.text.contains("its tasks (1)"), "\(asked.text)")
+            #expect(try await api.send(.GET, "/v1/sessions/doomed").status == 200, "asking deletes nothing")
+            let forged = try await browser.post("/ui/sessions/doomed/delete", form: ["csrf": String(repeating: "0", count: csrf.count)])
+            #expect(forged.status == 403)
+            #expect(try await api.send(.GET, "/v1/sessions/doomed").status == 200)
+
+            let deleted = try await browser.post("/ui/sessions/doomed/delete", form: ["csrf": csrf])
+            #expect(deleted.status == 303 && deleted.location == "/ui/sessions")
+            #expect(try await api.send(.GET, "/v1/sessions/doomed").status == 404)
+            #expect(try await browser.get("/ui/sessions/doomed").status == 404)
+        }
+    }
+
     @Test func aDeadLetteredDeliveryIsReplayedOneAtATimeOrAllAtOnce() async throws {
         try await WebhookReceiver.with { receiver in
             try await TestService.with(deliveryPolicy: TestService.twoQuickDeliveryAttempts) { api in

@@ -4,9 +4,8 @@ import TransferdDomain
 import TransferdServices
 
 /// `/ui/sessions` and `/ui/sessions/{identifier}`: the tenant's sessions with its usage against its quotas, and one
-/// session's tasks with their
-/// progress (live with the page's script), filtered by state, with suspend, resume and cancel, and a form that
-/// enqueues a download.
+/// session's tasks with their progress (live with the page's script), filtered by state, with suspend, resume and
+/// cancel, a form that enqueues a download, and the session's deletion, asked for on a page of its own first.
 struct SessionPages: Sendable {
     let gate: DashboardGate
     let sessions: SessionService
@@ -20,6 +19,8 @@ struct SessionPages: Sendable {
         routes.get("sessions", use: gate.page(sessionsPage))
         routes.get("sessions/:identifier", use: gate.sessionPage(sessionPage))
         routes.post("sessions/:identifier/tasks", use: gate.sessionAction(EnqueueForm.self, enqueue))
+        routes.get("sessions/:identifier/delete", use: gate.sessionPage(deletionPage))
+        routes.post("sessions/:identifier/delete", use: gate.sessionAction(ActionForm.self, delete))
         routes.post(
             "sessions/:identifier/tasks/:taskIdentifier/suspend",
             use: gate.sessionAction(ActionForm.self) { try await apply(.suspend, $0, $1, $3) }
@@ -102,6 +103,35 @@ struct SessionPages: Sendable {
         ]
         values["webhook"] = WebhookSummary.values(try await sessions.details(sessionIDs: [session.rowID])[session.rowID]?.webhook)
         return gate.pages.render("session", .init(title: session.identifier, signedIn: signedIn), values)
+    }
+
+    /// Asks whether to delete the session, saying what goes with it.
+    @Sendable func deletionPage(
+        request: Request,
+        context: AppRequestContext,
+        signedIn: DashboardSignIn,
+        session: Session
+    ) async throws
+        -> Response
+    {
+        let counts = try await sessions.details(sessionIDs: [session.rowID])[session.rowID]?.taskCounts ?? [:]
+        let values: [String: Any] = [
+            "identifier": session.identifier, "base": "/ui/sessions/\(session.identifier)", "taskCount": counts.values.reduce(0, +),
+        ]
+        return gate.pages.render("deletesession", .init(title: "Delete \(session.identifier)", signedIn: signedIn), values)
+    }
+
+    /// Deletes the session (``SessionService/delete(sessionID:)``), then shows the sessions left.
+    @Sendable func delete(
+        form: ActionForm,
+        context: AppRequestContext,
+        signedIn: DashboardSignIn,
+        session: Session
+    ) async throws
+        -> Response
+    {
+        try await sessions.delete(sessionID: session.rowID)
+        return .seeOther("/ui/sessions")
     }
 
     /// Enqueues a download of the form's URL, then shows the session.

@@ -62,8 +62,8 @@ struct TaskPage: Sendable {
     {
         let task = tasks.representation(of: try await tasks.task(try context.parameters.taskIdentifier(), in: session), in: session)
         let events = try await eventLog.events(
-            sessionID: session.rowID,
-            after: 0,
+            of: session,
+            after: session.eventsTrimmedThrough,
             taskIdentifier: task.taskIdentifier,
             limit: Self.eventLimit + 1,
             wait: .zero
