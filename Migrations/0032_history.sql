@@ -7,6 +7,9 @@ ALTER TABLE sessions ADD COLUMN events_trimmed_through INTEGER NOT NULL DEFAULT 
 -- When DELETE /v1/sessions/{identifier} marked it: it is gone for the API, and whichever instance's next pass removes
 -- what it holds, then its row.
 ALTER TABLE sessions ADD COLUMN deleted_at TEXT;
+-- A deleted session's identifier names a new session at once, while the deleted one still winds down (invalidating).
+DROP INDEX sessions_live_identifier;
+CREATE UNIQUE INDEX sessions_live_identifier ON sessions (tenant_id, identifier) WHERE state <> 'invalidated' AND deleted_at IS NULL;
 
 -- The tenant's events from every session, as its stream reads them: the last position removed.
 ALTER TABLE tenants ADD COLUMN events_trimmed_commit INTEGER NOT NULL DEFAULT 0;

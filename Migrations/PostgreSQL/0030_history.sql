@@ -3,6 +3,9 @@
 ALTER TABLE sessions ADD COLUMN history_retention DOUBLE PRECISION;
 ALTER TABLE sessions ADD COLUMN events_trimmed_through BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE sessions ADD COLUMN deleted_at TEXT;
+-- A deleted session's identifier names a new session at once, while the deleted one still winds down (invalidating).
+DROP INDEX sessions_live_identifier;
+CREATE UNIQUE INDEX sessions_live_identifier ON sessions (tenant_id, identifier) WHERE state <> 'invalidated' AND deleted_at IS NULL;
 
 ALTER TABLE tenants ADD COLUMN events_trimmed_commit BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE tenants ADD COLUMN events_trimmed_id BIGINT NOT NULL DEFAULT 0;

@@ -3,7 +3,7 @@ import Foundation
 /// Sessions, and what their representation needs besides the row.
 package protocol SessionRepository {
     func find(id: Int64) async throws -> Session?
-    /// The tenant's live (not invalidated) session with this identifier.
+    /// The tenant's live (neither invalidated nor deleted) session with this identifier.
     func live(identifier: String, tenantID: Int64) async throws -> Session?
     /// The tenant's session with this identifier: the live one, else the most recently invalidated one; never one
     /// that was deleted.

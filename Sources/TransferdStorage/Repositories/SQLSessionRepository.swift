@@ -13,7 +13,7 @@ struct SQLSessionRepository: SessionRepository {
 
     func live(identifier: String, tenantID: Int64) async throws -> Session? {
         try await db.fetchOne(
-            "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? AND state <> ?\(db.rowLock)",
+            "SELECT * FROM sessions WHERE tenant_id = ? AND identifier = ? AND state <> ? AND deleted_at IS NULL\(db.rowLock)",
             [tenantID, identifier, Session.State.invalidated],
             { try Session(row: $0, vault: vault) }
         )

@@ -60,7 +60,7 @@ struct SQLTenantRepository: TenantRepository {
     /// Tenants with what they hold, each sum an index seek over the tenant's own rows.
     static let standings = """
         SELECT t.id, t.name, t.max_sessions, t.max_queued_tasks, t.max_stored_bytes, t.max_transfers, t.max_fetches,
-            (SELECT CAST(COUNT(*) AS BIGINT) FROM sessions WHERE tenant_id = t.id AND state <> 'invalidated') AS sessions,
+            (SELECT CAST(COUNT(*) AS BIGINT) FROM sessions WHERE tenant_id = t.id AND state <> 'invalidated' AND deleted_at IS NULL) AS sessions,
             (SELECT CAST(COALESCE(SUM(tasks_suspended + tasks_running + tasks_canceling), 0) AS BIGINT) FROM sessions WHERE tenant_id = t.id)
                 AS queued,
             (SELECT CAST(COALESCE(SUM(stored_bytes), 0) AS BIGINT) FROM sessions WHERE tenant_id = t.id)
