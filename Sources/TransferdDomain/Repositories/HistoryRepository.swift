@@ -29,8 +29,8 @@ package protocol HistoryRepository {
     /// no event any more; returns whether it went.
     func removeSession(id: Int64) async throws -> Bool
     /// Gives the database's free pages back to the file system, at most `pages` of them (SQLite's incremental
-    /// vacuum); PostgreSQL's autovacuum needs nothing.
-    func reclaimSpace(pages: Int) async throws
+    /// vacuum), and returns how many are still free; PostgreSQL's autovacuum needs nothing (0).
+    func reclaimSpace(pages: Int) async throws -> Int
     /// The database's size on disk, in bytes.
     func databaseBytes() async throws -> Int64
 }

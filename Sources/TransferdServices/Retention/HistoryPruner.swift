@@ -11,15 +11,15 @@ import TransferdStorage
 ///
 /// It removes in batches, each its own short transaction, so that a year of history goes without holding up the
 /// API, and looks only at sessions with something past keeping. On SQLite the freed pages go back to the file
-/// system after each pass. Whatever is removed is counted (`transferd_history_rows_removed_total`); an instance
+/// system after each pass, a few MiB a transaction. Whatever is removed is counted (`transferd_history_rows_removed_total`); an instance
 /// stopped partway leaves nothing half-removed, and any instance's next pass goes on.
 package struct HistoryPruner: Service {
     /// Rows removed in one transaction at most.
-    static let batch = 500
+    static let batch = 100
     /// Sessions read at once.
     static let sessionsPerRead = 500
-    /// Pages given back to the file system after a pass at most (4 KiB each: 256 MiB).
-    static let pagesPerPass = 65_536
+    /// Pages given back to the file system in one transaction (4 KiB each: 4 MiB), which moves as many.
+    static let pagesPerStep = 1_024
 
     let store: any Store
     let kept: KeptContent
@@ -50,39 +50,55 @@ package struct HistoryPruner: Service {
         }
     }
 
-    /// One pass over every session.
+    /// One pass over every session; one that removed nothing writes nothing.
     package func prune(at now: Date) async throws {
-        var cursor: Int64 = 0
+        var (cursor, removed) = (Int64(0), 0)
         while true {
             let after = cursor
             let sessions = try await store.read { try await $0.history.sessions(after: after, limit: Self.sessionsPerRead) }
-            for session in sessions { try await prune(session, at: now) }
+            for session in sessions { removed += try await prune(session, at: now) }
             guard let last = sessions.last, sessions.count == Self.sessionsPerRead else { break }
             cursor = last.id
         }
-        try await store.write { try await $0.history.reclaimSpace(pages: Self.pagesPerPass) }
+        if removed > 0 { try await reclaimSpace() }
     }
 
-    private func prune(_ session: HistorySession, at now: Date) async throws {
+    /// Gives the pages the removal freed back to the file system, a step at a time, while they become fewer.
+    private func reclaimSpace() async throws {
+        var free = Int.max
+        while free > 0 {
+            try Task.checkCancellation()
+            let left = try await paced { try await $0.history.reclaimSpace(pages: Self.pagesPerStep) }
+            if left >= free { break }
+            free = left
+        }
+    }
+
+    /// Removes what `session` holds past keeping; returns the rows removed.
+    private func prune(_ session: HistorySession, at now: Date) async throws -> Int {
         if session.deleted { return try await remove(session) }
         let keptSince = retention.keptSince(session, at: now)
+        var removed = 0
         if let oldest = session.oldestFinishedTask, oldest < keptSince {
-            try await inBatches("tasks") { repositories in
+            removed += try await inBatches("tasks") { repositories in
                 try await repositories.history.removeFinishedTasks(sessionID: session.id, finishedBefore: keptSince, limit: Self.batch)
             }
         }
         if let oldest = session.oldestEndedBackgroundTask, oldest < keptSince {
-            try await inBatches("background_tasks") { repositories in
+            removed += try await inBatches("background_tasks") { repositories in
                 try await repositories.history.removeEndedBackgroundTasks(sessionID: session.id, endedBefore: keptSince, limit: Self.batch)
             }
         }
-        if let oldest = session.oldestEvent, oldest < keptSince { try await trimEvents(of: session, keptSince: keptSince) }
-        if let invalidated = session.invalidatedAt, invalidated < keptSince { try await removeRow(of: session) }
+        if let oldest = session.oldestEvent, oldest < keptSince { removed += try await trimEvents(of: session, keptSince: keptSince) }
+        if let invalidated = session.invalidatedAt, invalidated < keptSince { removed += try await removeRow(of: session) }
+        return removed
     }
 
     /// Removes all a deleted session holds, then its row; waits for a later pass while transfers it cancelled stop.
-    private func remove(_ session: HistorySession) async throws {
-        guard session.unfinishedTasks == 0 else { return }
+    /// Returns the rows removed.
+    private func remove(_ session: HistorySession) async throws -> Int {
+        guard session.unfinishedTasks == 0 else { return 0 }
+        var removed = 0
         while true {
             try Task.checkCancellation()
             let tasks = try await store.read { try await $0.history.completedTasks(sessionID: session.id, limit: Self.batch) }
@@ -91,40 +107,55 @@ package struct HistoryPruner: Service {
                 await kept.removeReply(of: task)
             }
             let ids = tasks.map(\.rowID)
-            metrics.historyRemoved("tasks", try await store.write { try await $0.history.removeTasks(sessionID: session.id, ids: ids) })
+            let batch = try await paced { try await $0.history.removeTasks(sessionID: session.id, ids: ids) }
+            metrics.historyRemoved("tasks", batch)
+            removed += batch
             if tasks.count < Self.batch { break }
         }
-        try await inBatches("background_tasks") { repositories in
+        removed += try await inBatches("background_tasks") { repositories in
             try await repositories.history.removeEndedBackgroundTasks(sessionID: session.id, endedBefore: .distantFuture, limit: Self.batch)
         }
-        try await trimEvents(of: session, keptSince: .distantFuture)
-        try await removeRow(of: session)
+        removed += try await trimEvents(of: session, keptSince: .distantFuture)
+        return removed + (try await removeRow(of: session))
     }
 
-    /// Removes the session's row once nothing is left under it.
-    private func removeRow(of session: HistorySession) async throws {
-        let removed = try await store.write { try await $0.history.removeSession(id: session.id) }
-        metrics.historyRemoved("sessions", removed ? 1 : 0)
+    /// Removes the session's row once nothing is left under it; returns whether it went (1) or not (0).
+    private func removeRow(of session: HistorySession) async throws -> Int {
+        let removed = try await store.write { try await $0.history.removeSession(id: session.id) } ? 1 : 0
+        metrics.historyRemoved("sessions", removed)
+        return removed
     }
 
-    /// Runs `removal` in transactions of its own until it removes less than a batch.
-    private func inBatches(_ table: String, _ removal: @escaping @Sendable (any Repositories) async throws -> Int) async throws {
+    /// Runs `batch` in a write transaction of its own, then rests as long as it took: the removal takes at most half of
+    /// the writer (SQLite has one) and of a core, whatever the backlog, so that the API's writes and reads beside it
+    /// wait little (issue 64's target: a creation's p99 at most 1.5 times, a read's at most twice).
+    private func paced<T: Sendable>(_ batch: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
+        let began = ContinuousClock.now
+        let result = try await store.write(batch)
+        try await Task.sleep(for: ContinuousClock.now - began)
+        return result
+    }
+
+    /// Runs `removal` in transactions of its own until it removes less than a batch; returns the rows removed.
+    private func inBatches(_ table: String, _ removal: @escaping @Sendable (any Repositories) async throws -> Int) async throws -> Int {
+        var total = 0
         while true {
             try Task.checkCancellation()
-            let removed = try await store.write(removal)
+            let removed = try await paced(removal)
             metrics.historyRemoved(table, removed)
-            if removed < Self.batch { return }
+            total += removed
+            if removed < Self.batch { return total }
         }
     }
 
     /// Trims the session's event log batch by batch; each batch reads where it may trim to in the transaction that
-    /// trims, so that a delivery pending since the pass began keeps its event.
-    private func trimEvents(of session: HistorySession, keptSince: Date) async throws {
-        var through = session.eventsTrimmedThrough
+    /// trims, so that a delivery pending since the pass began keeps its event. Returns the events removed.
+    private func trimEvents(of session: HistorySession, keptSince: Date) async throws -> Int {
+        var (through, total) = (session.eventsTrimmedThrough, 0)
         while true {
             try Task.checkCancellation()
             let from = through
-            let trimmed: (through: Int64, removal: HistoryRemoval)? = try await store.write { repositories in
+            let trimmed: (through: Int64, removal: HistoryRemoval)? = try await paced { repositories in
                 let history = repositories.history
                 // A deleted session's pending deliveries go too: its webhook went with it.
                 let target = EventLogTrim.through(
@@ -142,12 +173,13 @@ package struct HistoryPruner: Service {
                 )
                 return (target, removal)
             }
-            guard let trimmed else { return }
+            guard let trimmed else { return total }
+            total += trimmed.removal.events
             metrics.historyRemoved("events", trimmed.removal.events)
             metrics.historyRemoved("deliveries", trimmed.removal.deliveries)
             metrics.historyRemoved("delivery_attempts", trimmed.removal.attempts)
             through = trimmed.through
-            if trimmed.through - from < Self.batch { return }
+            if trimmed.through - from < Self.batch { return total }
         }
     }
 }

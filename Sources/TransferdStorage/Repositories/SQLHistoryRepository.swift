@@ -177,9 +177,10 @@ struct SQLHistoryRepository: HistoryRepository {
         return try await db.execute("DELETE FROM sessions WHERE id = ?", [id]) > 0
     }
 
-    func reclaimSpace(pages: Int) async throws {
-        guard db.dialect == .sqlite else { return }
+    func reclaimSpace(pages: Int) async throws -> Int {
+        guard db.dialect == .sqlite else { return 0 }
         try await db.execute("PRAGMA incremental_vacuum(\(pages))", [])
+        return try await db.value("PRAGMA freelist_count") ?? 0
     }
 
     func databaseBytes() async throws -> Int64 {
