@@ -183,6 +183,7 @@ struct Components: Sendable {
             files: files,
             objects: environment.objects,
             retention: configuration.historyRetention,
+            pace: configuration.historyRemovalPace,
             interval: configuration.sweepInterval,
             loop: historyLoop,
             metrics: metrics

@@ -67,6 +67,8 @@ struct Configuration: Sendable {
     var sweepInterval: Duration
     /// How long sessions keep their history by default (`--history-retention`).
     var historyRetention = HistoryRetention(defaultPeriod: 30 * 86_400)
+    /// How fast history past keeping is removed: gently beside the API; faster only in a simulation of months.
+    var historyRemovalPace = RemovalPace.gentle
     /// The most bytes of an upload's reply body kept for the client.
     var replyBodyLimit: Int
     /// The bandwidth all transfers share, in bytes per second; nil for no limit.

@@ -31,4 +31,18 @@ package enum EventLogTrim {
         }
         return through
     }
+
+    /// Whether the session's log has anything to trim at all: its first event is past keeping, and no pending
+    /// delivery holds it. A session held by a subscriber that is away costs its removal pass nothing then.
+    package static func mayTrim(_ session: HistorySession, keptSince: Date) -> Bool {
+        guard let oldest = session.oldestEvent else { return false }
+        let first = EventAge(sequence: session.eventsTrimmedThrough + 1, createdAt: oldest)
+        let through = through(
+            [first],
+            trimmedThrough: session.eventsTrimmedThrough,
+            keptSince: keptSince,
+            firstPendingDelivery: session.firstPendingDelivery
+        )
+        return through > session.eventsTrimmedThrough
+    }
 }

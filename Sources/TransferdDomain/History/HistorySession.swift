@@ -15,34 +15,35 @@ package struct HistorySession: Sendable, Equatable {
     package var oldestFinishedTask: Date?
     /// When the oldest event still in its log was written.
     package var oldestEvent: Date?
+    /// The sequence of its first delivery still pending, if any: the log is kept from there on.
+    package var firstPendingDelivery: Int64?
     /// When its oldest background task still kept ended.
     package var oldestEndedBackgroundTask: Date?
-    /// The sequence of its newest event.
-    package var lastSequence: Int64 = 0
     /// Its tasks not completed yet.
-    package var unfinishedTasks = 0
+    package var unfinishedTasks: Int
     /// When it was invalidated; nil while it lives.
     package var invalidatedAt: Date?
     /// Whether `DELETE` removed it from the API: what it holds goes whatever its retention.
-    package var deleted = false
+    package var deleted: Bool
 
     package init(
         id: Int64,
         tenantID: Int64,
         retentionPeriod: Double,
         historyRetention: Double?,
-        eventsTrimmedThrough: Int64,
-        oldestFinishedTask: Date?,
-        oldestEvent: Date?,
-        oldestEndedBackgroundTask: Date?
+        eventsTrimmedThrough: Int64 = 0,
+        oldestFinishedTask: Date? = nil,
+        oldestEvent: Date? = nil,
+        firstPendingDelivery: Int64? = nil,
+        oldestEndedBackgroundTask: Date? = nil,
+        unfinishedTasks: Int = 0,
+        invalidatedAt: Date? = nil,
+        deleted: Bool = false
     ) {
-        self.id = id
-        self.tenantID = tenantID
-        self.retentionPeriod = retentionPeriod
-        self.historyRetention = historyRetention
+        (self.id, self.tenantID, self.retentionPeriod, self.historyRetention) = (id, tenantID, retentionPeriod, historyRetention)
         self.eventsTrimmedThrough = eventsTrimmedThrough
-        self.oldestFinishedTask = oldestFinishedTask
-        self.oldestEvent = oldestEvent
+        (self.oldestFinishedTask, self.oldestEvent, self.firstPendingDelivery) = (oldestFinishedTask, oldestEvent, firstPendingDelivery)
         self.oldestEndedBackgroundTask = oldestEndedBackgroundTask
+        (self.unfinishedTasks, self.invalidatedAt, self.deleted) = (unfinishedTasks, invalidatedAt, deleted)
     }
 }

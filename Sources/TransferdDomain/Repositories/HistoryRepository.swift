@@ -18,11 +18,20 @@ package protocol HistoryRepository {
     func oldestEvents(sessionID: Int64, after sequence: Int64, limit: Int) async throws -> [EventLogTrim.EventAge]
     /// The sequence of the session's first delivery still pending; nil when none is.
     func firstPendingDelivery(sessionID: Int64) async throws -> Int64?
-    /// Removes the session's events from the start of its log through `sequence`, with their deliveries (pending ones
-    /// only when `deleted`) and their attempts, and records where the session's log begins, and, unless `deleted`,
-    /// where its tenant's stream does: a deleted session's events leave no mark there, which would refuse the readers
-    /// of every other session. Returns the rows removed.
-    func trimEvents(sessionID: Int64, tenantID: Int64, through sequence: Int64, deleted: Bool) async throws -> HistoryRemoval
+    /// Removes the session's events from the start of its log, which follows `trimmedThrough`, through `sequence`,
+    /// with their deliveries (pending ones only when `deleted`) and their attempts, and records where the session's
+    /// log begins, and, unless `deleted`, where its tenant's stream does: a deleted session's events leave no mark
+    /// there, which would refuse the readers of every other session. Returns the rows removed.
+    ///
+    /// Each statement looks only after `trimmedThrough`: on PostgreSQL the rows removed before stay in the indexes
+    /// until a vacuum, and a batch that looked from the log's start would step over all of them again.
+    func trimEvents(
+        sessionID: Int64,
+        tenantID: Int64,
+        after trimmedThrough: Int64,
+        through sequence: Int64,
+        deleted: Bool
+    ) async throws -> HistoryRemoval
     /// Removes at most `limit` of the session's background tasks that ended before `endedBefore`; returns how many.
     func removeEndedBackgroundTasks(sessionID: Int64, endedBefore: Date, limit: Int) async throws -> Int
     /// Removes the session's row, with its webhook, fetch schedules and background tasks, when it holds no task and

@@ -121,7 +121,10 @@ package struct EventLog: Sendable {
 
     /// Refuses (``TrimmedHistory``) a read of the tenant's events after `cursor` when events after it were trimmed.
     package func refuseTrimmed(tenantID: Int64, after cursor: TenantEventCursor) async throws {
-        let trimmed = try await store.lookup { try await $0.tenants.eventsTrimmedThrough(id: tenantID) }
+        try Self.refuse(cursor, trimmedThrough: try await store.lookup { try await $0.tenants.eventsTrimmedThrough(id: tenantID) })
+    }
+
+    private static func refuse(_ cursor: TenantEventCursor, trimmedThrough trimmed: TenantEventCursor) throws {
         if !cursor.namesTransaction, cursor < trimmed { throw DomainError.historyTrimmed(.tenant(trimmedThrough: trimmed)) }
     }
 
@@ -135,14 +138,19 @@ package struct EventLog: Sendable {
     /// only when woken: another instance's notification is lost while the connection that listens reconnects.
     ///
     /// A cursor from before where the tenant's events were trimmed is refused (``TrimmedHistory``): the trimmed
-    /// position is read after the events, so that a trim between the two is seen.
+    /// position is read with the events, after them, so that a trim between the two is seen.
     package func events(tenantID: Int64, after cursor: TenantEventCursor, limit: Int, wait: Duration) async throws -> [TenantEvent] {
         let deadline = ContinuousClock.now + wait
         let recheck: Duration = store.isShared ? .seconds(1) : wait
         while true {
             let seen = signal.version(sessionID: EventSignal.everySession)
-            let events = try await store.lookup { try await $0.events.list(tenantID: tenantID, after: cursor, limit: limit) }
-            try await refuseTrimmed(tenantID: tenantID, after: cursor)
+            let (events, trimmed) = try await store.lookup { repositories in
+                (
+                    try await repositories.events.list(tenantID: tenantID, after: cursor, limit: limit),
+                    try await repositories.tenants.eventsTrimmedThrough(id: tenantID)
+                )
+            }
+            try Self.refuse(cursor, trimmedThrough: trimmed)
             let remaining = deadline - ContinuousClock.now
             if !events.isEmpty || remaining <= .zero || Task.isCancelled {
                 return events

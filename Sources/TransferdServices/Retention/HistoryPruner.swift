@@ -14,8 +14,6 @@ import TransferdStorage
 /// system after each pass, a few MiB a transaction. Whatever is removed is counted (`transferd_history_rows_removed_total`); an instance
 /// stopped partway leaves nothing half-removed, and any instance's next pass goes on.
 package struct HistoryPruner: Service {
-    /// Rows removed in one transaction at most.
-    static let batch = 100
     /// Sessions read at once.
     static let sessionsPerRead = 500
     /// Pages given back to the file system in one transaction (4 KiB each: 4 MiB), which moves as many.
@@ -24,6 +22,7 @@ package struct HistoryPruner: Service {
     let store: any Store
     let kept: KeptContent
     let retention: HistoryRetention
+    let pace: RemovalPace
     let interval: Duration
     let loop: WakeUpLoop
     let metrics: ServiceMetrics
@@ -33,11 +32,12 @@ package struct HistoryPruner: Service {
         files: FileStore,
         objects: ObjectStores,
         retention: HistoryRetention,
+        pace: RemovalPace = .gentle,
         interval: Duration,
         loop: WakeUpLoop,
         metrics: ServiceMetrics
     ) {
-        (self.store, self.retention) = (store, retention)
+        (self.store, self.retention, self.pace) = (store, retention, pace)
         kept = KeptContent(files: files, objects: objects, logger: loop.logger)
         (self.interval, self.loop, self.metrics) = (interval, loop, metrics)
     }
@@ -81,15 +81,15 @@ package struct HistoryPruner: Service {
         var removed = 0
         if let oldest = session.oldestFinishedTask, oldest < keptSince {
             removed += try await inBatches("tasks") { repositories in
-                try await repositories.history.removeFinishedTasks(sessionID: session.id, finishedBefore: keptSince, limit: Self.batch)
+                try await repositories.history.removeFinishedTasks(sessionID: session.id, finishedBefore: keptSince, limit: pace.batch)
             }
         }
         if let oldest = session.oldestEndedBackgroundTask, oldest < keptSince {
             removed += try await inBatches("background_tasks") { repositories in
-                try await repositories.history.removeEndedBackgroundTasks(sessionID: session.id, endedBefore: keptSince, limit: Self.batch)
+                try await repositories.history.removeEndedBackgroundTasks(sessionID: session.id, endedBefore: keptSince, limit: pace.batch)
             }
         }
-        if let oldest = session.oldestEvent, oldest < keptSince { removed += try await trimEvents(of: session, keptSince: keptSince) }
+        if EventLogTrim.mayTrim(session, keptSince: keptSince) { removed += try await trimEvents(of: session, keptSince: keptSince) }
         if let invalidated = session.invalidatedAt, invalidated < keptSince { removed += try await removeRow(of: session) }
         return removed
     }
@@ -101,7 +101,7 @@ package struct HistoryPruner: Service {
         var removed = 0
         while true {
             try Task.checkCancellation()
-            let tasks = try await store.read { try await $0.history.completedTasks(sessionID: session.id, limit: Self.batch) }
+            let tasks = try await store.read { try await $0.history.completedTasks(sessionID: session.id, limit: pace.batch) }
             for task in tasks {
                 await kept.removeContent(of: task)
                 await kept.removeReply(of: task)
@@ -110,10 +110,10 @@ package struct HistoryPruner: Service {
             let batch = try await paced { try await $0.history.removeTasks(sessionID: session.id, ids: ids) }
             metrics.historyRemoved("tasks", batch)
             removed += batch
-            if tasks.count < Self.batch { break }
+            if tasks.count < pace.batch { break }
         }
         removed += try await inBatches("background_tasks") { repositories in
-            try await repositories.history.removeEndedBackgroundTasks(sessionID: session.id, endedBefore: .distantFuture, limit: Self.batch)
+            try await repositories.history.removeEndedBackgroundTasks(sessionID: session.id, endedBefore: .distantFuture, limit: pace.batch)
         }
         removed += try await trimEvents(of: session, keptSince: .distantFuture)
         return removed + (try await removeRow(of: session))
@@ -126,13 +126,12 @@ package struct HistoryPruner: Service {
         return removed
     }
 
-    /// Runs `batch` in a write transaction of its own, then rests as long as it took: the removal takes at most half of
-    /// the writer (SQLite has one) and of a core, whatever the backlog, so that the API's writes and reads beside it
-    /// wait little (issue 64's target: a creation's p99 at most 1.5 times, a read's at most twice).
+    /// Runs `batch` in a write transaction of its own, then rests as the pace asks, so that the API's writes and reads
+    /// beside it wait little.
     private func paced<T: Sendable>(_ batch: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T {
         let began = ContinuousClock.now
         let result = try await store.write(batch)
-        try await Task.sleep(for: ContinuousClock.now - began)
+        if pace.restPerWork > 0 { try await Task.sleep(for: (ContinuousClock.now - began) * pace.restPerWork) }
         return result
     }
 
@@ -144,7 +143,7 @@ package struct HistoryPruner: Service {
             let removed = try await paced(removal)
             metrics.historyRemoved(table, removed)
             total += removed
-            if removed < Self.batch { return total }
+            if removed < pace.batch { return total }
         }
     }
 
@@ -159,7 +158,7 @@ package struct HistoryPruner: Service {
                 let history = repositories.history
                 // A deleted session's pending deliveries go too: its webhook went with it.
                 let target = EventLogTrim.through(
-                    try await history.oldestEvents(sessionID: session.id, after: from, limit: Self.batch),
+                    try await history.oldestEvents(sessionID: session.id, after: from, limit: pace.batch),
                     trimmedThrough: from,
                     keptSince: keptSince,
                     firstPendingDelivery: session.deleted ? nil : try await history.firstPendingDelivery(sessionID: session.id)
@@ -168,6 +167,7 @@ package struct HistoryPruner: Service {
                 let removal = try await history.trimEvents(
                     sessionID: session.id,
                     tenantID: session.tenantID,
+                    after: from,
                     through: target,
                     deleted: session.deleted
                 )
@@ -179,7 +179,7 @@ package struct HistoryPruner: Service {
             metrics.historyRemoved("deliveries", trimmed.removal.deliveries)
             metrics.historyRemoved("delivery_attempts", trimmed.removal.attempts)
             through = trimmed.through
-            if trimmed.through - from < Self.batch { return total }
+            if trimmed.through - from < pace.batch { return total }
         }
     }
 }

@@ -10,18 +10,19 @@ struct SQLHistoryRepository: HistoryRepository {
     func sessions(after id: Int64, limit: Int) async throws -> [HistorySession] {
         try await db.fetchAll(
             """
-            SELECT s.id, s.tenant_id, s.retention_period, s.history_retention, s.events_trimmed_through, s.last_sequence,
+            SELECT s.id, s.tenant_id, s.retention_period, s.history_retention, s.events_trimmed_through,
                 s.tasks_suspended + s.tasks_running + s.tasks_canceling AS unfinished, s.invalidated_at, s.deleted_at,
                 (SELECT MIN(t.completed_at) FROM tasks t WHERE t.session_id = s.id AND t.state = 'completed') AS oldest_task,
                 (SELECT e.created_at FROM events e WHERE e.session_id = s.id AND e.sequence = s.events_trimmed_through + 1)
                     AS oldest_event,
+                (SELECT MIN(d.sequence) FROM deliveries d WHERE d.status = 'pending' AND d.session_id = s.id) AS first_pending,
                 (SELECT MIN(b.ended_at) FROM background_tasks b WHERE b.session_id = s.id AND b.state <> 'active')
                     AS oldest_background_task
             FROM sessions s WHERE s.id > ? ORDER BY s.id LIMIT ?
             """,
             [id, limit]
         ) { row in
-            var history = HistorySession(
+            HistorySession(
                 id: row["id"],
                 tenantID: row["tenant_id"],
                 retentionPeriod: row["retention_period"],
@@ -29,13 +30,12 @@ struct SQLHistoryRepository: HistoryRepository {
                 eventsTrimmedThrough: row["events_trimmed_through"],
                 oldestFinishedTask: row["oldest_task"],
                 oldestEvent: row["oldest_event"],
-                oldestEndedBackgroundTask: row["oldest_background_task"]
+                firstPendingDelivery: row["first_pending"],
+                oldestEndedBackgroundTask: row["oldest_background_task"],
+                unfinishedTasks: row["unfinished"],
+                invalidatedAt: row["invalidated_at"],
+                deleted: (row["deleted_at"] as String?) != nil
             )
-            history.lastSequence = row["last_sequence"]
-            history.unfinishedTasks = row["unfinished"]
-            history.invalidatedAt = row["invalidated_at"]
-            history.deleted = (row["deleted_at"] as String?) != nil
-            return history
         }
     }
 
@@ -88,29 +88,34 @@ struct SQLHistoryRepository: HistoryRepository {
         try await db.value("SELECT MIN(sequence) FROM deliveries WHERE status = 'pending' AND session_id = ?", [sessionID])
     }
 
-    func trimEvents(sessionID: Int64, tenantID: Int64, through sequence: Int64, deleted: Bool) async throws -> HistoryRemoval {
+    func trimEvents(
+        sessionID: Int64,
+        tenantID: Int64,
+        after trimmedThrough: Int64,
+        through sequence: Int64,
+        deleted: Bool
+    ) async throws -> HistoryRemoval {
         var removal = HistoryRemoval()
-        let last = deleted ? nil : try await lastPosition(sessionID: sessionID, through: sequence)
+        let range: [any DatabaseValueConvertible] = [sessionID, trimmedThrough, sequence]
+        let last = deleted ? nil : try await lastPosition(sessionID: sessionID, after: trimmedThrough, through: sequence)
+        // The statuses named, so that the index of a session's deliveries (by status, then sequence) is searched by
+        // range for each (PostgreSQL before 18 cannot skip over the status otherwise, and reads all of them).
+        let statuses = Delivery.Status.allCases.filter { deleted || $0 != .pending }
+        let deliveries = "session_id = ? AND status IN (\(Placeholders.list(statuses.count))) AND sequence > ? AND sequence <= ?"
+        let arguments: [any DatabaseValueConvertible] = [sessionID] + statuses.map(\.rawValue) + [trimmedThrough, sequence]
         removal.attempts = try await db.execute(
-            """
-            DELETE FROM delivery_attempts WHERE delivery_id IN (
-                SELECT id FROM deliveries WHERE session_id = ? AND sequence <= ?
-            )
-            """,
-            [sessionID, sequence]
+            "DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE \(deliveries))",
+            arguments
         )
-        removal.deliveries = try await db.execute(
-            "DELETE FROM deliveries WHERE session_id = ? AND sequence <= ?\(deleted ? "" : " AND status <> 'pending'")",
-            [sessionID, sequence]
-        )
+        removal.deliveries = try await db.execute("DELETE FROM deliveries WHERE \(deliveries)", arguments)
         switch db.dialect {
         case .sqlite:
-            removal.events = try await db.execute("DELETE FROM events WHERE session_id = ? AND sequence <= ?", [sessionID, sequence])
+            removal.events = try await db.execute("DELETE FROM events WHERE session_id = ? AND sequence > ? AND sequence <= ?", range)
         case .postgres:
             // A commit position goes with the last of its events.
             let transactions: [String] = try await db.values(
-                "DELETE FROM events WHERE session_id = ? AND sequence <= ? RETURNING CAST(transaction_id AS text)",
-                [sessionID, sequence]
+                "DELETE FROM events WHERE session_id = ? AND sequence > ? AND sequence <= ? RETURNING CAST(transaction_id AS text)",
+                range
             )
             removal.events = transactions.count
             try await db.execute(
@@ -138,19 +143,27 @@ struct SQLHistoryRepository: HistoryRepository {
         return removal
     }
 
-    /// Where the last of the session's events through `sequence` stands in its tenant's stream.
-    private func lastPosition(sessionID: Int64, through sequence: Int64) async throws -> TenantEventCursor? {
+    /// Where the last of the session's events after `trimmedThrough` through `sequence` stands in its tenant's stream.
+    private func lastPosition(sessionID: Int64, after trimmedThrough: Int64, through sequence: Int64) async throws -> TenantEventCursor? {
         let sql =
             switch db.dialect {
             case .sqlite:
-                "SELECT 0, MAX(id) FROM events WHERE session_id = ? AND sequence <= ? HAVING MAX(id) IS NOT NULL"
+                "SELECT 0, MAX(id) FROM events WHERE session_id = ? AND sequence > ? AND sequence <= ? HAVING MAX(id) IS NOT NULL"
             case .postgres:
+                // The batch's events first, then their commits, then the last of those: joined in one go, the planner
+                // walked the commits from the newest back and compared each with every event of the batch (850 ms
+                // a batch of 5,000 against 7 ms).
                 """
-                SELECT c.position, e.id FROM events e JOIN event_commits c ON c.transaction_id = e.transaction_id
-                WHERE e.session_id = ? AND e.sequence <= ? ORDER BY c.position DESC, e.id DESC LIMIT 1
+                WITH trimmed AS MATERIALIZED (
+                    SELECT id, transaction_id FROM events WHERE session_id = ? AND sequence > ? AND sequence <= ?
+                ), commits AS MATERIALIZED (
+                    SELECT position, transaction_id FROM event_commits WHERE transaction_id IN (SELECT transaction_id FROM trimmed)
+                )
+                SELECT c.position, (SELECT MAX(t.id) FROM trimmed t WHERE t.transaction_id = c.transaction_id)
+                FROM commits c ORDER BY c.position DESC LIMIT 1
                 """
             }
-        return try await db.fetchOne(sql, [sessionID, sequence]) { row in TenantEventCursor(commit: row[0], id: row[1]) }
+        return try await db.fetchOne(sql, [sessionID, trimmedThrough, sequence]) { row in TenantEventCursor(commit: row[0], id: row[1]) }
     }
 
     func removeEndedBackgroundTasks(sessionID: Int64, endedBefore: Date, limit: Int) async throws -> Int {

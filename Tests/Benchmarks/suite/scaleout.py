@@ -148,19 +148,23 @@ def coordination(ports):
 class PostgresCluster:
     """A PostgreSQL server of the benchmark's own on a free loopback port, from Debian's packages."""
 
-    def __init__(self, workdir, name="postgres"):
+    def __init__(self, workdir, name="postgres", reuse=False):
+        """A new cluster in `workdir/name`; with `reuse`, the one an earlier run left there, if any."""
         versions = sorted(int(name) for name in os.listdir("/usr/lib/postgresql") if name.isdigit())
         if not versions:
             sys.exit("PostgreSQL is needed: apt-get install postgresql")
         self.bin = f"/usr/lib/postgresql/{versions[-1]}/bin"
         self.directory = os.path.join(workdir, name)
-        os.makedirs(self.directory)
+        existing = reuse and os.path.exists(f"{self.directory}/data")
+        if not existing:
+            os.makedirs(self.directory)
         if os.getuid() == 0:
             os.chmod(workdir, 0o755)  # the postgres user passes through it to its own directory
             subprocess.run(["chown", "postgres", self.directory], check=True)
         with socket.create_server(("127.0.0.1", 0)) as probe:
             self.port = probe.getsockname()[1]
-        self.run("initdb", "-D", f"{self.directory}/data", "-U", "postgres", "--auth=trust")
+        if not existing:
+            self.run("initdb", "-D", f"{self.directory}/data", "-U", "postgres", "--auth=trust")
         self.run("pg_ctl", "-D", f"{self.directory}/data", "-l", f"{self.directory}/log", "-w", "start",
                  "-o", f"-h 127.0.0.1 -p {self.port} -k {self.directory} -c max_connections=200")
 
@@ -170,8 +174,13 @@ class PostgresCluster:
             argv = ["runuser", "-u", "postgres", "--", *argv]
         subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
 
-    def create_database(self, name):
-        self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
+    def create_database(self, name, exist_ok=False):
+        argv = [f"{self.bin}/createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name]
+        if os.getuid() == 0:
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        created = subprocess.run(argv, capture_output=True, text=True)
+        if created.returncode != 0 and not (exist_ok and "already exists" in created.stderr):
+            sys.exit(created.stderr)
         return f"postgres://postgres@127.0.0.1:{self.port}/{name}?sslmode=disable"
 
     def cpu_seconds(self):

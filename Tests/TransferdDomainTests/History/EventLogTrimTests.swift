@@ -41,4 +41,27 @@ import TransferdDomain
         let events = [11, 12, 14].map { EventLogTrim.EventAge(sequence: $0, createdAt: old) }
         #expect(EventLogTrim.through(events, trimmedThrough: 10, keptSince: Self.cutoff, firstPendingDelivery: nil) == 12)
     }
+
+    /// A pass leaves a log alone (no transaction at all) when its first event is young or a pending delivery holds it.
+    @Test(
+        arguments: [
+            (nil, nil, false),  // an empty log
+            (-5.0, nil, false),  // the first event young
+            (30.0, nil, true),
+            (30.0, 11, false),  // its delivery pending
+            (30.0, 12, true),  // a later one pending
+        ] as [(Double?, Int64?, Bool)]
+    )
+    func aLogWithNothingToTrimIsLeftAlone(age: Double?, firstPending: Int64?, mayTrim: Bool) {
+        let session = HistorySession(
+            id: 1,
+            tenantID: 1,
+            retentionPeriod: 60,
+            historyRetention: nil,
+            eventsTrimmedThrough: 10,
+            oldestEvent: age.map { Self.cutoff.addingTimeInterval(-$0) },
+            firstPendingDelivery: firstPending
+        )
+        #expect(EventLogTrim.mayTrim(session, keptSince: Self.cutoff) == mayTrim)
+    }
 }

@@ -8,16 +8,7 @@ import TransferdDomain
     static let retention = HistoryRetention(defaultPeriod: 3_000)
 
     static func session(retentionPeriod: Double, historyRetention: Double?) -> HistorySession {
-        HistorySession(
-            id: 1,
-            tenantID: 1,
-            retentionPeriod: retentionPeriod,
-            historyRetention: historyRetention,
-            eventsTrimmedThrough: 0,
-            oldestFinishedTask: nil,
-            oldestEvent: nil,
-            oldestEndedBackgroundTask: nil
-        )
+        HistorySession(id: 1, tenantID: 1, retentionPeriod: retentionPeriod, historyRetention: historyRetention)
     }
 
     @Test(

@@ -12,16 +12,18 @@ import TransferdTestSupport
 /// against a server.
 struct TestDatabase {
     let dataDirectory: String
+    /// How long a statement waits for SQLite's writer while the service holds it, in seconds.
+    let busyTimeout: TimeInterval
 
-    init(dataDirectory: String) {
-        self.dataDirectory = dataDirectory
+    init(dataDirectory: String, busyTimeout: TimeInterval = 10) {
+        (self.dataDirectory, self.busyTimeout) = (dataDirectory, busyTimeout)
     }
 
     /// The SQLite database of the data directory; waits its turn while a running service writes.
     var queue: DatabaseQueue {
         get throws {
             var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
+            configuration.busyMode = .timeout(busyTimeout)
             return try DatabaseQueue(path: dataDirectory + "/transferd.sqlite", configuration: configuration)
         }
     }
