@@ -9,7 +9,9 @@ at most 1.2).
 
 A year takes hours (a day about 30 s on each database). With --year-directory, the simulations keep their state
 there (SQLite's data directory, PostgreSQL's cluster, the curves), and a later run goes on from the last day each
-reached: run it again with the same directory until both reach --days.
+reached: run it again with the same directory until both reach --days. A file named `stop` in a simulation's
+directory (`sqlite/stop`, `postgres/stop`) ends it after the day it is on; a run stopped otherwise leaves a day
+begun, whose copies the next run discards.
 """
 import os
 import subprocess

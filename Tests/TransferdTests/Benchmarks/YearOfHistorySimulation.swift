@@ -2,7 +2,9 @@ import Foundation
 
 /// What a ``YearOfHistoryTests`` run keeps in its directory, so that a later run goes on from the last day it
 /// reached (a year takes hours): the service's data directory, what the setup chose (when the first day began, the
-/// origin's and the receiver's ports, which the sessions name), and the curve so far (`curve.tsv`, a line a day).
+/// origin's and the receiver's ports, which the sessions name), and the curve so far (`curve.tsv`, a line a day). A
+/// file named `stop` there stops a run after its day; a run stopped otherwise leaves a day begun, whose copies the next
+/// run discards.
 struct YearOfHistorySimulation {
     struct Saved: Codable {
         var start: Date
@@ -38,6 +40,9 @@ struct YearOfHistorySimulation {
         self.saved = saved
         daysDone = saved == nil ? 0 : try Self.lines(of: directory + "/curve.tsv").count
     }
+
+    /// Whether a file named `stop` in the directory asks the run to stop after the day it is simulating.
+    var isAskedToStop: Bool { FileManager.default.fileExists(atPath: directory + "/stop") }
 
     /// Keeps what the setup chose, and begins the curve.
     func save(_ saved: Saved) throws {
