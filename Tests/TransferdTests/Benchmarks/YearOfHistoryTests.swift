@@ -143,7 +143,7 @@ enum YearOfHistory {
     /// end of the last day simulated), and sets its sessions' counters back to what is left, so that the day is
     /// simulated once.
     static func discardCopies(_ database: TestDatabase, since now: Date) async throws {
-        let text = now.formatted(.iso8601).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+        let text = FinishedTaskCopies.storedSecond(now)
         try await database.execute(
             "DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE created_at >= '\(text)')"
         )
@@ -167,7 +167,7 @@ enum YearOfHistory {
 
     /// Waits until every schedule has run what was due by `now`: none is under way or due, and every run is judged.
     static func waitForRuns(_ database: TestDatabase, through now: Date) async throws {
-        let text = now.formatted(.iso8601).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+        let text = FinishedTaskCopies.storedSecond(now)
         try await waitUntil(timeout: .seconds(600)) {
             try await database.rows(
                 """

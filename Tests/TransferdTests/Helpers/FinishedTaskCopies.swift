@@ -108,8 +108,7 @@ struct FinishedTaskCopies {
     /// The finishing moment of copy `n.i`, as the store writes dates.
     private static func moment(start: Date, step: TimeInterval, postgres: Bool) -> String {
         let milliseconds = Int((step * 1000).rounded())
-        // 2026-01-01T00:00:00Z: the start to the second, as both databases read a time.
-        let day = start.formatted(.iso8601).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+        let day = storedSecond(start)
         return postgres
             ? "to_char(TIMESTAMP '\(day)' + (n.i - 1) * \(milliseconds) * INTERVAL '1 millisecond', 'YYYY-MM-DD HH24:MI:SS.MS')"
             : "strftime('%Y-%m-%d %H:%M:%f', '\(day)', '+' || ((n.i - 1) * \(milliseconds) / 1000.0) || ' seconds')"
@@ -141,5 +140,10 @@ struct FinishedTaskCopies {
         func list(_ table: String, prefix: String = "") -> String {
             byTable[table, default: []].map { prefix + $0 }.joined(separator: ", ")
         }
+    }
+
+    /// `date` to the second as the store writes dates (`2026-01-01 00:00:00`), which both databases compare and read.
+    static func storedSecond(_ date: Date) -> String {
+        date.formatted(.iso8601).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
     }
 }
