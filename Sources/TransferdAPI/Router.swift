@@ -83,7 +83,8 @@ package struct APIDependencies: Sendable {
 }
 
 /// The API's router: every route transferd serves, behind the problem and authentication middleware. Routes under
-/// `/v1/sessions/{identifier}/` find their session once (`SessionMiddleware`); creating routes take an
+/// `/v1/sessions/{identifier}/` find their session once (`SessionMiddleware`), but for the reads of a session and of
+/// a task, which find it in the statement that reads what they show (`lookups`); creating routes take an
 /// `Idempotency-Key` (`IdempotencyMiddleware`).
 package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
@@ -98,6 +99,7 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     let sessionsController = SessionsController(sessions: api.sessions, destinations: api.destinations, clock: api.clock)
     router.addRoutes(sessionsController.endpoints, atPath: "v1/sessions")
     let named = router.group("v1/sessions/:identifier")
+    named.addRoutes(sessionsController.lookups)
     let session = named.group().add(middleware: SessionMiddleware(sessions: api.sessions))
     session.addRoutes(sessionsController.sessionEndpoints(idempotency: idempotentByBody))
     let storages = ObjectStorageService(store: api.store, clock: api.clock)
@@ -105,6 +107,7 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     let tasks = TasksController(intake: intake, sessions: api.sessions)
     named.group().add(middleware: SessionMiddleware(sessions: api.sessions, known: true))
         .addRoutes(tasks.creation(idempotency: idempotentByBody), atPath: "tasks")
+    named.addRoutes(tasks.lookups, atPath: "tasks")
     session.addRoutes(tasks.endpoints, atPath: "tasks")
     let content = TaskContentController(tasks: tasks, files: api.files, objects: api.objects)
     session.addRoutes(content.endpoints, atPath: "tasks")

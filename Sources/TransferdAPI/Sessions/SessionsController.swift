@@ -18,10 +18,17 @@ struct SessionsController: Sendable {
         return routes
     }
 
-    /// The routes of one session (`/v1/sessions/{identifier}`), behind the `SessionMiddleware`.
-    func sessionEndpoints(idempotency: IdempotencyMiddleware) -> RouteCollection<AppRequestContext> {
+    /// Reading one session (`/v1/sessions/{identifier}`), which finds it with its details in one statement: mounted
+    /// where no `SessionMiddleware` is.
+    var lookups: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get(use: show)
+        return routes
+    }
+
+    /// The other routes of one session (`/v1/sessions/{identifier}`), behind the `SessionMiddleware`.
+    func sessionEndpoints(idempotency: IdempotencyMiddleware) -> RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
         routes.patch(use: update)
         routes.delete(use: remove)
         routes.group("invalidate").add(middleware: idempotency).post(use: invalidate)
@@ -65,7 +72,9 @@ struct SessionsController: Sendable {
     }
 
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> SessionResponse {
-        try await response(for: context.session)
+        let identifier = context.parameters.get("identifier") ?? ""
+        let (session, details) = try await sessions.sessionWithDetails(identifier: identifier, tenantID: context.tenantID)
+        return SessionResponse(session, details: details, now: clock.now)
     }
 
     @Sendable func update(request: Request, context: AppRequestContext) async throws -> SessionResponse {

@@ -18,11 +18,17 @@ struct TasksController: Sendable {
         return routes
     }
 
+    /// Reading a task, which finds its session in the same statement: mounted where no `SessionMiddleware` is.
+    var lookups: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get(":taskIdentifier", use: show)
+        return routes
+    }
+
     /// The tasks' other routes, relative to where the router mounts them.
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get(use: list)
-        routes.get(":taskIdentifier", use: show)
         routes.patch(":taskIdentifier", use: update)
         routes.post(":taskIdentifier/resume") { try await apply(.resume, $0, $1) }
         routes.post(":taskIdentifier/suspend") { try await apply(.suspend, $0, $1) }
@@ -70,8 +76,19 @@ struct TasksController: Sendable {
         )
     }
 
+    /// A session that does not exist is a 404 before a task identifier that is not one is a 400, as on the routes
+    /// behind `SessionMiddleware`.
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> TaskRepresentation {
-        tasks.representation(of: try await task(context), in: context.session)
+        let (identifier, tenantID) = (context.parameters.get("identifier") ?? "", context.tenantID)
+        let taskIdentifier: Int64
+        do {
+            taskIdentifier = try context.parameters.taskIdentifier()
+        } catch {
+            _ = try await sessions.session(identifier: identifier, tenantID: tenantID)
+            throw error
+        }
+        let (session, task) = try await sessions.session(identifier: identifier, tenantID: tenantID, task: taskIdentifier)
+        return tasks.representation(of: task, in: session)
     }
 
     @Sendable func update(request: Request, context: AppRequestContext) async throws -> TaskRepresentation {

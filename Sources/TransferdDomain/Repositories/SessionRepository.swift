@@ -8,6 +8,10 @@ package protocol SessionRepository {
     /// The tenant's session with this identifier: the live one, else the most recently invalidated one; never one
     /// that was deleted.
     func latest(identifier: String, tenantID: Int64) async throws -> Session?
+    /// ``latest(identifier:tenantID:)`` with its task `taskIdentifier` (nil when it has none), in one statement.
+    func latest(identifier: String, tenantID: Int64, task taskIdentifier: Int64) async throws -> (session: Session, task: TransferTask?)?
+    /// ``latest(identifier:tenantID:)`` with its ``Session/Details``, in one statement.
+    func latestWithDetails(identifier: String, tenantID: Int64) async throws -> (session: Session, details: Session.Details)?
     /// Inserts a new session and returns it as stored.
     func insert(_ session: Session) async throws -> Session
     /// Writes the session's lifecycle fields (`state`, `cancelOnInvalidate`, `invalidatedAt`); its counters

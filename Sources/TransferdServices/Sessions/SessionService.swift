@@ -60,9 +60,37 @@ package struct SessionService: Sendable {
     /// Another tenant's sessions are as absent as sessions that never were.
     package func session(identifier: String, tenantID: Int64) async throws -> Session {
         try ClientIdentifier.validate(identifier, field: "identifier")
-        let session = try await store.lookup { try await $0.sessions.latest(identifier: identifier, tenantID: tenantID) }
-        guard let session else { throw DomainError.notFound("No session has the identifier `\(identifier)`.") }
+        let read = try await store.lookup { try await $0.sessions.latest(identifier: identifier, tenantID: tenantID) }
+        let session = try found(read, identifier)
         known.remember(session, at: clock.now)
+        return session
+    }
+
+    /// ``session(identifier:tenantID:)`` with its ``Session/Details``, read together.
+    package func sessionWithDetails(identifier: String, tenantID: Int64) async throws -> (session: Session, details: Session.Details) {
+        try ClientIdentifier.validate(identifier, field: "identifier")
+        let read = try await store.lookup { try await $0.sessions.latestWithDetails(identifier: identifier, tenantID: tenantID) }
+        return (try found(read?.session, identifier), read?.details ?? .init())
+    }
+
+    /// ``session(identifier:tenantID:)`` with its task `taskIdentifier`, read together.
+    package func session(
+        identifier: String,
+        tenantID: Int64,
+        task taskIdentifier: Int64
+    ) async throws -> (session: Session, task: TransferTask) {
+        try ClientIdentifier.validate(identifier, field: "identifier")
+        let read = try await store.lookup { repositories in
+            try await repositories.sessions.latest(identifier: identifier, tenantID: tenantID, task: taskIdentifier)
+        }
+        let session = try found(read?.session, identifier)
+        guard let task = read?.task else { throw TaskService.notFound(taskIdentifier, in: session) }
+        return (session, task)
+    }
+
+    /// `session`, or a 404 naming `identifier` when there is none.
+    private func found(_ session: Session?, _ identifier: String) throws -> Session {
+        guard let session else { throw DomainError.notFound("No session has the identifier `\(identifier)`.") }
         return session
     }
 

@@ -275,10 +275,15 @@ package struct TaskService: Sendable {
     package func task(_ taskIdentifier: Int64, in session: Session) async throws -> TransferTask {
         try await store.lookup { repositories in
             guard let task = try await repositories.tasks.find(sessionID: session.rowID, taskIdentifier: taskIdentifier) else {
-                throw DomainError.notFound("Task \(taskIdentifier) does not exist in session `\(session.identifier)`.")
+                throw Self.notFound(taskIdentifier, in: session)
             }
             return task
         }
+    }
+
+    /// The 404 of a task `session` does not have.
+    static func notFound(_ taskIdentifier: Int64, in session: Session) -> DomainError {
+        .notFound("Task \(taskIdentifier) does not exist in session `\(session.identifier)`.")
     }
 
     /// The session's tasks after task identifier `cursor`, optionally in one state.

@@ -35,7 +35,7 @@ struct WebhookPayload: Encodable {
     init(event: Event, sessionIdentifier: String, task: TransferTask?, now: Date) {
         type = event.type
         timestamp = event.createdAt
-        let includesTask = event.type == .taskCompleted || event.type == .taskFinishedDownloading
+        let includesTask = DeliveryContent.taskCarrying.contains(event.type)
         data = Payload(
             sessionIdentifier: sessionIdentifier,
             sequence: event.sequence,

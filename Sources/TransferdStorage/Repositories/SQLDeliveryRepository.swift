@@ -23,11 +23,19 @@ struct SQLDeliveryRepository: DeliveryRepository {
             SELECT \(Self.contentColumns)
             FROM events e JOIN sessions s ON s.id = e.session_id JOIN webhooks w ON w.session_id = e.session_id
             \(WebhookSubscription.endpointJoin)
-            LEFT JOIN tasks t ON t.session_id = e.session_id AND t.task_identifier = e.task_identifier
+            LEFT JOIN tasks t ON t.session_id = e.session_id AND t.task_identifier = e.task_identifier AND \(Self.carriesTask("e"))
             WHERE e.id = ?
             """,
             [delivery.eventId]
-        ) { row in try content(row.parts(after: ["webhook_columns", "task_columns"])) }
+        ) { row in try content(row.parts(Self.contentLayout)) }
+    }
+
+    private static let contentLayout = JoinLayout(after: ["webhook_columns", "task_columns"])
+
+    /// Whether the event `alias` is one whose delivery carries its task (``DeliveryContent/taskCarrying``): the task's
+    /// row is read only then.
+    private static func carriesTask(_ alias: String) -> String {
+        "\(alias).type IN (\(DeliveryContent.taskCarrying.map(\.sqlConstant).joined(separator: ", ")))"
     }
 
     /// A delivery's content as columns of `e` (its event), `s` (its session), `w` (the subscriber, with `ep` its
@@ -96,12 +104,14 @@ struct SQLDeliveryRepository: DeliveryRepository {
         arguments += releasing.map { $0 as (any DatabaseValueConvertible)? }
         arguments += [StoredDate.text(now), owner, owner, owner]
         return try await db.fetchAll(Self.recording(answers: answers.count, releasing: releasing.count), arguments) { row in
-            let parts = row.parts(after: ["next_columns", "content_columns", "webhook_columns", "task_columns"])
+            let parts = row.parts(Self.recordingLayout)
             let recorded = (parts[0]["recorded"] as Int64) == 1
             guard (parts[1]["id"] as Int64?) != nil else { return (recorded, nil) }
             return (recorded, DueDelivery(try Delivery(row: parts[1]), content: try content(Array(parts[2...]))))
         }
     }
+
+    private static let recordingLayout = JoinLayout(after: ["next_columns", "content_columns", "webhook_columns", "task_columns"])
 
     /// The statement that records `answers` answers and gives back `releasing` more sessions (PostgreSQL). Every
     /// part waits for `gate`, which locks the sessions' rows in ascending order first, as every other write takes
@@ -171,7 +181,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
             FROM answered a LEFT JOIN next n ON n.answered_id = a.delivery_id
             LEFT JOIN events e ON e.id = n.event_id LEFT JOIN sessions s ON s.id = n.session_id
             LEFT JOIN webhooks w ON w.session_id = n.session_id \(WebhookSubscription.endpointJoin)
-            LEFT JOIN tasks t ON t.session_id = n.session_id AND t.task_identifier = n.task_identifier
+            LEFT JOIN tasks t ON t.session_id = n.session_id AND t.task_identifier = n.task_identifier AND \(carriesTask("e"))
             ORDER BY a.ordinal
             """
     }
@@ -280,7 +290,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
         let lease = (owner, StoredDate.text(now))
         guard db.dialect == .sqlite else {
             return try await db.fetchAll(Self.headsWalk, [lease.0, lease.1]) { row in
-                let parts = row.parts(after: ["endpoint_columns"])
+                let parts = row.parts(Self.headsWalkLayout)
                 return try Self.head(try Delivery(row: parts[0]), parts[0], endpoint: parts[1])
             }
             .filter { !busy.contains($0.delivery.sessionId) }
@@ -327,6 +337,8 @@ struct SQLDeliveryRepository: DeliveryRepository {
         ) AS d
         ORDER BY d.next_attempt_at
         """
+
+    private static let headsWalkLayout = JoinLayout(after: ["endpoint_columns"])
 
     /// A head's columns: the delivery `d`, its session's tenant, its endpoint's key and rate limit, then after a marker
     /// its endpoint's row (NULL when it has none), as ``head(_:_:endpoint:)`` reads them.
@@ -401,8 +413,10 @@ struct SQLDeliveryRepository: DeliveryRepository {
             """,
             lease.map { [head.sessionId, $0.owner, $0.at] } ?? [head.sessionId]
         ) { row in
-            let parts = row.parts(after: ["endpoint_columns"])
+            let parts = row.parts(Self.headLayout)
             return try Self.head(head, parts[0], endpoint: parts[1])
         }
     }
+
+    private static let headLayout = JoinLayout(after: ["endpoint_columns"])
 }

@@ -27,6 +27,38 @@ struct SQLSessionRepository: SessionRepository {
         )
     }
 
+    func latest(identifier: String, tenantID: Int64, task taskIdentifier: Int64) async throws -> (session: Session, task: TransferTask?)? {
+        try await db.fetchOne(
+            """
+            SELECT s.*, NULL AS task_columns, t.*
+            FROM sessions s LEFT JOIN tasks t ON t.session_id = s.id AND t.task_identifier = ?
+            WHERE s.tenant_id = ? AND s.identifier = ? AND s.deleted_at IS NULL ORDER BY s.id DESC LIMIT 1
+            """,
+            [taskIdentifier, tenantID, identifier]
+        ) { row in
+            let parts = row.parts(Self.withTaskLayout)
+            let task = (parts[1][TaskColumn.id] as Int64?) == nil ? nil : try TransferTask(row: parts[1], vault: vault)
+            return (try Session(row: parts[0], vault: vault), task)
+        }
+    }
+
+    private static let withTaskLayout = JoinLayout(after: ["task_columns"])
+
+    func latestWithDetails(identifier: String, tenantID: Int64) async throws -> (session: Session, details: Session.Details)? {
+        try await db.fetchOne(
+            """
+            SELECT s.*, NULL AS detail_columns, \(Self.detailColumns)
+            WHERE s.tenant_id = ? AND s.identifier = ? AND s.deleted_at IS NULL ORDER BY s.id DESC LIMIT 1
+            """,
+            [tenantID, identifier]
+        ) { row in
+            let parts = row.parts(Self.withDetailsLayout)
+            return (try Session(row: parts[0], vault: vault), try details(parts[1]))
+        }
+    }
+
+    private static let withDetailsLayout = JoinLayout(after: ["detail_columns"])
+
     func insert(_ session: Session) async throws -> Session {
         let id = try await RowStatements.insert(into: Session.table, try session.storedColumns(vault), db)
         // Read back, so that the session is shown as it is stored (dates at the database's precision).
@@ -79,31 +111,36 @@ struct SQLSessionRepository: SessionRepository {
     func details(sessionIDs: [Int64]) async throws -> [Int64: Session.Details] {
         var details: [Int64: Session.Details] = [:]
         try await db.forEachRow(
-            """
-            SELECT s.id, t.name, s.tasks_suspended, s.tasks_running, s.tasks_canceling, s.tasks_completed, s.stored_bytes,
-              (SELECT COUNT(*) FROM deliveries d WHERE d.session_id = s.id AND d.status = \(Delivery.Status.pending.sqlConstant))
-                AS pending_deliveries,
-              \(WebhookSubscription.columns)
-            FROM sessions s JOIN tenants t ON t.id = s.tenant_id LEFT JOIN webhooks w ON w.session_id = s.id
-              \(WebhookSubscription.endpointJoin)
-            WHERE s.id IN (\(Placeholders.list(sessionIDs.count)))
-            """,
+            "SELECT \(Self.detailColumns) WHERE s.id IN (\(Placeholders.list(sessionIDs.count)))",
             sessionIDs
-        ) { row in
-            var session = Session.Details()
-            session.tenant = row["name"]
-            session.taskCounts = [
-                .suspended: row["tasks_suspended"], .running: row["tasks_running"], .canceling: row["tasks_canceling"],
-                .completed: row["tasks_completed"],
-            ]
-            session.storedBytes = row["stored_bytes"]
-            session.pendingDeliveries = row["pending_deliveries"]
-            if (row["session_id"] as Int64?) != nil {
-                session.webhook = try WebhookSubscription(row: row, vault: vault)
-            }
-            details[row["id"]] = session
-        }
+        ) { row in details[row["id"]] = try self.details(row) }
         return details
+    }
+
+    /// The columns of ``Session/Details`` for each session `s`, and what they are read from, up to the `WHERE`.
+    private static let detailColumns = """
+        s.id, t.name, s.tasks_suspended, s.tasks_running, s.tasks_canceling, s.tasks_completed, s.stored_bytes,
+          (SELECT COUNT(*) FROM deliveries d WHERE d.session_id = s.id AND d.status = \(Delivery.Status.pending.sqlConstant))
+            AS pending_deliveries,
+          \(WebhookSubscription.columns)
+        FROM sessions s JOIN tenants t ON t.id = s.tenant_id LEFT JOIN webhooks w ON w.session_id = s.id
+          \(WebhookSubscription.endpointJoin)
+        """
+
+    /// A session's details from the columns of `detailColumns`.
+    private func details(_ row: StoredRow) throws -> Session.Details {
+        var session = Session.Details()
+        session.tenant = row["name"]
+        session.taskCounts = [
+            .suspended: row["tasks_suspended"], .running: row["tasks_running"], .canceling: row["tasks_canceling"],
+            .completed: row["tasks_completed"],
+        ]
+        session.storedBytes = row["stored_bytes"]
+        session.pendingDeliveries = row["pending_deliveries"]
+        if (row["session_id"] as Int64?) != nil {
+            session.webhook = try WebhookSubscription(row: row, vault: vault)
+        }
+        return session
     }
 
     func takeTaskIdentifiers(_ count: Int, sessionID: Int64) async throws -> TakenTaskIdentifiers? {

@@ -19,6 +19,8 @@ struct SQLTaskEnding {
     let numbering: CommitNumbering?
     let commitActions: CommitActions
 
+    private static let basisLayout = JoinLayout(after: ["session_columns"])
+
     func bases(ids: [Int64], owner: String) async throws -> [TaskEnding.Basis] {
         guard db.dialect == .postgres, !ids.isEmpty else { return [] }
         return try await db.fetchAll(
@@ -29,7 +31,7 @@ struct SQLTaskEnding {
             """,
             ["[" + ids.map(String.init).joined(separator: ",") + "]", owner]
         ) { row in
-            let parts = row.parts(after: ["session_columns"])
+            let parts = row.parts(Self.basisLayout)
             return TaskEnding.Basis(
                 task: try TransferTask(row: parts[0], vault: vault),
                 revision: parts[0]["revision"],

@@ -5,69 +5,82 @@ import GRDB
 /// another database is a list of values with its result's column names.
 package struct StoredRow {
     private enum Source {
-        case grdb(Row)
-        case values([DatabaseValue], ColumnNames)
+        /// A row of GRDB's, with its statement's column names (kept by the statement, which SQLite prepares once).
+        case grdb(Row, names: [String])
+        case values([DatabaseValue])
     }
 
     private let source: Source
+    /// Where this row's first column is in `source`: past zero for a part of a join (``parts(_:)``).
+    private let offset: Int
+    /// This row's column names; nil for a whole row of GRDB's, which finds its columns by name itself.
+    private let columns: ColumnNames?
 
-    init(_ row: Row) {
-        source = .grdb(row)
+    init(_ row: Row, names: [String]) {
+        (source, offset, columns) = (.grdb(row, names: names), 0, nil)
     }
 
     init(values: [DatabaseValue], columns: ColumnNames) {
-        source = .values(values, columns)
+        (source, offset, self.columns) = (.values(values), 0, columns)
+    }
+
+    private init(_ source: Source, offset: Int, columns: ColumnNames) {
+        (self.source, self.offset, self.columns) = (source, offset, columns)
     }
 
     /// The value at `index` (an optional type reads NULL as nil); a NULL for a type that is not optional, or a
     /// value of another type, is a schema error, and stops the process as GRDB does.
     package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
         switch source {
-        case .grdb(let row): row[index]
-        case .values(let values, _): Self.converted(values[index], "column \(index)")
+        case .grdb(let row, _): row[offset + index]
+        case .values(let values): Self.converted(values[offset + index], "column \(index)")
         }
     }
 
     /// The value at `index`, read from SQLite's statement without a `DatabaseValue` in between.
     package subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
         switch source {
-        case .grdb(let row): row[index]
-        case .values(let values, _): Self.converted(values[index], "column \(index)")
+        case .grdb(let row, _): row[offset + index]
+        case .values(let values): Self.converted(values[offset + index], "column \(index)")
         }
     }
 
     /// The value of the first column named `column`.
     package subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value {
-        switch source {
-        case .grdb(let row): row[column]
-        case .values(let values, let columns): Self.converted(values[columns.index(column)], column)
+        switch (source, columns) {
+        case (.grdb(let row, _), nil): row[column]
+        case (_, let columns?): self[columns.index(column)] as Value
+        case (.values, nil): fatalError("a row of values has its column names")
         }
     }
 
     package subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: String) -> Value {
-        switch source {
-        case .grdb(let row): row[column]
-        case .values(let values, let columns): Self.converted(values[columns.index(column)], column)
+        switch (source, columns) {
+        case (.grdb(let row, _), nil): row[column]
+        case (_, let columns?): self[columns.index(column)] as Value
+        case (.values, nil): fatalError("a row of values has its column names")
         }
     }
 
-    /// The row cut at each of `markers` (columns named so, themselves left out, in order), as rows of their own whose
-    /// columns count from their first: the tables of a join read apart, each by its own names and positions.
-    package func parts(after markers: [String]) -> [StoredRow] {
-        let (values, names): ([DatabaseValue], [String]) =
-            switch source {
-            case .grdb(let row): (Array(row.databaseValues), Array(row.columnNames))
-            case .values(let values, let columns): (values, columns.names)
-            }
-        var starts = [0]
-        var ends: [Int] = []
-        for marker in markers {
-            guard let index = names[starts.last!...].firstIndex(of: marker) else { fatalError("the result has no column `\(marker)`") }
-            ends.append(index)
-            starts.append(index + 1)
+    /// The row's column names, in order.
+    var columnNames: [String] {
+        if let columns { return columns.names }
+        return switch source {
+        case .grdb(_, let names): names
+        case .values: fatalError("a row of values has its column names")
         }
-        ends.append(names.count)
-        return zip(starts, ends).map { StoredRow(values: Array(values[$0..<$1]), columns: ColumnNames(Array(names[$0..<$1]))) }
+    }
+
+    /// The row cut where `layout` says, as rows of their own whose columns count from their first: the tables of a
+    /// join read apart, each by its own names and positions, without copying a value.
+    package func parts(_ layout: JoinLayout) -> [StoredRow] {
+        layout.cut(self).map { StoredRow(source, offset: offset + $0.start, columns: $0.columns) }
+    }
+
+    /// The row cut after each of `markers` (columns named so, themselves left out, in order), for a query whose
+    /// columns vary: the cut is found for this row alone.
+    package func parts(after markers: [String]) -> [StoredRow] {
+        parts(JoinLayout(after: markers))
     }
 
     private static func converted<Value: DatabaseValueConvertible>(_ value: DatabaseValue, _ column: @autoclosure () -> String) -> Value {

@@ -38,8 +38,9 @@ struct SQLiteConnection: SQLConnection {
     nonisolated(nonsending) func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
         try budget?.spend()
         try access { db in
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
-            while let row = try rows.next() { try body(StoredRow(row)) }
+            let statement = try db.cachedStatement(sql: sql)
+            let (rows, names) = (try Row.fetchCursor(statement, arguments: StatementArguments(arguments)), statement.columnNames)
+            while let row = try rows.next() { try body(StoredRow(row, names: names)) }
         }
     }
 }

@@ -160,6 +160,10 @@ import Testing
         Case(method: .GET, path: "\(tasks)/99", status: 404, detail: "Task 99 does not exist in session `known`."),
         Case(method: .POST, path: "\(tasks)/99/resume", status: 404, detail: "Task 99 does not exist in this session."),
         Case(method: .GET, path: "\(tasks)/abc", status: 400, detail: "`taskIdentifier` must be a positive integer."),
+        Case(method: .GET, path: "/v1/sessions/unknown", status: 404, detail: "No session has the identifier `unknown`."),
+        Case(method: .GET, path: "/v1/sessions/unknown/tasks/1", status: 404, detail: "No session has the identifier `unknown`."),
+        // A session that does not exist is a 404 before a task identifier that is not one is a 400.
+        Case(method: .GET, path: "/v1/sessions/unknown/tasks/abc", status: 404, detail: "No session has the identifier `unknown`."),
         Case(
             method: .GET,
             path: "\(tasks)?state=finished",
