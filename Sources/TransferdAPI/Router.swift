@@ -83,8 +83,8 @@ package struct APIDependencies: Sendable {
 }
 
 /// The API's router: every route transferd serves, behind the problem and authentication middleware. Routes under
-/// `/v1/sessions/{identifier}/` find their session once (`SessionMiddleware`), but for the reads of a session and of
-/// a task, which find it in the statement that reads what they show (`lookups`); creating routes take an
+/// `/v1/sessions/{identifier}/` find their session once (`SessionMiddleware`), but for the reads of a session, a task
+/// and events, which find it in the statement that reads what they show (`lookups`); creating routes take an
 /// `Idempotency-Key` (`IdempotencyMiddleware`).
 package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
@@ -115,7 +115,7 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
         FetchesController(fetches: api.fetches, intake: intake, content: content).endpoints(idempotency: idempotentByBody),
         atPath: "fetches"
     )
-    session.addRoutes(EventsController(eventLog: api.eventLog, streams: api.streams).endpoints, atPath: "events")
+    named.addRoutes(EventsController(eventLog: api.eventLog, streams: api.streams, sessions: api.sessions).lookups, atPath: "events")
     router.addRoutes(TenantEventsController(eventLog: api.eventLog, streams: api.streams).endpoints, atPath: "v1/events")
     session.addRoutes(
         WebhookController(webhooks: api.webhooks, destinations: api.destinations, clock: api.clock).endpoints,

@@ -12,6 +12,7 @@ struct EventsController: Sendable {
 
     let eventLog: EventLog
     let streams: EventStreams
+    let sessions: SessionService
 
     /// An event as the API shows it; with its session's identifier in the tenant's events, which mix sessions.
     struct EventResponse: Encodable, Sendable {
@@ -38,22 +39,34 @@ struct EventsController: Sendable {
         var nextAfter: Int64
     }
 
-    /// The controller's routes, relative to where the router mounts them.
-    var endpoints: RouteCollection<AppRequestContext> {
+    /// The controller's routes, relative to where the router mounts them: where no `SessionMiddleware` is, since a
+    /// page of events reads its session in the statement that reads the events.
+    var lookups: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get(use: list)
         return routes
     }
 
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> Response {
-        if ServerSentEvents.isRequested(by: request) { return try stream(request, context) }
-        let after = try request.integerQuery("after", in: 0...Int.max) ?? 0
-        let limit = try request.pageLimit()
-        let wait = try request.integerQuery("wait", in: 0...Self.maximumWait) ?? 0
+        if ServerSentEvents.isRequested(by: request) {
+            var context = context
+            context.resolvedSession = try await sessions.session(
+                identifier: context.parameters.get("identifier") ?? "",
+                tenantID: context.tenantID
+            )
+            return try stream(request, context)
+        }
+        let (after, limit, wait, task) = try await sessions.parameters(of: context) {
+            (
+                try request.integerQuery("after", in: 0...Int.max) ?? 0, try request.pageLimit(),
+                try request.integerQuery("wait", in: 0...Self.maximumWait) ?? 0, try Self.task(of: request)
+            )
+        }
         let events = try await eventLog.events(
-            of: context.session,
+            ofSessionNamed: context.parameters.get("identifier") ?? "",
+            tenantID: context.tenantID,
             after: Int64(after),
-            taskIdentifier: try Self.task(of: request),
+            taskIdentifier: task,
             limit: limit,
             wait: .seconds(wait)
         )

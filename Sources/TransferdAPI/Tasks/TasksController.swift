@@ -76,18 +76,10 @@ struct TasksController: Sendable {
         )
     }
 
-    /// A session that does not exist is a 404 before a task identifier that is not one is a 400, as on the routes
-    /// behind `SessionMiddleware`.
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> TaskRepresentation {
-        let (identifier, tenantID) = (context.parameters.get("identifier") ?? "", context.tenantID)
-        let taskIdentifier: Int64
-        do {
-            taskIdentifier = try context.parameters.taskIdentifier()
-        } catch {
-            _ = try await sessions.session(identifier: identifier, tenantID: tenantID)
-            throw error
-        }
-        let (session, task) = try await sessions.session(identifier: identifier, tenantID: tenantID, task: taskIdentifier)
+        let taskIdentifier = try await sessions.parameters(of: context) { try context.parameters.taskIdentifier() }
+        let identifier = context.parameters.get("identifier") ?? ""
+        let (session, task) = try await sessions.session(identifier: identifier, tenantID: context.tenantID, task: taskIdentifier)
         return tasks.representation(of: task, in: session)
     }
 

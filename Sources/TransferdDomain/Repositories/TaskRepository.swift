@@ -91,6 +91,8 @@ package protocol TaskRepository {
     /// tasks `ending`, this instance's transfers that are over but whose ends are not committed, not counted), the
     /// first queue, whether any background task is active and whether any queued task is due and unleased.
     func overview(dueAfter now: Date, leasesAt leaseNow: Date, owner: String, ending: [Int64]) async throws -> QueueOverview
+    /// Whether a queued task waits for `reason` past `now`: what ``wake(waitingFor:at:)`` would make due.
+    func anyWaiting(for reason: TransferTask.WaitingReason, at now: Date) async throws -> Bool
     /// Makes the queued tasks waiting for `reason` due at `now`; how many there were.
     func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) async throws -> Int
     /// What a claim reads (`Store.claim`): the overview, and when a task is claimable, the queue heads: for each

@@ -5,7 +5,7 @@ import TransferdStorage
 
 /// Transfers that stopped for disk space (`waitingReason: insufficientStorage`) start again as soon as the data
 /// directory is above its floor once more, not at the end of a backoff that may have grown to minutes: it looks every
-/// `interval`.
+/// `interval`, with a read; only tasks found waiting cost a write (an idle service wrote a transaction every look).
 package struct StorageRecovery: Service {
     let store: any Store
     let disk: DiskSpace
@@ -22,7 +22,7 @@ package struct StorageRecovery: Service {
     package func run() async throws {
         await loop.run("resume transfers waiting for disk space") {
             let now = loop.clock.now
-            if !disk.isBelowFloor {
+            if !disk.isBelowFloor, try await store.lookup({ try await $0.tasks.anyWaiting(for: .insufficientStorage, at: now) }) {
                 try await store.write { repositories in
                     if try await repositories.tasks.wake(waitingFor: .insufficientStorage, at: now) > 0 { repositories.announce(.work) }
                 }

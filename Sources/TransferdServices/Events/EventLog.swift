@@ -100,22 +100,57 @@ package struct EventLog: Sendable {
         wait: Duration
     ) async throws -> [Event] {
         let (sessionID, deadline) = (session.rowID, ContinuousClock.now + wait)
-        guard sequence >= session.eventsTrimmedThrough else {
-            throw DomainError.historyTrimmed(.session(earliestSequence: session.earliestSequence))
-        }
+        try Self.refuse(after: sequence, of: session, found: [], taskIdentifier: taskIdentifier)
         while true {
             let seen = signal.version(sessionID: sessionID)
             let events = try await store.lookup {
                 try await $0.events.list(sessionID: sessionID, after: sequence, taskIdentifier: taskIdentifier, limit: limit)
             }
-            if taskIdentifier == nil, let first = events.first, first.sequence > sequence + 1 {
-                throw DomainError.historyTrimmed(.session(earliestSequence: first.sequence))
-            }
+            try Self.refuse(after: sequence, of: session, found: events, taskIdentifier: taskIdentifier)
             let remaining = deadline - ContinuousClock.now
             if !events.isEmpty || remaining <= .zero || Task.isCancelled {
                 return events
             }
             await signal.wait(sessionID: sessionID, seen: seen, timeout: remaining)
+        }
+    }
+
+    /// ``events(of:after:taskIdentifier:limit:wait:)`` of the tenant's session named `identifier`, which the first
+    /// look reads with the events, in one statement (a 404 when there is no such session).
+    package func events(
+        ofSessionNamed identifier: String,
+        tenantID: Int64,
+        after sequence: Int64,
+        taskIdentifier: Int64? = nil,
+        limit: Int,
+        wait: Duration
+    ) async throws -> [Event] {
+        let deadline = ContinuousClock.now + wait
+        try ClientIdentifier.validate(identifier, field: "identifier")
+        let read = try await store.lookup { repositories in
+            try await repositories.events.list(
+                sessionIdentifier: identifier,
+                tenantID: tenantID,
+                after: sequence,
+                taskIdentifier: taskIdentifier,
+                limit: limit
+            )
+        }
+        guard let (session, events) = read else { throw SessionService.notFound(identifier) }
+        try Self.refuse(after: sequence, of: session, found: events, taskIdentifier: taskIdentifier)
+        let remaining = deadline - ContinuousClock.now
+        guard events.isEmpty, remaining > .zero, !Task.isCancelled else { return events }
+        return try await self.events(of: session, after: sequence, taskIdentifier: taskIdentifier, limit: limit, wait: remaining)
+    }
+
+    /// Refuses (``TrimmedHistory``) `found`, the events of `session` after `sequence`, when events after it were
+    /// trimmed: as the session says, or as a gap before the first one shows.
+    private static func refuse(after sequence: Int64, of session: Session, found events: [Event], taskIdentifier: Int64?) throws {
+        guard sequence >= session.eventsTrimmedThrough else {
+            throw DomainError.historyTrimmed(.session(earliestSequence: session.earliestSequence))
+        }
+        if taskIdentifier == nil, let first = events.first, first.sequence > sequence + 1 {
+            throw DomainError.historyTrimmed(.session(earliestSequence: first.sequence))
         }
     }
 

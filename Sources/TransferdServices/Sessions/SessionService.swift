@@ -90,8 +90,13 @@ package struct SessionService: Sendable {
 
     /// `session`, or a 404 naming `identifier` when there is none.
     private func found(_ session: Session?, _ identifier: String) throws -> Session {
-        guard let session else { throw DomainError.notFound("No session has the identifier `\(identifier)`.") }
+        guard let session else { throw Self.notFound(identifier) }
         return session
+    }
+
+    /// The 404 of an identifier that names none of the tenant's sessions.
+    static func notFound(_ identifier: String) -> DomainError {
+        .notFound("No session has the identifier `\(identifier)`.")
     }
 
     /// The session an identifier names, as ``session(identifier:tenantID:)`` found it a few seconds ago at most

@@ -133,6 +133,32 @@ struct SQLEventRepository: EventRepository {
         )
     }
 
+    func list(
+        sessionIdentifier: String,
+        tenantID: Int64,
+        after sequence: Int64,
+        taskIdentifier: Int64?,
+        limit: Int
+    ) async throws -> (session: Session, events: [Event])? {
+        var (session, events): (Session?, [Event]) = (nil, [])
+        try await db.forEachRow(
+            """
+            SELECT s.*, NULL AS event_columns, \(Self.columnsOfE)
+            FROM sessions s LEFT JOIN events e ON e.session_id = s.id AND e.sequence > ?\(taskIdentifier == nil ? "" : " AND e.task_identifier = ?")
+            WHERE s.id = (SELECT id FROM sessions WHERE tenant_id = ? AND identifier = ? AND deleted_at IS NULL ORDER BY id DESC LIMIT 1)
+            ORDER BY e.sequence LIMIT ?
+            """,
+            [sequence] + (taskIdentifier.map { [$0] } ?? []) + [tenantID, sessionIdentifier, limit]
+        ) { row in
+            let parts = row.parts(Self.withSessionLayout)
+            if session == nil { session = try Session(row: parts[0], vault: vault) }
+            if (parts[1]["id"] as Int64?) != nil { events.append(try Event(row: parts[1])) }
+        }
+        return session.map { ($0, events) }
+    }
+
+    private static let withSessionLayout = JoinLayout(after: ["event_columns"])
+
     func presentCursor() async throws -> TenantEventCursor {
         switch db.dialect {
         case .sqlite:
@@ -145,7 +171,7 @@ struct SQLEventRepository: EventRepository {
     }
 
     func list(tenantID: Int64, after cursor: TenantEventCursor, limit: Int) async throws -> [TenantEvent] {
-        let columns = Self.columns.split(separator: ", ").map { "e.\($0)" }.joined(separator: ", ")
+        let columns = Self.columnsOfE
         let (sql, position): (String, SQLArguments) =
             switch db.dialect {
             case .sqlite:
@@ -212,4 +238,6 @@ struct SQLEventRepository: EventRepository {
 
     /// Every column an event is read from (PostgreSQL's `transaction_id` is for ordering only).
     private static let columns = "id, session_id, sequence, type, task_identifier, data, created_at, traceparent"
+    /// `columns` of the events `e`.
+    private static let columnsOfE = columns.split(separator: ", ").map { "e.\($0)" }.joined(separator: ", ")
 }

@@ -438,13 +438,21 @@ struct SQLTaskRepository: TaskRepository {
         WHERE counted.n > 0
         """
 
+    func anyWaiting(for reason: TransferTask.WaitingReason, at now: Date) async throws -> Bool {
+        try await db.fetchOne(
+            "SELECT 1 FROM tasks WHERE \(Self.waiting) LIMIT 1",
+            [TaskState.running, StoredDate.text(now), reason.rawValue]
+        ) { _ in true } ?? false
+    }
+
     func wake(waitingFor reason: TransferTask.WaitingReason, at now: Date) async throws -> Int {
         let now = StoredDate.text(now)
-        return try await db.execute(
-            "UPDATE tasks SET next_attempt_at = ? WHERE state = ? AND next_attempt_at > ? AND waiting_reason = ?",
-            [now, TaskState.running, now, reason.rawValue]
-        )
+        let arguments: SQLArguments = [now, TaskState.running, now, reason.rawValue]
+        return try await db.execute("UPDATE tasks SET next_attempt_at = ? WHERE \(Self.waiting)", arguments)
     }
+
+    /// The queued tasks that wait, past a time, for a reason.
+    private static let waiting = "state = ? AND next_attempt_at > ? AND waiting_reason = ?"
 
     /// The queue heads from the overview's first queue on; `firstPage`, when read with the overview, is the first
     /// queue's (at most `depth` tasks, read before the active background tasks were known: enough, for a boosted task

@@ -103,6 +103,25 @@ struct RoundTripTests {
         }
     }
 
+    /// An idle service sends no write: its loops look with reads and write only what they find to do. (The storage
+    /// recovery wrote a transaction every 2 s, which fell in a lone download's count on a loaded machine: 4.1
+    /// statements a download beside the suite, 3.2–3.8 beside a compilation, 2.0 alone.) The window is the one thing
+    /// this test waits out: three of the storage recovery's looks.
+    @Test func anIdleServiceWritesNothing() async throws {
+        let service = try await ServiceProcess.start(dataDirectory: DataDirectories.temporary())
+        defer { service.stopIfRunning() }
+        try await service.api.createSession("idle")
+        let before = try await Self.statements(service.api)
+
+        // act: nothing, for three looks
+        try await Task.sleep(for: .seconds(6))
+
+        // verify
+        let after = try await Self.statements(service.api)
+        #expect(after.write == before.write, "\(after.write - before.write) write statements while idle")
+        #expect(after.claim == before.claim, "\(after.claim - before.claim) claim statements while idle")
+    }
+
     /// Two instances creating, claiming and completing the downloads of one session, whose counters and sequence
     /// every write of both changes: under READ COMMITTED they take turns on the session's row instead of aborting
     /// each other (they did, hundreds of times a run, when writes were serializable), and each task completes once.
