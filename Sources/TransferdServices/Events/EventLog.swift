@@ -100,13 +100,13 @@ package struct EventLog: Sendable {
         wait: Duration
     ) async throws -> [Event] {
         let (sessionID, deadline) = (session.rowID, ContinuousClock.now + wait)
-        try Self.refuse(after: sequence, of: session, found: [], taskIdentifier: taskIdentifier)
+        try Self.refuse(after: sequence, of: session)
         while true {
             let seen = signal.version(sessionID: sessionID)
             let events = try await store.lookup {
                 try await $0.events.list(sessionID: sessionID, after: sequence, taskIdentifier: taskIdentifier, limit: limit)
             }
-            try Self.refuse(after: sequence, of: session, found: events, taskIdentifier: taskIdentifier)
+            try Self.refuseGap(after: sequence, found: events, taskIdentifier: taskIdentifier)
             let remaining = deadline - ContinuousClock.now
             if !events.isEmpty || remaining <= .zero || Task.isCancelled {
                 return events
@@ -137,18 +137,24 @@ package struct EventLog: Sendable {
             )
         }
         guard let (session, events) = read else { throw SessionService.notFound(identifier) }
-        try Self.refuse(after: sequence, of: session, found: events, taskIdentifier: taskIdentifier)
+        try Self.refuse(after: sequence, of: session)
+        try Self.refuseGap(after: sequence, found: events, taskIdentifier: taskIdentifier)
         let remaining = deadline - ContinuousClock.now
         guard events.isEmpty, remaining > .zero, !Task.isCancelled else { return events }
         return try await self.events(of: session, after: sequence, taskIdentifier: taskIdentifier, limit: limit, wait: remaining)
     }
 
-    /// Refuses (``TrimmedHistory``) `found`, the events of `session` after `sequence`, when events after it were
-    /// trimmed: as the session says, or as a gap before the first one shows.
-    private static func refuse(after sequence: Int64, of session: Session, found events: [Event], taskIdentifier: Int64?) throws {
+    /// Refuses (``TrimmedHistory``) a read of `session`'s events after `sequence` when the session says events after
+    /// it were trimmed.
+    private static func refuse(after sequence: Int64, of session: Session) throws {
         guard sequence >= session.eventsTrimmedThrough else {
             throw DomainError.historyTrimmed(.session(earliestSequence: session.earliestSequence))
         }
+    }
+
+    /// Refuses (``TrimmedHistory``) `found`, a session's events after `sequence`, when a gap before the first one
+    /// shows a trim after the session was read.
+    private static func refuseGap(after sequence: Int64, found events: [Event], taskIdentifier: Int64?) throws {
         if taskIdentifier == nil, let first = events.first, first.sequence > sequence + 1 {
             throw DomainError.historyTrimmed(.session(earliestSequence: first.sequence))
         }

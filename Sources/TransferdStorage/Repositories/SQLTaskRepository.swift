@@ -400,7 +400,7 @@ struct SQLTaskRepository: TaskRepository {
             """,
             arguments + [TaskState.running, TaskState.running, TaskState.running, StoredDate.text(now), depth]
         ) { row in
-            let parts = row.parts(after: ["head_columns"])
+            let parts = row.parts(Self.claimOverviewLayout)
             if overview == nil {
                 overview = try Self.overview(from: parts[0])
                 if turn != nil { leasedMeanwhile = (parts[0]["leases_at_turn"] as Int64) != parts[0]["leases_seen"] }
@@ -413,6 +413,10 @@ struct SQLTaskRepository: TaskRepository {
         guard let overview, overview.anyClaimable else { return (overview ?? QueueOverview(), []) }
         return (overview, try await queueHeads(from: overview, dueAt: now, depth: depth, firstPage: page))
     }
+
+    /// The overview's part and its first page's, after `head_columns`. Whether the overview takes a turn changes its
+    /// columns; the layout cuts a result of other names again.
+    private static let claimOverviewLayout = JoinLayout(after: ["head_columns"])
 
     /// The transfers under way per queue (PostgreSQL), as a JSON array of `[session, origin, count]`: the queues
     /// holding a leased task, each found from the one before by a seek of `tasks_underway`, then each queue's live

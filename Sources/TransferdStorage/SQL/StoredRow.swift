@@ -77,12 +77,6 @@ package struct StoredRow {
         layout.cut(self).map { StoredRow(source, offset: offset + $0.start, columns: $0.columns) }
     }
 
-    /// The row cut after each of `markers` (columns named so, themselves left out, in order), for a query whose
-    /// columns vary: the cut is found for this row alone.
-    package func parts(after markers: [String]) -> [StoredRow] {
-        parts(JoinLayout(after: markers))
-    }
-
     private static func converted<Value: DatabaseValueConvertible>(_ value: DatabaseValue, _ column: @autoclosure () -> String) -> Value {
         guard let converted = Value.fromDatabaseValue(value) else {
             fatalError("\(column()) holds \(value), which is not a \(Value.self)")

@@ -7,11 +7,10 @@ import os
 import statistics
 import subprocess
 import threading
-import time
 
 from .common import API_KEY, NO_LIMITS, Client, api, start_transferd, stop_transferd
 from .origin import Nginx
-from .webhooks import _backlog
+from .webhooks import _backlog, wait_for_nginx
 
 ROUTES = {
     "GET /healthz (control)": "/healthz",
@@ -95,11 +94,7 @@ def _webhook_pair(current, baseline, workdir, sessions=100, events_per_session=1
             nginx, _, client = running[index]
             start.wait()
             began = _backlog(client, nginx.port, sessions, events_per_session)
-            while nginx.hooks_received() < sessions * events_per_session:
-                if time.monotonic() - began > 300:
-                    raise SystemExit(f"only {nginx.hooks_received()} deliveries reached nginx in 300 s")
-                time.sleep(0.01)
-            rates[index] = sessions * events_per_session / (time.monotonic() - began)
+            rates[index] = sessions * events_per_session / wait_for_nginx(nginx, sessions * events_per_session, began)
 
         both = [threading.Thread(target=deliver, args=(index,)) for index in (0, 1)]
         for thread in both:

@@ -147,15 +147,20 @@ def delivered_to_nginx(binary, workdir, sessions, events_per_session):
     try:
         backlog = sessions * events_per_session
         start = _backlog(client, nginx.port, sessions, events_per_session)
-        while nginx.hooks_received() < backlog:
-            if time.monotonic() - start > 300:
-                raise SystemExit(f"only {nginx.hooks_received()} of {backlog} deliveries reached nginx in 300 s")
-            time.sleep(0.01)
-        return backlog / (time.monotonic() - start)
+        return backlog / wait_for_nginx(nginx, backlog, start)
     finally:
         client.close()
         stop_transferd(process)
         nginx.close()
+
+
+def wait_for_nginx(nginx, count, start):
+    """Seconds from `start` until `nginx` has received `count` webhooks (at most 300)."""
+    while nginx.hooks_received() < count:
+        if time.monotonic() - start > 300:
+            raise SystemExit(f"only {nginx.hooks_received()} of {count} deliveries reached nginx in 300 s")
+        time.sleep(0.01)
+    return time.monotonic() - start
 
 
 NEVER = {"kind": "download", "url": "http://127.0.0.1:9/never", "start": False}
