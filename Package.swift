@@ -148,7 +148,7 @@ let package = Package(
         .target(
             name: "TransferdAPI",
             dependencies: [
-                "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdS3", hummingbird,
+                "TransferdJSON", "TransferdDomain", "TransferdServices", "TransferdS3", hummingbird,
                 crypto,
                 logging, metrics, .product(name: "Mustache", package: "swift-mustache"),
             ]

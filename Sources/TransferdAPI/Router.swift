@@ -1,19 +1,22 @@
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
 import TransferdServices
-import TransferdStorage
 
-/// What the HTTP API serves requests with: the services, and the parts of the engine and the storage that requests
-/// touch directly (vetting destinations, the free-space floor, files on disk).
+/// What the HTTP API serves requests with: the services, built by the composition root. The API reaches the engine
+/// and the storage only through them.
 package struct APIDependencies: Sendable {
-    package var store: any Store
+    package var readiness: Readiness
     package var sessions: SessionService
     package var tasks: TaskService
+    /// What new tasks pass before they are created.
+    package var admission: TaskAdmission
+    /// Where tasks' kept bytes are.
+    package var content: TaskContent
     package var backgroundTasks: BackgroundTaskService
     package var fetches: FetchService
     package var webhooks: WebhookService
     package var stagedFiles: StagedFileService
+    package var storages: ObjectStorageService
     package var tenants: TenantService
     package var idempotency: IdempotencyService
     package var eventLog: EventLog
@@ -22,11 +25,8 @@ package struct APIDependencies: Sendable {
     package var dashboard: DashboardSessionService
     /// The signed links the dashboard hands out to content.
     package var contentLinks: ContentLinks
-    package var destinations: DestinationGuard
-    package var disk: DiskSpace
-    package var files: FileStore
-    /// The stores that hold content in buckets.
-    package var objects: ObjectStores
+    /// The destination policy, for the URLs that sessions, webhooks and stores are given.
+    package var destinations: DestinationVetting
     package var clock: any WallClock
     /// The live event streams this instance serves.
     package var streams: EventStreams
@@ -36,35 +36,38 @@ package struct APIDependencies: Sendable {
     package var sampler: MetricsSampler
 
     package init(
-        store: any Store,
+        readiness: Readiness,
         sessions: SessionService,
         tasks: TaskService,
+        admission: TaskAdmission,
+        content: TaskContent,
         backgroundTasks: BackgroundTaskService,
         fetches: FetchService,
         webhooks: WebhookService,
         stagedFiles: StagedFileService,
+        storages: ObjectStorageService,
         tenants: TenantService,
         idempotency: IdempotencyService,
         eventLog: EventLog,
         authentication: AuthenticationMiddleware,
         dashboard: DashboardSessionService,
         contentLinks: ContentLinks,
-        destinations: DestinationGuard,
-        disk: DiskSpace,
-        files: FileStore,
-        objects: ObjectStores,
+        destinations: DestinationVetting,
         clock: any WallClock,
         streams: EventStreams,
         metrics: ServiceMetrics,
         sampler: MetricsSampler
     ) {
-        self.store = store
+        self.readiness = readiness
         self.sessions = sessions
         self.tasks = tasks
+        self.admission = admission
+        self.content = content
         self.backgroundTasks = backgroundTasks
         self.fetches = fetches
         self.webhooks = webhooks
         self.stagedFiles = stagedFiles
+        self.storages = storages
         self.tenants = tenants
         self.idempotency = idempotency
         self.eventLog = eventLog
@@ -72,13 +75,10 @@ package struct APIDependencies: Sendable {
         self.dashboard = dashboard
         self.contentLinks = contentLinks
         self.destinations = destinations
-        self.disk = disk
+        self.clock = clock
         self.streams = streams
         self.metrics = metrics
         self.sampler = sampler
-        self.files = files
-        self.objects = objects
-        self.clock = clock
     }
 }
 
@@ -92,7 +92,7 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     router.add(middleware: MetricsMiddleware(metrics: api.metrics))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: api.authentication)
-    router.addRoutes(HealthController(store: api.store).endpoints)
+    router.addRoutes(HealthController(readiness: api.readiness).endpoints)
     router.addRoutes(MetricsController(metrics: api.metrics, sampler: api.sampler).endpoints)
     let idempotentByBody = IdempotencyMiddleware(keys: api.idempotency, fingerprint: .body)
 
@@ -102,14 +102,13 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     named.addRoutes(sessionsController.lookups)
     let session = named.group().add(middleware: SessionMiddleware(sessions: api.sessions))
     session.addRoutes(sessionsController.sessionEndpoints(idempotency: idempotentByBody))
-    let storages = ObjectStorageService(store: api.store, clock: api.clock)
-    let intake = TaskIntake(tasks: api.tasks, destinations: api.destinations, disk: api.disk, storages: storages)
+    let intake = TaskIntake(tasks: api.tasks, admission: api.admission)
     let tasks = TasksController(intake: intake, sessions: api.sessions)
     named.group().add(middleware: SessionMiddleware(sessions: api.sessions, known: true))
         .addRoutes(tasks.creation(idempotency: idempotentByBody), atPath: "tasks")
     named.addRoutes(tasks.lookups, atPath: "tasks")
     session.addRoutes(tasks.endpoints, atPath: "tasks")
-    let content = TaskContentController(tasks: tasks, files: api.files, objects: api.objects)
+    let content = TaskContentController(tasks: tasks, kept: api.content)
     session.addRoutes(content.endpoints, atPath: "tasks")
     session.addRoutes(
         FetchesController(fetches: api.fetches, intake: intake, content: content).endpoints(idempotency: idempotentByBody),
@@ -132,7 +131,7 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     router.addRoutes(FilesController(store: api.stagedFiles).endpoints(idempotency: describedByHeaders), atPath: "v1/files")
     router.addRoutes(TenantController(tenants: api.tenants).endpoints, atPath: "v1/tenant")
     router.addRoutes(
-        StorageController(storages: storages, destinations: api.destinations).endpoints,
+        StorageController(storages: api.storages, destinations: api.destinations).endpoints,
         atPath: "v1/storage"
     )
     router.addRoutes(try Dashboard(api: api, intake: intake).endpoints, atPath: "ui")

@@ -215,8 +215,10 @@ struct Components: Sendable {
             }
         }
         let dashboard = DashboardSessionService(store: store, clock: clock, keys: apiKeys)
+        let destinations = DestinationVetting(httpClient.destinations)
+        let storages = ObjectStorageService(store: store, clock: clock)
         api = APIDependencies(
-            store: store,
+            readiness: Readiness(store: store),
             sessions: SessionService(
                 store: store,
                 webhooks: webhooks,
@@ -225,6 +227,8 @@ struct Components: Sendable {
                 clock: clock
             ),
             tasks: tasks,
+            admission: TaskAdmission(tasks: tasks, destinations: destinations, disk: disk, storages: storages),
+            content: TaskContent(files: files, objects: environment.objects),
             backgroundTasks: backgroundTasks,
             fetches: fetches,
             webhooks: webhooks,
@@ -239,6 +243,7 @@ struct Components: Sendable {
                 clock: clock,
                 logger: logger
             ),
+            storages: storages,
             tenants: tenants,
             idempotency: IdempotencyService(store: store, clock: clock),
             eventLog: eventLog,
@@ -252,10 +257,7 @@ struct Components: Sendable {
             ),
             dashboard: dashboard,
             contentLinks: contentLinks,
-            destinations: httpClient.destinations,
-            disk: disk,
-            files: files,
-            objects: environment.objects,
+            destinations: destinations,
             clock: clock,
             streams: EventStreams(heartbeat: configuration.streamHeartbeat, maximumPerKey: configuration.maximumStreamsPerKey),
             metrics: metrics,

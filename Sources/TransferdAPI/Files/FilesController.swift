@@ -2,9 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
 import TransferdServices
-import TransferdStorage
 
 /// `/v1/files`: files staged for upload tasks. Speaks tus 1.0.0 (core, creation, creation-with-upload,
 /// expiration, checksum, termination), and takes plain uploads too: `POST` or `PUT /v1/files/{id}` with the
@@ -142,17 +140,8 @@ struct FilesController: Sendable {
         guard file.isComplete else {
             throw Problem.conflict("File `\(file.publicId)` is still being uploaded (\(file.uploadOffset) of \(file.uploadLength) bytes).")
         }
-        let source: ContentResponder.Source
-        if let whole = file.objects?.whole {
-            guard let client = store.objects.content else {
-                throw Problem(.objectStorageUnavailable("This file's bytes are in a content store, and none is configured."))
-            }
-            source = .object(client, key: whole.key, etag: whole.etag)
-        } else {
-            source = .file(path: store.files.stagedPath(fileID: file.rowID))
-        }
         let content = ContentResponder.Content(
-            source: source,
+            source: try store.bytes(of: file),
             size: file.uploadLength,
             sha256: file.sha256,
             contentType: file.contentType,

@@ -4,6 +4,7 @@ import Logging
 import NIOPosix
 import TransferdDomain
 import TransferdS3
+import TransferdServices
 
 /// Serves stored bytes as a representation: whole, or one range of it, with `ETag` (the SHA-256, when known) and
 /// `If-Range`. Bodies stream from the file, or from the bucket (a ranged `GET` for a range).
@@ -15,7 +16,7 @@ import TransferdS3
 package struct ContentResponder: Sendable {
     /// What is served: where it is and what it is.
     package struct Content {
-        package var source: Source
+        package var source: StoredBytes
         package var size: Int64
         package var sha256: String? = nil
         package var contentType: String?
@@ -46,11 +47,6 @@ package struct ContentResponder: Sendable {
 
     /// Where the bytes are: a file on disk, or an object, read only while its `ETag` is the one given (the one the
     /// download left).
-    package enum Source: Sendable {
-        case file(path: String)
-        case object(S3Client, key: String, etag: String?)
-    }
-
     package let fileIO = FileIO(threadPool: .singleton)
 
     /// Refuses the dashboard's cookie: content opens with an API key or a signed link only.
@@ -95,7 +91,7 @@ package struct ContentResponder: Sendable {
 
     /// The bytes of `source` (in `range`), streamed. An object that changed or went since the download stored it is
     /// not served; a store that cannot answer is the service's failure (503).
-    private func body(of source: Source, _ range: ClosedRange<Int64>?, _ context: AppRequestContext) async throws -> ResponseBody {
+    private func body(of source: StoredBytes, _ range: ClosedRange<Int64>?, _ context: AppRequestContext) async throws -> ResponseBody {
         switch source {
         case .file(let path):
             guard let range else { return try await fileIO.loadFile(path: path, context: context) }

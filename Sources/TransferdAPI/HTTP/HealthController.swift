@@ -1,9 +1,10 @@
 import Hummingbird
 import TransferdDomain
+import TransferdServices
 
 /// `/healthz` (the process answers) and `/readyz` (the database answers too).
 struct HealthController: Sendable {
-    let store: any Store
+    let readiness: Readiness
 
     /// The body of both probes.
     struct Status: ResponseCodable {
@@ -15,7 +16,7 @@ struct HealthController: Sendable {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("healthz") { _, _ in Status(status: "ok") }
         routes.get("readyz") { _, _ in
-            guard await store.isReachable() else {
+            guard await readiness.isReady() else {
                 throw Problem(.notReady, detail: "The database does not answer.")
             }
             return Status(status: "ready")

@@ -143,11 +143,7 @@ extension Problem {
 
     /// The bucket that holds the content cannot be reached for a moment; the request may be sent again shortly. The
     /// store's answer goes to the log.
-    package static let objectStorageUnavailable = Problem(
-        .objectStorageUnavailable,
-        detail: "The object storage that holds this content cannot be reached for the moment. Send the request again shortly.",
-        headers: [.retryAfter: "5"]
-    )
+    package static let objectStorageUnavailable = Problem(.objectStorageUnreachable)
 
     /// Anything the server did not expect; the real error goes to the log, never to the client.
     package static let internalError = Problem(

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import TransferdDomain
-import TransferdStorage
+import TransferdServices
 
 /// Turns every error that escapes a handler into an `application/problem+json` response.
 ///
@@ -38,20 +38,22 @@ extension Problem {
             default: detail = error.body ?? error.status.reasonPhrase
             }
             self.init(ProblemKind(error.status), status: error.status, detail: detail)
-        case StoreError.unavailable(let why):
-            logger.warning("the database is unavailable", metadata: ["error": "\(why)"])
-            self = .databaseUnavailable
-        case _ where StorageExhaustion(error) == .database:
-            logger.error("the database's disk is full", metadata: ["error": "\(String(reflecting: error))"])
-            self = .databaseFull
-        case _ where StorageExhaustion(error) == .files:
-            logger.error("the data directory's disk is full", metadata: ["error": "\(String(reflecting: error))"])
-            self.init(
-                .insufficientStorage("The data directory's disk is full; the request's bytes were not kept. Try again once space is freed.")
-            )
         default:
-            logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
-            self = .internalError
+            switch StorageFailure(error) {
+            case .databaseUnavailable(let why):
+                logger.warning("the database is unavailable", metadata: ["error": "\(why)"])
+                self = .databaseUnavailable
+            case .databaseFull:
+                logger.error("the database's disk is full", metadata: ["error": "\(String(reflecting: error))"])
+                self = .databaseFull
+            case .filesFull:
+                logger.error("the data directory's disk is full", metadata: ["error": "\(String(reflecting: error))"])
+                let detail = "The data directory's disk is full; the request's bytes were not kept. Try again once space is freed."
+                self.init(.insufficientStorage(detail))
+            case nil:
+                logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
+                self = .internalError
+            }
         }
     }
 }

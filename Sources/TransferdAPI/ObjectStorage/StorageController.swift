@@ -1,12 +1,11 @@
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
 import TransferdServices
 
 /// `/v1/storage`: the tenant's S3-compatible stores, which downloads write into and uploads read from.
 struct StorageController: Sendable {
     let storages: ObjectStorageService
-    let destinations: DestinationGuard
+    let destinations: DestinationVetting
 
     /// The controller's routes, relative to where the router mounts them.
     var endpoints: RouteCollection<AppRequestContext> {

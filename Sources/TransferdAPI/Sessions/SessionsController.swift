@@ -1,13 +1,12 @@
 import Foundation
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
 import TransferdServices
 
 /// `/v1/sessions`: create-or-reconnect, read, list and invalidate sessions.
 struct SessionsController: Sendable {
     let sessions: SessionService
-    let destinations: DestinationGuard
+    let destinations: DestinationVetting
     let clock: any WallClock
 
     /// `PUT /v1/sessions/{identifier}` and `GET /v1/sessions`, which name no existing session.

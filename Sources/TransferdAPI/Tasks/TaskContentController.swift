@@ -3,10 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import TransferdDomain
-import TransferdEngine
-import TransferdS3
 import TransferdServices
-import TransferdStorage
 
 /// The bytes of a task: `…/tasks/{n}/content`, a download's content (with single ranges), and
 /// `…/tasks/{n}/response-body`, the kept body of an upload's reply. Content in a bucket (the content store's, or a
@@ -16,8 +13,7 @@ struct TaskContentController: Sendable {
     static let redirectLifetime = 300
 
     let tasks: TasksController
-    let files: FileStore
-    let objects: ObjectStores
+    let kept: TaskContent
     let responder = ContentResponder()
 
     /// The controller's routes, relative to where the router mounts them.
@@ -39,26 +35,21 @@ struct TaskContentController: Sendable {
     func serve(_ task: TransferTask, _ request: Request, _ context: AppRequestContext, includeBody: Bool) async throws -> Response {
         let file = try Self.finishedFile(of: task)
         let filename = URL(string: task.originalRequest.url)?.lastPathComponent ?? ""
-        let source: ContentResponder.Source
-        if let object = file.object {
-            if request.uri.queryParameters["redirect"] == "true" {
-                let client = try await client(of: object.location, context, presigning: true)
-                let url = client.presignedURL(
-                    object.key,
-                    expires: Self.redirectLifetime,
-                    responseHeaders: [
-                        ("response-content-disposition", "attachment; filename=\"\(ContentResponder.safeFilename(filename))\""),
-                        ("response-content-type", file.contentType ?? "application/octet-stream"),
-                    ]
-                )
-                return try responder.redirect(to: url, context: context)
-            }
-            source = .object(try await client(of: object.location, context), key: object.key, etag: object.etag)
-        } else {
-            source = .file(path: files.contentPath(taskID: task.rowID))
+        if let object = file.object, request.uri.queryParameters["redirect"] == "true" {
+            let url = try await kept.presignedURL(
+                of: object,
+                tenantID: context.tenantID,
+                expires: Self.redirectLifetime,
+                responseHeaders: [
+                    ("response-content-disposition", "attachment; filename=\"\(ContentResponder.safeFilename(filename))\""),
+                    ("response-content-type", file.contentType ?? "application/octet-stream"),
+                ],
+                logger: context.logger
+            )
+            return try responder.redirect(to: url, context: context)
         }
         let content = ContentResponder.Content(
-            source: source,
+            source: try await kept.content(of: task, file, tenantID: context.tenantID, logger: context.logger),
             size: file.size,
             sha256: file.sha256,
             contentType: file.contentType,
@@ -72,14 +63,8 @@ struct TaskContentController: Sendable {
         guard let reply = task.transfer.upload?.reply else {
             throw Problem.notFound("Task \(task.taskIdentifier) has no response body: only uploads keep one, once the server has answered.")
         }
-        let source: ContentResponder.Source =
-            if let object = reply.object {
-                .object(try await client(of: object, context), key: object.key.value, etag: nil)
-            } else {
-                .file(path: files.replyPath(taskID: task.rowID))
-            }
         let content = ContentResponder.Content(
-            source: source,
+            source: try await kept.reply(of: task, reply, tenantID: context.tenantID, logger: context.logger),
             size: reply.size,
             contentType: reply.contentType,
             filename: "task-\(task.taskIdentifier)-response-body"
@@ -87,22 +72,6 @@ struct TaskContentController: Sendable {
         var response = try await responder.respond(content, to: request, context: context, includeBody: true)
         response.headers[.replyTruncated] = String(reply.truncated)
         return response
-    }
-
-    /// The client of the store that holds `location` (the content store, or the tenant's store it names), or with
-    /// `presigning` the one that signs URLs of it for clients outside.
-    private func client(of location: ObjectLocation, _ context: AppRequestContext, presigning: Bool = false) async throws -> S3Client {
-        do {
-            return
-                try await presigning
-                ? objects.presigning(tenantID: context.tenantID, storage: location.storage)
-                : objects.client(tenantID: context.tenantID, storage: location.storage)
-        } catch let error as TransferError where error.code == .objectStorageRefused {
-            throw Problem.conflict(presigning ? error.message : "\(error.message) The content cannot be read from it.")
-        } catch {
-            context.logger.warning("no client for an object's store", metadata: ["error": "\(error)"])
-            throw Problem.objectStorageUnavailable
-        }
     }
 
     @Sendable func remove(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import TransferdDomain
 import TransferdServices
-import TransferdStorage
 
 /// `/v1/sessions/{identifier}/tasks`: create, list, read and change tasks, and resume, suspend or cancel them.
 struct TasksController: Sendable {

@@ -1,14 +1,13 @@
 import Foundation
 import Hummingbird
 import TransferdDomain
-import TransferdEngine
 import TransferdServices
 
 /// `/v1/sessions/{identifier}/webhook`: the session's subscriber, its secret, its endpoint turned back on, and a test
 /// delivery.
 struct WebhookController: Sendable {
     let webhooks: WebhookService
-    let destinations: DestinationGuard
+    let destinations: DestinationVetting
     let clock: any WallClock
 
     struct RotateRequest: Decodable {

@@ -40,6 +40,21 @@ package enum DomainError: Error, Equatable, Sendable {
         }
     }
 
+    /// The bucket that holds some content cannot be reached for a moment; the request may be sent again shortly.
+    package static let objectStorageUnreachable = DomainError.objectStorageUnavailable(
+        "The object storage that holds this content cannot be reached for the moment. Send the request again shortly."
+    )
+
+    /// Runs `check` for item `index` of the batch in `field`, whose refusal then names the item (``item(_:of:)``);
+    /// without a batch, as it is.
+    package static func naming<T>(item index: Int, of field: String?, _ check: () async throws -> T) async throws -> T {
+        do {
+            return try await check()
+        } catch let refusal as DomainError where field != nil {
+            throw refusal.item(index, of: field ?? "")
+        }
+    }
+
     /// This refusal as the refusal of item `index` of the batch in `field`: a 422 whose detail names the item.
     package func item(_ index: Int, of field: String) -> DomainError {
         switch self {

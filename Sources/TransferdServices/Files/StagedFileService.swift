@@ -136,6 +136,15 @@ package struct StagedFileService: Sendable {
         return file
     }
 
+    /// Where a whole staged file's bytes are: in the data directory, or in the content store.
+    package func bytes(of file: StagedFile) throws -> StoredBytes {
+        guard let whole = file.objects?.whole else { return .file(path: files.stagedPath(fileID: file.rowID)) }
+        guard let client = objects.content else {
+            throw DomainError.objectStorageUnavailable("This file's bytes are in a content store, and none is configured.")
+        }
+        return .object(client, key: whole.key, etag: whole.etag)
+    }
+
     /// The tenant's files after row id `cursor`, oldest first; unfinished uploads past their expiry count as gone.
     package func list(tenantID: Int64, after cursor: Int64, limit: Int) async throws -> [StagedFile] {
         let now = clock.now
