@@ -50,13 +50,13 @@ struct Components: Sendable {
             trustedCertificates: configuration.trustedCertificates,
             logger: logger
         )
-        let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger) }
+        let metrics = ServiceMetrics()
+        let loop = { WakeUpLoop(doorbell: Doorbell(), clock: clock, logger: logger, passed: metrics.loopPassed) }
         let (schedulerLoop, dispatcherLoop, deadlineLoop, noticesLoop, fetchLoop) = (loop(), loop(), loop(), loop(), loop())
         let historyLoop = loop()
 
         let quotas = TenantQuotas(defaults: configuration.limits.defaultQuota)
         let tenants = TenantService(store: store, defaults: quotas.defaults)
-        let metrics = ServiceMetrics()
         let eventLog = EventLog(store: store, signal: EventSignal(), clock: clock, metrics: metrics)
         let transfers = ActiveTransfers()
         let started = StartedTasks(
@@ -140,7 +140,7 @@ struct Components: Sendable {
             instance: instance,
             transfers: transfers,
             sending: sending,
-            loop: WakeUpLoop(doorbell: Doorbell(), clock: instance.clock, logger: logger)
+            loop: WakeUpLoop(doorbell: Doorbell(), clock: instance.clock, logger: logger, passed: metrics.loopPassed)
         )
         backgroundTaskClock = BackgroundTaskClock(backgroundTasks: backgroundTasks, loop: deadlineLoop)
         let fetches = FetchService(

@@ -1,11 +1,19 @@
 import Foundation
 import TransferdDomain
 
-/// Rows for tests that write through a store's repositories: a session of the default tenant, and downloads in it.
+/// Rows for tests that write through a store's repositories: a session of the default tenant, its subscriber, and
+/// downloads in it.
 package enum StoredRows {
     /// Inserts a session of the default tenant.
     package static func session(_ identifier: String, at now: Date, _ repositories: any Repositories) async throws -> Int64 {
         try await repositories.sessions.insert(Session(identifier: identifier, tenantId: 1, configuration: .default, createdAt: now)).rowID
+    }
+
+    /// Subscribes a healthy webhook at `http://hook.test/` to the session: its events are queued as deliveries.
+    package static func subscribe(_ sessionID: Int64, at now: Date, _ repositories: any Repositories) async throws {
+        try await repositories.webhooks.save(
+            WebhookSubscription(sessionId: sessionID, url: "http://hook.test/", secret: .generate(), state: .healthy, createdAt: now)
+        )
     }
 
     /// A new download of the session (not inserted yet), task `number`, running when it `starts`.

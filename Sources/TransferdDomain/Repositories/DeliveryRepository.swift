@@ -12,14 +12,15 @@ package protocol DeliveryRepository {
     /// The session's deliveries after row id `cursor`, optionally with one status, each with its attempts.
     func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) async throws -> [(Delivery, [DeliveryAttempt])]
     func list(sessionID: Int64, status: Delivery.Status) async throws -> [Delivery]
-    /// Puts back in the queue every dead-lettered delivery in `scope` whose event was written at `since` or later,
-    /// as ``DeliveryStateMachine`` retries one (no attempts yet, due at `now`, `webhook-id` kept), of sessions that
-    /// have a subscriber; returns their sessions, one entry a delivery.
-    func recoverFailed(_ scope: DeliveryScope, since: Date, at now: Date) async throws -> [Int64]
-    /// Fails every pending delivery of the session with `message`.
-    func failPending(sessionID: Int64, message: String, at: Date) async throws
+    /// Puts back in the queue, as `change` does (``DeliveryStateMachine`` retrying a dead-lettered delivery: no
+    /// attempts yet, due now, `webhook-id` kept), every dead-lettered delivery in `scope` whose event was written at
+    /// `since` or later, of sessions that have a subscriber; returns their sessions, one entry a delivery.
+    func recoverFailed(_ scope: DeliveryScope, since: Date, _ change: DeliveryChange) async throws -> [Int64]
+    /// Makes `change` to every delivery of the session it applies to (of its status).
+    func apply(_ change: DeliveryChange, sessionID: Int64) async throws
     /// Queues the deliveries of events just written. A progress delivery supersedes the pending progress of the
-    /// same task and type before it, which become coalesced, but for the session's head (it may be in flight).
+    /// same task and type before it, which change as ``DeliveryStateMachine`` supersedes one, but for the session's
+    /// head (it may be in flight).
     func enqueue(_ events: [Event]) async throws
     /// The oldest pending delivery of every session whose subscriber is enabled and whose deliveries `owner` could
     /// lease at `now` (no other instance holds them), except the sessions given, with the session's tenant; the
@@ -41,8 +42,9 @@ package protocol DeliveryRepository {
         leasedTo owner: String,
         dueBy now: Date
     ) async throws -> [(recorded: Bool, next: DueDelivery?)]
-    /// Makes the waiting head of every session whose subscriber has the endpoint due at `now`; returns how many.
-    func makeHeadsDue(endpointKey: String, at now: Date) async throws -> Int
+    /// Makes `change` (``DeliveryStateMachine`` on an endpoint's recovery) to the waiting head of every session whose
+    /// subscriber has the endpoint; returns how many it made due earlier.
+    func makeHeadsDue(endpointKey: String, _ change: DeliveryChange) async throws -> Int
     /// When the oldest waiting delivery of each tenant's sessions was written, for the tenants that have one.
     func oldestPending() async throws -> [Int64: Date]
     /// How many deliveries wait to be sent, in every session.

@@ -51,28 +51,47 @@ package struct DeliveryStateMachine: Sendable {
         switch (delivery.status, input) {
         case (.pending, .answered(let answer, let probe)):
             return answered(answer, probe: probe, at: now)
-        case (.pending, .endpointRecovered):
-            delivery.nextAttemptAt = min(delivery.nextAttemptAt, now)
-            return .sendNow
         case (.pending, .retried):
             throw IllegalTransition(from: .pending, input: "retry")
-        case (.pending, .superseded):
-            delivery.status = .coalesced
-            delivery.completedAt = now
-            return .coalesce
-        case (.pending, .abandoned(let reason)):
-            return deadLetter(reason, at: now)
-
-        case (.delivered, .retried), (.failed, .retried), (.coalesced, .retried):
-            delivery.status = .pending
-            delivery.attemptCount = 0
-            delivery.nextAttemptAt = now
-            delivery.completedAt = nil
-            return .sendNow
-        case (.delivered, _), (.failed, _), (.coalesced, _):
-            // An answer to an attempt made before the delivery was finished otherwise, or news for a finished one.
-            return .none
+        default:
+            // A change alike for every delivery it reaches; or, for a finished delivery, an answer to an attempt made
+            // before it was finished otherwise, or news that no longer concerns it.
+            guard let change = Self.change(input, from: delivery.status, at: now) else { return .none }
+            delivery = change.applied(to: delivery)
+            return change.action
         }
+    }
+
+    /// What `input` does alike to every delivery of status `status`; nil for an answer, which each delivery's
+    /// attempts decide, and for what the status ignores or refuses.
+    static func change(_ input: Input, from status: Delivery.Status, at now: Date) -> DeliveryChange? {
+        switch (status, input) {
+        case (.pending, .endpointRecovered): endpointRecovered(at: now)
+        case (.pending, .superseded): superseded(at: now)
+        case (.pending, .abandoned(let reason)): abandoned(reason: reason, at: now)
+        case (.delivered, .retried), (.failed, .retried), (.coalesced, .retried): retried(from: status, at: now)
+        case (.pending, _), (.delivered, _), (.failed, _), (.coalesced, _): nil
+        }
+    }
+
+    /// What an endpoint's recovery does to each pending delivery of its sessions: due now, if it was due later.
+    package static func endpointRecovered(at now: Date) -> DeliveryChange {
+        DeliveryChange(from: .pending, status: .pending, nextAttempt: .atTheLatest(now), action: .sendNow)
+    }
+
+    /// What a later progress event of the same task does to a pending progress delivery.
+    package static func superseded(at now: Date) -> DeliveryChange {
+        DeliveryChange(from: .pending, status: .coalesced, completedAt: .some(now), action: .coalesce)
+    }
+
+    /// What the removal of its subscriber does to a pending delivery.
+    package static func abandoned(reason: String, at now: Date) -> DeliveryChange {
+        DeliveryChange(from: .pending, status: .failed, completedAt: .some(now), lastError: reason, action: .deadLetter(reason: reason))
+    }
+
+    /// What an operator's retry does to a finished delivery of `status`: a fresh set of attempts, due now.
+    package static func retried(from status: Delivery.Status, at now: Date) -> DeliveryChange {
+        DeliveryChange(from: status, status: .pending, attemptCount: 0, nextAttempt: .at(now), completedAt: .some(nil), action: .sendNow)
     }
 
     private mutating func answered(_ answer: DeliveryAnswer, probe: Bool, at now: Date) -> Action {

@@ -93,6 +93,11 @@ package final class ServiceMetrics: Sendable {
         counter("transferd_stored_bytes_refused_total", [("path", path.rawValue)]).increment()
     }
 
+    /// A background loop (named by its purpose) ran a pass: a loop whose count stops moving is stuck.
+    package func loopPassed(_ loop: String) {
+        counter("transferd_loop_passes_total", [("loop", loop)]).increment()
+    }
+
     /// Counts rows of history removed past keeping, by table.
     package func historyRemoved(_ table: String, _ rows: Int) {
         guard rows > 0 else { return }

@@ -174,7 +174,8 @@ package struct SessionService: Sendable {
         try await store.write { repositories in
             guard let session = try await repositories.sessions.find(id: sessionID), session.deletedAt == nil else { return }
             if try await repositories.webhooks.delete(sessionID: session.rowID) {
-                try await repositories.deliveries.failPending(sessionID: session.rowID, message: "The session was deleted.", at: now)
+                let abandoned = DeliveryStateMachine.abandoned(reason: "The session was deleted.", at: now)
+                try await repositories.deliveries.apply(abandoned, sessionID: session.rowID)
             }
             for schedule in try await repositories.fetchSchedules.list(sessionID: session.rowID) {
                 try await repositories.fetchSchedules.delete(id: schedule.rowID)

@@ -182,7 +182,7 @@ package struct Dispatcher: Service {
     /// are taken before the endpoint's, as group commits take theirs before it.
     private func catchUp(_ key: String, at now: Date) async throws {
         try await store.write { repositories in
-            let madeDue = try await repositories.deliveries.makeHeadsDue(endpointKey: key, at: now)
+            let madeDue = try await repositories.deliveries.makeHeadsDue(endpointKey: key, DeliveryStateMachine.endpointRecovered(at: now))
             guard try await repositories.endpoints.handle(.caughtUp, key: key, policy: policy, at: now)?.action == .finishCatchUp else {
                 return
             }

@@ -62,7 +62,8 @@ package struct WebhookService: Sendable {
             guard try await repositories.webhooks.delete(sessionID: sessionID) else {
                 throw DomainError.notFound("The session has no webhook.")
             }
-            try await repositories.deliveries.failPending(sessionID: sessionID, message: "The webhook was removed.", at: now)
+            let abandoned = DeliveryStateMachine.abandoned(reason: "The webhook was removed.", at: now)
+            try await repositories.deliveries.apply(abandoned, sessionID: sessionID)
         }
     }
 
@@ -134,7 +135,8 @@ package struct WebhookService: Sendable {
     package func recover(_ scope: DeliveryScope, since: Date) async throws -> Int {
         let now = clock.now
         return try await store.write { repositories in
-            let sessions = try await repositories.deliveries.recoverFailed(scope, since: since, at: now)
+            let retried = DeliveryStateMachine.retried(from: .failed, at: now)
+            let sessions = try await repositories.deliveries.recoverFailed(scope, since: since, retried)
             var endpoints: Set<String> = []
             for sessionID in Set(sessions).sorted() {
                 guard let subscription = try await repositories.webhooks.find(sessionID: sessionID),

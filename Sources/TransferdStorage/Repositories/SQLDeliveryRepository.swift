@@ -236,31 +236,22 @@ struct SQLDeliveryRepository: DeliveryRepository {
         )
     }
 
-    func recoverFailed(_ scope: DeliveryScope, since: Date, at now: Date) async throws -> [Int64] {
+    func recoverFailed(_ scope: DeliveryScope, since: Date, _ change: DeliveryChange) async throws -> [Int64] {
         let (sessions, id): (String, Int64) =
             switch scope {
             case .session(let id): ("?", id)
             case .tenant(let id): ("SELECT id FROM sessions WHERE tenant_id = ?", id)
             }
-        return try await db.fetchAll(
-            """
-            UPDATE deliveries SET status = \(Delivery.Status.pending.sqlConstant), attempt_count = 0, next_attempt_at = ?, completed_at = NULL
-            WHERE status = \(Delivery.Status.failed.sqlConstant) AND created_at >= ? AND session_id IN (\(sessions))
-              AND session_id IN (SELECT session_id FROM webhooks)
-            RETURNING session_id
-            """,
-            [StoredDate.text(now), StoredDate.text(since), id]
-        ) { $0[0] as Int64 }
+        let update = change.update(
+            where: "created_at >= ? AND session_id IN (\(sessions)) AND session_id IN (SELECT session_id FROM webhooks)"
+        )
+        let arguments = update.arguments + [StoredDate.text(since), id]
+        return try await db.fetchAll("\(update.sql) RETURNING session_id", arguments) { $0[0] as Int64 }
     }
 
-    func failPending(sessionID: Int64, message: String, at now: Date) async throws {
-        try await db.execute(
-            """
-            UPDATE deliveries SET status = ?, completed_at = ?, last_error = ?
-            WHERE session_id = ? AND status = \(Delivery.Status.pending.sqlConstant)
-            """,
-            [Delivery.Status.failed, StoredDate.text(now), message, sessionID]
-        )
+    func apply(_ change: DeliveryChange, sessionID: Int64) async throws {
+        let update = change.update(where: "session_id = ?")
+        try await db.execute(update.sql, update.arguments + [sessionID])
     }
 
     /// One statement on PostgreSQL for the deliveries, however many, and one for each progress event.
@@ -268,16 +259,18 @@ struct SQLDeliveryRepository: DeliveryRepository {
         guard !events.isEmpty else { return }
         _ = try await RowStatements.insert(into: Delivery.table, rows: events.map { Delivery(pending: $0).storedColumns() }, db)
         for event in events where Self.progressTypes.contains(event.type) {
-            // The partial index `deliveries_pending_progress` holds the pending progress; its conditions are written
-            // as constants here, as SQLite uses a partial index only for queries that repeat them.
+            // What superseding does to each delivery is the machine's; which are superseded is the rule above. The
+            // partial index `deliveries_pending_progress` holds the pending progress; its conditions are written as
+            // constants here, as SQLite uses a partial index only for queries that repeat them.
+            let update = DeliveryStateMachine.superseded(at: event.createdAt).update(
+                where: """
+                    event_type IN \(Self.progressTypesSQL) AND session_id = ? AND task_identifier = ? AND event_type = ? AND sequence < ?
+                      AND sequence > (SELECT MIN(sequence) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ?)
+                    """
+            )
             try await db.execute(
-                """
-                UPDATE deliveries SET status = \(Delivery.Status.coalesced.sqlConstant), completed_at = ?
-                WHERE status = \(Delivery.Status.pending.sqlConstant) AND event_type IN \(Self.progressTypesSQL)
-                  AND session_id = ? AND task_identifier = ? AND event_type = ? AND sequence < ?
-                  AND sequence > (SELECT MIN(sequence) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ?)
-                """,
-                [StoredDate.text(event.createdAt), event.sessionId, event.taskIdentifier, event.type, event.sequence, event.sessionId]
+                update.sql,
+                update.arguments + [event.sessionId, event.taskIdentifier, event.type, event.sequence, event.sessionId]
             )
         }
     }
@@ -362,17 +355,11 @@ struct SQLDeliveryRepository: DeliveryRepository {
         )
     }
 
-    /// Every pending delivery of those sessions that waits past `now`, which are their heads and nothing else: a
-    /// delivery behind its head was never attempted, and is due from its creation.
-    func makeHeadsDue(endpointKey key: String, at now: Date) async throws -> Int {
-        try await db.execute(
-            """
-            UPDATE deliveries SET next_attempt_at = ?
-            WHERE status = \(Delivery.Status.pending.sqlConstant) AND next_attempt_at > ?
-              AND session_id IN (SELECT session_id FROM webhooks WHERE endpoint_key = ?)
-            """,
-            [StoredDate.text(now), StoredDate.text(now), key]
-        )
+    /// Every pending delivery of those sessions that the change makes due earlier, which are their heads and nothing
+    /// else: a delivery behind its head was never attempted, and is due from its creation.
+    func makeHeadsDue(endpointKey key: String, _ change: DeliveryChange) async throws -> Int {
+        let update = change.update(where: "session_id IN (SELECT session_id FROM webhooks WHERE endpoint_key = ?)")
+        return try await db.execute(update.sql, update.arguments + [key])
     }
 
     func oldestPending() async throws -> [Int64: Date] {

@@ -48,14 +48,17 @@ def api_figures(binary, workdir, seconds):
 
 
 def webhook_figures(binary, workdir, seconds):
-    """Deliveries a second of a backlog of 10,000 over 100 sessions to nginx; and to the Python receiver, which checks
+    """Deliveries a second of a backlog of 10,000 over 100 sessions to nginx, from its first creation and (backlog
+    first) from when it is all written; and to the Python receiver, which checks
     each session's order, with an event's delay to its delivery; on SQLite."""
     to_nginx = delivered_to_nginx(binary, workdir, 100, 100)
+    backlog_first = delivered_to_nginx(binary, workdir, 100, 100, backlog_first=True)
     rate, p50, p99, in_order = delivered(binary, workdir, [], 100, 100, paced_events=500, pace_per_second=250)
     if not in_order:
         sys.exit("webhooks: a session's deliveries arrived out of order")
     return {
         "webhooks to nginx/s": (to_nginx, True),
+        "webhooks to nginx, backlog first/s": (backlog_first, True),
         "webhooks to Python/s": (rate, True),
         "event to delivery p50 ms": (p50, False),
         "event to delivery p99 ms": (p99, False),

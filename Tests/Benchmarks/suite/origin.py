@@ -1,6 +1,8 @@
 """Origins the benchmarks download from: files by sendfile(2) with byte ranges, and a stalling origin."""
+import contextlib
 import http.server
 import os
+import signal
 import socket
 import socketserver
 import subprocess
@@ -136,6 +138,9 @@ http {{
         self.hooks_log = os.path.join(prefix, "hooks.log")
         self._hooks_read, self._hooks_counted = 0, 0
         os.makedirs(prefix, exist_ok=True)
+        # A log left by an earlier nginx in the same directory would count its deliveries as this one's.
+        if os.path.exists(self.hooks_log):
+            os.remove(self.hooks_log)
         with socket.create_server(("127.0.0.1", 0)) as probe:
             self.port = probe.getsockname()[1]
         configuration = os.path.join(prefix, "nginx.conf")
@@ -152,6 +157,18 @@ http {{
             except OSError:
                 time.sleep(0.01)
         raise SystemExit("nginx did not start; see " + os.path.join(prefix, "error.log"))
+
+    @contextlib.contextmanager
+    def paused(self):
+        """nginx's worker stopped (SIGSTOP) for the block: connections queue in the kernel, unanswered, until it ends."""
+        workers = [int(pid) for pid in subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True).stdout.split()]
+        for pid in workers:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in workers:
+                os.kill(pid, signal.SIGCONT)
 
     def hooks_received(self):
         """How many webhook deliveries reached /hook so far: the lines logged since the last call counted on to the

@@ -3,10 +3,12 @@ nginx, loaded on both builds together, so that the two share whatever the machin
 instead, a build's own rounds differed by up to 57 % on a 2-core VM; run at once, Hummingbird's own `GET /healthz`
 (nearly the same code in both builds) reads within about 0.07 of 1. The figure is the median of the ratios of the
 pairs; `/healthz` is printed as the control."""
+import contextlib
 import os
 import statistics
 import subprocess
 import threading
+import time
 
 from .common import API_KEY, NO_LIMITS, Client, api, start_transferd, stop_transferd
 from .origin import Nginx
@@ -27,7 +29,9 @@ def side_by_side(current, baseline, ref, sections, workdir, rounds, seconds, thr
     if "api" in sections:
         ratios.update(_api_pairs(current, baseline, workdir, rounds, seconds))
     if "webhooks" in sections:
-        ratios["webhooks to nginx/s"] = [_webhook_pair(current, baseline, workdir) for _ in range(max(2, rounds // 4))]
+        pairs = max(2, rounds // 4)
+        ratios["webhooks to nginx/s"] = [_webhook_pair(current, baseline, workdir) for _ in range(pairs)]
+        ratios["webhooks, backlog first/s"] = [_webhook_pair(current, baseline, workdir, backlog_first=True) for _ in range(pairs)]
     print(f"\nThis build against the baseline {ref}, both at once, {rounds} pairs a route; a figure regresses past {threshold:.0%}")
     print(f"{'figure':<28} {'median ratio':>13} {'range':>14}  verdict")
     regressions = 0
@@ -76,9 +80,11 @@ def _load(url, seconds, rates, index):
     rates[index] = float(output.split("Requests/sec:")[1].split()[0])
 
 
-def _webhook_pair(current, baseline, workdir, sessions=100, events_per_session=100):
+def _webhook_pair(current, baseline, workdir, sessions=100, events_per_session=100, backlog_first=False):
     """The ratio of this build's deliveries a second to the baseline's, each delivering a backlog of
-    `sessions` × `events_per_session` events to an nginx of its own, both at once, on SQLite."""
+    `sessions` × `events_per_session` events to an nginx of its own, both at once, on SQLite: from the first creation,
+    or with `backlog_first` from when both backlogs are written (their nginx paused until then), as
+    `webhooks.delivered_to_nginx` times them."""
     running = []
     try:
         for label, binary in (("baseline", baseline), ("current", current)):
@@ -88,12 +94,16 @@ def _webhook_pair(current, baseline, workdir, sessions=100, events_per_session=1
             process, port = start_transferd(binary, directory, *NO_LIMITS, name=label)
             running.append((nginx, process, Client(port)))
         rates = [0.0, 0.0]
-        start = threading.Barrier(2)
+        start, written = threading.Barrier(2), threading.Barrier(2)
 
         def deliver(index):
             nginx, _, client = running[index]
             start.wait()
-            began = _backlog(client, nginx.port, sessions, events_per_session)
+            with nginx.paused() if backlog_first else contextlib.nullcontext():
+                began = _backlog(client, nginx.port, sessions, events_per_session)
+                if backlog_first:
+                    written.wait()
+                    began = time.monotonic()
             rates[index] = sessions * events_per_session / wait_for_nginx(nginx, sessions * events_per_session, began)
 
         both = [threading.Thread(target=deliver, args=(index,)) for index in (0, 1)]

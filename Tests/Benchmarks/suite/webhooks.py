@@ -1,5 +1,6 @@
 """Webhooks: how many deliveries a second reach a local receiver, and how long after their event was written."""
 import asyncio
+import contextlib
 import json
 import statistics
 import threading
@@ -138,15 +139,20 @@ def delivered(binary, workdir, options, sessions, events_per_session, paced_even
     return backlog / elapsed, quantiles[49], quantiles[98], in_order
 
 
-def delivered_to_nginx(binary, workdir, sessions, events_per_session):
+def delivered_to_nginx(binary, workdir, sessions, events_per_session, backlog_first=False):
     """Deliveries a second of a backlog of `sessions` × `events_per_session` events to nginx, which answers each at
-    once (the Python receiver above is itself a bound past about 2,000 a second), on one instance over SQLite."""
+    once (the Python receiver above is itself a bound past about 2,000 a second), on one instance over SQLite. The
+    time runs from the first creation, so that the creations share the machine with the first deliveries; with
+    `backlog_first`, nginx is paused while the backlog is written and the time runs from when it resumes: the
+    deliveries alone."""
     nginx = Nginx(workdir, workdir, hooks=True)
     process, port = start_transferd(binary, workdir, *NO_LIMITS)
     client = Client(port)
     try:
         backlog = sessions * events_per_session
-        start = _backlog(client, nginx.port, sessions, events_per_session)
+        with nginx.paused() if backlog_first else contextlib.nullcontext():
+            start = _backlog(client, nginx.port, sessions, events_per_session)
+        start = time.monotonic() if backlog_first else start
         return backlog / wait_for_nginx(nginx, backlog, start)
     finally:
         client.close()

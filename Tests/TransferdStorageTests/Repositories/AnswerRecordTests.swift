@@ -19,15 +19,7 @@ import TransferdTestSupport
                     sessions.append(session)
                     #expect(try await repositories.sessions.leaseDeliveries(sessionID: session, owner: "i1", until: now + 60, at: now))
                     guard name != "idle" else { continue }
-                    try await repositories.webhooks.save(
-                        WebhookSubscription(
-                            sessionId: session,
-                            url: "http://hook.test/",
-                            secret: .generate(),
-                            state: .healthy,
-                            createdAt: now
-                        )
-                    )
+                    try await StoredRows.subscribe(session, at: now, repositories)
                     let events = (1...2).map {
                         Event(
                             sessionId: session,

@@ -81,12 +81,14 @@ struct APIClient: Sendable {
         return try await send(.GET, "/v1/sessions/\(session)/deliveries?limit=1000\(query)").decode(DeliveryPage.self).items
     }
 
-    /// Waits until the subscriber has acknowledged every delivery of the session written so far.
+    /// Waits until the subscriber has acknowledged every delivery of the session written so far, for as long as
+    /// acknowledgements keep coming: it fails when none came for `timeout`. A session's deliveries go one at a time,
+    /// and hundreds of them take minutes on a loaded machine; a deadline for them all failed there.
     func waitUntilAllAcknowledged(_ session: String, timeout: Duration = .seconds(60)) async throws {
-        try await waitUntil(timeout: timeout) {
+        try await waitUntil(progressing: timeout) {
             let last = try await deliveries(session).last?.sequence ?? 0
             let state = try await self.session(session)
-            return state.pendingDeliveries == 0 && state.lastAcknowledgedSequence == last
+            return (state.pendingDeliveries == 0 && state.lastAcknowledgedSequence == last, Int64(state.lastAcknowledgedSequence))
         }
     }
 

@@ -133,9 +133,15 @@ import TransferdTestSupport
             for index in 1...3 { _ = try await t2.createTask("other", url: origin.url("/files/1000?name=t2-\(index)&hold=never")) }
 
             try await waitUntil(timeout: .seconds(30)) { arrivals("t2") == 1 }
-            // Looked at four times a second: a share of two would have taken the second worker back by now.
-            try await Task.sleep(for: .seconds(2))
+            // Eight more of t2's tasks, each looked at by the scheduler: a share of two would have taken the second
+            // worker back at one of those looks.
+            for index in 1...8 {
+                try await service.api.afterSchedulerLooks {
+                    _ = try await t2.createTask("other", url: origin.url("/files/1000?name=t2-more-\(index)&hold=never"))
+                }
+            }
             #expect(arrivals("t2") == 1 && arrivals("t1") == 4)
+            #expect((1...8).allSatisfy { origin.arrivals("t2-more-\($0)").isEmpty })
             let tenant = try await t2.send(.GET, "/v1/tenant").decode(TenantView.self)
             #expect(tenant.quotas.transfers.limit == 1)
         }
