@@ -111,7 +111,7 @@ package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestCont
     let content = TaskContentController(tasks: tasks, kept: api.content)
     session.addRoutes(content.endpoints, atPath: "tasks")
     session.addRoutes(
-        FetchesController(fetches: api.fetches, intake: intake, content: content).endpoints(idempotency: idempotentByBody),
+        FetchesController(fetches: api.fetches, admission: api.admission, content: content).endpoints(idempotency: idempotentByBody),
         atPath: "fetches"
     )
     named.addRoutes(EventsController(eventLog: api.eventLog, streams: api.streams, sessions: api.sessions).lookups, atPath: "events")

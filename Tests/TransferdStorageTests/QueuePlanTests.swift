@@ -31,8 +31,8 @@ import TransferdTestSupport
 
         // act
         let ((heads, nextDue), plans) = try await Self.planned(database) { db in
-            let tasks = SQLTaskRepository(db: db, vault: .forTests)
-            let (overview, heads) = try await tasks.claimable(dueAfter: now, leasesAt: now, owner: "i1", ending: [], depth: 4)
+            let queue = SQLTaskQueueRepository(db: db, vault: .forTests)
+            let (overview, heads) = try await queue.claimable(dueAfter: now, leasesAt: now, owner: "i1", ending: [], depth: 4)
             return (heads, overview.nextAttempt)
         }
 
@@ -75,14 +75,14 @@ import TransferdTestSupport
 
         // act
         let (counts, plans) = try await Self.planned(database) { db in
-            let tasks = SQLTaskRepository(db: db, vault: .forTests)
+            let queue = SQLTaskQueueRepository(db: db, vault: .forTests)
             return await (
                 try SQLSessionRepository(db: db, vault: .forTests).details(sessionIDs: [session.rowID])[
                     session.rowID
                 ],
                 try SQLSessionRepository(db: db, vault: .forTests).takeTaskIdentifiers(1, sessionID: session.rowID)?
                     .tasks,
-                try tasks.workload(sessionID: session.rowID),
+                try queue.workload(sessionID: session.rowID),
                 try SQLTenantRepository(db: db, vault: .forTests).standing(id: 1)?.usage
             )
         }

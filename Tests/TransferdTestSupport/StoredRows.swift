@@ -34,7 +34,7 @@ extension StoredRows {
     }
 }
 
-extension TaskRepository {
+extension TaskQueueRepository {
     /// Leases the tasks of `ids` whatever their rows' revisions; the ids of those leased.
     @discardableResult
     package func lease(ids: [Int64], _ lease: TaskLease, startedAt: Date) async throws -> [Int64] {

@@ -8,7 +8,7 @@ import TransferdServices
 /// version's content.
 struct FetchesController: Sendable {
     let fetches: FetchService
-    let intake: TaskIntake
+    let admission: TaskAdmission
     let content: TaskContentController
 
     /// The controller's routes, creation behind `idempotency`, relative to where the router mounts them.
@@ -26,7 +26,7 @@ struct FetchesController: Sendable {
 
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<FetchResponse> {
         let body = try await request.decode(as: CreateFetchRequest.self, context: context)
-        let schedule = try await Self.schedule(body, in: context.session, fetches: fetches, intake: intake)
+        let schedule = try await Self.schedule(body, in: context.session, fetches: fetches, admission: admission)
         return EditedResponse(status: .created, response: FetchResponse(schedule))
     }
 
@@ -36,12 +36,12 @@ struct FetchesController: Sendable {
         _ body: CreateFetchRequest,
         in session: Session,
         fetches: FetchService,
-        intake: TaskIntake
+        admission: TaskAdmission
     ) async throws
         -> FetchSchedule
     {
         let new = try body.validate()
-        try await intake.vet(url: new.request.url, destination: new.destination, session: session)
+        try await admission.vet(url: new.request.url, destination: new.destination, session: session)
         return try await fetches.create(new, in: session)
     }
 

@@ -16,11 +16,6 @@ struct TaskIntake: Sendable {
         return try await admission.create(newTasks, itemsIn: field, session: session)
     }
 
-    /// Vets what each run of a fetch schedule will download, as a new download task's URL and destination are.
-    func vet(url: String, destination: DownloadDestination, session: Session) async throws {
-        try await admission.vet(url: url, destination: destination, session: session)
-    }
-
     /// The task a request body describes, checked.
     private func validate(_ body: CreateTaskRequest) throws -> NewTask {
         let resumeData = try body.resumeData.map { token throws(DomainError) in try tasks.resumeDataSigner.decode(token) }

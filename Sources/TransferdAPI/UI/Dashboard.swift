@@ -23,7 +23,7 @@ struct Dashboard: Sendable {
             routes.addRoutes(TaskPage(gate: gate, tasks: api.tasks, eventLog: api.eventLog).endpoints)
             routes.addRoutes(DeliveriesPage(gate: gate, sessions: api.sessions, webhooks: api.webhooks).endpoints)
             routes.addRoutes(BackgroundTasksPage(gate: gate, backgroundTasks: api.backgroundTasks, clock: api.clock).endpoints)
-            routes.addRoutes(FetchesPage(gate: gate, fetches: api.fetches, intake: intake).endpoints)
+            routes.addRoutes(FetchesPage(gate: gate, fetches: api.fetches, admission: api.admission).endpoints)
             routes.addRoutes(StagedFilesPage(gate: gate, stagedFiles: api.stagedFiles).endpoints)
             routes.addRoutes(APIKeysPage(gate: gate, keys: api.authentication.keys).endpoints)
             routes.addRoutes(DashboardAssets.endpoints, atPath: "assets")

@@ -56,6 +56,8 @@ package protocol TransactionConflict: Error {}
 package protocol Repositories {
     var sessions: any SessionRepository { get }
     var tasks: any TaskRepository { get }
+    var queue: any TaskQueueRepository { get }
+    var progress: any TaskProgressRepository { get }
     var events: any EventRepository { get }
     var webhooks: any WebhookRepository { get }
     var endpoints: any WebhookEndpointRepository { get }

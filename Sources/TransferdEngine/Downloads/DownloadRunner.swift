@@ -219,7 +219,7 @@ package struct DownloadRunner: TransferRunner {
     }
 
     /// A byte range to ask for: `Range: bytes=first-[last]`, with `If-Range` when continuing known bytes.
-    private struct RangeRequest {
+    struct RangeRequest {
         package var first: Int64
         package var last: Int64?
         package var ifRange: ResumeValidator?
@@ -230,76 +230,6 @@ package struct DownloadRunner: TransferRunner {
     private func firstRange(_ download: DownloadJob, _ resumePoint: DownloadJob.ResumePoint?) -> RangeRequest? {
         if let resumePoint { return RangeRequest(first: resumePoint.bytes, ifRange: resumePoint.validator) }
         return download.connections > 1 ? RangeRequest(first: 0) : nil
-    }
-
-    /// The statuses of a redirect that carries a `Location` to follow.
-    static let redirectStatuses: Set<UInt> = [301, 302, 303, 307, 308]
-
-    /// The most of a followed redirect's body read, so that its connection can carry the next request; a longer
-    /// body closes the connection instead.
-    static let redirectBodyLimit = 64 << 10
-
-    /// Sends the request, asking for `range` when given, and follows at most ten redirects as the job's policy
-    /// allows, reporting each one (segments of a download, sent to the final URL, report none), timing every
-    /// request; returns the final response (a redirect the policy did not follow), the URL that gave it and its
-    /// timeline.
-    private func fetch(
-        _ job: TransferJob,
-        _ download: DownloadJob,
-        from url: String,
-        range: RangeRequest?,
-        deadline: NIODeadline,
-        transfer: ActiveTransfer,
-        reportingRedirects: Bool = true
-    ) async throws -> (HTTPClientResponse, String, RequestTimeline) {
-        var url = url
-        for _ in 0...Self.maximumRedirects {
-            var request = HTTPClientRequest.transfer(to: url)
-            request.method = .GET
-            for header in job.headers(for: url) { request.headers.replaceOrAdd(name: header.name, value: header.value) }
-            if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "transferd") }
-            try job.authorize(&request, for: url, with: environment.vault)
-            if let range {
-                request.headers.replaceOrAdd(name: "Range", value: "bytes=\(range.first)-\(range.last.map(String.init) ?? "")")
-                if let validator = range.ifRange { request.headers.replaceOrAdd(name: "If-Range", value: validator.ifRange) }
-            }
-            let timeline = transfer.timeline(url: url, method: "GET")
-            let route = try await environment.destinations.route(for: url, through: try job.effectiveProxy(with: environment.vault))
-            timeline.routed(route)
-            let response = try await route.execute(request, deadline: deadline, logger: timeline.logger())
-            timeline.responded(response)
-            guard Self.redirectStatuses.contains(response.status.code), let location = response.headers.first(name: "location") else {
-                return (response, url, timeline)
-            }
-            guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL.absoluteString,
-                let scheme = URLComponents(string: next)?.scheme?.lowercased(), scheme == "http" || scheme == "https"
-            else {
-                throw TransferError(code: .unsupportedURL, message: "The server redirected to an unsupported URL.")
-            }
-            let follows = download.redirectPolicy.follows(from: url, to: next)
-            if reportingRedirects {
-                let status = Int(response.status.code)
-                try await recording {
-                    try await environment.reporter.redirected(transfer, statusCode: status, from: url, to: next, followed: follows)
-                }
-            }
-            guard follows else { return (response, url, timeline) }
-            timeline.redirected()
-            timeline.finished(bodyBytes: try await Self.drain(response.body))
-            url = next
-        }
-        throw TransferError(code: .httpTooManyRedirects, message: "The server redirected more than \(Self.maximumRedirects) times.")
-    }
-
-    /// Reads a followed redirect's body up to `redirectBodyLimit` bytes (so that its connection is free for the next
-    /// request); returns how many bytes were read.
-    private static func drain(_ body: HTTPClientResponse.Body) async throws -> Int64 {
-        var read: Int64 = 0
-        for try await chunk in body {
-            read += Int64(chunk.readableBytes)
-            if read > redirectBodyLimit { break }
-        }
-        return read
     }
 
     /// Writes the body into the partial file after the kept bytes, as one stream hashed on the way, or, when the
@@ -370,71 +300,6 @@ package struct DownloadRunner: TransferRunner {
         }
     }
 
-    /// The byte ranges to fetch in parallel: one per connection the task allows, each at least
-    /// `minimumSegmentSize`, when the origin answered with a range, the size is known and the bytes can be
-    /// continued by range. One range otherwise.
-    private func segments(of download: DownloadJob, first: FirstBody) -> [Range<Int64>] {
-        let start = first.start.offset
-        let end = first.start.expectedBytes
-        guard download.connections > 1, first.start.rangeHonoured, first.decoder == nil, end > start,
-            (try? first.start.resumability.get()) != nil
-        else {
-            return [start..<max(start, end)]
-        }
-        let count = Int64(min(download.connections, Int((end - start) / Self.minimumSegmentSize)))
-        guard count > 1 else { return [start..<end] }
-        let length = (end - start + count - 1) / count
-        return stride(from: start, to: end, by: Int(length)).map { $0..<min(end, $0 + length) }
-    }
-
-    /// Fetches every segment at once: the first from the response already open, the others with range requests
-    /// that must answer `206` for the same representation. Returns the end of the file.
-    private func writeSegments(
-        _ segments: [Range<Int64>],
-        first: FirstBody,
-        of job: TransferJob,
-        _ download: DownloadJob,
-        transfer: ActiveTransfer,
-        writer: BodyWriter,
-        prefix: BodyWriter.Mark
-    ) async throws -> Int64 {
-        let validator = try first.start.resumability.get()
-        let (body, url, deadline, firstTimeline) = (first.body, first.url, first.deadline, first.timeline)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                _ = try await writer.write(body, from: segments[0].lowerBound, upTo: segments[0].upperBound, mark: prefix)
-                firstTimeline.finished(bodyBytes: Int64(segments[0].count))
-            }
-            for segment in segments.dropFirst() {
-                group.addTask {
-                    let range = RangeRequest(first: segment.lowerBound, last: segment.upperBound - 1, ifRange: validator)
-                    let (response, _, timeline) = try await fetch(
-                        job,
-                        download,
-                        from: url,
-                        range: range,
-                        deadline: deadline,
-                        transfer: transfer,
-                        reportingRedirects: false
-                    )
-                    let answered = ContentRange(response.headers.first(name: "content-range") ?? "")
-                    guard response.status == .partialContent, answered?.first == segment.lowerBound else {
-                        throw TransferError(
-                            code: .networkConnectionLost,
-                            message:
-                                "The resource changed or stopped honouring ranges during a segmented download (HTTP \(response.status.code))."
-                        )
-                    }
-                    let mark = BodyWriter.Mark(segment.lowerBound)
-                    _ = try await writer.write(response.body, from: segment.lowerBound, upTo: segment.upperBound, mark: mark)
-                    timeline.finished(bodyBytes: Int64(segment.count))
-                }
-            }
-            try await group.waitForAll()
-        }
-        return segments.last?.upperBound ?? first.start.offset
-    }
-
     /// Runs `write` while checkpointing every `progressInterval`, and once more when `write` fails or is stopped (it
     /// stalled, outlived its resource timeout, ran out of space), so that every byte kept can be continued by a later
     /// attempt.
@@ -463,5 +328,4 @@ package struct DownloadRunner: TransferRunner {
             }
         }
     }
-
 }

@@ -199,7 +199,7 @@ package struct Scheduler: Service {
         let (now, leaseNow, started) = (loop.clock.now, instance.clock.now, ContinuousClock.now)
         let (owner, ending) = (instance.id, transfers.endingTaskIDs)
         let read: @Sendable (any Repositories) async throws -> QueueOverview = { repositories in
-            try await repositories.tasks.overview(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending)
+            try await repositories.queue.overview(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending)
         }
         // Looked at even when every worker is busy, now and then: another tenant's waiting work may take one back.
         if transfers.workersByTenant.values.reduce(0, +) >= concurrency, let wait = busyLooks.wait(at: started) {
@@ -258,7 +258,7 @@ package struct Scheduler: Service {
             let free = share.capacity - holding.values.reduce(0, +)
             let depth = max(free, 1)
             // No queue is read when no task is due and unleased.
-            let (overview, heads) = try await repositories.tasks.claimable(
+            let (overview, heads) = try await repositories.queue.claimable(
                 dueAfter: now,
                 leasesAt: leaseNow,
                 owner: instance.id,
@@ -306,7 +306,7 @@ package struct Scheduler: Service {
             // A task changed since it was read (suspended, cancelled, patched) is not leased: a claim on PostgreSQL
             // holds no row. A leased task's row is the one read, with the lease.
             let read = Dictionary(picked.map { ($0.task.rowID, $0) }, uniquingKeysWith: { first, _ in first })
-            let leased = try await repositories.tasks.lease(claimed.compactMap { read[$0.1.taskID]?.revision }, lease, startedAt: now)
+            let leased = try await repositories.queue.lease(claimed.compactMap { read[$0.1.taskID]?.revision }, lease, startedAt: now)
             let rows = Dictionary(leased.map { ($0.id, $0.revision) }, uniquingKeysWith: { first, _ in first })
             claimed.removeAll { rows[$0.1.taskID] == nil }
             for (_, transfer) in claimed {

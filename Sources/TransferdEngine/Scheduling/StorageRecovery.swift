@@ -22,9 +22,9 @@ package struct StorageRecovery: Service {
     package func run() async throws {
         await loop.run("resume transfers waiting for disk space") {
             let now = loop.clock.now
-            if !disk.isBelowFloor, try await store.lookup({ try await $0.tasks.anyWaiting(for: .insufficientStorage, at: now) }) {
+            if !disk.isBelowFloor, try await store.lookup({ try await $0.queue.anyWaiting(for: .insufficientStorage, at: now) }) {
                 try await store.write { repositories in
-                    if try await repositories.tasks.wake(waitingFor: .insufficientStorage, at: now) > 0 { repositories.announce(.work) }
+                    if try await repositories.queue.wake(waitingFor: .insufficientStorage, at: now) > 0 { repositories.announce(.work) }
                 }
             }
             return now.addingTimeInterval(interval.timeInterval)

@@ -41,7 +41,7 @@ package struct LeaseKeeper: Service {
             do {
                 let (transfersRenewed, sessionsRenewed) = try await store.renew { repositories in
                     await (
-                        ids.isEmpty ? [:] : try repositories.tasks.renewLeases(ids: ids, owner: instance.id, until: expiry),
+                        ids.isEmpty ? [:] : try repositories.queue.renewLeases(ids: ids, owner: instance.id, until: expiry),
                         sessionIDs.isEmpty
                             ? [:] : try repositories.sessions.renewDeliveryLeases(sessionIDs: sessionIDs, owner: instance.id, until: expiry)
                     )

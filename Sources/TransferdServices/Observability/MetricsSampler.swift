@@ -37,7 +37,7 @@ package struct MetricsSampler: Sendable {
         for kind in TransferTask.Kind.allCases {
             metrics.set("transferd_transfers_active", [("kind", kind.rawValue)], to: Double(active.count { $0.kind == kind }))
         }
-        if let (waiting, backlog) = try? await store.read({ await (try $0.tasks.countWaiting(), try $0.deliveries.countPending()) }) {
+        if let (waiting, backlog) = try? await store.read({ await (try $0.queue.countWaiting(), try $0.deliveries.countPending()) }) {
             for reason in TransferTask.WaitingReason.allCases.map(\.rawValue) + ["queued"] {
                 metrics.set("transferd_tasks_waiting", [("reason", reason)], to: Double(waiting[reason] ?? 0))
             }

@@ -78,7 +78,7 @@ package struct TaskTransitions: Sendable {
         if !tasks.isEmpty { try await repositories.tasks.holdUpdates(tasks) }
         for (sessionID, known) in idleSessions {
             // (A read sends the tasks' rows first.)
-            let workload = if let known { known } else { try await repositories.tasks.workload(sessionID: sessionID) }
+            let workload = if let known { known } else { try await repositories.queue.workload(sessionID: sessionID) }
             events += try await settlement(of: sessionID, workload: workload, taskBecameIdle: true, repositories)
         }
         // A session's events stay in order, its tasks' before its own; sessions together are fewer statements.
@@ -300,7 +300,7 @@ package struct TaskTransitions: Sendable {
     /// Session bookkeeping in the transaction of a change of its tasks: `session.events_finished` when the session
     /// went idle, and the end of an invalidation when no task is left unfinished.
     package func settleSession(_ sessionID: Int64, taskBecameIdle: Bool, _ repositories: any Repositories) async throws {
-        let workload = try await repositories.tasks.workload(sessionID: sessionID)
+        let workload = try await repositories.queue.workload(sessionID: sessionID)
         let events = try await settlement(of: sessionID, workload: workload, taskBecameIdle: taskBecameIdle, repositories)
         if !events.isEmpty { try await eventLog.append(repositories, events) }
     }

@@ -160,3 +160,16 @@ extension TransferTask {
         ]
     }
 }
+
+/// A repository that reads whole task rows.
+protocol TaskRows {
+    var db: any SQLConnection { get }
+    var vault: CredentialVault { get }
+}
+
+extension TaskRows {
+    /// The tasks a statement reads.
+    func tasks(_ sql: String, _ arguments: SQLArguments = []) async throws -> [TransferTask] {
+        try await db.fetchAll(sql, arguments, { try TransferTask(row: $0, vault: vault) })
+    }
+}

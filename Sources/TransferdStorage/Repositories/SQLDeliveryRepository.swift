@@ -34,17 +34,17 @@ struct SQLDeliveryRepository: DeliveryRepository {
 
     /// Whether the event `alias` is one whose delivery carries its task (``DeliveryContent/taskCarrying``): the task's
     /// row is read only then.
-    private static func carriesTask(_ alias: String) -> String {
+    static func carriesTask(_ alias: String) -> String {
         "\(alias).type IN (\(DeliveryContent.taskCarrying.map(\.sqlConstant).joined(separator: ", ")))"
     }
 
     /// A delivery's content as columns of `e` (its event), `s` (its session), `w` (the subscriber, with `ep` its
     /// endpoint) and `t` (the task): three parts, after two markers.
-    private static let contentColumns =
+    static let contentColumns =
         "s.identifier AS session_identifier, e.*, NULL AS webhook_columns, \(WebhookSubscription.columns), NULL AS task_columns, t.*"
 
     /// A delivery's content from the three parts of `contentColumns`.
-    private func content(_ parts: [StoredRow]) throws -> DeliveryContent {
+    func content(_ parts: [StoredRow]) throws -> DeliveryContent {
         let task: TransferTask? = (parts[2][TaskColumn.id] as Int64?) == nil ? nil : try TransferTask(row: parts[2], vault: vault)
         return DeliveryContent(
             event: try Event(row: parts[0]),
@@ -68,139 +68,11 @@ struct SQLDeliveryRepository: DeliveryRepository {
         """
     }
 
-    private static func changes(of delivery: Delivery) -> SQLArguments {
+    static func changes(of delivery: Delivery) -> SQLArguments {
         [
             delivery.status.rawValue, delivery.attemptCount, StoredDate.text(delivery.nextAttemptAt), delivery.lastError,
             StoredDate.text(orNil: delivery.completedAt), delivery.rowID,
         ]
-    }
-
-    func record(
-        _ answers: [AnsweredDelivery],
-        releasing: [Int64],
-        leasedTo owner: String,
-        dueBy now: Date
-    ) async throws -> [(recorded: Bool, next: DueDelivery?)] {
-        guard db.dialect == .postgres else {
-            let sessions = SQLSessionRepository(db: db, vault: vault)
-            var outcomes: [(recorded: Bool, next: DueDelivery?)] = []
-            for answer in answers {
-                let outcome = try await record(answer)
-                let next = outcome.next.flatMap { $0.nextAttemptAt <= now ? $0 : nil }
-                if next == nil { try await sessions.releaseDeliveries(sessionID: answer.delivery.sessionId, owner: owner) }
-                outcomes.append((outcome.recorded, next.map { DueDelivery($0, content: nil) }))
-            }
-            for sessionID in releasing { try await sessions.releaseDeliveries(sessionID: sessionID, owner: owner) }
-            return outcomes
-        }
-        guard !answers.isEmpty || !releasing.isEmpty else { return [] }
-        var arguments: SQLArguments = []
-        for (ordinal, answer) in answers.enumerated() {
-            let (attempt, delivery) = (answer.attempt, answer.delivery)
-            arguments += [ordinal, delivery.sequence, delivery.sessionId] + Self.changes(of: delivery)
-            arguments += [StoredDate.text(attempt.attemptedAt), attempt.statusCode, attempt.latencyMs, attempt.error, attempt.probe]
-            arguments += [attempt.reply]
-        }
-        arguments += releasing.map { $0 as (any DatabaseValueConvertible)? }
-        arguments += [StoredDate.text(now), owner, owner, owner]
-        return try await db.fetchAll(Self.recording(answers: answers.count, releasing: releasing.count), arguments) { row in
-            let parts = row.parts(Self.recordingLayout)
-            let recorded = (parts[0]["recorded"] as Int64) == 1
-            guard (parts[1]["id"] as Int64?) != nil else { return (recorded, nil) }
-            return (recorded, DueDelivery(try Delivery(row: parts[1]), content: try content(Array(parts[2...]))))
-        }
-    }
-
-    private static let recordingLayout = JoinLayout(after: ["next_columns", "content_columns", "webhook_columns", "task_columns"])
-
-    /// The statement that records `answers` answers and gives back `releasing` more sessions (PostgreSQL). Every
-    /// part waits for `gate`, which locks the sessions' rows in ascending order first, as every other write takes
-    /// them: a statement that took them in the order of its plan could deadlock with a group commit. Data-modifying
-    /// parts all run, whatever the outer query reads, and every part sees the rows as they were before the
-    /// statement: a next delivery is the first pending one after the answered one, read with its content. The
-    /// answered deliveries are
-    /// read by their keys: their expected status is a column of the answers, so that the planner cannot scan
-    /// every pending delivery instead (it did, from a fresh table's statistics: 3 ms for 43 answers of 3,472).
-    private static func recording(answers: Int, releasing: Int) -> String {
-        let (pending, delivered) = (Delivery.Status.pending.sqlConstant, Delivery.Status.delivered.sqlConstant)
-        let answerRow =
-            "(?::bigint, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::bigint, ?::bigint, ?::text, ?::bigint, ?::text, \(pending))"
-        // `count` rows of `row`; none, typed, when `count` is zero.
-        func rows(_ row: String, _ count: Int) -> String {
-            guard count > 0 else { return "SELECT \(row.replacingOccurrences(of: "?", with: "NULL").dropFirst().dropLast()) WHERE FALSE" }
-            return "VALUES " + Array(repeating: row, count: count).joined(separator: ", ")
-        }
-        return """
-            WITH answered (ordinal, sequence, session_id, status, attempt_count, next_attempt_at, last_error, completed_at, delivery_id,
-                           attempted_at, status_code, latency_ms, error, probe, reply, expected) AS (
-                \(rows(answerRow, answers))
-            ),
-            released (session_id) AS (
-                \(rows("(?::bigint)", releasing))
-            ),
-            locked AS MATERIALIZED (
-                SELECT id FROM sessions WHERE id IN (SELECT session_id FROM answered UNION SELECT session_id FROM released)
-                ORDER BY id FOR NO KEY UPDATE
-            ),
-            gate AS MATERIALIZED (SELECT COUNT(*) FROM locked),
-            attempts AS (
-                INSERT INTO \(DeliveryAttempt.table) (delivery_id, attempted_at, status_code, latency_ms, error, probe, reply)
-                SELECT a.delivery_id, a.attempted_at, a.status_code, a.latency_ms, a.error, a.probe, a.reply FROM answered a, gate
-            ),
-            updated AS (
-                UPDATE deliveries d SET status = a.status, attempt_count = a.attempt_count, next_attempt_at = a.next_attempt_at,
-                    last_error = a.last_error, completed_at = a.completed_at
-                FROM answered a, gate WHERE d.id = a.delivery_id AND d.status = a.expected
-                RETURNING d.id
-            ),
-            next AS MATERIALIZED (
-                SELECT a.delivery_id AS answered_id, n.* FROM answered a CROSS JOIN gate CROSS JOIN LATERAL (
-                    SELECT d.* FROM deliveries d \(headJoins)
-                    WHERE d.status = \(pending) AND d.session_id = a.session_id AND d.sequence > a.sequence
-                      AND \(Self.endpointEnabled) AND s.sends_launch_events = 1
-                    ORDER BY d.sequence LIMIT 1 FOR UPDATE OF d
-                ) AS n
-                WHERE a.status = \(delivered) AND a.delivery_id IN (SELECT id FROM updated) AND n.next_attempt_at <= ?
-            ),
-            sessions_written AS (
-                UPDATE sessions s SET
-                    last_acknowledged_sequence = GREATEST(s.last_acknowledged_sequence, c.acknowledged),
-                    delivery_owner = CASE WHEN c.unneeded AND s.delivery_owner = ? THEN NULL ELSE s.delivery_owner END,
-                    delivery_lease_expires_at = CASE WHEN c.unneeded AND s.delivery_owner = ? THEN NULL ELSE s.delivery_lease_expires_at END
-                FROM (
-                    SELECT l.id,
-                        (SELECT MAX(a.sequence) FROM answered a
-                         WHERE a.session_id = l.id AND a.status = \(delivered) AND a.delivery_id IN (SELECT id FROM updated)) AS acknowledged,
-                        NOT EXISTS (SELECT 1 FROM answered a JOIN next n ON n.answered_id = a.delivery_id WHERE a.session_id = l.id) AS unneeded
-                    FROM locked l
-                ) AS c
-                WHERE s.id = c.id AND (c.acknowledged > s.last_acknowledged_sequence OR (c.unneeded AND s.delivery_owner = ?))
-            )
-            SELECT a.delivery_id IN (SELECT id FROM updated) AS recorded, NULL AS next_columns, n.*, NULL AS content_columns,
-                \(contentColumns)
-            FROM answered a LEFT JOIN next n ON n.answered_id = a.delivery_id
-            LEFT JOIN events e ON e.id = n.event_id LEFT JOIN sessions s ON s.id = n.session_id
-            LEFT JOIN webhooks w ON w.session_id = n.session_id \(WebhookSubscription.endpointJoin)
-            LEFT JOIN tasks t ON t.session_id = n.session_id AND t.task_identifier = n.task_identifier AND \(carriesTask("e"))
-            ORDER BY a.ordinal
-            """
-    }
-
-    /// Records one answer (SQLite): its attempt, then what it changed, while the delivery is pending.
-    private func record(_ answer: AnsweredDelivery) async throws -> (recorded: Bool, next: Delivery?) {
-        let (attempt, delivery) = (answer.attempt, answer.delivery)
-        let columns = attempt.storedColumns()
-        try await db.execute(
-            "INSERT INTO \(DeliveryAttempt.table) (\(columns.map(\.key).joined(separator: ", "))) VALUES (\(Placeholders.list(columns.count)))",
-            columns.map(\.value)
-        )
-        guard try await update(delivery, ifStatus: .pending) else { return (false, nil) }
-        guard delivery.status == .delivered else { return (true, nil) }
-        try await db.execute(
-            "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?",
-            [delivery.sequence, delivery.sessionId, delivery.sequence]
-        )
-        return (true, try await pendingHead(sessionID: delivery.sessionId))
     }
 
     func list(sessionID: Int64, after cursor: Int64, status: Delivery.Status?, limit: Int) async throws -> [(Delivery, [DeliveryAttempt])] {
@@ -338,7 +210,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
     private static let headColumns =
         "d.*, s.tenant_id AS head_tenant, w.endpoint_key AS head_endpoint, w.max_deliveries_per_second AS head_rate, NULL AS endpoint_columns, ep.*"
     /// What a head is read with: `w` its subscriber, `s` its session, `ep` its endpoint.
-    private static let headJoins = """
+    static let headJoins = """
         JOIN webhooks w ON w.session_id = d.session_id JOIN sessions s ON s.id = d.session_id
         LEFT JOIN \(WebhookEndpoint.table) ep ON ep.key = w.endpoint_key
         """

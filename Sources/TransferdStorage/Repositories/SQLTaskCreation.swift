@@ -124,7 +124,7 @@ struct SQLTaskCreation {
             ),
             starts AS MATERIALIZED (
                 SELECT CASE WHEN turn.leases_at_turn = turn.leases_seen THEN
-                           NOT \(SQLTaskRepository.anyClaimable)
+                           NOT \(SQLTaskQueueRepository.anyClaimable)
                            AND (SELECT count(*) FROM tasks
                                 WHERE lease_owner IS NOT NULL AND session_id = ? AND origin = ? AND lease_expires_at > ?) + ? <= ?
                        ELSE FALSE END AS here

@@ -34,6 +34,8 @@ struct SQLRepositories: Repositories {
 
     var sessions: any SessionRepository { SQLSessionRepository(db: db, vault: vault) }
     var tasks: any TaskRepository { SQLTaskRepository(db: db, vault: vault, numbering: numbering, commitActions: commitActions) }
+    var queue: any TaskQueueRepository { SQLTaskQueueRepository(db: db, vault: vault) }
+    var progress: any TaskProgressRepository { SQLTaskProgressRepository(db: db) }
     var events: any EventRepository {
         SQLEventRepository(db: db, vault: vault, eventsAppended: eventsAppended, numbering: numbering, commitActions: commitActions)
     }

@@ -19,13 +19,13 @@ import TransferdTestSupport
                 for number in 1...3 {
                     let task = try await repositories.tasks.insert(StoredRows.download(number, in: session, at: now))
                     let owner = number == 3 ? "other" : "this"
-                    try await repositories.tasks.lease(ids: [task.rowID], TaskLease(owner: owner, expiresAt: now + 30), startedAt: now)
+                    try await repositories.queue.lease(ids: [task.rowID], TaskLease(owner: owner, expiresAt: now + 30), startedAt: now)
                     ids.append(task.rowID)
                 }
                 return ids
             }
             let renewal = { @Sendable in
-                try await store.renew { try await $0.tasks.renewLeases(ids: ids, owner: "this", until: now + 60) }
+                try await store.renew { try await $0.queue.renewLeases(ids: ids, owner: "this", until: now + 60) }
             }
 
             // act: renew without a write in the way

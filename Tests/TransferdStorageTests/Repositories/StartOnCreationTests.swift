@@ -22,7 +22,7 @@ struct StartOnCreationTests {
                 switch situation {
                 case "another task waits": break
                 case "host limit reached":
-                    try await repositories.tasks.lease(
+                    try await repositories.queue.lease(
                         ids: [other.rowID],
                         TaskLease(owner: "i2", expiresAt: Self.now + 60),
                         startedAt: Self.now
@@ -38,7 +38,7 @@ struct StartOnCreationTests {
             let claim = Task {
                 guard situation == "turn held" else { return }
                 try await store.claim { repositories in
-                    _ = try await repositories.tasks.claimable(dueAfter: Self.now, leasesAt: Self.now, owner: "i2", ending: [], depth: 1)
+                    _ = try await repositories.queue.claimable(dueAfter: Self.now, leasesAt: Self.now, owner: "i2", ending: [], depth: 1)
                     holding.continuation.yield()
                     for await _ in release.stream { break }
                 }
@@ -62,7 +62,7 @@ struct StartOnCreationTests {
             guard starts else { return }
             // a claim that follows counts it under way, and finds nothing to claim
             let (overview, heads) = try await store.claim { repositories in
-                try await repositories.tasks.claimable(dueAfter: Self.now, leasesAt: Self.now, owner: "i2", ending: [], depth: 4)
+                try await repositories.queue.claimable(dueAfter: Self.now, leasesAt: Self.now, owner: "i2", ending: [], depth: 4)
             }
             #expect(overview.underway[HostQueue(sessionID: session, origin: task.origin)] == 1)
             #expect(heads.isEmpty)

@@ -83,8 +83,8 @@ import TransferdTestSupport
                 let session = try await StoredRows.session("responses", at: now, repositories)
                 let tasks = try await repositories.tasks.insert((1...5).map { StoredRows.download($0, in: session, at: now) })
                 let lease = { (owner: String) in TaskLease(owner: owner, expiresAt: now.addingTimeInterval(60)) }
-                try await repositories.tasks.lease(ids: tasks.prefix(4).map(\.rowID), lease("i1"), startedAt: now)
-                try await repositories.tasks.lease(ids: [tasks[4].rowID], lease("i2"), startedAt: now)
+                try await repositories.queue.lease(ids: tasks.prefix(4).map(\.rowID), lease("i1"), startedAt: now)
+                try await repositories.queue.lease(ids: [tasks[4].rowID], lease("i2"), startedAt: now)
                 var suspended = tasks[3]
                 suspended.state = .suspended
                 try await repositories.tasks.update(suspended)
@@ -98,7 +98,7 @@ import TransferdTestSupport
 
             // act
             let recorded = try await store.write { repositories in
-                try await repositories.tasks.recordResponses(owner: "i1", zip(tasks, received).map { ($0.rowID, $1) })
+                try await repositories.progress.recordResponses(owner: "i1", zip(tasks, received).map { ($0.rowID, $1) })
             }
 
             // verify: tasks 1 to 3 (both shapes of response), not the suspended one nor i2's
@@ -126,17 +126,17 @@ import TransferdTestSupport
             let tasks = try await store.write { repositories in
                 let session = try await StoredRows.session("leases", at: now, repositories)
                 let tasks = try await repositories.tasks.insert((1...3).map { StoredRows.download($0, in: session, at: now) })
-                try await repositories.tasks.lease(
+                try await repositories.queue.lease(
                     ids: [tasks[0].rowID, tasks[1].rowID],
                     TaskLease(owner: "i1", expiresAt: now + 60),
                     startedAt: now
                 )
-                try await repositories.tasks.lease(ids: [tasks[2].rowID], TaskLease(owner: "i2", expiresAt: now + 60), startedAt: now)
+                try await repositories.queue.lease(ids: [tasks[2].rowID], TaskLease(owner: "i2", expiresAt: now + 60), startedAt: now)
                 return tasks
             }
 
             // act
-            let (released, workloads) = try await store.write { try await $0.tasks.releaseLeases(ids: tasks.map(\.rowID), owner: "i1") }
+            let (released, workloads) = try await store.write { try await $0.queue.releaseLeases(ids: tasks.map(\.rowID), owner: "i1") }
 
             // verify: the session's workload read with them, its three tasks running
             #expect(Set(released.map(\.rowID)) == [tasks[0].rowID, tasks[1].rowID])

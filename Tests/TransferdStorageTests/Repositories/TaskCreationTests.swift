@@ -56,7 +56,7 @@ import TransferdTestSupport
                     try await repositories.tasks.list(sessionID: session, after: 0, state: nil, limit: 10).map(\.state),
                     try await repositories.events.list(sessionID: session, after: 0, taskIdentifier: nil, limit: 10).map(\.id),
                     try await repositories.deliveries.list(sessionID: session, status: .pending).map(\.eventId),
-                    try await repositories.tasks.workload(sessionID: session)
+                    try await repositories.queue.workload(sessionID: session)
                 )
             }
             #expect(stored.0 == [.suspended, .running])

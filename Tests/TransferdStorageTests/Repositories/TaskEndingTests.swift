@@ -35,7 +35,7 @@ import TransferdTestSupport
             let stored = try await store.read { repositories in
                 (
                     try await repositories.tasks.find(id: tasks[0]),
-                    try await repositories.tasks.workload(sessionID: session),
+                    try await repositories.queue.workload(sessionID: session),
                     try await repositories.deliveries.list(sessionID: session, status: .pending).map(\.eventId)
                 )
             }
@@ -111,7 +111,7 @@ import TransferdTestSupport
             try await store.write { repositories in
                 switch change {
                 case "checkpoint":
-                    _ = try await repositories.tasks.recordProgress(
+                    _ = try await repositories.progress.recordProgress(
                         id: tasks[0],
                         owner: "i1",
                         received: 10,
@@ -120,8 +120,8 @@ import TransferdTestSupport
                         objectUpload: nil
                     )
                 case "lease":
-                    try await repositories.tasks.releaseLease(id: tasks[0])
-                    try await repositories.tasks.lease(ids: [tasks[0]], TaskLease(owner: "i2", expiresAt: Date() + 60), startedAt: Date())
+                    try await repositories.queue.releaseLease(id: tasks[0])
+                    try await repositories.queue.lease(ids: [tasks[0]], TaskLease(owner: "i2", expiresAt: Date() + 60), startedAt: Date())
                 default:
                     var stored = try #require(try await repositories.sessions.find(id: session))
                     stored.state = .invalidating
@@ -151,7 +151,7 @@ import TransferdTestSupport
             let (session, tasks) = try await Self.twoLeasedDownloads(store, subscribed: true)
             let basis = try #require(try await store.lookup { try await $0.tasks.endingBases(ids: [tasks[0]], owner: "i1") }.first)
             try await store.write { repositories in
-                try await repositories.tasks.releaseLease(id: tasks[1])
+                try await repositories.queue.releaseLease(id: tasks[1])
                 var other = try #require(try await repositories.tasks.find(id: tasks[1]))
                 other.state = .completed
                 try await repositories.tasks.update(other)
@@ -183,7 +183,7 @@ import TransferdTestSupport
             for number in 1...2 {
                 tasks.append(try await repositories.tasks.insert(StoredRows.download(number, in: session, at: now)).rowID)
             }
-            try await repositories.tasks.lease(ids: tasks, TaskLease(owner: "i1", expiresAt: now + 60), startedAt: now)
+            try await repositories.queue.lease(ids: tasks, TaskLease(owner: "i1", expiresAt: now + 60), startedAt: now)
             return (session, tasks)
         }
     }
@@ -224,10 +224,10 @@ import TransferdTestSupport
         meanwhile: @escaping @Sendable (TransferTask) async throws -> Void = { _ in }
     ) async throws -> (TransferTask?, String?) {
         try await store.claim { repositories in
-            let (_, heads) = try await repositories.tasks.claimable(dueAfter: now, leasesAt: now, owner: "i1", ending: [], depth: 4)
+            let (_, heads) = try await repositories.queue.claimable(dueAfter: now, leasesAt: now, owner: "i1", ending: [], depth: 4)
             guard let head = heads.first else { return (nil, nil) }
             try await meanwhile(head.task)
-            let leased = try await repositories.tasks.lease([head.revision], TaskLease(owner: "i1", expiresAt: now + 60), startedAt: now)
+            let leased = try await repositories.queue.lease([head.revision], TaskLease(owner: "i1", expiresAt: now + 60), startedAt: now)
             return (head.task, leased.first?.revision)
         }
     }

@@ -210,7 +210,8 @@ enum YearOfHistory {
         )[0][0]
     }
 
-    /// On PostgreSQL, vacuums each table whose dead rows pass autovacuum's threshold, as autovacuum would have in a day.
+    /// On PostgreSQL, vacuums each table whose dead rows pass autovacuum's threshold (the table's own setting, or the
+    /// server's), as autovacuum would have in a day.
     static func vacuumAsAutovacuumWould(_ database: TestDatabase) async throws {
         guard SuiteDatabase.url(forDataDirectory: database.dataDirectory) != nil else { return }
         // The statistics of the day's last transactions reach the shared counters within a second.
@@ -219,10 +220,19 @@ enum YearOfHistory {
             """
             SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
             WHERE s.schemaname = current_schema()
-              AND s.n_dead_tup > CAST(current_setting('autovacuum_vacuum_threshold') AS REAL)
-                  + CAST(current_setting('autovacuum_vacuum_scale_factor') AS REAL) * GREATEST(c.reltuples, 0)
+              AND s.n_dead_tup > \(setting("autovacuum_vacuum_threshold"))
+                  + \(setting("autovacuum_vacuum_scale_factor")) * GREATEST(c.reltuples, 0)
             """
         )
         for table in due { try await database.execute("VACUUM \(table)") }
+    }
+
+    /// An autovacuum setting as SQL: the table's (`c.reloptions`), or else the server's.
+    private static func setting(_ name: String) -> String {
+        """
+        CAST(COALESCE(
+            (SELECT option_value FROM pg_options_to_table(c.reloptions) WHERE option_name = '\(name)'),
+            current_setting('\(name)')) AS REAL)
+        """
     }
 }

@@ -22,7 +22,7 @@ struct ClaimTurnTests {
             let (holding, release) = (AsyncStream.makeStream(of: Void.self), AsyncStream.makeStream(of: Void.self))
             // What a claim reads: the transfers under way, counted from the leases, and the claimable tasks.
             let read: @Sendable (any Repositories) async throws -> Claimable = { repositories in
-                let (overview, heads) = try await repositories.tasks.claimable(
+                let (overview, heads) = try await repositories.queue.claimable(
                     dueAfter: now,
                     leasesAt: now,
                     owner: "",
@@ -36,7 +36,7 @@ struct ClaimTurnTests {
                     let heads = try await read(repositories)
                     holding.continuation.yield()
                     for await _ in release.stream { break }
-                    try await repositories.tasks.lease(ids: [id], TaskLease(owner: "first", expiresAt: now + 60), startedAt: now)
+                    try await repositories.queue.lease(ids: [id], TaskLease(owner: "first", expiresAt: now + 60), startedAt: now)
                     return heads
                 }
             }
@@ -76,14 +76,14 @@ struct ClaimTurnTests {
             // act: a claim reads the task; another instance suspends it (the claim holds no row, so it need not wait);
             // the claim leases it
             let leased = try await first.claim { repositories in
-                let heads = try await repositories.tasks.claimable(dueAfter: now, leasesAt: now, owner: "i1", ending: [], depth: 1).1
+                let heads = try await repositories.queue.claimable(dueAfter: now, leasesAt: now, owner: "i1", ending: [], depth: 1).1
                 #expect(heads.map(\.task.rowID) == [id])
                 try await second.write { repositories in
                     var task = try #require(try await repositories.tasks.find(id: id))
                     task.state = .suspended
                     try await repositories.tasks.update(task)
                 }
-                return try await repositories.tasks.lease(ids: [id], TaskLease(owner: "i1", expiresAt: now + 60), startedAt: now)
+                return try await repositories.queue.lease(ids: [id], TaskLease(owner: "i1", expiresAt: now + 60), startedAt: now)
             }
 
             // verify: the lease took nothing, and the task stays suspended and unleased
@@ -98,7 +98,7 @@ struct ClaimTurnTests {
         try await Self.withTwoStores { first, second, _ in
             struct Failure: Error {}
             let read: @Sendable (any Repositories) async throws -> Void = { repositories in
-                _ = try await repositories.tasks.claimable(dueAfter: Date(), leasesAt: Date(), owner: "", ending: [], depth: 1)
+                _ = try await repositories.queue.claimable(dueAfter: Date(), leasesAt: Date(), owner: "", ending: [], depth: 1)
             }
             // act: a claim fails after its read took the turn, and another leases nothing
             await #expect(throws: Failure.self) {

@@ -22,14 +22,14 @@ import TransferdDomain
                     let task = try await repositories.tasks.insert(StoredRows.download(number, in: session, starts: starts, at: now))
                     if starts { running.append(task.rowID) }
                 }
-                try await repositories.tasks.lease(ids: running, TaskLease(owner: "i1", expiresAt: now + 60), startedAt: now)
+                try await repositories.queue.lease(ids: running, TaskLease(owner: "i1", expiresAt: now + 60), startedAt: now)
                 return (a, b, running)
             }
             let writes = { store.statistics?.statements[.write, default: 0] ?? 0 }
 
             // act
             let before = writes()
-            let (released, workloads) = try await store.write { try await $0.tasks.releaseLeases(ids: running, owner: "i1") }
+            let (released, workloads) = try await store.write { try await $0.queue.releaseLeases(ids: running, owner: "i1") }
             let sent = writes() - before
 
             // verify: both sessions' workloads, as their rows hold them

@@ -9,7 +9,7 @@ import TransferdServices
 struct FetchesPage: Sendable {
     let gate: DashboardGate
     let fetches: FetchService
-    let intake: TaskIntake
+    let admission: TaskAdmission
 
     /// The page's routes, relative to `/ui`.
     var endpoints: RouteCollection<AppRequestContext> {
@@ -43,7 +43,7 @@ struct FetchesPage: Sendable {
             interval: interval,
             taskDescription: form.taskDescription.flatMap { $0.isEmpty ? nil : $0 }
         )
-        _ = try await FetchesController.schedule(body, in: session, fetches: fetches, intake: intake)
+        _ = try await FetchesController.schedule(body, in: session, fetches: fetches, admission: admission)
         return .seeOther("/ui/sessions/\(session.identifier)/fetches")
     }
 
