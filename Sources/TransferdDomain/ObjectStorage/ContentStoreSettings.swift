@@ -74,9 +74,9 @@ package struct ContentStoreSettings: Sendable, Equatable {
         location("\(prefix)sessions/\(sessionID)/tasks/\(taskIdentifier).reply")
     }
 
-    /// Where what an append brings to a staged file, from `offset` on, goes.
-    package func appendLocation(fileID: Int64, offset: Int64) -> ObjectLocation {
-        location("\(prefix)files/\(fileID)/\(offset)")
+    /// Where what one append (`append`, its own id) brings to a staged file, from `offset` on, goes.
+    package func appendLocation(fileID: Int64, offset: Int64, append: UUID) -> ObjectLocation {
+        location("\(prefix)files/\(fileID)/\(offset)-\(append.uuidString.lowercased())")
     }
 
     /// Where a complete staged file made of several appends goes.

@@ -27,16 +27,32 @@ import _NIOFileSystem
 /// offset `HEAD` gives. A complete file of several appends is made one object (read back once, which its SHA-256
 /// needs anyway), so that uploads and `…/content` read one object, as a download's.
 package struct StagedFileService: Sendable {
-    /// Files being appended to: one request at a time per file.
+    /// The uploads of this process's appends, each its machine while a request appends to it.
     package final class Appends: Sendable {
-        private let busy = Mutex<Set<Int64>>([])
+        private let uploads = Mutex<[Int64: StagedUploadStateMachine]>([:])
 
-        package func begin(_ fileID: Int64) -> Bool {
-            busy.withLock { $0.insert(fileID).inserted }
+        /// A request to append at `offset` to `file` as stored: the bytes to write, or the machine's refusal (another
+        /// request of this process appends to it, it is complete, or it stands elsewhere).
+        func begin(_ file: StagedFile, at offset: Int64) throws(DomainError) -> (from: Int64, upTo: Int64) {
+            let action = uploads.withLock { uploads in
+                var upload = uploads[file.rowID] ?? StagedUploadStateMachine(file)
+                let action = upload.appendRequested(at: offset)
+                if case .write = action { uploads[file.rowID] = upload }
+                return action
+            }
+            switch action {
+            case .write(let from, let length): return (from, length)
+            case .refuse(let refusal): throw refusal
+            case .record, .complete, .none: throw .conflict("File `\(file.publicId)` takes no bytes now.")
+            }
         }
 
-        package func end(_ fileID: Int64) {
-            _ = busy.withLock { $0.remove(fileID) }
+        /// The append `begin` let in ended with the file's bytes kept through `end`: what to record.
+        func end(_ fileID: Int64, keptThrough end: Int64) -> StagedUploadStateMachine.Action {
+            uploads.withLock { uploads in
+                guard var upload = uploads.removeValue(forKey: fileID) else { return .none }
+                return upload.appendEnded(keptThrough: end)
+            }
         }
     }
 
@@ -162,38 +178,93 @@ package struct StagedFileService: Sendable {
         at offset: Int64,
         checksum: UploadChecksum?
     ) async throws -> StagedFile where Body.Element == ByteBuffer {
-        guard appends.begin(file.rowID) else {
-            throw DomainError.conflict("Another request is appending to file `\(file.publicId)`; try again when it has ended.")
-        }
-        defer { appends.end(file.rowID) }
         let current = try await find(file.publicId, tenantID: file.tenantId)
-        guard !current.isComplete else { throw DomainError.conflict("File `\(file.publicId)` is complete; it takes no more bytes.") }
-        guard offset == current.uploadOffset else {
-            throw DomainError.conflict("Upload-Offset is \(offset) but the upload stands at \(current.uploadOffset).")
+        let (from, upTo) = try appends.begin(current, at: offset)
+        let appended =
+            current.objects != nil
+            ? await appendObject(body, to: current, checksum: checksum)
+            : await appendToFile(body, length: length, to: current, from: from, upTo: upTo, checksum: checksum)
+        let action = appends.end(current.rowID, keptThrough: appended.keptThrough)
+        let updated: StagedFile
+        do {
+            updated = try await carryOut(action, on: current, adding: appended.object)
+        } catch {
+            await appended.undo()
+            throw error
         }
-        if current.objects != nil { return try await appendObject(body, to: current, checksum: checksum) }
-        try disk.admit(min(length ?? .max, current.uploadLength - offset))
+        if let failure = appended.failure { throw failure }
+        return updated
+    }
+
+    /// What an append kept: the file's bytes through an offset, the object that holds the new ones (in a content
+    /// store), the error it broke off with, and how to take back its bytes when they cannot be recorded.
+    private struct Appended {
+        var keptThrough: Int64
+        var object: StagedObjects.Object?
+        var failure: (any Error)?
+        var undo: @Sendable () async -> Void = {}
+    }
+
+    /// Records what the machine decided: the upload's new offset (with the object of the new bytes), where the upload
+    /// still stands where the append began, and its completion when it is full.
+    private func carryOut(
+        _ action: StagedUploadStateMachine.Action,
+        on file: StagedFile,
+        adding object: StagedObjects.Object?
+    ) async throws
+        -> StagedFile
+    {
+        var updated = file
+        let from: Int64
+        switch action {
+        case .refuse, .write, .none: return file
+        case .record(let offset, let start): (updated.uploadOffset, from) = (offset, start)
+        case .complete(let start): (updated.uploadOffset, from) = (file.uploadLength, start)
+        }
+        if let object { updated.objects?.appends.append(object) }
+        guard try await store.write({ [updated] in try await $0.stagedFiles.update(updated, ifStandingAt: from) }) else {
+            throw DomainError.conflict(
+                "File `\(file.publicId)` moved on while this request appended (another request appended at \(from)); its bytes were not kept."
+            )
+        }
+        guard case .complete = action else { return updated }
+        return try await complete(updated)
+    }
+
+    /// Writes the body into the file's bytes in the data directory from `from`; what arrived stays when the body
+    /// breaks off, unless a checksum did not vouch for it.
+    private func appendToFile<Body: AsyncSequence>(
+        _ body: Body,
+        length: Int64?,
+        to file: StagedFile,
+        from: Int64,
+        upTo: Int64,
+        checksum: UploadChecksum?
+    ) async -> Appended where Body.Element == ByteBuffer {
         let path = FilePath(files.stagedPath(fileID: file.rowID))
-        let end = try await FileSystem.shared.withFileHandle(forReadingAndWritingAt: path, options: .modifyFile(createIfNecessary: true)) {
-            handle in
-            try await handle.resize(to: .bytes(offset))
-            do {
-                let end = try await write(body, into: handle, from: offset, upTo: current.uploadLength, checksum: checksum)
-                try await handle.synchronize()
-                return end
-            } catch {
-                // Bytes that a checksum did not vouch for are not kept; without one, what arrived stays, as far as it
-                // can be recorded: otherwise the file goes back to where the upload stood.
-                // The bytes are on disk before their offset is recorded (and a client that asks `HEAD` goes on).
-                try? await handle.resize(to: .bytes(checksum == nil ? min(handle.info().size, current.uploadLength) : offset))
-                try? await handle.synchronize()
-                let kept = (try? await handle.info().size) ?? offset
-                if kept != offset, (try? await record(current, offset: kept)) == nil { try? await handle.resize(to: .bytes(offset)) }
-                throw error
-            }
+        let undo: @Sendable () async -> Void = {
+            _ = try? await FileSystem.shared.withFileHandle(forReadingAndWritingAt: path) { try await $0.resize(to: .bytes(from)) }
         }
-        let updated = try await record(current, offset: end)
-        return end == updated.uploadLength ? try await complete(updated) : updated
+        do {
+            try disk.admit(min(length ?? .max, upTo - from))
+            return try await FileSystem.shared.withFileHandle(forReadingAndWritingAt: path, options: .modifyFile(createIfNecessary: true)) {
+                handle in
+                try await handle.resize(to: .bytes(from))
+                do {
+                    let end = try await write(body, into: handle, from: from, upTo: upTo, checksum: checksum)
+                    try await handle.synchronize()
+                    return Appended(keptThrough: end, undo: undo)
+                } catch {
+                    // Bytes that a checksum did not vouch for are not kept; without one, what arrived stays. The bytes
+                    // are on disk before their offset is recorded (and a client that asks `HEAD` goes on).
+                    try? await handle.resize(to: .bytes(checksum == nil ? min(handle.info().size, upTo) : from))
+                    try? await handle.synchronize()
+                    return Appended(keptThrough: (try? await handle.info().size) ?? from, failure: error, undo: undo)
+                }
+            }
+        } catch {
+            return Appended(keptThrough: from, failure: error)
+        }
     }
 
     /// Streams the body to the file from `start`; refuses bytes past `length` and checks the checksum at the end.
@@ -235,21 +306,23 @@ package struct StagedFileService: Sendable {
         return offset
     }
 
-    private func record(_ file: StagedFile, offset: Int64) async throws -> StagedFile {
-        var file = file
-        file.uploadOffset = offset
-        try await store.write { [file] in try await $0.stagedFiles.update(file) }
-        return file
-    }
-
-    /// Streams `body` into an object of its own after the file's appends, and records it once the store has it all.
+    /// Streams `body` into an object of its own after the file's appends: kept (to be recorded) once the store has all
+    /// of it. Its key is the append's own, so that an append of another instance at the same offset, which the record
+    /// fences out, never overwrites it.
     private func appendObject<Body: AsyncSequence>(
         _ body: Body,
         to file: StagedFile,
         checksum: UploadChecksum?
-    ) async throws -> StagedFile where Body.Element == ByteBuffer {
-        let (client, contentStore) = try contentStore()
-        let location = contentStore.appendLocation(fileID: file.rowID, offset: file.uploadOffset)
+    ) async -> Appended where Body.Element == ByteBuffer {
+        let nothing = Appended(keptThrough: file.uploadOffset)
+        let client: S3Client
+        let location: ObjectLocation
+        do {
+            let (store, contentStore) = try contentStore()
+            (client, location) = (store, contentStore.appendLocation(fileID: file.rowID, offset: file.uploadOffset, append: UUID()))
+        } catch {
+            return Appended(keptThrough: file.uploadOffset, failure: error)
+        }
         var digest = checksum.map { UploadChecksum.Running($0.algorithm) }
         var end = file.uploadOffset
         let written: (size: Int64, etag: String)
@@ -262,32 +335,32 @@ package struct StagedFileService: Sendable {
                 end += Int64(chunk.readableBytes)
             }
         } catch let failure as ClientBodyError {
-            throw failure.underlying
+            return Appended(keptThrough: file.uploadOffset, failure: failure.underlying)
         } catch let refusal as DomainError {
-            throw refusal
+            return Appended(keptThrough: file.uploadOffset, failure: refusal)
         } catch {
-            throw Self.unavailable(error, "could not take the bytes", "nothing was kept")
+            return Appended(
+                keptThrough: file.uploadOffset,
+                failure: Self.unavailable(error, "could not take the bytes", "nothing was kept")
+            )
         }
         if let checksum, let digest, digest.finalize() != checksum.digest {
             await kept.remove(location)
-            throw DomainError.checksumMismatch(
+            let mismatch = DomainError.checksumMismatch(
                 "The \(checksum.algorithm.rawValue) of the body differs from Upload-Checksum; its bytes were not kept."
             )
+            return Appended(keptThrough: file.uploadOffset, failure: mismatch)
         }
         guard written.size > 0 else {
             await kept.remove(location)
-            return file
+            return nothing
         }
-        var updated = file
-        updated.uploadOffset = end
-        updated.objects?.appends.append(StagedObjects.Object(key: location.key.value, size: written.size, etag: written.etag))
-        do {
-            try await store.write { [updated] in try await $0.stagedFiles.update(updated) }
-        } catch {
-            await kept.remove(location)
-            throw error
-        }
-        return end == updated.uploadLength ? try await complete(updated) : updated
+        let kept = self.kept
+        return Appended(
+            keptThrough: end,
+            object: StagedObjects.Object(key: location.key.value, size: written.size, etag: written.etag),
+            undo: { await kept.remove(location) }
+        )
     }
 
     /// The content store's failure as the client reads it: its code when it answered, never more of it.

@@ -39,6 +39,17 @@ struct SQLStagedFileRepository: StagedFileRepository {
         try await RowStatements.update(StagedFile.table, id: file.rowID, try file.storedColumns(), db)
     }
 
+    func update(_ file: StagedFile, ifStandingAt offset: Int64) async throws -> Bool {
+        let columns = try file.storedColumns()
+        return try await db.execute(
+            """
+            UPDATE files SET \(columns.map { "\($0.key) = ?" }.joined(separator: ", "))
+            WHERE id = ? AND upload_offset = ? AND completed_at IS NULL
+            """,
+            columns.map(\.value) + [file.rowID, offset]
+        ) > 0
+    }
+
     func delete(id: Int64) async throws {
         try await db.execute("DELETE FROM files WHERE id = ?", [id])
     }

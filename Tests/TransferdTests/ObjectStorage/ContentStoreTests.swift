@@ -241,7 +241,7 @@ import TransferdTestSupport
                 )
                 let deleted = Set(requests.filter { $0.method == "DELETE" }.map(\.path))
                 #expect(
-                    appended.count == 3 && appended.isSubset(of: deleted),
+                    appended.count == 4 && appended.isSubset(of: deleted),
                     "the appends' objects, the refused one's too: \(appended) \(deleted)"
                 )
                 let whole = try #require(requests.first { $0.path.hasSuffix("/whole") }?.path)

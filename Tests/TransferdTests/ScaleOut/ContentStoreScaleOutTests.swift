@@ -1,4 +1,7 @@
+import AsyncHTTPClient
+import Crypto
 import Foundation
+import NIOCore
 import Testing
 import TransferdTestSupport
 
@@ -16,29 +19,9 @@ struct ContentStoreScaleOutTests {
         let server = try await S3TestServer.shared()
         let bucket = try await server.makeBucket()
         let directories = (1...3).map { _ in DataDirectories.temporary() }
-        let databaseURL = try #require(SuiteDatabase.url(forDataDirectory: directories[0]))
-        // Without a shared data directory, the instances share the key that seals secrets by the environment.
-        let credentials = [
-            "TRANSFERD_CONTENT_STORE_ACCESS_KEY_ID": server.accessKeyId,
-            "TRANSFERD_CONTENT_STORE_SECRET_ACCESS_KEY": server.secretAccessKey,
-            "TRANSFERD_CREDENTIALS_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
-        ]
         try await OriginServer.with { origin in
-            var instances: [ServiceProcess] = []
+            let instances = try await Self.start(directories, server: server, bucket: bucket)
             defer { for instance in instances { instance.stopIfRunning() } }
-            for (index, directory) in directories.enumerated() {
-                let arguments = [
-                    "--database-url", databaseURL, "--content-store", "s3://\(bucket)/shared?endpoint=\(server.endpoint)&pathStyle=true",
-                ]
-                instances.append(
-                    try await ServiceProcess.start(
-                        dataDirectory: directory,
-                        instance: ("i\(index + 1)", 5),
-                        arguments: arguments,
-                        environment: credentials
-                    )
-                )
-            }
             let apis = instances.map(\.api)
 
             // setup: throttled downloads of three parts each, created through every instance, held until all exist
@@ -133,4 +116,121 @@ struct ContentStoreScaleOutTests {
             for (index, instance) in instances.enumerated() where index != killed { try await instance.terminate() }
         }
     }
+
+    /// Two requests append different bytes at the same offset of one staged file at once, each through another
+    /// instance: one is kept and completes the file, the other is refused with 409 (the file moved on while it
+    /// appended, or it stood elsewhere when it began), and the file holds the kept one's bytes, whose object the
+    /// other's never overwrote.
+    @Test func twoAppendsAtOneOffsetThroughTwoInstancesKeepOne() async throws {
+        let server = try await S3TestServer.shared()
+        let bucket = try await server.makeBucket()
+        let instances = try await Self.start((1...2).map { _ in DataDirectories.temporary() }, server: server, bucket: bucket)
+        defer { for instance in instances { instance.stopIfRunning() } }
+        let size = 2 << 20
+        let created = try await instances[0].api.send(.POST, "/v1/files", headers: [Self.tus, ("Upload-Length", String(size))])
+        let path = try #require(created.headers.first(name: "Location"))
+        let bodies = [OriginContent.buffer(0..<size), ByteBuffer(repeating: 0x61, count: size)]
+
+        // act: each request sends its first half, and its second once both first halves have gone
+        let firstHalves = HalvesSent(count: 2)
+        let statuses = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for (index, instance) in instances.enumerated() {
+                group.addTask {
+                    var request = HTTPClientRequest(url: "http://127.0.0.1:\(instance.port)\(path)")
+                    request.method = .PATCH
+                    for (name, value) in [
+                        Self.tus, ("Content-Type", "application/offset+octet-stream"), ("Upload-Offset", "0"),
+                        ("Authorization", "Bearer \(TestService.apiKey)"),
+                    ] { request.headers.add(name: name, value: value) }
+                    let body = bodies[index]
+                    let halves = [body.getSlice(at: 0, length: size / 2)!, body.getSlice(at: size / 2, length: size - size / 2)!]
+                    request.body = .stream(HeldBody(halves: halves, held: firstHalves), length: .known(Int64(size)))
+                    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+                    _ = try await response.body.collect(upTo: 1 << 20)
+                    return (index, Int(response.status.code))
+                }
+            }
+            return try await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
+        }
+
+        // verify: one kept, one refused, and the file is the kept one's bytes
+        #expect(statuses.values.sorted() == [204, 409], "\(statuses)")
+        let kept = try #require(statuses.first { $0.value == 204 }?.key)
+        let file = try await instances[1 - kept].api.send(.GET, path).decode(StagedFileView.self)
+        let digest = SHA256.hash(data: Data(bodies[kept].readableBytesView)).map { String(format: "%02x", $0) }.joined()
+        #expect(file.state == "complete" && file.sha256 == digest)
+        let content = try await instances[1 - kept].api.send(.GET, path + "/content")
+        #expect(content.status == 200 && content.body == Data(bodies[kept].readableBytesView))
+    }
+
+    static let tus = ("Tus-Resumable", "1.0.0")
+
+    /// Instances over the data directories, sharing the first one's PostgreSQL database and a content store in
+    /// `bucket`, and (having no data directory in common) the key that seals secrets, by the environment.
+    static func start(_ directories: [String], server: S3TestServer, bucket: String) async throws -> [ServiceProcess] {
+        let databaseURL = try #require(SuiteDatabase.url(forDataDirectory: directories[0]))
+        let environment = [
+            "TRANSFERD_CONTENT_STORE_ACCESS_KEY_ID": server.accessKeyId,
+            "TRANSFERD_CONTENT_STORE_SECRET_ACCESS_KEY": server.secretAccessKey,
+            "TRANSFERD_CREDENTIALS_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+        ]
+        let arguments = [
+            "--database-url", databaseURL, "--content-store", "s3://\(bucket)/shared?endpoint=\(server.endpoint)&pathStyle=true",
+        ]
+        var instances: [ServiceProcess] = []
+        do {
+            for (index, directory) in directories.enumerated() {
+                instances.append(
+                    try await ServiceProcess.start(
+                        dataDirectory: directory,
+                        instance: ("i\(index + 1)", 5),
+                        arguments: arguments,
+                        environment: environment
+                    )
+                )
+            }
+        } catch {
+            for instance in instances { instance.stopIfRunning() }
+            throw error
+        }
+        return instances
+    }
+}
+
+/// How many request bodies have sent their first half; each waits for all of them before its second.
+private actor HalvesSent {
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var remaining: Int
+
+    init(count: Int) { remaining = count }
+
+    /// Counts a first half sent, and returns once every body's has.
+    func sentAndWait() async {
+        remaining -= 1
+        if remaining <= 0 {
+            for continuation in waiting { continuation.resume() }
+            waiting.removeAll()
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+}
+
+/// A request body in two halves, the second held until every body of `held` has sent its first.
+private struct HeldBody: AsyncSequence, Sendable {
+    let halves: [ByteBuffer]
+    let held: HalvesSent
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let body: HeldBody
+        var index = 0
+
+        mutating func next() async -> ByteBuffer? {
+            defer { index += 1 }
+            if index == 1 { await body.held.sentAndWait() }
+            return index < body.halves.count ? body.halves[index] : nil
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(body: self) }
 }
