@@ -47,12 +47,18 @@ package struct StagedFileService: Sendable {
             }
         }
 
-        /// The append `begin` let in ended with the file's bytes kept through `end`: what to record.
+        /// The append `begin` let in ended with the file's bytes kept through `end`: what to record. The file takes no
+        /// other append of this process until it is released, once that is recorded (or not).
         func end(_ fileID: Int64, keptThrough end: Int64) -> StagedUploadStateMachine.Action {
             uploads.withLock { uploads in
-                guard var upload = uploads.removeValue(forKey: fileID) else { return .none }
+                guard var upload = uploads[fileID] else { return .none }
                 return upload.appendEnded(keptThrough: end)
             }
+        }
+
+        /// Lets the file take an append again: the next one's machine starts from the file as stored.
+        func release(_ fileID: Int64) {
+            _ = uploads.withLock { $0.removeValue(forKey: fileID) }
         }
     }
 
@@ -180,6 +186,7 @@ package struct StagedFileService: Sendable {
     ) async throws -> StagedFile where Body.Element == ByteBuffer {
         let current = try await find(file.publicId, tenantID: file.tenantId)
         let (from, upTo) = try appends.begin(current, at: offset)
+        defer { appends.release(current.rowID) }
         let appended =
             current.objects != nil
             ? await appendObject(body, to: current, checksum: checksum)

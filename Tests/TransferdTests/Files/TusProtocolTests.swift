@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOCore
@@ -111,6 +112,41 @@ import TransferdStorage
             let right = try await patch(api, path, offset: 0, 0..<100, extra: [("Upload-Checksum", "sha1 \(digest.base64EncodedString())")])
             #expect(right.status == 204)
             #expect(right.headers.first(name: "Upload-Offset") == "100")
+        }
+    }
+
+    /// While one `PATCH` appends, another at the same offset is refused at once, and the first goes on to the end.
+    @Test func aSecondAppendWhileOneIsUnderWayIsAConflict() async throws {
+        let dataDirectory = DataDirectories.temporary()
+        try await TestService.with(dataDirectory: dataDirectory) { api in
+            let size = 2 << 20
+            let path = try await create(api, length: size)
+
+            // setup: an append that has written its first half and holds its second
+            let gate = BodyGate(count: 2)
+            var request = HTTPClientRequest(url: api.baseURL + path)
+            request.method = .PATCH
+            for (name, value) in [Self.tus, Self.offsetBody, ("Upload-Offset", "0"), ("Authorization", "Bearer \(TestService.apiKey)")] {
+                request.headers.add(name: name, value: value)
+            }
+            request.body = .stream(HeldBody(OriginContent.buffer(0..<size), gate: gate), length: .known(Int64(size)))
+            let first = Task { try await HTTPClient.shared.execute(request, timeout: .seconds(60)).status.code }
+            try await waitUntil {
+                let staged = try FileManager.default.contentsOfDirectory(atPath: dataDirectory + "/files")
+                return try staged.contains { name in
+                    let size = try FileManager.default.attributesOfItem(atPath: dataDirectory + "/files/" + name)[.size] as? Int ?? 0
+                    return size >= StagedFileService.batchSize
+                }
+            }
+
+            // act
+            let second = try await patch(api, path, offset: 0, 0..<100)
+            await gate.arrive()
+
+            // verify: the second refused at once, the first kept whole
+            #expect(second.status == 409 && second.problem?.detail.hasPrefix("Another request is appending") == true, "\(second.text)")
+            #expect(try await first.value == 204)
+            #expect(try await api.send(.HEAD, path, headers: [Self.tus]).headers.first(name: "Upload-Offset") == String(size))
         }
     }
 

@@ -132,7 +132,7 @@ struct ContentStoreScaleOutTests {
         let bodies = [OriginContent.buffer(0..<size), ByteBuffer(repeating: 0x61, count: size)]
 
         // act: each request sends its first half, and its second once both first halves have gone
-        let firstHalves = HalvesSent(count: 2)
+        let firstHalves = BodyGate(count: 2)
         let statuses = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
             for (index, instance) in instances.enumerated() {
                 group.addTask {
@@ -142,9 +142,7 @@ struct ContentStoreScaleOutTests {
                         Self.tus, ("Content-Type", "application/offset+octet-stream"), ("Upload-Offset", "0"),
                         ("Authorization", "Bearer \(TestService.apiKey)"),
                     ] { request.headers.add(name: name, value: value) }
-                    let body = bodies[index]
-                    let halves = [body.getSlice(at: 0, length: size / 2)!, body.getSlice(at: size / 2, length: size - size / 2)!]
-                    request.body = .stream(HeldBody(halves: halves, held: firstHalves), length: .known(Int64(size)))
+                    request.body = .stream(HeldBody(bodies[index], gate: firstHalves), length: .known(Int64(size)))
                     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
                     _ = try await response.body.collect(upTo: 1 << 20)
                     return (index, Int(response.status.code))
@@ -195,42 +193,4 @@ struct ContentStoreScaleOutTests {
         }
         return instances
     }
-}
-
-/// How many request bodies have sent their first half; each waits for all of them before its second.
-private actor HalvesSent {
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-    private var remaining: Int
-
-    init(count: Int) { remaining = count }
-
-    /// Counts a first half sent, and returns once every body's has.
-    func sentAndWait() async {
-        remaining -= 1
-        if remaining <= 0 {
-            for continuation in waiting { continuation.resume() }
-            waiting.removeAll()
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-}
-
-/// A request body in two halves, the second held until every body of `held` has sent its first.
-private struct HeldBody: AsyncSequence, Sendable {
-    let halves: [ByteBuffer]
-    let held: HalvesSent
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let body: HeldBody
-        var index = 0
-
-        mutating func next() async -> ByteBuffer? {
-            defer { index += 1 }
-            if index == 1 { await body.held.sentAndWait() }
-            return index < body.halves.count ? body.halves[index] : nil
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(body: self) }
 }
