@@ -9,15 +9,19 @@ import Testing
         try await OriginServer.with { origin in
             let dataDirectory = DataDirectories.temporary()
 
-            // setup: 50 throttled downloads under way in a real process
+            // setup: 50 throttled downloads in a real process, 16 at a time, the origin holding every answer until all
+            // are created: on a loaded machine creating 50 took longer than the first downloads did, and they had
+            // finished, or had too few left under way, by the time the test looked for checkpoints
             let first = try await ServiceProcess.start(dataDirectory: dataDirectory)
+            defer { first.stopIfRunning() }
             try await first.api.createSession("crash", configuration: #"{"maximumConnectionsPerHost": 16}"#)
             for index in 1...count {
                 _ = try await first.api.createTask(
                     "crash",
-                    url: origin.url("/files/\(size)?name=c\(index)&faults=0&bytesPerSecond=1000000")
+                    url: origin.url("/files/\(size)?name=c\(index)&faults=0&bytesPerSecond=1000000&hold=created")
                 )
             }
+            origin.open(gate: "created")
             let database = TestDatabase(dataDirectory: dataDirectory)
             try await waitUntil(timeout: .seconds(60)) {
                 // Under way with bytes checkpointed, as the database has them: the API's live counters run ahead of the
