@@ -12,12 +12,16 @@ package struct StagedUploadStateMachine: Sendable {
         case complete
     }
 
-    /// What the service does.
-    package enum Action: Sendable, Equatable {
+    /// What the service does with a request to append.
+    package enum Admission: Sendable, Equatable {
         /// Refuses the request; nothing changes.
         case refuse(DomainError)
         /// Writes the body's bytes from `from`, refusing any past `upTo` (the upload's length).
         case write(from: Int64, upTo: Int64)
+    }
+
+    /// What the service records once an append ended.
+    package enum Action: Sendable, Equatable {
         /// Records that the upload stands at `offset`, where it stood at `from`.
         case record(offset: Int64, from: Int64)
         /// Records the upload full, where it stood at `from`, and completes it.
@@ -39,7 +43,7 @@ package struct StagedUploadStateMachine: Sendable {
     }
 
     /// A request asks to append at `offset` (its `Upload-Offset`).
-    package mutating func appendRequested(at offset: Int64) -> Action {
+    package mutating func appendRequested(at offset: Int64) -> Admission {
         switch state {
         case .complete:
             return .refuse(.conflict("File `\(publicID)` is complete; it takes no more bytes."))

@@ -59,7 +59,7 @@ extension StagedFileService {
         var updated = file
         let from: Int64
         switch action {
-        case .refuse, .write, .none: return file
+        case .none: return file
         case .record(let offset, let start): (updated.uploadOffset, from) = (offset, start)
         case .complete(let start): (updated.uploadOffset, from) = (file.uploadLength, start)
         }

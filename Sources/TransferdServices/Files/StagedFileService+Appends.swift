@@ -9,16 +9,15 @@ extension StagedFileService {
         /// A request to append at `offset` to `file` as stored: the bytes to write, or the machine's refusal (another
         /// request of this process appends to it, it is complete, or it stands elsewhere).
         func begin(_ file: StagedFile, at offset: Int64) throws(DomainError) -> (from: Int64, upTo: Int64) {
-            let action = uploads.withLock { uploads in
+            let admission = uploads.withLock { uploads in
                 var upload = uploads[file.rowID] ?? StagedUploadStateMachine(file)
-                let action = upload.appendRequested(at: offset)
-                if case .write = action { uploads[file.rowID] = upload }
-                return action
+                let admission = upload.appendRequested(at: offset)
+                if case .write = admission { uploads[file.rowID] = upload }
+                return admission
             }
-            switch action {
+            switch admission {
             case .write(let from, let length): return (from, length)
             case .refuse(let refusal): throw refusal
-            case .record, .complete, .none: throw .conflict("File `\(file.publicId)` takes no bytes now.")
             }
         }
 

@@ -30,17 +30,41 @@ import TransferdDomain
     enum Input: CaseIterable, CustomTestStringConvertible {
         case appendAtItsOffset, appendElsewhere, endedKeepingNothing, endedKeepingSome, endedFull
 
-        func feed(_ machine: inout StagedUploadStateMachine) -> StagedUploadStateMachine.Action {
+        func feed(_ machine: inout StagedUploadStateMachine) -> Answer {
             switch self {
-            case .appendAtItsOffset: machine.appendRequested(at: 40)
-            case .appendElsewhere: machine.appendRequested(at: 70)
-            case .endedKeepingNothing: machine.appendEnded(keptThrough: 40)
-            case .endedKeepingSome: machine.appendEnded(keptThrough: 70)
-            case .endedFull: machine.appendEnded(keptThrough: 100)
+            case .appendAtItsOffset: Answer(machine.appendRequested(at: 40))
+            case .appendElsewhere: Answer(machine.appendRequested(at: 70))
+            case .endedKeepingNothing: Answer(machine.appendEnded(keptThrough: 40))
+            case .endedKeepingSome: Answer(machine.appendEnded(keptThrough: 70))
+            case .endedFull: Answer(machine.appendEnded(keptThrough: 100))
             }
         }
 
         var testDescription: String { "\(self)" }
+    }
+
+    /// What the machine answered, a request's admission or an end's action, as the cells of one table.
+    enum Answer: Equatable {
+        case refuse(DomainError)
+        case write(from: Int64, upTo: Int64)
+        case record(offset: Int64, from: Int64)
+        case complete(from: Int64)
+        case none
+
+        init(_ admission: StagedUploadStateMachine.Admission) {
+            switch admission {
+            case .refuse(let refusal): self = .refuse(refusal)
+            case .write(let from, let upTo): self = .write(from: from, upTo: upTo)
+            }
+        }
+
+        init(_ action: StagedUploadStateMachine.Action) {
+            switch action {
+            case .record(let offset, let from): self = .record(offset: offset, from: from)
+            case .complete(let from): self = .complete(from: from)
+            case .none: self = .none
+            }
+        }
     }
 
     /// Where the machine stands after an input, told by how it answers the next one.
@@ -53,7 +77,7 @@ import TransferdDomain
     static let busy = DomainError.conflict("Another request is appending to file `f`; try again when it has ended.")
     static let full = DomainError.conflict("File `f` is complete; it takes no more bytes.")
 
-    static func expected(_ start: Start, _ input: Input) -> (StagedUploadStateMachine.Action, After) {
+    static func expected(_ start: Start, _ input: Input) -> (Answer, After) {
         switch (start, input) {
         case (.receiving, .appendAtItsOffset): (.write(from: 40, upTo: 100), .appending)
         case (.receiving, .appendElsewhere): (.refuse(.conflict("Upload-Offset is 70 but the upload stands at 40.")), .receiving(at: 40))
