@@ -33,7 +33,7 @@ package final class ActiveTransfer: Sendable {
         package var hasBegun = false
         package var lastActivity = ContinuousClock.now
         package var interruption: Interruption?
-        package var leaseHeldUntil: ContinuousClock.Instant
+        package var lease: LeaseStateMachine
         package var arrivedResponse: ArrivedResponse?
         package var isEnding = false
         package var partialFile: PartialFileLock?
@@ -72,7 +72,7 @@ package final class ActiveTransfer: Sendable {
         self.queue = queue
         self.tenantID = tenantID
         limit = BandwidthLimit(bytesPerSecond: maxBytesPerSecond)
-        state = Mutex(State(leaseHeldUntil: leaseHeldUntil))
+        state = Mutex(State(lease: LeaseStateMachine(heldUntil: leaseHeldUntil)))
     }
 
     /// The transfer of `task`'s next attempt, for `tenantID`, whose lease this instance can count on until
@@ -175,17 +175,19 @@ package final class ActiveTransfer: Sendable {
         state.withLock { $0.lastActivity = ContinuousClock.now }
     }
 
-    /// Until when this instance can count on the transfer's lease (its own monotonic time).
-    package var leaseHeldUntil: ContinuousClock.Instant {
-        state.withLock { $0.leaseHeldUntil }
+    /// How long this instance can still count on the transfer's lease at `now` (its own monotonic time).
+    package func leaseLeft(at now: ContinuousClock.Instant = .now) -> Duration {
+        state.withLock { $0.lease.left(at: now) }
     }
 
-    /// The lease was renewed: this instance can count on it until `instant` (and the task's row changed).
-    package func leaseRenewed(until instant: ContinuousClock.Instant) {
-        state.withLock {
-            $0.leaseHeldUntil = max($0.leaseHeldUntil, instant)
-            $0.leasedRow = nil
+    /// A renewal of the lease answered (nil: the task is no longer this instance's), counted on until `safeUntil`
+    /// when renewed; a renewal also means the task's row changed. A lost lease stops the transfer.
+    package func leaseRenewalAnswered(_ renewal: LeaseRenewal<TaskState>?, safeUntil: ContinuousClock.Instant) {
+        let held = state.withLock { state in
+            if case .renewed? = renewal { state.leasedRow = nil }
+            return state.lease.renewalAnswered(renewal, safeUntil: safeUntil)
         }
+        if !held { interrupt(.leaseLost) }
     }
 
     /// The task's row as its lease left it, with its revision, while nothing is known to have changed it since: no
@@ -195,7 +197,7 @@ package final class ActiveTransfer: Sendable {
         state.withLock { state in
             switch state.interruption {
             case .byClient, .leaseLost: nil
-            default: ContinuousClock.now < state.leaseHeldUntil ? state.leasedRow : nil
+            default: state.lease.isHeld(at: .now) ? state.leasedRow : nil
             }
         }
     }

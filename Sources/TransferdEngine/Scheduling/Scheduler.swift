@@ -123,7 +123,7 @@ package struct Scheduler: Service {
                 return
             } catch {
                 let metadata: Logger.Metadata = ["task": "\(job.taskID)", "error": "\(error)"]
-                guard !Task.isCancelled, ContinuousClock.now < transfer.leaseHeldUntil else {
+                guard !Task.isCancelled, transfer.leaseLeft() > .zero else {
                     transfers.remove(transfer)
                     transfer.releasePartialFile()
                     let (doorbell, expiry) = (loop.doorbell, Duration.milliseconds(Int64(instance.leaseTimeout * 1000) + 1000))

@@ -67,7 +67,7 @@ package enum AttemptSupervisor {
             let now = ContinuousClock.now
             let idle = now - transfer.lastActivity
             let left = Duration.milliseconds(Int64(deadline.timeIntervalSince(clock.now) * 1000))
-            let leaseLeft = transfer.leaseHeldUntil - now
+            let leaseLeft = transfer.leaseLeft(at: now)
             if idle >= timeout {
                 transfer.interrupt(.stalled)
                 return

@@ -47,18 +47,16 @@ package struct LeaseKeeper: Service {
                     )
                 }
                 let safeUntil = asked + instance.safeLeaseDuration
-                let sessionsBusy = Set(sessionsRenewed.compactMap { if case .busy = $0.value { $0.key } else { nil } })
-                if !sessionsBusy.isEmpty { renewed = false }
-                sending.leasesRenewed(Set(sessionsRenewed.keys).subtracting(sessionsBusy), until: safeUntil)
-                for sessionID in sessionIDs where sessionsRenewed[sessionID] == nil { sending.leaseLost(sessionID) }
+                if sessionsRenewed.values.contains(where: { if case .busy = $0 { true } else { false } }) { renewed = false }
+                for sessionID in sessionIDs { sending.leaseRenewalAnswered(sessionID, sessionsRenewed[sessionID], safeUntil: safeUntil) }
                 for id in ids {
                     guard let transfer = transfers[id] else { continue }
-                    switch transfersRenewed[id] {
-                    case nil: transfer.interrupt(.leaseLost)
-                    case .busy: renewed = false
-                    case .renewed(let state):
-                        transfer.leaseRenewed(until: safeUntil)
-                        if state != .running { transfer.interrupt(.byClient) }
+                    let renewal = transfersRenewed[id]
+                    transfer.leaseRenewalAnswered(renewal, safeUntil: safeUntil)
+                    switch renewal {
+                    case .busy?: renewed = false
+                    case .renewed(let state)? where state != .running: transfer.interrupt(.byClient)
+                    default: break
                     }
                 }
             } catch {

@@ -1,11 +1,12 @@
 import Synchronization
+import TransferdDomain
 
 /// The sessions whose deliveries this instance is sending, at most one delivery in flight each (which is what keeps
 /// a session's deliveries in order), their tenants, and until when it can count on each session's delivery lease.
 package final class SendingSessions: Sendable {
     private struct Sending {
         let tenant: Int64
-        var leaseHeldUntil: ContinuousClock.Instant
+        var lease: LeaseStateMachine
     }
 
     private let sessions = Mutex<[Int64: Sending]>([:])
@@ -25,29 +26,21 @@ package final class SendingSessions: Sendable {
     }
 
     package func insert(_ sessionID: Int64, tenant: Int64, leaseHeldUntil: ContinuousClock.Instant) {
-        sessions.withLock { $0[sessionID] = Sending(tenant: tenant, leaseHeldUntil: leaseHeldUntil) }
+        sessions.withLock { $0[sessionID] = Sending(tenant: tenant, lease: LeaseStateMachine(heldUntil: leaseHeldUntil)) }
     }
 
     package func remove(_ sessionID: Int64) {
         _ = sessions.withLock { $0.removeValue(forKey: sessionID) }
     }
 
-    /// The leases of these sessions were renewed: this instance can count on them until `instant`.
-    package func leasesRenewed(_ sessionIDs: some Sequence<Int64>, until instant: ContinuousClock.Instant) {
-        sessions.withLock { sessions in
-            for id in sessionIDs {
-                if let held = sessions[id]?.leaseHeldUntil { sessions[id]?.leaseHeldUntil = max(held, instant) }
-            }
-        }
-    }
-
-    /// Another instance holds the session's lease now: this one sends no more of its deliveries.
-    package func leaseLost(_ sessionID: Int64) {
-        sessions.withLock { $0[sessionID]?.leaseHeldUntil = .now }
+    /// A renewal of the session's lease answered (nil: another instance holds it now, and this one sends no more of
+    /// its deliveries), counted on until `safeUntil` when renewed.
+    package func leaseRenewalAnswered(_ sessionID: Int64, _ renewal: LeaseRenewal<Void>?, safeUntil: ContinuousClock.Instant) {
+        sessions.withLock { _ = $0[sessionID]?.lease.renewalAnswered(renewal, safeUntil: safeUntil) }
     }
 
     /// Whether this instance can still count on the session's lease.
     package func holdsLease(_ sessionID: Int64) -> Bool {
-        sessions.withLock { $0[sessionID].map { ContinuousClock.now < $0.leaseHeldUntil } ?? false }
+        sessions.withLock { $0[sessionID]?.lease.isHeld(at: .now) ?? false }
     }
 }

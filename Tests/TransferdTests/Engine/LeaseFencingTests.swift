@@ -7,8 +7,8 @@ import TransferdEngine
 /// over, however long the renewal it waits for hangs; renewals in time let it run to its end.
 @Suite struct LeaseFencingTests {
     @Test func aTransferWhoseLeaseIsNotRenewedStopsAtItsEnd() async {
+        let leaseEnds = ContinuousClock.now + .milliseconds(300)
         let transfer = EngineFixtures.transfer(heldFor: .milliseconds(300))
-        let leaseEnds = transfer.leaseHeldUntil
 
         // an attempt that would run for ever, its bytes still arriving
         let outcome = await AttemptSupervisor.supervise(EngineFixtures.job(), transfer: transfer, clock: SystemClock()) {
@@ -26,10 +26,10 @@ import TransferdEngine
 
     @Test func renewalsInTimeLetTheTransferFinish() async {
         let transfer = EngineFixtures.transfer(heldFor: .milliseconds(500))
-        let firstLeaseEnds = transfer.leaseHeldUntil
+        let firstLeaseEnds = ContinuousClock.now + .milliseconds(500)
 
         let outcome = await AttemptSupervisor.supervise(EngineFixtures.job(), transfer: transfer, clock: SystemClock()) {
-            transfer.leaseRenewed(until: .now + .seconds(60))
+            transfer.leaseRenewalAnswered(.renewed(.running), safeUntil: .now + .seconds(60))
             while ContinuousClock.now < firstLeaseEnds + .milliseconds(500) {
                 transfer.add(1)
                 try? await Task.sleep(for: .milliseconds(50))

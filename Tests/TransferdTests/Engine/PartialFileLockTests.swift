@@ -64,8 +64,8 @@ import TransferdStorage
         let runner = DownloadRunner(environment: environment, disk: DiskSpace(directory: dataDirectory, minimumFreeBytes: 0))
         try await OriginServer.with { origin in
             // setup: an attempt whose request waits for an answer while its lease runs out
+            let leaseEnds = ContinuousClock.now + .seconds(1)
             let late = EngineFixtures.transfer(heldFor: .seconds(1))
-            let leaseEnds = late.leaseHeldUntil
             async let lateOutcome = runner.run(
                 EngineFixtures.job(origin.url("/files/\(Self.size)?name=late&hold=late")),
                 EngineFixtures.download,
