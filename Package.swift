@@ -238,6 +238,8 @@ let package = Package(
             resources: [.copy("Events/recorded-events.tsv")],
             swiftSettings: swiftSettings
         ),
+        // The engine's rules without a server: its machines.
+        .testTarget(name: "TransferdEngineTests", dependencies: ["TransferdEngine"], swiftSettings: swiftSettings),
         // End to end: the real service, binaries and servers.
         .testTarget(
             name: "TransferdTests",

@@ -30,12 +30,9 @@ package final class ActiveTransfer: Sendable {
     private struct State {
         package var bytesReceived: Int64 = 0
         package var bytesExpected: Int64 = -1
-        package var hasBegun = false
         package var lastActivity = ContinuousClock.now
-        package var interruption: Interruption?
+        package var attempt = TransferAttemptStateMachine()
         package var lease: LeaseStateMachine
-        package var arrivedResponse: ArrivedResponse?
-        package var isEnding = false
         package var partialFile: PartialFileLock?
         package var leasedRow: TaskEnding.Basis?
     }
@@ -108,7 +105,7 @@ package final class ActiveTransfer: Sendable {
     /// The counters once the response has arrived; nil before, when the stored task knows better (the bytes kept
     /// from earlier attempts, an upload's length).
     package var liveCounters: (received: Int64, expected: Int64)? {
-        state.withLock { $0.hasBegun ? ($0.bytesReceived, $0.bytesExpected) : nil }
+        state.withLock { $0.attempt.hasBegun ? ($0.bytesReceived, $0.bytesExpected) : nil }
     }
 
     /// When the transfer last made progress (or started), for stall detection.
@@ -121,7 +118,7 @@ package final class ActiveTransfer: Sendable {
         state.withLock {
             $0.bytesReceived = received
             $0.bytesExpected = expected
-            $0.hasBegun = true
+            $0.attempt.responseBegan()
             $0.lastActivity = ContinuousClock.now
         }
     }
@@ -129,11 +126,17 @@ package final class ActiveTransfer: Sendable {
     /// The attempt is over and its end is being recorded: it no longer holds a worker, nor a connection to its
     /// origin, though it stays registered (and its lease renewed) until its end is committed.
     package func beginEnding() {
-        state.withLock { $0.isEnding = true }
+        state.withLock { $0.attempt.ended() }
     }
 
-    package var isEnding: Bool {
-        state.withLock { $0.isEnding }
+    /// Whether it still holds a worker and a connection to its origin: it has not begun ending.
+    package var isUnderWay: Bool {
+        state.withLock { $0.attempt.isUnderWay }
+    }
+
+    /// Whether it may be stopped to give its worker to another tenant.
+    package var isPreemptible: Bool {
+        state.withLock { $0.attempt.isPreemptible }
     }
 
     /// The attempt holds its task's partial file (a download's) until its end is recorded: the end removes what the
@@ -149,17 +152,17 @@ package final class ActiveTransfer: Sendable {
 
     /// The attempt's final response arrived; the next checkpoint or the end records it.
     package func responseArrived(_ response: ArrivedResponse) {
-        state.withLock { $0.arrivedResponse = response }
+        state.withLock { $0.attempt.responseArrived(response) }
     }
 
     /// The final response, until a write has recorded it.
     package var unrecordedResponse: ArrivedResponse? {
-        state.withLock { $0.arrivedResponse }
+        state.withLock { $0.attempt.unrecordedResponse }
     }
 
     /// A write recorded the final response.
     package func responseRecorded() {
-        state.withLock { $0.arrivedResponse = nil }
+        state.withLock { $0.attempt.responseRecorded() }
     }
 
     /// `bytes` more arrived (from any of the transfer's connections).
@@ -194,12 +197,7 @@ package final class ActiveTransfer: Sendable {
     /// write of this instance, no client's suspend or cancel, the lease still safe. The transfer's end is worked out
     /// from it without reading the row again (and is written only if the row is still that).
     package var leasedRow: TaskEnding.Basis? {
-        state.withLock { state in
-            switch state.interruption {
-            case .byClient, .leaseLost: nil
-            default: state.lease.isHeld(at: .now) ? state.leasedRow : nil
-            }
-        }
+        state.withLock { $0.attempt.trustsLeasedRow && $0.lease.isHeld(at: .now) ? $0.leasedRow : nil }
     }
 
     /// The lease left the task's row as `row`.
@@ -213,14 +211,12 @@ package final class ActiveTransfer: Sendable {
     }
 
     package var interruption: Interruption? {
-        state.withLock { $0.interruption }
+        state.withLock { $0.attempt.interruption }
     }
 
     /// Stops the transfer; the first reason given wins.
     package func interrupt(_ reason: Interruption) {
-        state.withLock { state in
-            if state.interruption == nil { state.interruption = reason }
-        }
+        state.withLock { _ = $0.attempt.interrupt(reason) }
         interrupted.ring()
     }
 

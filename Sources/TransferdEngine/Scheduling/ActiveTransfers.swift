@@ -38,14 +38,14 @@ package final class ActiveTransfers: Sendable {
     package var workersByTenant: [Int64: Int] {
         transfers.withLock { transfers in
             transfers.values.reduce(into: [:]) { counts, transfer in
-                if !transfer.isEnding { counts[transfer.tenantID, default: 0] += 1 }
+                if transfer.isUnderWay { counts[transfer.tenantID, default: 0] += 1 }
             }
         }
     }
 
     /// The tasks whose transfers here have ended and whose ends are being recorded (their leases not yet ended).
     package var endingTaskIDs: [Int64] {
-        transfers.withLock { $0.values.filter(\.isEnding).map(\.taskID) }
+        transfers.withLock { $0.values.filter { !$0.isUnderWay }.map(\.taskID) }
     }
 
     /// Records the transfers under way on every instance, by session and origin, that a claim read.
@@ -56,6 +56,6 @@ package final class ActiveTransfers: Sendable {
     /// How many of the session's transfers to the origin are under way: here, or on any instance as the last claim
     /// saw it.
     package func count(_ queue: HostQueue) -> Int {
-        max(transfers.withLock { $0.values.count { $0.queue == queue && !$0.isEnding } }, everywhere.withLock { $0[queue, default: 0] })
+        max(transfers.withLock { $0.values.count { $0.queue == queue && $0.isUnderWay } }, everywhere.withLock { $0[queue, default: 0] })
     }
 }

@@ -346,7 +346,7 @@ extension Scheduler {
     /// Stops each tenant's newest transfers, as many as it gives back.
     fileprivate static func preempt(_ given: [Int64: Int], among transfers: ActiveTransfers) {
         for (tenant, count) in given {
-            let newest = transfers.all.filter { $0.tenantID == tenant && $0.interruption == nil && !$0.isEnding }.sorted {
+            let newest = transfers.all.filter { $0.tenantID == tenant && $0.isPreemptible }.sorted {
                 $0.startedAt > $1.startedAt
             }
             for transfer in newest.prefix(count) { transfer.interrupt(.preempted) }
