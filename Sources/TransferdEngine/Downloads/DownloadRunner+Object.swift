@@ -19,11 +19,9 @@ extension DownloadRunner {
         contentType: String?
     ) async throws -> StoredFile {
         let start = first.start
-        var kept = download.objectUpload
-        // An upload whose parts the origin could not continue goes; one begun without a part yet is continued.
-        if start.offset == 0, let stale = kept, !stale.parts.isEmpty {
+        let (upload, firstStep) = ObjectUploadStateMachine.starting(kept: download.objectUpload, at: start.offset)
+        if case .abort(let stale) = firstStep {
             try? await client.abortMultipartUpload(location.key.value, upload: stale.multipartUpload)
-            kept = nil
         }
         let writer = ObjectWriter(
             client: client,
@@ -32,7 +30,7 @@ extension DownloadRunner {
             limits: [environment.serviceLimit, transfer.limit],
             maximumSize: download.maxBytes,
             contentType: contentType,
-            kept: ObjectWriter.Kept(kept),
+            kept: ObjectWriter.Kept(upload),
             allowance: first.allowance
         ) { [reporter = environment.reporter] progress in
             try await reporter.objectUploadBegun(transfer, objectUpload: progress)

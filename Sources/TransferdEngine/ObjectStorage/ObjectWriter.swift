@@ -11,25 +11,27 @@ import TransferdS3
 /// attempt (after a restart, on another instance) continues the same multipart upload at the first part not
 /// acknowledged. A body no longer than one part is written with one `PUT`.
 struct ObjectWriter {
-    /// The multipart upload as the attempt advances it, read by the attempt's checkpoints.
+    /// The multipart upload's machine as the attempt advances it, read by the attempt's checkpoints.
     final class Kept: Sendable {
-        private let state: Mutex<AcknowledgedParts?>
+        private let machine: Mutex<ObjectUploadStateMachine>
 
-        init(_ progress: ObjectUploadProgress?) {
-            state = Mutex(progress.map(AcknowledgedParts.init))
+        init(_ machine: ObjectUploadStateMachine) {
+            self.machine = Mutex(machine)
         }
 
         /// The upload with its acknowledged prefix.
-        var progress: ObjectUploadProgress? { state.withLock { $0?.upload } }
+        var progress: ObjectUploadProgress? { machine.withLock { $0.upload } }
         /// The bytes acknowledged, and the upload holding them.
-        var durable: (bytes: Int64, objectUpload: ObjectUploadProgress?) { state.withLock { ($0?.upload.bytes ?? 0, $0?.upload) } }
+        var durable: (bytes: Int64, objectUpload: ObjectUploadProgress?) { machine.withLock { ($0.upload?.bytes ?? 0, $0.upload) } }
 
-        fileprivate func begin(_ progress: ObjectUploadProgress) {
-            state.withLock { $0 = AcknowledgedParts(progress) }
+        fileprivate func advance(
+            _ input: (inout ObjectUploadStateMachine) -> ObjectUploadStateMachine.Step
+        ) -> ObjectUploadStateMachine.Step {
+            machine.withLock { input(&$0) }
         }
 
         fileprivate func acknowledge(_ part: ObjectUploadProgress.Part) {
-            state.withLock { $0?.acknowledge(part) }
+            machine.withLock { $0.acknowledged(part) }
         }
     }
 
@@ -80,10 +82,8 @@ struct ObjectWriter {
         }
 
         try await withThrowingTaskGroup(of: Void.self) { sending in
-            var (inFlight, number) = (0, kept.progress?.parts.count ?? 0)
-            // A part goes once more than a part has gathered, so the body's last part is never among those in
-            // flight: it goes with the completion (`finish`), and the acknowledged prefix never covers the whole
-            // object, which leaves a later attempt bytes to ask the origin for.
+            var inFlight = 0
+            // A part goes once more than a part has gathered: the body's last part goes with the completion.
             func sendFullParts() async throws {
                 while part.readableBytes > partSize {
                     // The gathered bytes become the part; what came after it starts the next one.
@@ -91,13 +91,12 @@ struct ObjectWriter {
                     full.moveWriterIndex(to: part.readerIndex + partSize)
                     part = Self.partBuffer(partSize, after: part.readableBytesView.dropFirst(partSize))
                     try await allowance.cover(through: offset - Int64(part.readableBytes))
-                    let upload = try await begin(partSize: Int64(partSize))
+                    let (number, upload) = try await destination(of: kept.advance { $0.partFilled() }, partSize: Int64(partSize))
                     if inFlight == window {
                         try await sending.next()
                         inFlight -= 1
                     }
-                    number += 1
-                    sending.addTask { [number] in try await kept.acknowledge(send(full, number: number, of: upload)) }
+                    sending.addTask { try await kept.acknowledge(send(full, number: number, of: upload)) }
                     inFlight += 1
                 }
             }
@@ -132,39 +131,53 @@ struct ObjectWriter {
     /// or, for an object that never filled a part, writes it with one request.
     private func finish(_ rest: ByteBuffer) async throws -> String {
         do {
-            guard let progress = kept.progress else {
+            switch kept.advance({ $0.bodyEnded(restBytes: rest.readableBytes) }) {
+            case .put:
                 return try await alive { try await client.put(location.key.value, bytes: rest, contentType: contentType) }
+            case .complete(let lastPart, let progress):
+                var parts = progress.parts
+                if let lastPart { parts.append(try await send(rest, number: lastPart, of: progress)) }
+                let upload = progress.multipartUpload
+                let sent = parts.map { S3Part(number: $0.number, etag: $0.etag, checksumSHA256: $0.checksumSHA256) }
+                return try await alive { try await client.completeMultipartUpload(location.key.value, upload: upload, parts: sent) }
+            case .create, .send, .abort, .none:
+                // The body ends once, after its parts: the machine is never asked twice.
+                throw CancellationError()
             }
-            var parts = progress.parts
-            if rest.readableBytes > 0 || parts.isEmpty { parts.append(try await send(rest, number: parts.count + 1, of: progress)) }
-            let upload = progress.multipartUpload
-            let sent = parts.map { S3Part(number: $0.number, etag: $0.etag, checksumSHA256: $0.checksumSHA256) }
-            return try await alive { try await client.completeMultipartUpload(location.key.value, upload: upload, parts: sent) }
         } catch {
             throw TransferError.objectStorage(error, storage: location.storage)
         }
     }
 
-    /// The multipart upload parts go to: the one kept, or a new one, recorded before it is used.
-    private func begin(partSize: Int64) async throws -> ObjectUploadProgress {
-        if let current = kept.progress { return current }
+    /// Where a filled part goes, as the machine's `step` says: the upload begun, or a new one, created and recorded
+    /// before any part goes to it (and aborted when the task does not record it).
+    private func destination(
+        of step: ObjectUploadStateMachine.Step,
+        partSize: Int64
+    ) async throws -> (number: Int, upload: ObjectUploadProgress) {
+        if case .send(let number, let upload) = step { return (number, upload) }
         do {
+            guard case .create = step else {
+                // Parts fill one at a time, each after the one before found its upload: the machine is never creating.
+                throw CancellationError()
+            }
             let created = try await alive { try await client.createMultipartUpload(location.key.value, contentType: contentType) }
             let progress = ObjectUploadProgress(uploadId: created.uploadId, checksums: created.checksums, partSize: partSize)
             let recorded: Bool
             do {
                 recorded = try await begun(progress)
             } catch {
+                _ = kept.advance { $0.created(progress, recorded: false) }
                 try? await client.abortMultipartUpload(location.key.value, upload: created)
                 throw error
             }
-            guard recorded else {
+            switch kept.advance({ $0.created(progress, recorded: recorded) }) {
+            case .send(let number, let upload): return (number, upload)
+            default:
                 try? await client.abortMultipartUpload(location.key.value, upload: created)
                 transfer.interrupt(.byClient)
                 throw CancellationError()
             }
-            kept.begin(progress)
-            return progress
         } catch {
             throw TransferError.objectStorage(error, storage: location.storage)
         }
