@@ -238,13 +238,31 @@ let package = Package(
             resources: [.copy("Events/recorded-events.tsv")],
             swiftSettings: swiftSettings
         ),
-        // The engine's rules without a server: its machines.
-        .testTarget(name: "TransferdEngineTests", dependencies: ["TransferdEngine"], swiftSettings: swiftSettings),
+        // What the engine's tests share: a claimed task's job and transfer.
+        .target(
+            name: "TransferdEngineTestSupport",
+            dependencies: ["TransferdEngine", "TransferdDomain"],
+            path: "Tests/TransferdEngineTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // The engine's parts without a server or an origin: its machines, its queue's cues, what an attempt ends as.
+        .testTarget(
+            name: "TransferdEngineTests",
+            dependencies: ["TransferdEngine", "TransferdDomain", "TransferdEngineTestSupport", "TransferdTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // The services' parts over a store of their own, without the API or an origin: gathering, group commits.
+        .testTarget(
+            name: "TransferdServicesTests",
+            dependencies: ["TransferdServices", "TransferdStorage", "TransferdDomain", "TransferdTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         // End to end: the real service, binaries and servers.
         .testTarget(
             name: "TransferdTests",
             dependencies: [
-                "transferd", "transferctl", "TransferdClient", "TransferdTestSupport", "TransferdJSON", "TransferdDomain",
+                "transferd", "transferctl", "TransferdClient", "TransferdTestSupport", "TransferdEngineTestSupport", "TransferdJSON",
+                "TransferdDomain",
                 "TransferdStorage", "TransferdEngine", "TransferdS3",
                 "TransferdServices",
                 "TransferdAPI",

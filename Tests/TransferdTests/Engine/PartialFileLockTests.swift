@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TransferdDomain
 import TransferdEngine
+import TransferdEngineTestSupport
 import TransferdStorage
 
 /// One attempt at a time writes a task's partial file. An attempt whose lease ran out may still be running when

@@ -1,13 +1,6 @@
 import Foundation
-import NIOHTTP1
 import Testing
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
-import TransferdStorage
-
-@testable import TransferdAPI
-@testable import transferd
 
 @Suite struct DeliveryPolicyTests {
     @Test func followsTheSvixScheduleThenGivesUp() {

@@ -2,12 +2,6 @@ import Crypto
 import Foundation
 import Testing
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
-import TransferdStorage
-
-@testable import TransferdAPI
-@testable import transferd
 
 /// Which responses can be continued by range, and how their ranges and tokens are read.
 @Suite struct ResumeValidatorTests {
@@ -46,14 +40,6 @@ import TransferdStorage
         #expect(reason(["etag": "\"a\""], false) == .noAcceptRanges)
         #expect(reason(["etag": "W/\"a\"", "accept-ranges": "bytes"], false) == .noValidator)
         #expect(reason(["etag": "\"a\"", "accept-ranges": "bytes"], true) == .contentDecoded)
-    }
-
-    @Test func contentRangeIsParsed() {
-        let range = ContentRange("bytes 100-199/1000")
-        #expect(range.map { [$0.first, $0.last, $0.completeLength] } == [100, 199, 1000])
-        #expect(ContentRange("bytes 100-199/*")?.completeLength == nil)
-        #expect(ContentRange("bytes 200-100/1000") == nil)
-        #expect(ContentRange("items 1-2/3") == nil)
     }
 
     @Test func resumeDataRoundTripsAndRefusesAnotherKey() throws {

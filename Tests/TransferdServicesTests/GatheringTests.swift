@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import TransferdServices
+import TransferdTestSupport
 
 /// Items submitted while a run is under way go together into the next run; a lone item runs at once.
 @Suite struct GatheringTests {

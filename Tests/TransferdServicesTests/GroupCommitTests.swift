@@ -4,6 +4,7 @@ import Testing
 import TransferdDomain
 import TransferdServices
 import TransferdStorage
+import TransferdTestSupport
 
 @Suite struct GroupCommitTests {
     @Test func callersThatArriveWhileATransactionWaitsForTheWriterShareIt() async throws {

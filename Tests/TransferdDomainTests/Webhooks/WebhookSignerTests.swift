@@ -1,12 +1,6 @@
 import Foundation
 import Testing
 import TransferdDomain
-import TransferdEngine
-import TransferdServices
-import TransferdStorage
-
-@testable import TransferdAPI
-@testable import transferd
 
 @Suite struct WebhookSignerTests {
     /// The example from the Standard Webhooks specification's reference libraries.
