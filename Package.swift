@@ -238,17 +238,24 @@ let package = Package(
             resources: [.copy("Events/recorded-events.tsv")],
             swiftSettings: swiftSettings
         ),
-        // What the engine's tests share: a claimed task's job and transfer.
+        // The tests' HTTP origin on 127.0.0.1, with faults on demand, and the content it serves.
         .target(
-            name: "TransferdEngineTestSupport",
-            dependencies: ["TransferdEngine", "TransferdDomain"],
-            path: "Tests/TransferdEngineTestSupport",
+            name: "TransferdTestOrigins",
+            dependencies: [
+                "TransferdDomain", hummingbird, .product(name: "HummingbirdCore", package: "hummingbird"), logging, serviceLifecycle,
+                compressNIO, crypto, .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/TransferdTestOrigins",
             swiftSettings: swiftSettings
         ),
-        // The engine's parts without a server or an origin: its machines, its queue's cues, what an attempt ends as.
+        // The engine's parts without the service: its machines, its queue's cues, what an attempt ends as, its
+        // runners against the test origin.
         .testTarget(
             name: "TransferdEngineTests",
-            dependencies: ["TransferdEngine", "TransferdDomain", "TransferdEngineTestSupport", "TransferdTestSupport"],
+            dependencies: [
+                "TransferdEngine", "TransferdDomain", "TransferdStorage", "TransferdTestSupport", "TransferdTestOrigins",
+                asyncHTTPClient, crypto,
+            ],
             swiftSettings: swiftSettings
         ),
         // The services' parts over a store of their own, without the API or an origin: gathering, group commits.
@@ -261,7 +268,7 @@ let package = Package(
         .testTarget(
             name: "TransferdTests",
             dependencies: [
-                "transferd", "transferctl", "TransferdClient", "TransferdTestSupport", "TransferdEngineTestSupport", "TransferdJSON",
+                "transferd", "transferctl", "TransferdClient", "TransferdTestSupport", "TransferdTestOrigins", "TransferdJSON",
                 "TransferdDomain",
                 "TransferdStorage", "TransferdEngine", "TransferdS3",
                 "TransferdServices",

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TransferdDomain
 import TransferdEngine
-import TransferdEngineTestSupport
 
 /// What an attempt that threw ends as: a cancellation from inside it interrupts its task, which continues; it
 /// never fails the task (a loaded run once completed ten tasks with "The transfer failed (CancellationError)").

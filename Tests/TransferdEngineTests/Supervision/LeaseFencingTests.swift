@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TransferdDomain
 import TransferdEngine
-import TransferdEngineTestSupport
 
 /// A transfer stops itself once its lease can no longer be counted on, before another instance may take the task
 /// over, however long the renewal it waits for hangs; renewals in time let it run to its end.

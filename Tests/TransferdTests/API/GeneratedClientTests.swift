@@ -2,6 +2,7 @@ import Foundation
 import OpenAPIRuntime
 import Testing
 import TransferdClient
+import TransferdTestOrigins
 
 /// TransferdClient, generated from openapi.yaml, against the real service: a download from start to content, and a
 /// problem, each decoded into the spec's types (a response the spec does not describe would fail to decode).

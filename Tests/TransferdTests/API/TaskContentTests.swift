@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// `GET|HEAD|DELETE …/tasks/{n}/content` on a finished download.
 @Suite struct TaskContentTests {

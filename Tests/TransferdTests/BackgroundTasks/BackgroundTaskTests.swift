@@ -5,6 +5,7 @@ import TransferdDomain
 import TransferdEngine
 import TransferdServices
 import TransferdStorage
+import TransferdTestOrigins
 
 @testable import TransferdAPI
 @testable import transferd

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferdDomain
 import TransferdServices
+import TransferdTestOrigins
 import TransferdTestSupport
 
 @testable import transferd

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferdDomain
+import TransferdTestOrigins
 
 /// `transferctl` as a person sees it: in a pseudo-terminal (tmux), where progress bars redraw in place, colors
 /// follow `NO_COLOR`, tables fit the terminal's width, and `watch` keeps a live table until Ctrl-C.

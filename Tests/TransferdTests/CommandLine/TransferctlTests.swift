@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// The real `transferctl` binary against a real service and origin on 127.0.0.1, its output not a terminal: exit
 /// statuses, saved files and their SHA-256, the API's JSON as it is, and one clear line for every failure.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// The dashboard's forms that change state, as a browser without JavaScript sends them: each needs the session's
 /// CSRF token, acts as the API would, and sends the browser back; a refusal is a page with the API's detail.

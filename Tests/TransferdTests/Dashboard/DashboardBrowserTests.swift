@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// The dashboard in a real browser: headless Chromium driven by Selenium (`Tests/Interop/dashboard_browser.py`)
 /// against a real service, a real origin and a real webhook receiver. Screenshots of every page, at phone and

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Testing
+import TransferdTestOrigins
 import TransferdTestSupport
 
 /// The README's walkthroughs run as written, command by command, against a live service: the transferctl block and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// Bandwidth limits hold downloads to a rate; a limit is a floor on the time taken, so only that is asserted.
 @Suite struct BandwidthLimitTests {

@@ -3,6 +3,7 @@ import Testing
 import TransferdDomain
 import TransferdServices
 import TransferdStorage
+import TransferdTestOrigins
 
 @testable import TransferdAPI
 @testable import TransferdEngine

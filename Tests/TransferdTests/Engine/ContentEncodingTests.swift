@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// `Content-Encoding: gzip` bodies are stored as sent, unless the session sets `decodeContent`.
 @Suite struct ContentEncodingTests {

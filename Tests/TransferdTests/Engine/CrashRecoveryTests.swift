@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// `kill -9` in the middle of many downloads: the next start continues each from its flushed checkpoint.
 @Suite struct CrashRecoveryTests {

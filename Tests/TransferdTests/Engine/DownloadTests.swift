@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// Downloads against the real test origin: bytes, digests, redirects and the ways origins fail.
 @Suite struct DownloadTests {

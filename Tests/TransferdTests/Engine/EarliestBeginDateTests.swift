@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// A task with an `earliestBeginDate` waits, `running`, until then.
 @Suite struct EarliestBeginDateTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// A transfer that is over frees its worker at once: the next task starts while the end of the one before is still
 /// being written. On PostgreSQL, where a claim does not wait for the writer (on SQLite both take the one writer's

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// A download streams through a bounded buffer: its size does not show in the service's memory.
 @Suite struct MemoryTests {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOSSL
 import Testing
+import TransferdTestOrigins
 
 @testable import transferd
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// willPerformHTTPRedirection: every redirect a download meets writes `task.redirected`, and the session's or the
 /// task's redirect policy decides whether it is followed. A redirect not followed completes the task with the 3xx

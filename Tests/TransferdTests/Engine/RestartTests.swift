@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// Stopping the real service and starting a new one on the same data directory loses and duplicates nothing.
 @Suite struct RestartTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// The worker pool's limits and order, observed from the origin's side.
 @Suite struct SchedulerTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// `connections`: one download fetched as parallel range requests into one file, with the same integrity.
 @Suite struct SegmentedDownloadTests {

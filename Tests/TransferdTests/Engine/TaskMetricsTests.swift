@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// URLSessionTaskMetrics (`didFinishCollecting`): a completed task, and its `task.completed` event, carry its
 /// interval, its redirect count and every request of every attempt, with plausible times and byte counts.

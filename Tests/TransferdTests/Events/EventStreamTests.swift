@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import Testing
 import TransferdDomain
+import TransferdTestOrigins
 
 @testable import transferd
 

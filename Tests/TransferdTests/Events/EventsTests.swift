@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// Reading the event log: paging by sequence and long-polling.
 @Suite struct EventsTests {

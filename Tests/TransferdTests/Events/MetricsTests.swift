@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+import TransferdTestOrigins
 
 @testable import transferd
 

@@ -1,4 +1,5 @@
 import Testing
+import TransferdTestOrigins
 
 extension APIClient {
     /// Creates `session` with one download of `size` bytes that the origin sends at 500 kB/s (its ranges recorded

@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdHTTP2
 import NIOSSL
 import Synchronization
+import TransferdTestOrigins
 
 /// An origin over TLS on 127.0.0.1 that offers HTTP/2 (ALPN `h2`, HTTP/1.1 besides), with a certificate from a CA
 /// made for the test (`TestCertificates`): `/files/{size}` serves the test content. `caFile` is the CA to trust.

@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import Synchronization
+import TransferdTestOrigins
 
 /// A webhook subscriber that answers `200` at once and then never finishes its body: it trickles a space every 100
 /// ms, so that only a deadline on the whole exchange ends it (a timeout between reads would not). Counts the

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Synchronization
+import TransferdTestOrigins
 
 /// A real webhook subscriber on 127.0.0.1: records every delivery it gets and answers as the test tells it to.
 final class WebhookReceiver: Sendable {

@@ -4,6 +4,7 @@ import NIOCore
 import Testing
 import TransferdDomain
 import TransferdS3
+import TransferdTestOrigins
 import TransferdTestSupport
 
 @testable import transferd

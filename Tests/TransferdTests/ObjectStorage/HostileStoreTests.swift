@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// One tenant's store accepts parts, refuses every completion (403) and never answers an abort (the attack of issue
 /// 63, item 3), against the real binary: another tenant's content still expires within two sweep intervals while

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import Testing
 import TransferdS3
+import TransferdTestOrigins
 import TransferdTestSupport
 
 @testable import transferd

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import Testing
 import TransferdS3
+import TransferdTestOrigins
 import TransferdTestSupport
 
 /// Uploads from a bucket of a real S3-compatible server (moto's): the object streamed to the target with its length

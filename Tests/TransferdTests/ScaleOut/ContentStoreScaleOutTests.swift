@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import NIOCore
 import Testing
+import TransferdTestOrigins
 import TransferdTestSupport
 
 /// Three instances of transferd, each with a data directory of its own, sharing only a PostgreSQL database and a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// The statements one instance sends PostgreSQL per task (each a round trip), counted by the service itself
 /// (`transferd_database_statements_total`) while the real binary creates 100 small downloads in one batch and runs

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// Three instances of transferd over one PostgreSQL database and one data directory, one of them killed while it
 /// transfers: what it held is continued by the others, and nothing runs twice. Only with

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// Only the service's user can read the data directory: the database, the credentials key and every transferred byte.
 @Suite struct DataDirectoryPermissionsTests {

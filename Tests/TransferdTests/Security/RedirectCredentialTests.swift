@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// A redirect to another origin (scheme, host or port) carries none of the task's or the session's credentials: a
 /// hostile origin cannot collect them by redirecting to a server of its own. Within the task's origin they go on.

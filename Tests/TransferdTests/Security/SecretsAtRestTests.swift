@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferdDomain
+import TransferdTestOrigins
 
 @testable import transferd
 

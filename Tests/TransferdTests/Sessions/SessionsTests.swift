@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// Create-or-reconnect, listing and invalidation of sessions through the API.
 @Suite struct SessionsTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 import TransferdTestSupport
 
 /// `transferd backup` and `transferd restore` against the real binary: a copy of the live SQLite database, taken while

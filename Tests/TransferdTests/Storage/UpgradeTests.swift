@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TransferdTestOrigins
 
 /// A data directory written by the previous release opens with today's code, shows what it held, and continues. It
 /// holds an SQLite database, so these run on SQLite only.

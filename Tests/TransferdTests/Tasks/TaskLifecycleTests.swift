@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// Every client transition of a task through the real API, with the events each one writes.
 @Suite struct TaskLifecycleTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// The real binary on a small file system of its own (a tmpfs in its mount namespace), with two tenants: the
 /// free-space floor holds on every write path, a full disk answers 507 or 503 and never 500, transfers wait for space

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// One tenant cannot starve or stall another's work on the same instance (the real binary, two real tenants).
 @Suite struct NoisyNeighbourTests {

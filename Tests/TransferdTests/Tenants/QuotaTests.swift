@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferdDomain
+import TransferdTestOrigins
 import TransferdTestSupport
 
 /// Quotas per tenant, set from the command line (`transferd tenants set`, `transferd keys create`) while the real

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferdTestOrigins
 
 /// sessionSendsLaunchEvents: a session that does not send launch events keeps its events in the log, readable, and
 /// pushes none to its webhook until it is turned on; then every held event goes out, in order.

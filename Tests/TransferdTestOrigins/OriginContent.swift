@@ -5,12 +5,12 @@ import NIOCore
 
 /// The deterministic bytes the test origin serves: byte `i` of every file depends only on `i`,
 /// so tests can verify any range or digest without keeping files around.
-enum OriginContent {
+package enum OriginContent {
     /// The content repeats with a prime period, so that no power-of-two chunk lines up with a repetition.
-    static let period = 1_048_573
-    static let pattern: [UInt8] = (0..<period).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ ($0 >> 11)) }
+    package static let period = 1_048_573
+    package static let pattern: [UInt8] = (0..<period).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ ($0 >> 11)) }
 
-    static func bytes(_ range: Range<Int>) -> [UInt8] {
+    package static func bytes(_ range: Range<Int>) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(range.count)
         var offset = range.lowerBound
@@ -23,29 +23,29 @@ enum OriginContent {
         return result
     }
 
-    static func buffer(_ range: Range<Int>) -> ByteBuffer {
+    package static func buffer(_ range: Range<Int>) -> ByteBuffer {
         ByteBuffer(bytes: bytes(range))
     }
 
     /// The first `size` bytes, gzip-compressed.
     /// `size` zero bytes gzip-compressed (about a thousandth of it): a decompression bomb.
-    static func gzipZeros(size: Int) throws -> ByteBuffer {
+    package static func gzipZeros(size: Int) throws -> ByteBuffer {
         var zeros = ByteBuffer(repeating: 0, count: size)
         return try zeros.compress(with: .gzip)
     }
 
-    static func gzip(size: Int) throws -> ByteBuffer {
+    package static func gzip(size: Int) throws -> ByteBuffer {
         var plain = buffer(0..<size)
         return try plain.compress(with: .gzip)
     }
 
     /// Lowercase hex SHA-256 of `data`.
-    static func sha256(of data: Data) -> String {
+    package static func sha256(of data: Data) -> String {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Lowercase hex SHA-256 of the first `size` bytes, computed a chunk at a time.
-    static func sha256(size: Int) -> String {
+    package static func sha256(size: Int) -> String {
         var hasher = SHA256()
         var offset = 0
         while offset < size {

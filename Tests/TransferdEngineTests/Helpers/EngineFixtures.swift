@@ -3,9 +3,9 @@ import TransferdDomain
 import TransferdEngine
 
 /// Task 1 of session 1 as the engine sees it once claimed, for tests that run its parts without a service.
-package enum EngineFixtures {
+enum EngineFixtures {
     /// A download of `url`, with the default session configuration.
-    package static func job(_ url: String = "http://127.0.0.1:9/file") -> TransferJob {
+    static func job(_ url: String = "http://127.0.0.1:9/file") -> TransferJob {
         var task = TransferTask(
             sessionId: 1,
             taskIdentifier: 1,
@@ -21,12 +21,12 @@ package enum EngineFixtures {
     }
 
     /// The download's own part of that job.
-    package static let download = DownloadJob(DownloadTransfer(), configuration: .default, bounds: bounds)
+    static let download = DownloadJob(DownloadTransfer(), configuration: .default, bounds: bounds)
 
-    package static let bounds = TransferBounds(maximumDownloadBytes: 1 << 30, maximumRequestTimeout: .seconds(600))
+    static let bounds = TransferBounds(maximumDownloadBytes: 1 << 30, maximumRequestTimeout: .seconds(600))
 
     /// The transfer of that task, its lease held for `duration` from now.
-    package static func transfer(heldFor duration: Duration) -> ActiveTransfer {
+    static func transfer(heldFor duration: Duration) -> ActiveTransfer {
         ActiveTransfer(
             taskID: 1,
             kind: .download,

@@ -33,8 +33,8 @@ import TransferdDomain
 ///   (503 by default, with `Retry-After` when asked), the next ones the file.
 ///
 /// It records every request and how many were in flight at once, per `Host` and in all.
-final class OriginServer: Sendable {
-    static let chunkSize = 64 * 1024
+package final class OriginServer: Sendable {
+    package static let chunkSize = 64 * 1024
 
     private struct State {
         var openGates: Set<String> = []
@@ -52,35 +52,35 @@ final class OriginServer: Sendable {
     }
 
     private let state = Mutex(State())
-    let port: Int
+    package let port: Int
 
     /// The `Range` header of every `/files` request for `name`, in arrival order (nil when absent).
-    func ranges(_ name: String) -> [String?] { state.withLock { $0.ranges[name, default: []] } }
+    package func ranges(_ name: String) -> [String?] { state.withLock { $0.ranges[name, default: []] } }
     /// When each `/files` request for `name` arrived, in order.
-    func arrivals(_ name: String) -> [ContinuousClock.Instant] { state.withLock { $0.arrivals[name, default: []] } }
+    package func arrivals(_ name: String) -> [ContinuousClock.Instant] { state.withLock { $0.arrivals[name, default: []] } }
 
     /// Changes the resource `name`: its ETag differs from now on.
-    func change(_ name: String) {
+    package func change(_ name: String) {
         state.withLock { $0.versions[name, default: 1] += 1 }
     }
     private init(port: Int) {
         self.port = port
     }
 
-    func url(_ path: String, host: String = "127.0.0.1") -> String {
+    package func url(_ path: String, host: String = "127.0.0.1") -> String {
         "http://\(host):\(port)\(path)"
     }
 
-    func open(gate: String) {
+    package func open(gate: String) {
         _ = state.withLock { $0.openGates.insert(gate) }
     }
 
     /// Request URIs in arrival order.
-    var requests: [String] { state.withLock { $0.requests } }
+    package var requests: [String] { state.withLock { $0.requests } }
     /// The headers of the last request, names lowercased.
-    var lastHeaders: [String: String] { state.withLock { $0.lastHeaders } }
-    var maxTotalInFlight: Int { state.withLock { $0.maxTotalInFlight } }
-    func maxInFlight(host: String) -> Int { state.withLock { $0.maxInFlight[host, default: 0] } }
+    package var lastHeaders: [String: String] { state.withLock { $0.lastHeaders } }
+    package var maxTotalInFlight: Int { state.withLock { $0.maxTotalInFlight } }
+    package func maxInFlight(host: String) -> Int { state.withLock { $0.maxInFlight[host, default: 0] } }
 
     private func isOpen(_ gate: String) -> Bool {
         state.withLock { $0.openGates.contains(gate) }
@@ -107,7 +107,7 @@ final class OriginServer: Sendable {
     }
 
     /// Runs an origin for the duration of `body`, on `port` (0 picks a free one).
-    static func with<T: Sendable>(port: Int = 0, _ body: (OriginServer) async throws -> T) async throws -> T {
+    package static func with<T: Sendable>(port: Int = 0, _ body: (OriginServer) async throws -> T) async throws -> T {
         let router = Router()
         let box = Mutex<OriginServer?>(nil)
         @Sendable func origin() -> OriginServer { box.withLock { $0! } }
@@ -270,12 +270,12 @@ final class OriginServer: Sendable {
 
     /// The password (or token) `/basic/{user}/…` and `/bearer/{user}/…` take: not in any URL, so that a test can look
     /// for it where it must not be.
-    static func password(of user: String) -> String {
+    package static func password(of user: String) -> String {
         String(user.reversed()) + "-Pa55"
     }
 
     /// The authentication schemes the origin asks for.
-    enum Scheme {
+    package enum Scheme {
         case basic, bearer
     }
 

@@ -3,8 +3,9 @@ import Foundation
 import Testing
 import TransferdDomain
 import TransferdEngine
-import TransferdEngineTestSupport
 import TransferdStorage
+import TransferdTestOrigins
+import TransferdTestSupport
 
 /// One attempt at a time writes a task's partial file. An attempt whose lease ran out may still be running when
 /// another instance takes the task over (its fence runs late on a loaded machine); were both to write, the late one

@@ -10,8 +10,8 @@ import ServiceLifecycle
 /// the exchanges under way end. Only then, or after a second for a handler that never ends (a tarpit, a hung
 /// origin), is it cancelled. Cancelling it straight away dropped connections still queued for acceptance, and NIO
 /// traps on those (`Deinited NIOAsyncWriter without calling finish()`, apple/swift-nio#2637).
-enum LoopbackServer {
-    static func run<Server: Sendable, T: Sendable>(
+package enum LoopbackServer {
+    package static func run<Server: Sendable, T: Sendable>(
         _ router: Router<BasicRequestContext>,
         port: Int,
         server: HTTPServerBuilder = .http1(),
