@@ -9,6 +9,7 @@ import TransferdTestOrigins
     @Test func a64MiBDownloadDoesNotRaiseTheServicesMemoryByItsSize() async throws {
         try await OriginServer.with { origin in
             let service = try await ServiceProcess.start(dataDirectory: DataDirectories.temporary())
+            defer { service.stopIfRunning() }
             let api = service.api
             try await api.createSession("memory")
             // warm up: pools, caches and the first connection exist before the baseline is taken

@@ -72,6 +72,7 @@ import TransferdTestOrigins
 
             // setup: a transfer under way in a real process
             let first = try await ServiceProcess.start(dataDirectory: dataDirectory)
+            defer { first.stopIfRunning() }
             try await first.api.createSession("sigterm")
             _ = try await first.api.createTask("sigterm", url: origin.url("/gated/held/400000"))
             try await waitUntil { try await first.api.task("sigterm", 1).countOfBytesReceived > 0 }

@@ -250,6 +250,7 @@ import TransferdTestSupport
             // setup: a throttled download under way in a real process, three parts acknowledged
             let dataDirectory = DataDirectories.temporary()
             let first = try await ServiceProcess.start(dataDirectory: dataDirectory)
+            defer { first.stopIfRunning() }
             _ = try await first.api.send(.PUT, "/v1/storage/archive", json: Self.storage(server, bucket: bucket))
             try await first.api.createSession("objects")
             _ = try await first.api.createTask(

@@ -313,6 +313,7 @@ import TransferdTestOrigins
         try await UploadReceiver.with { receiver in
             let dataDirectory = DataDirectories.temporary()
             let first = try await ServiceProcess.start(dataDirectory: dataDirectory)
+            defer { first.stopIfRunning() }
             try await first.api.createSession("crash")
             try await first.api.stageFile("data", size: 2_000_000)
             _ = try await first.api.createTask(
