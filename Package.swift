@@ -286,14 +286,15 @@ let package = Package(
     ]
 )
 
-// `TRANSFERD_UNITS=1 swift test --scratch-path .build-units`: the unit layers alone (the JSON, domain and storage
-// targets and their tests), without the engine, the services, the API and the end-to-end suite. SwiftPM links every
-// test target of a package into one binary, so this is the way to run the fast ones after a change to an interface
-// below them.
+// `TRANSFERD_UNITS=1 swift test --scratch-path .build-units`: the layers' own tests alone (JSON, domain, storage, S3,
+// engine and services, with their targets), without the API, the binaries and the end-to-end suite. SwiftPM links
+// every test target of a package into one binary, so this is the way to run the fast ones after a change to an
+// interface below them.
 if ProcessInfo.processInfo.environment["TRANSFERD_UNITS"] != nil {
     let units: Set = [
         "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdMigrations", "TransferdTestSupport", "TransferdJSONTests",
-        "TransferdDomainTests", "TransferdStorageTests", "TransferdS3", "TransferdS3Tests",
+        "TransferdDomainTests", "TransferdStorageTests", "TransferdS3", "TransferdS3Tests", "TransferdEngine", "TransferdServices",
+        "TransferdTestOrigins", "TransferdEngineTests", "TransferdServicesTests",
     ]
     package.targets.removeAll { !units.contains($0.name) }
     package.products.removeAll()
