@@ -2,9 +2,10 @@
 """A DNS rebinding attack, for transferd to withstand: a DNS server (dnspython) for names under `.test`, and two
 HTTP servers on the same port, one at the public address and one at the internal address.
 
-    rebinding_lab.py DNS_ADDRESS PUBLIC_ADDRESS INTERNAL_ADDRESS NAME=SAFE_ANSWERS ...
+    rebinding_lab.py PUBLIC_ADDRESS INTERNAL_ADDRESS NAME=SAFE_ANSWERS ...
 
-The DNS server listens on DNS_ADDRESS:53 (UDP and TCP). It answers a name's first SAFE_ANSWERS A queries with
+The DNS server listens on port 53 (UDP and TCP) of an address of 127.0.53.0/24 that no other lab holds: labs run side
+by side, and two that drew the same address once shared its UDP port unnoticed and refused its TCP one. It answers a name's first SAFE_ANSWERS A queries with
 PUBLIC_ADDRESS, and every later one with INTERNAL_ADDRESS, with a TTL of 0, as an attacker's server would once the
 victim has checked the name. Names are counted case-insensitively and without a trailing dot. A name not listed is
 always public. AAAA queries get no answer.
@@ -12,9 +13,10 @@ always public. AAAA queries get no answer.
 The public server answers `GET /redirect?to=URL` with a 302 to URL, `GET /data` with "public content", and records
 `POST /hook`. The internal server answers everything with "internal secret" and records it: a request that reaches
 it is the attack succeeding. `GET /report` on the public server returns the A queries per name, the internal server's
-requests and the hooks received, as JSON. Prints the servers' port.
+requests and the hooks received, as JSON. Prints the servers' port and the DNS server's address, on one line.
 """
 import json
+import random
 import socket
 import socketserver
 import sys
@@ -27,8 +29,8 @@ import dns.rcode
 import dns.rdatatype
 import dns.rrset
 
-dns_address, public_address, internal_address = sys.argv[1:4]
-safe_answers = {name.lower(): int(count) for name, count in (arg.split("=") for arg in sys.argv[4:])}
+public_address, internal_address = sys.argv[1:3]
+safe_answers = {name.lower(): int(count) for name, count in (arg.split("=") for arg in sys.argv[3:])}
 lock = threading.Lock()
 queries = {}
 internal_requests = []
@@ -115,17 +117,23 @@ def main():
             break
         except OSError:
             public.server_close()
-    socketserver.ThreadingUDPServer.allow_reuse_address = True
+    # UDP without SO_REUSEADDR, so that an address another lab holds refuses the bind instead of sharing it; TCP with
+    # it, so that one a lab left in TIME_WAIT is taken again.
     socketserver.ThreadingTCPServer.allow_reuse_address = True
-    servers = [
-        public,
-        internal,
-        socketserver.ThreadingUDPServer((dns_address, 53), UDPHandler),
-        socketserver.ThreadingTCPServer((dns_address, 53), TCPHandler),
-    ]
-    for server in servers[1:]:
+    while True:
+        dns_address = f"127.0.53.{random.randint(1, 254)}"
+        try:
+            udp = socketserver.ThreadingUDPServer((dns_address, 53), UDPHandler)
+        except OSError:
+            continue
+        try:
+            tcp = socketserver.ThreadingTCPServer((dns_address, 53), TCPHandler)
+            break
+        except OSError:
+            udp.server_close()
+    for server in [internal, udp, tcp]:
         threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(port, flush=True)
+    print(f"{port} {dns_address}", flush=True)  # one write: the test reads the first chunk it gets
     public.serve_forever()
 
 

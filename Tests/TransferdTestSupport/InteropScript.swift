@@ -20,9 +20,16 @@ package struct InteropScript {
         )
     }
 
-    /// The first line the script prints (a server's port); empty when it exits first (a missing package).
+    /// The first line the script prints (a server's port); what it printed when it exits first (a missing package).
+    /// Read to its newline: a line may come in more than one write (Python's `print` of several values did).
     package func firstLine() -> String {
-        String(decoding: process.output.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        var data = Data()
+        while !data.contains(UInt8(ascii: "\n")) {
+            let chunk = process.output.availableData
+            if chunk.isEmpty { break }
+            data.append(chunk)
+        }
+        return String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
     }
 
     /// Everything the script prints, once it has exited (within `timeout`); throws when it failed. It waits without holding a thread:

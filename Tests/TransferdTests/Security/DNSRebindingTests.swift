@@ -75,10 +75,17 @@ import Testing
     /// Runs `body` with the lab answering `names` (`name=count`), and a service in a process of its own whose only
     /// DNS server the lab is, and which may reach the public address alone.
     static func withLab(_ names: [String], _ body: (_ port: Int, ServiceProcess) async throws -> Void) async throws {
-        let nameserver = "127.0.53.\(Int.random(in: 1...254))"
-        let lab = try InteropScript("rebinding_lab.py", arguments: [nameserver, "127.0.0.2", "127.0.0.1"] + names)
+        let lab = try InteropScript("rebinding_lab.py", arguments: ["127.0.0.2", "127.0.0.1"] + names)
         defer { lab.process.send(SIGTERM) }
-        let port = try #require(Int(lab.firstLine()), "rebinding_lab.py did not start (pip install dnspython)")
+        let line = lab.firstLine()
+        let started = line.split(separator: " ")
+        guard started.count == 2, let port = Int(started[0]) else {
+            // What the script printed before it exited, to the end: a missing package (pip install dnspython).
+            let rest = try await lab.result(timeout: .seconds(10))
+            Issue.record("rebinding_lab.py printed no port and address: \(line)\n\(rest)")
+            throw CancellationError()
+        }
+        let nameserver = String(started[1])
         let service = try await ServiceProcess.start(
             dataDirectory: DataDirectories.temporary(),
             allowedDestinations: ["127.0.0.2/32"],
