@@ -216,7 +216,7 @@ package final class ActiveTransfer: Sendable {
 
     /// Stops the transfer; the first reason given wins.
     package func interrupt(_ reason: Interruption) {
-        state.withLock { _ = $0.attempt.interrupt(reason) }
+        state.withLock { $0.attempt.interrupt(reason) }
         interrupted.ring()
     }
 

@@ -34,12 +34,9 @@ package struct TransferAttemptStateMachine: Sendable {
         unrecordedResponse = nil
     }
 
-    /// Asked to stop for `reason`: kept when it is the first. Returns whether it was.
-    @discardableResult
-    package mutating func interrupt(_ reason: ActiveTransfer.Interruption) -> Bool {
-        guard interruption == nil else { return false }
-        interruption = reason
-        return true
+    /// Asked to stop for `reason`: kept when it is the first.
+    package mutating func interrupt(_ reason: ActiveTransfer.Interruption) {
+        if interruption == nil { interruption = reason }
     }
 
     /// It is over; its end is being recorded.
