@@ -1,10 +1,13 @@
 import GRDB
+import GRDBSQLite
 
 /// One row of a query's result, read by column position or by name, its values converted as GRDB converts them
-/// (dates from their stored text, booleans from integers). A row of SQLite is GRDB's own, read in place; a row of
-/// another database is a list of values with its result's column names.
+/// (dates from their stored text, booleans from integers). A row of SQLite is read in place, from SQLite's statement
+/// or GRDB's row; a row of another database is a list of values with its result's column names.
 package struct StoredRow {
     private enum Source {
+        /// The current row of an SQLite statement being stepped.
+        case statement(SQLiteStatement)
         /// A row of GRDB's, with its statement's column names (kept by the statement, which SQLite prepares once).
         case grdb(Row, names: [String])
         case values([DatabaseValue])
@@ -20,6 +23,10 @@ package struct StoredRow {
         (source, offset, columns) = (.grdb(row, names: names), 0, nil)
     }
 
+    init(statement: SQLiteStatement, columns: ColumnNames) {
+        (source, offset, self.columns) = (.statement(statement), 0, columns)
+    }
+
     init(values: [DatabaseValue], columns: ColumnNames) {
         (source, offset, self.columns) = (.values(values), 0, columns)
     }
@@ -32,6 +39,8 @@ package struct StoredRow {
     /// value of another type, is a schema error, and stops the process as GRDB does.
     package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
         switch source {
+        case .statement(let statement):
+            Self.converted(DatabaseValue(sqliteStatement: statement, index: CInt(offset + index)), "column \(index)")
         case .grdb(let row, _): row[offset + index]
         case .values(let values): Self.converted(values[offset + index], "column \(index)")
         }
@@ -40,6 +49,9 @@ package struct StoredRow {
     /// The value at `index`, read from SQLite's statement without a `DatabaseValue` in between.
     package subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
         switch source {
+        case .statement(let statement):
+            Value.fromStatement(statement, atUncheckedIndex: CInt(offset + index))
+                ?? Self.converted(DatabaseValue(sqliteStatement: statement, index: CInt(offset + index)), "column \(index)")
         case .grdb(let row, _): row[offset + index]
         case .values(let values): Self.converted(values[offset + index], "column \(index)")
         }
@@ -50,7 +62,7 @@ package struct StoredRow {
         switch (source, columns) {
         case (.grdb(let row, _), nil): row[column]
         case (_, let columns?): self[columns.index(column)] as Value
-        case (.values, nil): fatalError("a row of values has its column names")
+        case (.statement, nil), (.values, nil): fatalError("a row of a statement or of values has its column names")
         }
     }
 
@@ -58,7 +70,7 @@ package struct StoredRow {
         switch (source, columns) {
         case (.grdb(let row, _), nil): row[column]
         case (_, let columns?): self[columns.index(column)] as Value
-        case (.values, nil): fatalError("a row of values has its column names")
+        case (.statement, nil), (.values, nil): fatalError("a row of a statement or of values has its column names")
         }
     }
 
@@ -67,7 +79,7 @@ package struct StoredRow {
         if let columns { return columns.names }
         return switch source {
         case .grdb(_, let names): names
-        case .values: fatalError("a row of values has its column names")
+        case .statement, .values: fatalError("a row of a statement or of values has its column names")
         }
     }
 
@@ -97,8 +109,14 @@ final class ColumnNames: Sendable {
         self.positions = positions
     }
 
+    /// The position of the first column named `column`; SQLite's names keep the case they were written in, so a
+    /// name of another case is found too, as GRDB finds it.
     func index(_ column: String) -> Int {
-        guard let index = positions[column] else { fatalError("the result has no column `\(column)`") }
+        if let index = positions[column] { return index }
+        let lowercased = column.lowercased()
+        guard let index = names.firstIndex(where: { $0.lowercased() == lowercased }) else {
+            fatalError("the result has no column `\(column)`")
+        }
         return index
     }
 }

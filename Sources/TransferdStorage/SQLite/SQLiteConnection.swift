@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// A GRDB connection as the repositories use it: every statement is prepared once per connection and cached, and
 /// rows are read in place from SQLite's statement. GRDB lets a connection be used only inside its own access (on its
@@ -35,12 +36,35 @@ struct SQLiteConnection: SQLConnection {
         return id
     }
 
+    /// A query that writes nothing is stepped here and its rows read in place from SQLite's statement; one that
+    /// writes (`RETURNING`) goes through GRDB's cursor, which tells GRDB's transaction tracking what it did.
     nonisolated(nonsending) func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
         try budget?.spend()
         try access { db in
             let statement = try db.cachedStatement(sql: sql)
-            let (rows, names) = (try Row.fetchCursor(statement, arguments: StatementArguments(arguments)), statement.columnNames)
-            while let row = try rows.next() { try body(StoredRow(row, names: names)) }
+            let bound = StatementArguments(arguments)
+            guard statement.isReadonly else {
+                let (rows, names) = (try Row.fetchCursor(statement, arguments: bound), statement.columnNames)
+                while let row = try rows.next() { try body(StoredRow(row, names: names)) }
+                return
+            }
+            try statement.setArguments(bound)
+            let (sqlite, columns) = (statement.sqliteStatement, StatementColumns.of(statement))
+            // Reset at once, so that a read outside a transaction lets go of its snapshot.
+            defer { sqlite3_reset(sqlite) }
+            while true {
+                switch sqlite3_step(sqlite) {
+                case SQLITE_ROW: try body(StoredRow(statement: sqlite, columns: columns))
+                case SQLITE_DONE: return
+                case let code:
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code),
+                        message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                        sql: sql,
+                        arguments: bound
+                    )
+                }
+            }
         }
     }
 }
