@@ -9,6 +9,17 @@ import time
 import urllib.request
 
 
+REFERENCE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Reference")
+
+
+def reference_binary(name):
+    """The executable `name` of the references' package (Tests/Benchmarks/Reference), built in release mode."""
+    build = subprocess.run(["swift", "build", "-c", "release", "--product", name], cwd=REFERENCE, capture_output=True, text=True)
+    if build.returncode != 0:
+        sys.exit(build.stdout + build.stderr)
+    return os.path.join(REFERENCE, ".build", "release", name)
+
+
 def timed_child(argv):
     """Runs a command; returns (seconds, peak resident KiB).
 

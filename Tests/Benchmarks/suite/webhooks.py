@@ -3,11 +3,12 @@ import asyncio
 import contextlib
 import json
 import statistics
+import subprocess
 import threading
 import time
 from datetime import datetime
 
-from .common import NO_LIMITS, Client, start_transferd, stop_transferd
+from .common import NO_LIMITS, Client, reference_binary, start_transferd, stop_transferd
 from .origin import Nginx
 from .scaleout import PostgresCluster
 
@@ -76,6 +77,8 @@ def webhooks_benchmark(binary, workdir, sessions, events_per_session, paced_even
         sqlite, postgres = results["SQLite"][index], results["PostgreSQL"][index]
         print(f"{name:<46} {sqlite:9.{decimals}f} {postgres:11.{decimals}f} {target:>8}")
     print(f"{'every session delivered in order':<46} {str(results['SQLite'][3]):>9} {str(results['PostgreSQL'][3]):>11}")
+    rate, cpu = reference_to_nginx(workdir, sessions, events_per_session)
+    print(f"{'the webhook reference to nginx: AsyncHTTPClient alone, /s':<46} {rate:9.0f} ({cpu:.0f} µs of CPU a delivery)")
     retry_after, silent = (recovered(binary, workdir, sessions, headers) for headers in (b"Retry-After: 1\r\n", b""))
     print(f"\nWebhooks after a 20 s outage: {sessions} sessions × 3 deliveries waiting in the 5-minute retry slot (SQLite)")
     print(f"{'seconds from the subscriber back to the last delivery':<58} {'':>9} {'target':>8}")
@@ -157,6 +160,22 @@ def delivered_to_nginx(binary, workdir, sessions, events_per_session, backlog_fi
     finally:
         client.close()
         stop_transferd(process)
+        nginx.close()
+
+
+def reference_to_nginx(workdir, sessions, events_per_session):
+    """The webhook reference's deliveries a second to nginx and its CPU microseconds a delivery: `sessions` senders
+    POSTing `events_per_session` signed payloads each, one in flight per session, through AsyncHTTPClient alone."""
+    binary = reference_binary("webhook-reference")
+    nginx = Nginx(workdir, workdir, hooks=True)
+    try:
+        out = subprocess.run(
+            [binary, f"http://127.0.0.1:{nginx.port}/hook", str(sessions), str(events_per_session)],
+            capture_output=True, text=True, check=True,
+        )
+        rate, cpu = out.stdout.split()
+        return float(rate), float(cpu)
+    finally:
         nginx.close()
 
 
