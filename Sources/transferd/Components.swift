@@ -26,7 +26,9 @@ struct Components: Sendable {
     let api: APIDependencies
 
     init(configuration: Configuration, logger: Logger) async throws {
-        let (clock, instance) = (configuration.clock, configuration.instance)
+        let clock = configuration.clock
+        var instance = configuration.instance
+        instance.sharesDatabase = configuration.databaseURL != nil
         let signals = SignalBus()
         try DataDirectoryPermissions.restrict(configuration.dataDirectory)
         let credentialsKey = try CredentialsKey.key(dataDirectory: configuration.dataDirectory, configured: configuration.credentialsKey)
@@ -57,7 +59,13 @@ struct Components: Sendable {
 
         let quotas = TenantQuotas(defaults: configuration.limits.defaultQuota)
         let tenants = TenantService(store: store, defaults: quotas.defaults)
-        let eventLog = EventLog(store: store, signal: EventSignal(), clock: clock, metrics: metrics)
+        let eventLog = EventLog(
+            store: store,
+            signal: EventSignal(),
+            clock: clock,
+            metrics: metrics,
+            sharedDatabase: instance.sharesDatabase
+        )
         let transfers = ActiveTransfers()
         let started = StartedTasks(
             transfers: transfers,

@@ -356,6 +356,5 @@ private final class GatedStore: Store {
         await store.isReachable()
     }
 
-    var isShared: Bool { false }
     var statistics: StoreStatistics? { nil }
 }

@@ -11,11 +11,21 @@ package struct Instance: Sendable {
     /// How long a lease holds without renewal: how long a dead instance's work waits before another continues it.
     package let leaseTimeout: TimeInterval
     package let clock: any WallClock
+    /// Whether other instances may share its database (PostgreSQL). If not, this instance owns it (SQLite): every
+    /// lease in it is this instance's, and nothing changes it but this instance.
+    package var sharesDatabase: Bool
 
-    package init(id: String, leaseTimeout: TimeInterval, clock: any WallClock = SystemClock()) {
+    package init(id: String, leaseTimeout: TimeInterval, clock: any WallClock = SystemClock(), sharesDatabase: Bool = false) {
         self.id = id
         self.leaseTimeout = leaseTimeout
         self.clock = clock
+        self.sharesDatabase = sharesDatabase
+    }
+
+    /// Whose leases are left over when this instance starts, for it to free at once: its own, or (nil) every one
+    /// when it owns the database.
+    package var leftoverLeasesOwner: String? {
+        sharesDatabase ? id : nil
     }
 
     /// When a lease taken or renewed at `now` expires.

@@ -33,8 +33,6 @@ package protocol Store: Sendable {
     func renew<T: Sendable>(_ body: @escaping @Sendable (any Repositories) async throws -> T) async throws -> T
     /// Whether the store answers a trivial query (readiness).
     func isReachable() async -> Bool
-    /// Whether other instances may share the database (PostgreSQL); if not, this instance owns it (SQLite).
-    var isShared: Bool { get }
     /// What a shared store counts of its statements and retries; nil for one in process (SQLite), whose statements
     /// are calls, not round trips.
     var statistics: StoreStatistics? { get }

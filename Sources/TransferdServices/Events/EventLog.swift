@@ -10,12 +10,15 @@ package struct EventLog: Sendable {
     let clock: any WallClock
     /// Counts every committed event, and what it tells of tasks and bytes.
     let metrics: ServiceMetrics
+    /// Whether other instances append to the log too (``Instance/sharesDatabase``): their notifications can be lost.
+    let sharedDatabase: Bool
 
-    package init(store: any Store, signal: EventSignal, clock: any WallClock, metrics: ServiceMetrics) {
+    package init(store: any Store, signal: EventSignal, clock: any WallClock, metrics: ServiceMetrics, sharedDatabase: Bool) {
         self.store = store
         self.signal = signal
         self.clock = clock
         self.metrics = metrics
+        self.sharedDatabase = sharedDatabase
     }
 
     /// An event to append: its session, payload and task.
@@ -182,7 +185,7 @@ package struct EventLog: Sendable {
     /// position is read with the events, after them, so that a trim between the two is seen.
     package func events(tenantID: Int64, after cursor: TenantEventCursor, limit: Int, wait: Duration) async throws -> [TenantEvent] {
         let deadline = ContinuousClock.now + wait
-        let recheck: Duration = store.isShared ? .seconds(1) : wait
+        let recheck: Duration = sharedDatabase ? .seconds(1) : wait
         while true {
             let seen = signal.version(sessionID: EventSignal.everySession)
             let (events, trimmed) = try await store.lookup { repositories in

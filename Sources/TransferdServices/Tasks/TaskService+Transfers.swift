@@ -10,7 +10,7 @@ extension TaskService: TransferReporter {
     /// database) expire, for the scheduler to take back; background-task deadlines that passed while the service was
     /// down take effect, before anything of their sessions runs.
     package func prepareQueue() async throws {
-        let owner = store.isShared ? instance.id : nil
+        let owner = instance.leftoverLeasesOwner
         try await store.write { try await $0.queue.expireLeases(ownedBy: owner) }
         _ = try await backgroundTasks.processDeadlines()
     }
@@ -194,7 +194,7 @@ extension TaskService: TransferReporter {
         release: @escaping @Sendable () -> Void
     ) async throws {
         let end = TransferEnds.Item(transfer: transfer, outcome: outcome, bytes: bytes, release: release, traceparent: Trace.parent)
-        if store.isShared, await ends.submit(end, { await TransferEnds(service: self).writeAlone($0) }) { return }
+        if instance.sharesDatabase, await ends.submit(end, { await TransferEnds(service: self).writeAlone($0) }) { return }
         try await writes.write(end, by: TransferEnds(service: self), forSession: transfer.queue.sessionID)
     }
 }

@@ -212,7 +212,7 @@ package struct TaskService: Sendable {
     /// engine has workers free for them (``StartedTasks``); how many it kept, nil for none.
     private func keepWorkers(for tasks: [TransferTask], in session: Session, at now: Date) async throws -> Int? {
         let configuration = session.configuration
-        guard store.isShared, !configuration.discretionary, tasks.count <= configuration.maximumConnectionsPerHost,
+        guard instance.sharesDatabase, !configuration.discretionary, tasks.count <= configuration.maximumConnectionsPerHost,
             tasks.allSatisfy({
                 $0.state == .running && $0.kind == .download && $0.origin == tasks[0].origin && ($0.earliestBeginDate ?? now) <= now
             })

@@ -81,7 +81,7 @@ package struct Dispatcher: Service {
 
     package func run() async throws {
         // What this instance held before it stopped (every lease, when it owns the database) is free at once.
-        let owner = store.isShared ? instance.id : nil
+        let owner = instance.leftoverLeasesOwner
         try await store.write { try await $0.sessions.expireDeliveryLeases(ownedBy: owner) }
         await withDiscardingTaskGroup { group in
             await loop.run("read the outbox") {

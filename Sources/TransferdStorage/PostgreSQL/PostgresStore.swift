@@ -209,8 +209,6 @@ package final class PostgresStore: Store {
         }
     }
 
-    package var isShared: Bool { true }
-
     package func isReachable() async -> Bool {
         (try? await read { _ in 1 }) == 1
     }

@@ -109,8 +109,6 @@ package final class SQLiteStore: Store {
         nil
     }
 
-    package var isShared: Bool { false }
-
     package var statistics: StoreStatistics? { nil }
 
     package func isReachable() async -> Bool {

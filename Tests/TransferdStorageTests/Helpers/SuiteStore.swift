@@ -28,3 +28,8 @@ enum SuiteStore {
         return try await with(dataDirectory: dataDirectory, databaseURL: SuiteDatabase.url(forDataDirectory: dataDirectory), body)
     }
 }
+
+extension Store {
+    /// Whether this is PostgreSQL's store, which other instances may share: some of its statements are its own.
+    var isShared: Bool { self is PostgresStore }
+}
