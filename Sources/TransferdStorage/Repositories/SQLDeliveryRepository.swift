@@ -249,28 +249,33 @@ struct SQLDeliveryRepository: DeliveryRepository {
         try await db.value("SELECT COUNT(*) FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant)", []) ?? 0
     }
 
+    /// The session's lowest pending delivery, if its deliveries go out now: its endpoint is not disabled and the
+    /// session sends launch events. One statement: the conditions are the session's, so they keep or drop every
+    /// pending delivery alike.
     func pendingHead(sessionID: Int64) async throws -> Delivery? {
-        let head = try await db.fetchOne(
-            "SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id = ? ORDER BY sequence LIMIT 1\(db.rowLock)",
+        try await db.fetchOne(
+            """
+            SELECT d.* FROM deliveries d \(Self.headJoins)
+            WHERE d.status = \(Delivery.Status.pending.sqlConstant) AND d.session_id = ? AND \(Self.endpointEnabled)
+              AND s.sends_launch_events = 1
+            ORDER BY d.sequence LIMIT 1\(db.rowLock(of: "d"))
+            """,
             [sessionID],
             Delivery.init(row:)
         )
-        guard let head, try await sending(head) != nil else { return nil }
-        return head
     }
 
     /// The session's head with its tenant and endpoint, if its deliveries go out now: its endpoint is not disabled,
-    /// the session sends launch events, and (when `lease` names an owner and a time) that owner could lease its
-    /// deliveries then.
-    private func sending(_ head: Delivery, leasableBy lease: (owner: String, at: String)? = nil) async throws -> DeliveryHead? {
+    /// the session sends launch events, and that owner could lease its deliveries at that time.
+    private func sending(_ head: Delivery, leasableBy lease: (owner: String, at: String)) async throws -> DeliveryHead? {
         try await db.fetchOne(
             """
             SELECT s.tenant_id AS head_tenant, w.endpoint_key AS head_endpoint, w.max_deliveries_per_second AS head_rate,
               NULL AS endpoint_columns, ep.*
             FROM webhooks w JOIN sessions s ON s.id = w.session_id LEFT JOIN \(WebhookEndpoint.table) ep ON ep.key = w.endpoint_key
-            WHERE w.session_id = ? AND \(Self.endpointEnabled) AND s.sends_launch_events = 1\(lease == nil ? "" : " AND \(SQLSessionRepository.deliveriesFree)")
+            WHERE w.session_id = ? AND \(Self.endpointEnabled) AND s.sends_launch_events = 1 AND \(SQLSessionRepository.deliveriesFree)
             """,
-            lease.map { [head.sessionId, $0.owner, $0.at] } ?? [head.sessionId]
+            [head.sessionId, lease.owner, lease.at]
         ) { row in
             let parts = row.parts(Self.headLayout)
             return try Self.head(head, parts[0], endpoint: parts[1])
