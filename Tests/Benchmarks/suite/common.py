@@ -1,4 +1,5 @@
 """What every benchmark needs: transferd processes, the API, peak memory, wrk."""
+import functools
 import http.client
 import json
 import os
@@ -12,8 +13,10 @@ import urllib.request
 REFERENCE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Reference")
 
 
+@functools.cache
 def reference_binary(name):
-    """The executable `name` of the references' package (Tests/Benchmarks/Reference), built in release mode."""
+    """The executable `name` of the references' package (Tests/Benchmarks/Reference), built in release mode, once a
+    run: each round of --baseline asks for it again."""
     build = subprocess.run(["swift", "build", "-c", "release", "--product", name], cwd=REFERENCE, capture_output=True, text=True)
     if build.returncode != 0:
         sys.exit(build.stdout + build.stderr)

@@ -82,8 +82,7 @@ import Testing
         guard started.count == 2, let port = Int(started[0]) else {
             // What the script printed before it exited, to the end: a missing package (pip install dnspython).
             let rest = try await lab.result(timeout: .seconds(10))
-            Issue.record("rebinding_lab.py printed no port and address: \(line)\n\(rest)")
-            throw CancellationError()
+            throw LabDidNotStart(output: line + "\n" + rest)
         }
         let nameserver = String(started[1])
         let service = try await ServiceProcess.start(
@@ -127,4 +126,10 @@ import Testing
             #expect(report.queries["store.test"] ?? 0 >= 2, "looked up again at the request: \(report.queries)")
         }
     }
+}
+
+/// The lab printed no port and address: what it printed instead (a missing package: pip install dnspython).
+private struct LabDidNotStart: Error, CustomStringConvertible {
+    let output: String
+    var description: String { "rebinding_lab.py printed no port and address: \(output)" }
 }

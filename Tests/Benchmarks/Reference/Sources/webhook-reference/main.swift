@@ -44,7 +44,12 @@ func send(session: Int, sequence: Int) async throws {
     request.body = .bytes(body)
     let response = try await client.execute(request, timeout: .seconds(30))
     for try await _ in response.body {}
-    guard (200..<300).contains(response.status.code) else { throw HTTPClientError.invalidURL }
+    guard (200..<300).contains(response.status.code) else { throw Refused(status: response.status.code) }
+}
+
+/// The receiver answered a webhook other than 2xx: the run measures nothing.
+struct Refused: Error {
+    let status: UInt
 }
 
 func cpuSeconds() -> Double {
