@@ -38,21 +38,6 @@ struct TestDatabase {
         return Dictionary(uniqueKeysWithValues: rows.map { (Int($0[0]), Int($0[1])) })
     }
 
-    /// Waits until the statements PostgreSQL runs now in this database are over: after a `kill -9`, a statement the
-    /// instance sent before it died still runs, and commits (an end is one statement without a transaction). Another
-    /// database's statements (a benchmark's beside the suite) are not waited for.
-    func waitUntilStatementsUnderWayEnd() async throws {
-        let now = try await rows("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)")[0][0]
-        try await waitUntil {
-            try await rows(
-                """
-                SELECT COUNT(*) FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND datname = current_database()
-                  AND query_start < to_timestamp(\(now) / 1000000.0)
-                """
-            )[0][0] == 0
-        }
-    }
-
     /// Runs `sql`; returns its rows' integer columns.
     func rows(_ sql: String) async throws -> [[Int64]] {
         guard let url = SuiteDatabase.url(forDataDirectory: dataDirectory) else {
