@@ -33,7 +33,7 @@ package protocol DeliveryRepository {
     /// and the subscriber's health, and when the answer delivered it, that the subscriber acknowledged its event
     /// (and so every earlier one). Returns, for each, whether its delivery was still pending and, when the answer
     /// delivered it, the session's next pending delivery if that is due by `now` (while its subscriber is enabled),
-    /// with its content on PostgreSQL.
+    /// with its content.
     /// A session whose answer returns no next delivery, and every session in `releasing`, is given back: `owner`'s
     /// lease of its deliveries ends. One statement on PostgreSQL, which takes the sessions' rows in ascending order.
     func record(

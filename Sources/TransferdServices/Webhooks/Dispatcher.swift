@@ -16,7 +16,7 @@ import TransferdJSON
 /// expires, and another goes on from the first unacknowledged delivery.
 ///
 /// A session that is claimed keeps sending while its next delivery is due, for up to `turn` deliveries; the
-/// transaction that records one answer finds the next (on PostgreSQL with what it sends), so a busy session costs
+/// transaction that records one answer finds the next with what it sends, so a busy session costs
 /// no claim per delivery. Then it goes back in line behind the sessions that have waited longer. The answers that a
 /// group commit gathers are recorded together, whatever their sessions (``AnswerRecords``).
 ///
