@@ -264,6 +264,15 @@ let package = Package(
             dependencies: ["TransferdServices", "TransferdStorage", "TransferdDomain", "TransferdTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // The API's answers through its router, in process, over the services the composition root builds on SQLite.
+        .testTarget(
+            name: "TransferdAPITests",
+            dependencies: [
+                "transferd", "TransferdTestSupport", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"), logging,
+            ],
+            swiftSettings: swiftSettings
+        ),
         // End to end: the real service, binaries and servers.
         .testTarget(
             name: "TransferdTests",
@@ -287,14 +296,15 @@ let package = Package(
 )
 
 // `TRANSFERD_UNITS=1 swift test --scratch-path .build-units`: the layers' own tests alone (JSON, domain, storage, S3,
-// engine and services, with their targets), without the API, the binaries and the end-to-end suite. SwiftPM links
+// engine, services and the API through its router, with their targets), without transferctl, the client and the
+// end-to-end suite. SwiftPM links
 // every test target of a package into one binary, so this is the way to run the fast ones after a change to an
 // interface below them.
 if ProcessInfo.processInfo.environment["TRANSFERD_UNITS"] != nil {
     let units: Set = [
         "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdMigrations", "TransferdTestSupport", "TransferdJSONTests",
         "TransferdDomainTests", "TransferdStorageTests", "TransferdS3", "TransferdS3Tests", "TransferdEngine", "TransferdServices",
-        "TransferdTestOrigins", "TransferdEngineTests", "TransferdServicesTests",
+        "TransferdTestOrigins", "TransferdEngineTests", "TransferdServicesTests", "TransferdAPI", "transferd", "TransferdAPITests",
     ]
     package.targets.removeAll { !units.contains($0.name) }
     package.products.removeAll()

@@ -1,23 +1,10 @@
 import Foundation
 import Testing
 
-/// Every response names its request (`X-Request-Id`): the client's id when it sent a usable one, a new one
-/// otherwise, problems included; with `--log-format json` each line is an object carrying it.
-@Suite struct RequestIDTests {
-    @Test func aClientsRequestIDComesBackAndOneIsMadeWhenAbsent() async throws {
-        try await TestService.routed { api in
-            let given = try await api.send(.GET, "/v1/sessions", headers: [("X-Request-Id", "client-42")])
-            let made = try await api.send(.GET, "/v1/sessions")
-            let problem = try await api.send(.GET, "/v1/sessions/missing", headers: [("X-Request-Id", "client-43")])
-            let unusable = try await api.send(.GET, "/v1/sessions", headers: [("X-Request-Id", String(repeating: "x", count: 300))])
-
-            #expect(given.headers.first(name: "X-Request-Id") == "client-42")
-            #expect(made.headers.first(name: "X-Request-Id")?.count == 36, "a new UUID")
-            #expect(problem.status == 404 && problem.headers.first(name: "X-Request-Id") == "client-43")
-            #expect(unusable.headers.first(name: "X-Request-Id")?.count == 36, "too long to echo: replaced")
-        }
-    }
-
+/// A request's ids go on with what it causes: with `--log-format json` each log line is an object carrying its
+/// request id and `traceparent`, and the webhook deliveries it causes carry its `traceparent` on. (That every answer
+/// names its request is `TransferdAPITests`' `RequestIDTests`.)
+@Suite struct RequestIDPropagationTests {
     @Test func jsonLogsAreOneObjectALineWithTheRequestID() async throws {
         let service = try await ServiceProcess.start(dataDirectory: DataDirectories.temporary(), log: ("json", "debug"))
         defer { service.stopIfRunning() }
