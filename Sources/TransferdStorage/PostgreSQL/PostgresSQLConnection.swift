@@ -33,6 +33,7 @@ struct PostgresSQLConnection: SQLConnection {
     let held = HeldStatements()
 
     var dialect: SQLDialect { .postgres }
+    var outbox: any OutboxPaths { PostgresOutbox() }
 
     /// `FOR NO KEY UPDATE`, the lock an `UPDATE` of the row takes itself: one that already changed the row (a
     /// trigger's counters on its session) asks for nothing more, where `FOR UPDATE` asked for a stronger lock and

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import TransferdDomain
 
-/// The outbox's deliveries and their attempts.
+/// The outbox's deliveries and their attempts, in the SQL both databases speak; the hot paths, the sessions' heads and
+/// the answers recorded, are each database's own (``OutboxPaths``).
 struct SQLDeliveryRepository: DeliveryRepository {
     let db: any SQLConnection
     let vault: CredentialVault
@@ -151,63 +152,21 @@ struct SQLDeliveryRepository: DeliveryRepository {
     private static let progressTypesSQL = "(" + progressTypes.map(\.sqlConstant).joined(separator: ", ") + ")"
 
     func pendingHeads(exceptSessions: [Int64], leasableBy owner: String, at now: Date) async throws -> [DeliveryHead] {
-        let busy = Set(exceptSessions)
-        let lease = (owner, StoredDate.text(now))
-        guard db.dialect == .sqlite else {
-            return try await db.fetchAll(Self.headsWalk, [lease.0, lease.1]) { row in
-                let parts = row.parts(Self.headsWalkLayout)
-                return try Self.head(try Delivery(row: parts[0]), parts[0], endpoint: parts[1])
-            }
-            .filter { !busy.contains($0.delivery.sessionId) }
-        }
-        var heads: [DeliveryHead] = []
-        var session = Int64.min
-        // One seek per session with pending deliveries: its lowest pending sequence is its head.
-        while let head = try await db.fetchOne(
-            """
-            SELECT * FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id > ?
-            ORDER BY session_id, sequence LIMIT 1
-            """,
-            [session],
-            Delivery.init(row:)
-        ) {
-            session = head.sessionId
-            if !busy.contains(session), let sent = try await sending(head, leasableBy: lease) { heads.append(sent) }
-        }
-        return heads.sorted { $0.delivery.nextAttemptAt < $1.delivery.nextAttemptAt }
+        try await db.outbox.pendingHeads(db, vault: vault, exceptSessions: exceptSessions, leasableBy: owner, at: now)
     }
 
-    /// The heads of every session's pending deliveries whose subscriber is enabled, with their tenants, the earliest
-    /// due first, in one statement: the same seek a session as SQLite's walk, each from the session before it (a
-    /// statement a session was as many round trips as sessions with a backlog, every time the dispatcher looked).
-    /// Each head's row, its subscriber's and its session's are read by their keys, in a lateral join per head
-    /// (`OFFSET 0` keeps the planner from flattening it). Joined plainly, the planner chose by the statistics of
-    /// the moment: a scan of every delivery (25 ms against 3 ms for 100 sessions and 10,000 deliveries), or, on a
-    /// fresh database, every session against every head (10–17 ms against 1 ms for 100 sessions).
-    private static let headsWalk = """
-        WITH RECURSIVE heads (session_id, id) AS (
-            (SELECT session_id, id FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) ORDER BY session_id, sequence LIMIT 1)
-            UNION ALL
-            SELECT next.session_id, next.id FROM heads CROSS JOIN LATERAL (
-                SELECT session_id, id FROM deliveries
-                WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id > heads.session_id
-                ORDER BY session_id, sequence LIMIT 1
-            ) AS next
-        )
-        SELECT d.* FROM heads h CROSS JOIN LATERAL (
-            SELECT \(headColumns)
-            FROM deliveries d \(headJoins)
-            WHERE d.id = h.id AND \(endpointEnabled) AND s.sends_launch_events = 1 AND \(SQLSessionRepository.deliveriesFree)
-            OFFSET 0
-        ) AS d
-        ORDER BY d.next_attempt_at
-        """
-
-    private static let headsWalkLayout = JoinLayout(after: ["endpoint_columns"])
+    func record(
+        _ answers: [AnsweredDelivery],
+        releasing: [Int64],
+        leasedTo owner: String,
+        dueBy now: Date
+    ) async throws -> [(recorded: Bool, next: DueDelivery?)] {
+        try await db.outbox.record(db, vault: vault, answers, releasing: releasing, leasedTo: owner, dueBy: now)
+    }
 
     /// A head's columns: the delivery `d`, its session's tenant, its endpoint's key and rate limit, then after a marker
     /// its endpoint's row (NULL when it has none), as ``head(_:_:endpoint:)`` reads them.
-    private static let headColumns =
+    static let headColumns =
         "d.*, s.tenant_id AS head_tenant, w.endpoint_key AS head_endpoint, w.max_deliveries_per_second AS head_rate, NULL AS endpoint_columns, ep.*"
     /// What a head is read with: `w` its subscriber, `s` its session, `ep` its endpoint.
     static let headJoins = """
@@ -217,7 +176,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
     /// Whether the endpoint `ep` of a subscriber sends: it has no row, or is not disabled.
     static let endpointEnabled = "(ep.state IS NULL OR ep.state <> 'disabled')"
 
-    private static func head(_ delivery: Delivery, _ row: StoredRow, endpoint: StoredRow) throws -> DeliveryHead {
+    static func head(_ delivery: Delivery, _ row: StoredRow, endpoint: StoredRow) throws -> DeliveryHead {
         DeliveryHead(
             delivery: delivery,
             tenantID: row["head_tenant"],
@@ -264,23 +223,4 @@ struct SQLDeliveryRepository: DeliveryRepository {
             Delivery.init(row:)
         )
     }
-
-    /// The session's head with its tenant and endpoint, if its deliveries go out now: its endpoint is not disabled,
-    /// the session sends launch events, and that owner could lease its deliveries at that time.
-    private func sending(_ head: Delivery, leasableBy lease: (owner: String, at: String)) async throws -> DeliveryHead? {
-        try await db.fetchOne(
-            """
-            SELECT s.tenant_id AS head_tenant, w.endpoint_key AS head_endpoint, w.max_deliveries_per_second AS head_rate,
-              NULL AS endpoint_columns, ep.*
-            FROM webhooks w JOIN sessions s ON s.id = w.session_id LEFT JOIN \(WebhookEndpoint.table) ep ON ep.key = w.endpoint_key
-            WHERE w.session_id = ? AND \(Self.endpointEnabled) AND s.sends_launch_events = 1 AND \(SQLSessionRepository.deliveriesFree)
-            """,
-            [head.sessionId, lease.owner, lease.at]
-        ) { row in
-            let parts = row.parts(Self.headLayout)
-            return try Self.head(head, parts[0], endpoint: parts[1])
-        }
-    }
-
-    private static let headLayout = JoinLayout(after: ["endpoint_columns"])
 }

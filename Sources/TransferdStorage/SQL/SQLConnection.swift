@@ -9,6 +9,8 @@ package typealias SQLArguments = [(any DatabaseValueConvertible)?]
 /// executor, a statement that left it would go back through its loop's queue while its transaction held a connection.
 package protocol SQLConnection {
     var dialect: SQLDialect { get }
+    /// The outbox's hot paths, written for this connection's database.
+    var outbox: any OutboxPaths { get }
     /// The clause that locks the rows a query reads until the transaction ends, written after a query whose rows
     /// the transaction may change: a write under READ COMMITTED (PostgreSQL's) must not change a row from what it
     /// read while another transaction changed it since (a lost update). Empty where the transaction has the

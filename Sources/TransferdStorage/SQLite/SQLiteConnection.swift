@@ -12,6 +12,7 @@ struct SQLiteConnection: SQLConnection {
     var budget: StatementBudget? = nil
 
     var dialect: SQLDialect { .sqlite }
+    var outbox: any OutboxPaths { SQLiteOutbox() }
 
     func rowLock(of table: String?) -> String { "" }
 

@@ -2,36 +2,66 @@ import Foundation
 import GRDB
 import TransferdDomain
 
-/// A batch of answers recorded, with the next deliveries they make due.
-extension SQLDeliveryRepository {
+/// The outbox's hot paths on PostgreSQL: each one statement, whatever the number of sessions or answers, since a
+/// statement is a round trip.
+struct PostgresOutbox: OutboxPaths {
+    func pendingHeads(
+        _ db: any SQLConnection,
+        vault: CredentialVault,
+        exceptSessions: [Int64],
+        leasableBy owner: String,
+        at now: Date
+    ) async throws -> [DeliveryHead] {
+        let busy = Set(exceptSessions)
+        return try await db.fetchAll(Self.headsWalk, [owner, StoredDate.text(now)]) { row in
+            let parts = row.parts(Self.headsWalkLayout)
+            return try SQLDeliveryRepository.head(try Delivery(row: parts[0]), parts[0], endpoint: parts[1])
+        }
+        .filter { !busy.contains($0.delivery.sessionId) }
+    }
+
+    /// The heads of every session's pending deliveries whose subscriber is enabled, with their tenants, the earliest
+    /// due first, in one statement: the same seek a session as SQLite's walk, each from the session before it (a
+    /// statement a session was as many round trips as sessions with a backlog, every time the dispatcher looked).
+    /// Each head's row, its subscriber's and its session's are read by their keys, in a lateral join per head
+    /// (`OFFSET 0` keeps the planner from flattening it). Joined plainly, the planner chose by the statistics of
+    /// the moment: a scan of every delivery (25 ms against 3 ms for 100 sessions and 10,000 deliveries), or, on a
+    /// fresh database, every session against every head (10–17 ms against 1 ms for 100 sessions).
+    private static let headsWalk = """
+        WITH RECURSIVE heads (session_id, id) AS (
+            (SELECT session_id, id FROM deliveries WHERE status = \(Delivery.Status.pending.sqlConstant) ORDER BY session_id, sequence LIMIT 1)
+            UNION ALL
+            SELECT next.session_id, next.id FROM heads CROSS JOIN LATERAL (
+                SELECT session_id, id FROM deliveries
+                WHERE status = \(Delivery.Status.pending.sqlConstant) AND session_id > heads.session_id
+                ORDER BY session_id, sequence LIMIT 1
+            ) AS next
+        )
+        SELECT d.* FROM heads h CROSS JOIN LATERAL (
+            SELECT \(SQLDeliveryRepository.headColumns)
+            FROM deliveries d \(SQLDeliveryRepository.headJoins)
+            WHERE d.id = h.id AND \(SQLDeliveryRepository.endpointEnabled) AND s.sends_launch_events = 1 AND \(SQLSessionRepository.deliveriesFree)
+            OFFSET 0
+        ) AS d
+        ORDER BY d.next_attempt_at
+        """
+
+    private static let headsWalkLayout = JoinLayout(after: ["endpoint_columns"])
+
     func record(
+        _ db: any SQLConnection,
+        vault: CredentialVault,
         _ answers: [AnsweredDelivery],
         releasing: [Int64],
         leasedTo owner: String,
         dueBy now: Date
     ) async throws -> [(recorded: Bool, next: DueDelivery?)] {
-        guard db.dialect == .postgres else {
-            let sessions = SQLSessionRepository(db: db, vault: vault)
-            var outcomes: [(recorded: Bool, next: DueDelivery?)] = []
-            for answer in answers {
-                let outcome = try await record(answer)
-                guard let next = outcome.next, next.nextAttemptAt <= now else {
-                    try await sessions.releaseDeliveries(sessionID: answer.delivery.sessionId, owner: owner)
-                    outcomes.append((outcome.recorded, nil))
-                    continue
-                }
-                // Read here rather than by the sender: one statement in the writer's transaction costs less than a
-                // read transaction of its own.
-                outcomes.append((outcome.recorded, DueDelivery(next, content: try await content(of: next))))
-            }
-            for sessionID in releasing { try await sessions.releaseDeliveries(sessionID: sessionID, owner: owner) }
-            return outcomes
-        }
+        let outbox = SQLDeliveryRepository(db: db, vault: vault)
         guard !answers.isEmpty || !releasing.isEmpty else { return [] }
         var arguments: SQLArguments = []
         for (ordinal, answer) in answers.enumerated() {
             let (attempt, delivery) = (answer.attempt, answer.delivery)
-            arguments += [ordinal, delivery.sequence, delivery.sessionId] + Self.changes(of: delivery)
+            arguments += [ordinal, delivery.sequence, delivery.sessionId] + SQLDeliveryRepository.changes(of: delivery)
             arguments += [StoredDate.text(attempt.attemptedAt), attempt.statusCode, attempt.latencyMs, attempt.error, attempt.probe]
             arguments += [attempt.reply]
         }
@@ -41,7 +71,7 @@ extension SQLDeliveryRepository {
             let parts = row.parts(Self.recordingLayout)
             let recorded = (parts[0]["recorded"] as Int64) == 1
             guard (parts[1]["id"] as Int64?) != nil else { return (recorded, nil) }
-            return (recorded, DueDelivery(try Delivery(row: parts[1]), content: try content(Array(parts[2...]))))
+            return (recorded, DueDelivery(try Delivery(row: parts[1]), content: try outbox.content(Array(parts[2...]))))
         }
     }
 
@@ -89,9 +119,9 @@ extension SQLDeliveryRepository {
             ),
             next AS MATERIALIZED (
                 SELECT a.delivery_id AS answered_id, n.* FROM answered a CROSS JOIN gate CROSS JOIN LATERAL (
-                    SELECT d.* FROM deliveries d \(headJoins)
+                    SELECT d.* FROM deliveries d \(SQLDeliveryRepository.headJoins)
                     WHERE d.status = \(pending) AND d.session_id = a.session_id AND d.sequence > a.sequence
-                      AND \(Self.endpointEnabled) AND s.sends_launch_events = 1
+                      AND \(SQLDeliveryRepository.endpointEnabled) AND s.sends_launch_events = 1
                     ORDER BY d.sequence LIMIT 1 FOR UPDATE OF d
                 ) AS n
                 WHERE a.status = \(delivered) AND a.delivery_id IN (SELECT id FROM updated) AND n.next_attempt_at <= ?
@@ -111,29 +141,12 @@ extension SQLDeliveryRepository {
                 WHERE s.id = c.id AND (c.acknowledged > s.last_acknowledged_sequence OR (c.unneeded AND s.delivery_owner = ?))
             )
             SELECT a.delivery_id IN (SELECT id FROM updated) AS recorded, NULL AS next_columns, n.*, NULL AS content_columns,
-                \(contentColumns)
+                \(SQLDeliveryRepository.contentColumns)
             FROM answered a LEFT JOIN next n ON n.answered_id = a.delivery_id
             LEFT JOIN events e ON e.id = n.event_id LEFT JOIN sessions s ON s.id = n.session_id
             LEFT JOIN webhooks w ON w.session_id = n.session_id \(WebhookSubscription.endpointJoin)
-            LEFT JOIN tasks t ON t.session_id = n.session_id AND t.task_identifier = n.task_identifier AND \(carriesTask("e"))
+            LEFT JOIN tasks t ON t.session_id = n.session_id AND t.task_identifier = n.task_identifier AND \(SQLDeliveryRepository.carriesTask("e"))
             ORDER BY a.ordinal
             """
-    }
-
-    /// Records one answer (SQLite): its attempt, then what it changed, while the delivery is pending.
-    private func record(_ answer: AnsweredDelivery) async throws -> (recorded: Bool, next: Delivery?) {
-        let (attempt, delivery) = (answer.attempt, answer.delivery)
-        let columns = attempt.storedColumns()
-        try await db.execute(
-            "INSERT INTO \(DeliveryAttempt.table) (\(columns.map(\.key).joined(separator: ", "))) VALUES (\(Placeholders.list(columns.count)))",
-            columns.map(\.value)
-        )
-        guard try await update(delivery, ifStatus: .pending) else { return (false, nil) }
-        guard delivery.status == .delivered else { return (true, nil) }
-        try await db.execute(
-            "UPDATE sessions SET last_acknowledged_sequence = ? WHERE id = ? AND last_acknowledged_sequence < ?",
-            [delivery.sequence, delivery.sessionId, delivery.sequence]
-        )
-        return (true, try await pendingHead(sessionID: delivery.sessionId))
     }
 }

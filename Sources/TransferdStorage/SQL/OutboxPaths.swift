@@ -1,0 +1,25 @@
+import Foundation
+import TransferdDomain
+
+/// The outbox's hot paths, which each database takes its own way (`PostgreSQL/PostgresOutbox.swift`,
+/// `SQLite/SQLiteOutbox.swift`): the sessions' heads, and subscribers' answers recorded with the next deliveries they
+/// make due. Each is ``DeliveryRepository``'s operation of the same name, over the connection `db`; the repository
+/// shares the rest of its SQL between the two (``SQLDeliveryRepository``).
+package protocol OutboxPaths: Sendable {
+    func pendingHeads(
+        _ db: any SQLConnection,
+        vault: CredentialVault,
+        exceptSessions: [Int64],
+        leasableBy owner: String,
+        at now: Date
+    ) async throws -> [DeliveryHead]
+
+    func record(
+        _ db: any SQLConnection,
+        vault: CredentialVault,
+        _ answers: [AnsweredDelivery],
+        releasing: [Int64],
+        leasedTo owner: String,
+        dueBy now: Date
+    ) async throws -> [(recorded: Bool, next: DueDelivery?)]
+}
