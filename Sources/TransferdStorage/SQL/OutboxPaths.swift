@@ -5,7 +5,7 @@ import TransferdDomain
 /// `SQLite/SQLiteOutbox.swift`): the sessions' heads, and subscribers' answers recorded with the next deliveries they
 /// make due. Each is ``DeliveryRepository``'s operation of the same name, over the connection `db`; the repository
 /// shares the rest of its SQL between the two (``SQLDeliveryRepository``).
-package protocol OutboxPaths: Sendable {
+protocol OutboxPaths: Sendable {
     func pendingHeads(
         _ db: any SQLConnection,
         vault: CredentialVault,

@@ -7,10 +7,12 @@ package typealias SQLArguments = [(any DatabaseValueConvertible)?]
 /// `?` placeholders, their arguments and results as GRDB's database values, whichever database runs them. Its
 /// statements run on their caller's executor (`nonisolated(nonsending)`): under NIO's event loops as the global
 /// executor, a statement that left it would go back through its loop's queue while its transaction held a connection.
-package protocol SQLConnection {
+protocol SQLConnection {
     var dialect: SQLDialect { get }
     /// The outbox's hot paths, written for this connection's database.
     var outbox: any OutboxPaths { get }
+    /// The event log's paths, written for this connection's database.
+    var eventLog: any EventLogPaths { get }
     /// The clause that locks the rows a query reads until the transaction ends, written after a query whose rows
     /// the transaction may change: a write under READ COMMITTED (PostgreSQL's) must not change a row from what it
     /// read while another transaction changed it since (a lost update). Empty where the transaction has the

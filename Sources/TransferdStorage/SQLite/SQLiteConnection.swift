@@ -13,6 +13,7 @@ struct SQLiteConnection: SQLConnection {
 
     var dialect: SQLDialect { .sqlite }
     var outbox: any OutboxPaths { SQLiteOutbox() }
+    var eventLog: any EventLogPaths { SQLiteEventLog() }
 
     func rowLock(of table: String?) -> String { "" }
 
