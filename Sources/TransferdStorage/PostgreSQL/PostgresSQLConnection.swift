@@ -35,6 +35,7 @@ struct PostgresSQLConnection: SQLConnection {
     var dialect: SQLDialect { .postgres }
     var outbox: any OutboxPaths { PostgresOutbox() }
     var eventLog: any EventLogPaths { PostgresEventLog() }
+    var queue: any QueuePaths { PostgresQueue() }
 
     /// `FOR NO KEY UPDATE`, the lock an `UPDATE` of the row takes itself: one that already changed the row (a
     /// trigger's counters on its session) asks for nothing more, where `FOR UPDATE` asked for a stronger lock and

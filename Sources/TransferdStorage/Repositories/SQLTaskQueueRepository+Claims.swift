@@ -11,48 +11,13 @@ extension SQLTaskQueueRepository {
         ending: [Int64],
         depth: Int
     ) async throws -> (QueueOverview, [QueuedTask]) {
-        guard db.dialect == .postgres else {
-            let overview = try await overview(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending)
-            return (overview, overview.anyClaimable ? try await queueHeads(from: overview, dueAt: now, depth: depth, firstPage: nil) : [])
-        }
-        // The first queue's page comes with the overview: the statement a claim most often needs after it. A claim's
-        // first read takes its turn, and is made again if a claim leased between its snapshot and the turn.
-        let turn = db.claimTurn.flatMap { $0.isWaiting ? $0 : nil }
-        let (sql, arguments) = overviewStatement(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending, takingTurn: turn != nil)
-        var overview: QueueOverview?
-        var leasedMeanwhile = false
-        var page = QueuePage()
-        try await db.forEachRow(
-            """
-            SELECT o.*, NULL AS head_columns, h.* FROM (\(sql)) AS o LEFT JOIN LATERAL (
-                SELECT \(pageColumns(after: "o.first_session_id", "o.first_origin"))
-                \(pageSource(of: "o.first_session_id", "o.first_origin"))
-            ) AS h ON o.any_claimable
-            """,
-            arguments + [TaskState.running, TaskState.running, TaskState.running, StoredDate.text(now), depth]
-        ) { row in
-            let parts = row.parts(Self.claimOverviewLayout)
-            if overview == nil {
-                overview = try Self.overview(from: parts[0])
-                if turn != nil { leasedMeanwhile = (parts[0]["leases_at_turn"] as Int64) != parts[0]["leases_seen"] }
-            }
-            guard (parts[1][TaskColumn.id] as Int64?) != nil else { return }
-            try page.add(parts[1], vault: vault)
-        }
-        turn?.taken()
-        if leasedMeanwhile { return try await claimable(dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending, depth: depth) }
-        guard let overview, overview.anyClaimable else { return (overview ?? QueueOverview(), []) }
-        return (overview, try await queueHeads(from: overview, dueAt: now, depth: depth, firstPage: page))
+        try await db.queue.claimable(self, dueAfter: now, leasesAt: leaseNow, owner: owner, ending: ending, depth: depth)
     }
-
-    /// The overview's part and its first page's, after `head_columns`. Whether the overview takes a turn changes its
-    /// columns; the layout cuts a result of other names again.
-    private static let claimOverviewLayout = JoinLayout(after: ["head_columns"])
 
     /// The queue heads from the overview's first queue on; `firstPage`, when read with the overview, is the first
     /// queue's (at most `depth` tasks, read before the active background tasks were known: enough, for a boosted task
     /// among them only takes the place it holds already).
-    private func queueHeads(from overview: QueueOverview, dueAt now: Date, depth: Int, firstPage: QueuePage?) async throws -> [QueuedTask] {
+    func queueHeads(from overview: QueueOverview, dueAt now: Date, depth: Int, firstPage: QueuePage?) async throws -> [QueuedTask] {
         let (boosted, boostedRevisions) = overview.anyBackgroundTaskActive ? try await boostedTasks(dueAt: now) : ([], [:])
         let boostedIDs = Set(boosted.map(\.rowID))
         var heads: [QueuedTask] = []
@@ -113,9 +78,9 @@ extension SQLTaskQueueRepository {
 
     /// A queue page's columns: the task's, its session's configuration and tenant, and the queue after `session` and
     /// `origin` (two SQL expressions).
-    private func pageColumns(after session: String, _ origin: String) -> String {
+    func pageColumns(after session: String, _ origin: String) -> String {
         """
-        t.*, \(revisionColumn), s.configuration AS session_configuration, s.tenant_id AS session_tenant,
+        t.*, \(db.queue.revisionColumn), s.configuration AS session_configuration, s.tenant_id AS session_tenant,
                (SELECT session_id FROM tasks WHERE state = ? AND (session_id, origin) > (\(session), \(origin))
                 ORDER BY session_id, origin LIMIT 1) AS next_session_id,
                (SELECT origin FROM tasks WHERE state = ? AND (session_id, origin) > (\(session), \(origin))
@@ -125,17 +90,17 @@ extension SQLTaskQueueRepository {
 
     /// Where a queue page's rows come from: the queue of `session` and `origin` (two SQL expressions), its queued
     /// tasks due at a bound time, leased to no one, at most a bound number, locked unless another claim holds them.
-    private func pageSource(of session: String, _ origin: String) -> String {
+    func pageSource(of session: String, _ origin: String) -> String {
         """
         FROM tasks t JOIN sessions s ON s.id = t.session_id
         WHERE t.state = ? AND t.session_id = \(session) AND t.origin = \(origin) AND t.lease_owner IS NULL
           AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)
-        ORDER BY t.priority DESC, t.id LIMIT ?\(skipLocked(of: "t"))
+        ORDER BY t.priority DESC, t.id LIMIT ?\(db.queue.skipLocked(of: "t"))
         """
     }
 
     /// One queue's tasks as a claim reads them, with the queue's session and the queue that follows.
-    private struct QueuePage {
+    struct QueuePage {
         var tasks: [TransferTask] = []
         var revisions: [Int64: String] = [:]
         var session: (configuration: String, tenant: Int64)?
@@ -170,9 +135,9 @@ extension SQLTaskQueueRepository {
         var (tasks, revisions) = ([TransferTask](), [Int64: String]())
         try await db.forEachRow(
             """
-            SELECT t.*, \(revisionColumn) FROM background_tasks b CROSS JOIN tasks t
+            SELECT t.*, \(db.queue.revisionColumn) FROM background_tasks b CROSS JOIN tasks t
             WHERE b.state = ? AND t.background_task IS NOT NULL AND t.background_task = b.public_id AND t.state = ?
-              AND t.lease_owner IS NULL AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)\(skipLocked(of: "t"))
+              AND t.lease_owner IS NULL AND (t.next_attempt_at IS NULL OR t.next_attempt_at <= ?)\(db.queue.skipLocked(of: "t"))
             """,
             [BackgroundTask.State.active, TaskState.running, StoredDate.text(now)]
         ) { row in
@@ -181,22 +146,6 @@ extension SQLTaskQueueRepository {
             revisions[task.rowID] = row["revision"]
         }
         return (tasks, revisions)
-    }
-
-    /// A claim's read of a task's revision, `revision` (none on SQLite).
-    private var revisionColumn: String {
-        switch db.dialect {
-        case .sqlite: "NULL AS revision"
-        case .postgres: "CAST(t.xmin AS text) AS revision"
-        }
-    }
-
-    /// On PostgreSQL, locks the rows a claim reads and passes over those another transaction has locked.
-    private func skipLocked(of table: String? = nil) -> String {
-        switch db.dialect {
-        case .sqlite: ""
-        case .postgres: " FOR UPDATE\(table.map { " OF " + $0 } ?? "") SKIP LOCKED"
-        }
     }
 
     /// The session's configuration and tenant.

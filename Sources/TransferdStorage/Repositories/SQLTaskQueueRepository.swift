@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import TransferdDomain
 
-/// The queue of transfer tasks and its leases. A claim's reads are in `SQLTaskQueueRepository+Claims.swift`.
+/// The queue of transfer tasks and its leases. A claim's reads are in `SQLTaskQueueRepository+Claims.swift`; what each
+/// database does its own way is behind ``QueuePaths``.
 struct SQLTaskQueueRepository: TaskQueueRepository, TaskRows {
     let db: any SQLConnection
     let vault: CredentialVault
@@ -51,17 +52,7 @@ struct SQLTaskQueueRepository: TaskQueueRepository, TaskRows {
         takingTurn: Bool = false
     ) -> (String, SQLArguments) {
         // The ending tasks travel as one JSON array too: one statement text however many there are.
-        let underway =
-            switch db.dialect {
-            case .sqlite:
-                """
-                SELECT json_group_array(json_array(session_id, origin, n)) FROM (
-                    SELECT session_id, origin, COUNT(*) AS n FROM tasks
-                    WHERE lease_owner IS NOT NULL AND lease_expires_at > ? AND id NOT IN (SELECT value FROM json_each(?))
-                    GROUP BY session_id, origin) AS underway
-                """
-            case .postgres: Self.underwayWalk
-            }
+        let underway = db.queue.underwayCounts
         let first = "FROM tasks WHERE state = ? ORDER BY session_id, origin LIMIT 1"
         return (
             """
@@ -101,30 +92,6 @@ struct SQLTaskQueueRepository: TaskQueueRepository, TaskRows {
             anyClaimable: row[7]
         )
     }
-
-    /// The transfers under way per queue (PostgreSQL), as a JSON array of `[session, origin, count]`: the queues
-    /// holding a leased task, each found from the one before by a seek of `tasks_underway`, then each queue's live
-    /// leases counted in it. Grouped over the table instead, the count was a scan of every task whenever the planner
-    /// had no statistics yet (a new database: 0.9 ms a claim against 0.1 ms), for it took most tasks to be leased.
-    private static let underwayWalk = """
-        SELECT CAST(COALESCE(json_agg(json_build_array(queues.session_id, queues.origin, counted.n)), '[]') AS text) FROM (
-            WITH RECURSIVE queues (session_id, origin) AS (
-                (SELECT session_id, origin FROM tasks WHERE lease_owner IS NOT NULL ORDER BY session_id, origin LIMIT 1)
-                UNION ALL
-                SELECT next.session_id, next.origin FROM queues CROSS JOIN LATERAL (
-                    SELECT session_id, origin FROM tasks
-                    WHERE lease_owner IS NOT NULL AND (session_id, origin) > (queues.session_id, queues.origin)
-                    ORDER BY session_id, origin LIMIT 1
-                ) AS next
-            )
-            SELECT * FROM queues
-        ) AS queues CROSS JOIN LATERAL (
-            SELECT COUNT(*) AS n FROM tasks
-            WHERE lease_owner IS NOT NULL AND session_id = queues.session_id AND origin = queues.origin AND lease_expires_at > ?
-              AND id NOT IN (SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST(? AS jsonb)))
-        ) AS counted
-        WHERE counted.n > 0
-        """
 
     func anyWaiting(for reason: TransferTask.WaitingReason, at now: Date) async throws -> Bool {
         try await db.fetchOne(
@@ -174,40 +141,16 @@ struct SQLTaskQueueRepository: TaskQueueRepository, TaskRows {
 
     func releaseLeases(ids: [Int64], owner: String) async throws -> (tasks: [TransferTask], workloads: [Int64: SessionWorkload]) {
         guard !ids.isEmpty else { return ([], [:]) }
-        let release = """
-            UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id IN (\(Placeholders.list(ids.count))) AND lease_owner = ?
-            RETURNING *
-            """
-        guard db.dialect == .postgres else {
-            let released = try await tasks(release, ids + [owner])
-            var workloads: [Int64: SessionWorkload] = [:]
-            for session in Set(released.map(\.sessionId)) { workloads[session] = try await workload(sessionID: session) }
-            return (released, workloads)
-        }
-        // The sessions' rows are locked after the tasks', as every write of a task takes them.
-        var (released, workloads) = ([TransferTask](), [Int64: SessionWorkload]())
-        try await db.forEachRow(
-            """
-            WITH released AS (\(release))
-            SELECT released.*, w.workload_session, w.workload_state, w.workload_cancels, w.workload_busy, w.workload_unfinished
-            FROM released JOIN (
-                SELECT id AS workload_session, state AS workload_state, cancel_on_invalidate AS workload_cancels,
-                       tasks_running + tasks_canceling AS workload_busy,
-                       tasks_suspended + tasks_running + tasks_canceling AS workload_unfinished
-                FROM sessions WHERE id IN (SELECT session_id FROM released) ORDER BY id FOR NO KEY UPDATE
-            ) AS w ON w.workload_session = released.session_id
-            """,
-            ids + [owner]
-        ) { row in
-            released.append(try TransferTask(row: row, vault: vault))
-            workloads[row["workload_session"]] = SessionWorkload(
-                state: try RowCoding.enumeration(row, "workload_state"),
-                cancelsTasks: row["workload_cancels"],
-                busy: row["workload_busy"],
-                unfinished: row["workload_unfinished"]
-            )
-        }
-        return (released, workloads)
+        return try await db.queue.releaseLeases(self, ids: ids, owner: owner)
+    }
+
+    /// The statement that gives back `count` tasks' leases held by an owner, returning the tasks: the ids, then the
+    /// owner.
+    static func release(_ count: Int) -> String {
+        """
+        UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id IN (\(Placeholders.list(count))) AND lease_owner = ?
+        RETURNING *
+        """
     }
 
     func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>] {

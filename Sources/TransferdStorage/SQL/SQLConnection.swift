@@ -13,6 +13,8 @@ protocol SQLConnection {
     var outbox: any OutboxPaths { get }
     /// The event log's paths, written for this connection's database.
     var eventLog: any EventLogPaths { get }
+    /// The task queue's paths, written for this connection's database.
+    var queue: any QueuePaths { get }
     /// The clause that locks the rows a query reads until the transaction ends, written after a query whose rows
     /// the transaction may change: a write under READ COMMITTED (PostgreSQL's) must not change a row from what it
     /// read while another transaction changed it since (a lost update). Empty where the transaction has the

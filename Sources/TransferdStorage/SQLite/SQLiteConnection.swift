@@ -14,6 +14,7 @@ struct SQLiteConnection: SQLConnection {
     var dialect: SQLDialect { .sqlite }
     var outbox: any OutboxPaths { SQLiteOutbox() }
     var eventLog: any EventLogPaths { SQLiteEventLog() }
+    var queue: any QueuePaths { SQLiteQueue() }
 
     func rowLock(of table: String?) -> String { "" }
 
