@@ -6,14 +6,13 @@ import TransferdDomain
 /// statement is a round trip.
 struct PostgresOutbox: OutboxPaths {
     func pendingHeads(
-        _ db: any SQLConnection,
-        vault: CredentialVault,
+        _ outbox: SQLDeliveryRepository,
         exceptSessions: [Int64],
         leasableBy owner: String,
         at now: Date
     ) async throws -> [DeliveryHead] {
         let busy = Set(exceptSessions)
-        return try await db.fetchAll(Self.headsWalk, [owner, StoredDate.text(now)]) { row in
+        return try await outbox.db.fetchAll(Self.headsWalk, [owner, StoredDate.text(now)]) { row in
             let parts = row.parts(Self.headsWalkLayout)
             return try SQLDeliveryRepository.head(try Delivery(row: parts[0]), parts[0], endpoint: parts[1])
         }
@@ -49,14 +48,13 @@ struct PostgresOutbox: OutboxPaths {
     private static let headsWalkLayout = JoinLayout(after: ["endpoint_columns"])
 
     func record(
-        _ db: any SQLConnection,
-        vault: CredentialVault,
+        _ outbox: SQLDeliveryRepository,
         _ answers: [AnsweredDelivery],
         releasing: [Int64],
         leasedTo owner: String,
         dueBy now: Date
     ) async throws -> [(recorded: Bool, next: DueDelivery?)] {
-        let outbox = SQLDeliveryRepository(db: db, vault: vault)
+        let db = outbox.db
         guard !answers.isEmpty || !releasing.isEmpty else { return [] }
         var arguments: SQLArguments = []
         for (ordinal, answer) in answers.enumerated() {

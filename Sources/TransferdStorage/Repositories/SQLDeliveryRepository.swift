@@ -152,7 +152,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
     private static let progressTypesSQL = "(" + progressTypes.map(\.sqlConstant).joined(separator: ", ") + ")"
 
     func pendingHeads(exceptSessions: [Int64], leasableBy owner: String, at now: Date) async throws -> [DeliveryHead] {
-        try await db.outbox.pendingHeads(db, vault: vault, exceptSessions: exceptSessions, leasableBy: owner, at: now)
+        try await db.outbox.pendingHeads(self, exceptSessions: exceptSessions, leasableBy: owner, at: now)
     }
 
     func record(
@@ -161,7 +161,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
         leasedTo owner: String,
         dueBy now: Date
     ) async throws -> [(recorded: Bool, next: DueDelivery?)] {
-        try await db.outbox.record(db, vault: vault, answers, releasing: releasing, leasedTo: owner, dueBy: now)
+        try await db.outbox.record(self, answers, releasing: releasing, leasedTo: owner, dueBy: now)
     }
 
     /// A head's columns: the delivery `d`, its session's tenant, its endpoint's key and rate limit, then after a marker

@@ -6,14 +6,12 @@ import TransferdDomain
 /// another, each answer recorded by itself.
 struct SQLiteOutbox: OutboxPaths {
     func pendingHeads(
-        _ db: any SQLConnection,
-        vault: CredentialVault,
+        _ outbox: SQLDeliveryRepository,
         exceptSessions: [Int64],
         leasableBy owner: String,
         at now: Date
     ) async throws -> [DeliveryHead] {
-        let busy = Set(exceptSessions)
-        let lease = (owner, StoredDate.text(now))
+        let (db, busy, lease) = (outbox.db, Set(exceptSessions), (owner, StoredDate.text(now)))
         var heads: [DeliveryHead] = []
         var session = Int64.min
         // One seek per session with pending deliveries: its lowest pending sequence is its head.
@@ -55,14 +53,13 @@ struct SQLiteOutbox: OutboxPaths {
     private static let headLayout = JoinLayout(after: ["endpoint_columns"])
 
     func record(
-        _ db: any SQLConnection,
-        vault: CredentialVault,
+        _ outbox: SQLDeliveryRepository,
         _ answers: [AnsweredDelivery],
         releasing: [Int64],
         leasedTo owner: String,
         dueBy now: Date
     ) async throws -> [(recorded: Bool, next: DueDelivery?)] {
-        let outbox = SQLDeliveryRepository(db: db, vault: vault)
+        let (db, vault) = (outbox.db, outbox.vault)
         let sessions = SQLSessionRepository(db: db, vault: vault)
         var outcomes: [(recorded: Bool, next: DueDelivery?)] = []
         for answer in answers {
