@@ -32,10 +32,14 @@ struct PostgresSQLConnection: SQLConnection {
     /// The writes held for the statement that takes them in (`hold`).
     let held = HeldStatements()
 
-    var dialect: SQLDialect { .postgres }
     var outbox: any OutboxPaths { PostgresOutbox() }
     var eventLog: any EventLogPaths { PostgresEventLog() }
     var queue: any QueuePaths { PostgresQueue() }
+    var tasks: any TaskPaths { PostgresTasks() }
+    var history: any HistoryPaths { PostgresHistory() }
+    var batches: any RowBatches { PostgresRowBatches() }
+    var leaseRenewals: any LeaseRenewals { PostgresLeaseRenewals() }
+    var exclusiveRowLock: String { " FOR UPDATE" }
 
     /// `FOR NO KEY UPDATE`, the lock an `UPDATE` of the row takes itself: one that already changed the row (a
     /// trigger's counters on its session) asks for nothing more, where `FOR UPDATE` asked for a stronger lock and

@@ -130,7 +130,7 @@ struct SQLDeliveryRepository: DeliveryRepository {
     /// One statement on PostgreSQL for the deliveries, however many, and one for each progress event.
     func enqueue(_ events: [Event]) async throws {
         guard !events.isEmpty else { return }
-        _ = try await RowStatements.insert(into: Delivery.table, rows: events.map { Delivery(pending: $0).storedColumns() }, db)
+        _ = try await db.batches.insert(into: Delivery.table, rows: events.map { Delivery(pending: $0).storedColumns() }, db)
         for event in events where Self.progressTypes.contains(event.type) {
             // What superseding does to each delivery is the machine's; which are superseded is the rule above. The
             // partial index `deliveries_pending_progress` holds the pending progress; its conditions are written as

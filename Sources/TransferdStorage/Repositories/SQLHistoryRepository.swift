@@ -96,8 +96,7 @@ struct SQLHistoryRepository: HistoryRepository {
         deleted: Bool
     ) async throws -> HistoryRemoval {
         var removal = HistoryRemoval()
-        let range: [any DatabaseValueConvertible] = [sessionID, trimmedThrough, sequence]
-        let last = deleted ? nil : try await lastPosition(sessionID: sessionID, after: trimmedThrough, through: sequence)
+        let last = deleted ? nil : try await db.history.lastPosition(sessionID: sessionID, after: trimmedThrough, through: sequence, db)
         // The statuses named, so that the index of a session's deliveries (by status, then sequence) is searched by
         // range for each (PostgreSQL before 18 cannot skip over the status otherwise, and reads all of them).
         let statuses = Delivery.Status.allCases.filter { deleted || $0 != .pending }
@@ -108,25 +107,7 @@ struct SQLHistoryRepository: HistoryRepository {
             arguments
         )
         removal.deliveries = try await db.execute("DELETE FROM deliveries WHERE \(deliveries)", arguments)
-        switch db.dialect {
-        case .sqlite:
-            removal.events = try await db.execute("DELETE FROM events WHERE session_id = ? AND sequence > ? AND sequence <= ?", range)
-        case .postgres:
-            // A commit position goes with the last of its events.
-            let transactions: [String] = try await db.values(
-                "DELETE FROM events WHERE session_id = ? AND sequence > ? AND sequence <= ? RETURNING CAST(transaction_id AS text)",
-                range
-            )
-            removal.events = transactions.count
-            try await db.execute(
-                """
-                DELETE FROM event_commits c WHERE c.transaction_id IN (
-                    SELECT DISTINCT CAST(value AS xid8) FROM json_array_elements_text(CAST(? AS json))
-                ) AND NOT EXISTS (SELECT 1 FROM events e WHERE e.transaction_id = c.transaction_id)
-                """,
-                [try String(decoding: JSONEncoder().encode(Array(Set(transactions))), as: UTF8.self)]
-            )
-        }
+        removal.events = try await db.history.removeEvents(sessionID: sessionID, after: trimmedThrough, through: sequence, db)
         try await db.execute(
             "UPDATE sessions SET events_trimmed_through = ? WHERE id = ? AND events_trimmed_through < ?",
             [sequence, sessionID, sequence]
@@ -141,29 +122,6 @@ struct SQLHistoryRepository: HistoryRepository {
             )
         }
         return removal
-    }
-
-    /// Where the last of the session's events after `trimmedThrough` through `sequence` stands in its tenant's stream.
-    private func lastPosition(sessionID: Int64, after trimmedThrough: Int64, through sequence: Int64) async throws -> TenantEventCursor? {
-        let sql =
-            switch db.dialect {
-            case .sqlite:
-                "SELECT 0, MAX(id) FROM events WHERE session_id = ? AND sequence > ? AND sequence <= ? HAVING MAX(id) IS NOT NULL"
-            case .postgres:
-                // The batch's events first, then their commits, then the last of those: joined in one go, the planner
-                // walked the commits from the newest back and compared each with every event of the batch (850 ms
-                // a batch of 5,000 against 7 ms).
-                """
-                WITH trimmed AS MATERIALIZED (
-                    SELECT id, transaction_id FROM events WHERE session_id = ? AND sequence > ? AND sequence <= ?
-                ), commits AS MATERIALIZED (
-                    SELECT position, transaction_id FROM event_commits WHERE transaction_id IN (SELECT transaction_id FROM trimmed)
-                )
-                SELECT c.position, (SELECT MAX(t.id) FROM trimmed t WHERE t.transaction_id = c.transaction_id)
-                FROM commits c ORDER BY c.position DESC LIMIT 1
-                """
-            }
-        return try await db.fetchOne(sql, [sessionID, trimmedThrough, sequence]) { row in TenantEventCursor(commit: row[0], id: row[1]) }
     }
 
     func removeEndedBackgroundTasks(sessionID: Int64, endedBefore: Date, limit: Int) async throws -> Int {
@@ -191,19 +149,10 @@ struct SQLHistoryRepository: HistoryRepository {
     }
 
     func reclaimSpace(pages: Int) async throws -> Int {
-        guard db.dialect == .sqlite else { return 0 }
-        try await db.execute("PRAGMA incremental_vacuum(\(pages))", [])
-        return try await db.value("PRAGMA freelist_count") ?? 0
+        try await db.history.reclaimSpace(pages: pages, db)
     }
 
     func databaseBytes() async throws -> Int64 {
-        switch db.dialect {
-        case .sqlite:
-            let pages: Int64 = try await db.value("PRAGMA page_count") ?? 0
-            let size: Int64 = try await db.value("PRAGMA page_size") ?? 0
-            return pages * size
-        case .postgres:
-            return try await db.value("SELECT pg_database_size(current_database())") ?? 0
-        }
+        try await db.history.databaseBytes(db)
     }
 }

@@ -145,50 +145,21 @@ struct SQLSessionRepository: SessionRepository {
 
     func takeTaskIdentifiers(_ count: Int, sessionID: Int64) async throws -> TakenTaskIdentifiers? {
         precondition(count > 0, "at least one identifier is taken")
-        let taken = """
-            UPDATE sessions SET last_task_identifier = last_task_identifier + ? WHERE id = ?
-            RETURNING *, tasks_suspended + tasks_running + tasks_canceling + tasks_completed AS task_count
-            """
-        let read = { (row: StoredRow) in
-            let session = try Session(row: row, vault: vault)
-            return (session, session.lastTaskIdentifier - Int64(count) + 1...session.lastTaskIdentifier, row["task_count"] as Int)
-        }
-        switch db.dialect {
-        case .sqlite:
-            // Which takes no writes inside `WITH`: the tenant's standing in a call of its own.
-            guard let (session, identifiers, tasks) = try await db.fetchOne(taken, [count, sessionID], read) else { return nil }
-            let tenant = try await SQLTenantRepository(db: db, vault: vault).standing(id: session.tenantId)
-            return TakenTaskIdentifiers(session: session, identifiers: identifiers, tasks: tasks, tenant: tenant, rowIDs: nil)
-        case .postgres:
-            // The tenant's standing and the tasks' row ids come with the identifiers: one round trip. Ids are reserved
-            // for a few tasks only: a batch's insert, sent with its events, made a statement that took longer to plan
-            // than the round trip it saved (1,000 tasks: 115 ms against 99).
-            let reserved = count <= Self.reservedRowIDs ? count : 0
-            let columns = [
-                "id", "name", "max_sessions", "max_queued_tasks", "max_stored_bytes", "max_transfers", "max_fetches", "sessions", "queued",
-                "stored",
-            ]
-            return try await db.fetchOne(
-                """
-                WITH taken AS (\(taken))
-                SELECT taken.*, \(columns.map { "standing.\($0) AS standing_\($0)" }.joined(separator: ", ")),
-                       (SELECT string_agg(CAST(id AS text), ',' ORDER BY id)
-                        FROM (SELECT nextval('tasks_id_seq') AS id FROM generate_series(1, ?)) AS reserved) AS row_ids
-                FROM taken LEFT JOIN LATERAL (\(SQLTenantRepository.standings) WHERE t.id = taken.tenant_id) AS standing ON TRUE
-                """,
-                [count, sessionID, reserved]
-            ) { row in
-                let (session, identifiers, tasks) = try read(row)
-                let tenant = (row["standing_id"] as Int64?) == nil ? nil : SQLTenantRepository.standing(row: row, prefix: "standing_")
-                let rowIDs = (row["row_ids"] as String?).map { $0.split(separator: ",").compactMap { Int64($0) } }
-                guard rowIDs?.count ?? 0 == reserved else { throw StoreError.rowNotFound("\(reserved) row ids of tasks") }
-                return TakenTaskIdentifiers(session: session, identifiers: identifiers, tasks: tasks, tenant: tenant, rowIDs: rowIDs)
-            }
-        }
+        return try await db.tasks.takeIdentifiers(count, sessionID: sessionID, self)
     }
 
-    /// The most tasks of a creation whose row ids are reserved with their identifiers.
-    private static let reservedRowIDs = 16
+    /// The `UPDATE` that takes the identifiers (its arguments their count and the session's id), answering the
+    /// session's row and its count of tasks, `task_count` (``taken(_:from:)``).
+    static let takingIdentifiers = """
+        UPDATE sessions SET last_task_identifier = last_task_identifier + ? WHERE id = ?
+        RETURNING *, tasks_suspended + tasks_running + tasks_canceling + tasks_completed AS task_count
+        """
+
+    /// The session, the `count` identifiers taken and its count of tasks, from a row of ``takingIdentifiers``.
+    func taken(_ count: Int, from row: StoredRow) throws -> (session: Session, identifiers: ClosedRange<Int64>, tasks: Int) {
+        let session = try Session(row: row, vault: vault)
+        return (session, session.lastTaskIdentifier - Int64(count) + 1...session.lastTaskIdentifier, row["task_count"])
+    }
 
     /// A session's deliveries no other instance than the first argument holds: no lease, its own, or one that expired.
     /// The condition on a session's row under which an owner (the first argument) may lease its deliveries at a time
@@ -212,7 +183,7 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<Void>] {
-        try await LeaseRenewals.renew(.deliveries, ids: sessionIDs, owner: owner, until: expiresAt, reading: "id", db) { _ in }
+        try await db.leaseRenewals.renew(.deliveries, ids: sessionIDs, owner: owner, until: expiresAt, reading: "id", db) { _ in }
     }
 
     func releaseDeliveries(sessionID: Int64, owner: String) async throws {

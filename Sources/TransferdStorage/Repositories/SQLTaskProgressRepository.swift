@@ -47,28 +47,13 @@ struct SQLTaskProgressRepository: TaskProgressRepository {
         // Rows of one shape go together: a response that starts a body writes its offset and validator too.
         for shape in [true, false] {
             let rows = try responses.filter { ($0.received.start != nil) == shape }.map { ($0.id, try Self.columns(of: $0.received)) }
-            guard let first = rows.first?.1 else { continue }
-            let guarded = [TaskState.running, owner] as SQLArguments
-            if db.dialect == .postgres, rows.count > 1 {
-                try await db.forEachRow(
-                    """
-                    UPDATE tasks AS t SET \(first.map { "\($0.key) = v.\($0.key)" }.joined(separator: ", "))
-                    FROM \(JSONRows.source(of: "tasks"))
-                    WHERE t.id = v.id AND t.state = ? AND t.lease_owner = ? RETURNING t.id, t.task_identifier
-                    """,
-                    [try JSONRows.text(rows.map { ["id": $0.0] + $0.1 })] + guarded
-                ) { identifiers[$0[0]] = $0[1] }
-                continue
-            }
-            for (id, columns) in rows {
-                identifiers[id] = try await db.value(
-                    """
-                    UPDATE tasks SET \(columns.map { "\($0.key) = ?" }.joined(separator: ", "))
-                    WHERE id = ? AND state = ? AND lease_owner = ? RETURNING task_identifier
-                    """,
-                    columns.map(\.value) + [id] + guarded
-                )
-            }
+            try await db.batches.update(
+                TransferTask.table,
+                rows: rows,
+                matching: ["state": TaskState.running, "lease_owner": owner],
+                returning: ["task_identifier"],
+                db
+            ) { id, row in identifiers[id] = row["task_identifier"] }
         }
         return identifiers
     }

@@ -154,7 +154,7 @@ struct SQLTaskQueueRepository: TaskQueueRepository, TaskRows {
     }
 
     func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>] {
-        try await LeaseRenewals.renew(.tasks, ids: ids, owner: owner, until: expiresAt, reading: "state", db) { row in
+        try await db.leaseRenewals.renew(.tasks, ids: ids, owner: owner, until: expiresAt, reading: "state", db) { row in
             try RowCoding.enumeration(row[1] as String, "state")
         }
     }

@@ -27,15 +27,16 @@ struct SQLTaskRepository: TaskRepository, TaskRows {
         try await insert([task])[0]
     }
 
-    /// Tasks whose row ids were reserved (PostgreSQL) are held for the next statement (the creation's events).
+    /// Tasks whose row ids were reserved with their identifiers (``TakenTaskIdentifiers/rowIDs``) are held for the
+    /// next statement (the creation's events).
     func insert(_ tasks: [TransferTask]) async throws -> [TransferTask] {
         let reserved = tasks.compactMap(\.id)
         let ids: [Int64]
-        if db.dialect == .postgres, reserved.count == tasks.count {
-            try await RowStatements.hold(into: TransferTask.table, rows: try tasks.map { ($0.rowID, try $0.insertedColumns(vault)) }, db)
+        if !tasks.isEmpty, reserved.count == tasks.count {
+            try await db.batches.hold(into: TransferTask.table, rows: try tasks.map { ($0.rowID, try $0.insertedColumns(vault)) }, db)
             ids = reserved
         } else {
-            ids = try await RowStatements.insert(into: TransferTask.table, rows: tasks.map { try $0.insertedColumns(vault) }, db)
+            ids = try await db.batches.insert(into: TransferTask.table, rows: tasks.map { try $0.insertedColumns(vault) }, db)
         }
         return zip(tasks, ids).map(Self.asStored)
     }
@@ -54,15 +55,15 @@ struct SQLTaskRepository: TaskRepository, TaskRows {
     }
 
     func create(_ creation: TaskCreation) async throws -> TaskCreation.Written? {
-        try await SQLTaskCreation(db: db, vault: vault, numbering: numbering, commitActions: commitActions).create(creation)
+        try await db.tasks.create(creation, self)
     }
 
     func endingBases(ids: [Int64], owner: String) async throws -> [TaskEnding.Basis] {
-        try await SQLTaskEnding(db: db, vault: vault, numbering: numbering, commitActions: commitActions).bases(ids: ids, owner: owner)
+        try await db.tasks.endingBases(ids: ids, owner: owner, self)
     }
 
     func end(_ ending: TaskEnding) async throws -> [Event]? {
-        try await SQLTaskEnding(db: db, vault: vault, numbering: numbering, commitActions: commitActions).end(ending)
+        try await db.tasks.end(ending, self)
     }
 
     func update(_ task: TransferTask) async throws {
@@ -70,11 +71,11 @@ struct SQLTaskRepository: TaskRepository, TaskRows {
     }
 
     func update(_ tasks: [TransferTask]) async throws {
-        try await RowStatements.update(TransferTask.table, rows: tasks.map { ($0.rowID, try $0.storedColumns()) }, db)
+        try await db.batches.update(TransferTask.table, rows: tasks.map { ($0.rowID, try $0.storedColumns()) }, db)
     }
 
     func holdUpdates(_ tasks: [TransferTask]) async throws {
-        try await RowStatements.holdUpdates(TransferTask.table, rows: tasks.map { ($0.rowID, try $0.storedColumns()) }, db)
+        try await db.batches.holdUpdates(TransferTask.table, rows: tasks.map { ($0.rowID, try $0.storedColumns()) }, db)
     }
 
     func list(sessionID: Int64, after cursor: Int64, state: TaskState?, limit: Int) async throws -> [TransferTask] {
@@ -130,19 +131,11 @@ struct SQLTaskRepository: TaskRepository, TaskRows {
     }
 
     func expiredContent(at now: Date) async throws -> [TransferTask] {
-        // The session's retention period, in seconds.
-        let expired =
-            switch db.dialect {
-            case .sqlite:
-                "julianday(t.completed_at) + s.retention_period / 86400.0 < julianday(?)"
-            case .postgres:
-                "CAST(t.completed_at AS timestamp) + make_interval(secs => s.retention_period) < CAST(? AS timestamp)"
-            }
         return try await tasks(
             """
             SELECT t.* FROM tasks t JOIN sessions s ON s.id = t.session_id
             WHERE t.state = ? AND ((t.file IS NOT NULL AND (t.destination IS NULL OR t.destination LIKE ? ESCAPE '!'))
-                OR t.reply IS NOT NULL) AND \(expired)
+                OR t.reply IS NOT NULL) AND \(db.tasks.retentionExpired)
               AND NOT EXISTS (SELECT 1 FROM tasks u WHERE u.source_task_id = t.id AND u.state <> ?)\(db.rowLock(of: "t"))
             """,
             [TaskState.completed, Self.inContentStore, StoredDate.text(now), TaskState.completed]

@@ -29,9 +29,7 @@ struct SQLTenantRepository: TenantRepository {
     }
 
     func lockedStanding(id: Int64) async throws -> TenantStanding? {
-        if db.dialect == .postgres {
-            _ = try await db.value("SELECT id FROM tenants WHERE id = ? FOR UPDATE", [id]) as Int64?
-        }
+        _ = try await db.value("SELECT id FROM tenants WHERE id = ?\(db.exclusiveRowLock)", [id]) as Int64?
         return try await standing(id: id)
     }
 

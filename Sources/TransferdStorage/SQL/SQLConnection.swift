@@ -8,18 +8,29 @@ package typealias SQLArguments = [(any DatabaseValueConvertible)?]
 /// statements run on their caller's executor (`nonisolated(nonsending)`): under NIO's event loops as the global
 /// executor, a statement that left it would go back through its loop's queue while its transaction held a connection.
 protocol SQLConnection {
-    var dialect: SQLDialect { get }
     /// The outbox's hot paths, written for this connection's database.
     var outbox: any OutboxPaths { get }
     /// The event log's paths, written for this connection's database.
     var eventLog: any EventLogPaths { get }
     /// The task queue's paths, written for this connection's database.
     var queue: any QueuePaths { get }
+    /// The tasks' paths, written for this connection's database.
+    var tasks: any TaskPaths { get }
+    /// The history's paths, written for this connection's database.
+    var history: any HistoryPaths { get }
+    /// Writes of many rows, as this connection's database takes them.
+    var batches: any RowBatches { get }
+    /// Renewals of leases, as this connection's database takes them.
+    var leaseRenewals: any LeaseRenewals { get }
     /// The clause that locks the rows a query reads until the transaction ends, written after a query whose rows
     /// the transaction may change: a write under READ COMMITTED (PostgreSQL's) must not change a row from what it
     /// read while another transaction changed it since (a lost update). Empty where the transaction has the
     /// database to itself (SQLite's writer) or only reads. `table` names the one table of a join whose rows lock.
     func rowLock(of table: String?) -> String
+    /// The clause that locks the rows a query reads against every other write of them until the transaction ends,
+    /// inserts of rows that refer to them included (`FOR UPDATE`); empty where the transaction has the database to
+    /// itself (SQLite's writer).
+    var exclusiveRowLock: String { get }
     /// Runs `sql`; returns the number of rows it inserted, changed or deleted.
     @discardableResult
     nonisolated(nonsending) func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int

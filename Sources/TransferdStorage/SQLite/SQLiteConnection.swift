@@ -11,12 +11,16 @@ struct SQLiteConnection: SQLConnection {
     /// For a statement sent without a transaction (`Store.lookup`): refuses a second one.
     var budget: StatementBudget? = nil
 
-    var dialect: SQLDialect { .sqlite }
     var outbox: any OutboxPaths { SQLiteOutbox() }
     var eventLog: any EventLogPaths { SQLiteEventLog() }
     var queue: any QueuePaths { SQLiteQueue() }
+    var tasks: any TaskPaths { SQLiteTasks() }
+    var history: any HistoryPaths { SQLiteHistory() }
+    var batches: any RowBatches { SQLiteRowBatches() }
+    var leaseRenewals: any LeaseRenewals { SQLiteLeaseRenewals() }
 
     func rowLock(of table: String?) -> String { "" }
+    var exclusiveRowLock: String { "" }
 
     @discardableResult
     nonisolated(nonsending) func execute(_ sql: String, _ arguments: SQLArguments) async throws -> Int {

@@ -1,8 +1,8 @@
 import Foundation
 import TransferdDomain
 
-/// The part of a write of one PostgreSQL statement outside any transaction (``SQLTaskCreation``,
-/// ``SQLTaskEnding``) that appends its session's events: after a part `taken` that updates the session's row and
+/// The part of a write of one PostgreSQL statement outside any transaction (``PostgresTaskCreation``,
+/// ``PostgresTaskEnding``) that appends its session's events: after a part `taken` that updates the session's row and
 /// returns its `id`, its `last_sequence` (advanced by the events appended) and how many of the events are appended
 /// (`appended`, the first ones: an end's last events are appended only when its session went idle), the events
 /// numbered from it, their

@@ -14,7 +14,7 @@ import TransferdDomain
 ///
 /// It takes the session's row, then the log's head, as a transaction of one session does. A creation of more than
 /// `mostTasks` tasks goes in steps: a batch of 1,000 took 126–156 ms in one statement, against 99–112 in steps.
-struct SQLTaskCreation {
+struct PostgresTaskCreation {
     static let mostTasks = 16
 
     let db: any SQLConnection
@@ -23,7 +23,7 @@ struct SQLTaskCreation {
     let commitActions: CommitActions
 
     func create(_ creation: TaskCreation) async throws -> TaskCreation.Written? {
-        guard db.dialect == .postgres, let numbering, creation.tasks.count <= Self.mostTasks else { return nil }
+        guard let numbering, creation.tasks.count <= Self.mostTasks else { return nil }
         let (tasks, session) = (creation.tasks.count, creation.sessionID)
         // The tasks' rows number them from 1; the statement adds the identifiers taken before them.
         let rows = try creation.tasks.enumerated().map { offset, task in

@@ -13,7 +13,7 @@ import TransferdDomain
 /// - writes the tasks' rows and ends their leases, and appends the events (``SessionAppend``).
 ///
 /// It takes the tasks' rows, then the session's, then the log's head, as every write of a task does.
-struct SQLTaskEnding {
+struct PostgresTaskEnding {
     let db: any SQLConnection
     let vault: CredentialVault
     let numbering: CommitNumbering?
@@ -22,7 +22,7 @@ struct SQLTaskEnding {
     private static let basisLayout = JoinLayout(after: ["session_columns"])
 
     func bases(ids: [Int64], owner: String) async throws -> [TaskEnding.Basis] {
-        guard db.dialect == .postgres, !ids.isEmpty else { return [] }
+        guard !ids.isEmpty else { return [] }
         return try await db.fetchAll(
             """
             SELECT t.*, CAST(t.xmin AS text) AS revision, '' AS session_columns, s.*
@@ -41,7 +41,7 @@ struct SQLTaskEnding {
     }
 
     func end(_ ending: TaskEnding) async throws -> [Event]? {
-        guard db.dialect == .postgres, let numbering, !ending.tasks.isEmpty else { return nil }
+        guard let numbering, !ending.tasks.isEmpty else { return nil }
         let appending = SessionAppend.Appending(
             sessionID: ending.sessionID,
             events: (ending.events + ending.eventsIfIdle).map { ($0.taskIdentifier, $0.payload) },
