@@ -9,10 +9,8 @@ package struct TaskCreation: Sendable {
     package let tasks: [TransferTask]
     /// Each task's events (the task's identifier is the one the statement takes), in order, after the events of the tasks before it.
     package let events: [[EventPayload]]
-    /// The most tasks the session may hold once they are created.
-    package let maximumTasksInSession: Int
-    /// The tenant quotas of the service, which the tenant's own override.
-    package let defaultQuota: TenantQuota
+    /// The rule the session and its tenant hold the tasks to, which the statement carries out.
+    package let admission: CreationAdmission
     package let createdAt: Date
     package let traceparent: String?
     /// The lease the tasks start under on the creating instance, when it has workers for them, if the statement finds
@@ -41,16 +39,14 @@ package struct TaskCreation: Sendable {
         sessionID: Int64,
         tasks: [TransferTask],
         events: [[EventPayload]],
-        maximumTasksInSession: Int,
-        defaultQuota: TenantQuota,
+        admission: CreationAdmission,
         createdAt: Date,
         traceparent: String?,
         start: Start? = nil
     ) {
-        precondition(tasks.count == events.count, "each task has its events")
-        (self.sessionID, self.tasks, self.events) = (sessionID, tasks, events)
-        (self.maximumTasksInSession, self.defaultQuota, self.createdAt, self.traceparent) =
-            (maximumTasksInSession, defaultQuota, createdAt, traceparent)
+        precondition(tasks.count == events.count && admission.count == tasks.count, "each task has its events and is admitted")
+        (self.sessionID, self.tasks, self.events, self.admission) = (sessionID, tasks, events, admission)
+        (self.createdAt, self.traceparent) = (createdAt, traceparent)
         self.start = start
     }
 
@@ -58,9 +54,6 @@ package struct TaskCreation: Sendable {
     package static func events(starting starts: Bool) -> [EventPayload] {
         [.taskCreated(StateChange(.suspended))] + (starts ? [.taskResumed(StateChange(.running))] : [])
     }
-
-    /// Whether a download is among the tasks: the tenant must then have stored bytes left (``QuotaBreach``).
-    package var needsStorage: Bool { tasks.contains { $0.kind == .download } }
 
     /// What the statement wrote: the tasks as stored, and their events in order.
     package struct Written: Sendable {

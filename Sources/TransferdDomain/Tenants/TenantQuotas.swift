@@ -42,18 +42,7 @@ extension TenantQuotas {
 
     /// `admit(_:tenant:_:)` against a standing already read; none (the tenant is gone) admits everything.
     package func admit(_ requests: [QuotaBreach.Quota: Int64], standing: TenantStanding?) throws {
-        guard let standing else { return }
-        let quota = defaults.overridden(by: standing.quota)
-        for (kind, amount) in requests.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let (limit, used): (Int64?, Int64) =
-                switch kind {
-                case .sessions: (quota.sessions.map(Int64.init), Int64(standing.usage.sessions))
-                case .queuedTasks: (quota.queuedTasks.map(Int64.init), Int64(standing.usage.queuedTasks))
-                case .storedBytes: (quota.storedBytes, standing.usage.storedBytes)
-                case .fetches: (quota.fetches.map(Int64.init), Int64(standing.usage.fetches))
-                }
-            if let breach = QuotaBreach.check(kind, limit: limit, used: used, requested: amount) { throw DomainError.quotaExceeded(breach) }
-        }
+        if let breach = standing?.breach(of: requests, defaults: defaults) { throw DomainError.quotaExceeded(breach) }
     }
 
     /// Whether `tenant` may be held to a quota of stored bytes: the service's default or its own (as last read).

@@ -13,3 +13,22 @@ package struct TenantStanding: Sendable, Equatable {
         self.usage = usage
     }
 }
+
+extension TenantStanding {
+    /// The first quota, in the order of their names, that `requests` would take the tenant past, its own figures
+    /// overriding `defaults`; nil when every request fits (``QuotaBreach/check(_:limit:used:requested:)``).
+    package func breach(of requests: [QuotaBreach.Quota: Int64], defaults: TenantQuota) -> QuotaBreach? {
+        let quota = defaults.overridden(by: self.quota)
+        for (kind, amount) in requests.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let (limit, used): (Int64?, Int64) =
+                switch kind {
+                case .sessions: (quota.sessions.map(Int64.init), Int64(usage.sessions))
+                case .queuedTasks: (quota.queuedTasks.map(Int64.init), Int64(usage.queuedTasks))
+                case .storedBytes: (quota.storedBytes, usage.storedBytes)
+                case .fetches: (quota.fetches.map(Int64.init), Int64(usage.fetches))
+                }
+            if let breach = QuotaBreach.check(kind, limit: limit, used: used, requested: amount) { return breach }
+        }
+        return nil
+    }
+}

@@ -101,11 +101,15 @@ package struct TaskService: Sendable {
         // The identifiers are taken as the session and its tenant are read (a refusal rolls them back with the
         // transaction).
         let taken = try await repositories.sessions.takeTaskIdentifiers(newTasks.count, sessionID: sessionID)
-        guard let taken, taken.session.state == .active else {
-            throw DomainError.conflict("The session is \(taken?.session.state.rawValue ?? "gone") and accepts no new tasks.")
+        if let refusal = admission(of: newTasks.map(\.kind)).decide(
+            session: taken?.session.state,
+            tasksInSession: taken?.tasks ?? 0,
+            tenant: taken?.tenant
+        ) {
+            throw refusal.error(session: taken?.session.identifier ?? "")
         }
+        guard let taken else { return [] }
         let session = taken.session
-        try checkTaskLimits(session, having: taken.tasks, adding: newTasks, tenant: taken.tenant)
         // Inserted together (one statement on PostgreSQL, sent with the events') but for those continuing resume
         // data, which take their partial file over as they are inserted; row ids follow task identifiers all the
         // same.
@@ -166,8 +170,7 @@ package struct TaskService: Sendable {
             sessionID: session.rowID,
             tasks: tasks,
             events: newTasks.map { TaskCreation.events(starting: $0.start) },
-            maximumTasksInSession: limits.maximumTasksPerSession,
-            defaultQuota: quotas.defaults,
+            admission: admission(of: tasks.map(\.kind)),
             createdAt: now,
             traceparent: Trace.parent,
             start: start
@@ -335,13 +338,14 @@ package struct TaskService: Sendable {
 
     /// Refuses new tasks when the session would pass its limit, or its tenant a quota: of queued tasks, or of stored
     /// bytes for downloads once nothing is left of it.
-    private func checkTaskLimits(_ session: Session, having inSession: Int, adding newTasks: [NewTask], tenant: TenantStanding?) throws {
-        guard inSession + newTasks.count <= limits.maximumTasksPerSession else {
-            throw DomainError.limitExceeded("Session `\(session.identifier)` has \(inSession) tasks, the most a session may have.")
-        }
-        var requests: [QuotaBreach.Quota: Int64] = [.queuedTasks: Int64(newTasks.count)]
-        if newTasks.contains(where: { $0.kind == .download }) { requests[.storedBytes] = 0 }
-        try quotas.admit(requests, standing: tenant)
+    /// The rule new tasks of `kinds` are held to.
+    private func admission(of kinds: [TransferTask.Kind]) -> CreationAdmission {
+        CreationAdmission(
+            count: kinds.count,
+            needsStorage: kinds.contains(.download),
+            maximumTasksPerSession: limits.maximumTasksPerSession,
+            defaultQuota: quotas.defaults
+        )
     }
 
     static func task(_ taskIdentifier: Int64, sessionID: Int64, _ repositories: any Repositories) async throws -> TransferTask {

@@ -5,9 +5,10 @@ import TransferdDomain
 /// A creation of tasks in one PostgreSQL statement (``TaskRepository/create(_:)``), which a POST of one task was
 /// five round trips of before (the session's row, `BEGIN`, the identifiers with the tenant's standing, the tasks
 /// with their events, `COMMIT`):
-/// - the session's row takes the tasks' identifiers and the events' sequences, as long as the session is active and
-///   neither its limit nor its tenant's quotas of queued tasks and stored bytes would be passed (as
-///   `TenantQuotas.admit` decides, against the standing read as the statement began);
+/// - the session's row takes the tasks' identifiers and the events' sequences, as long as the creation's
+///   ``CreationAdmission`` admits them: it carries out the decider's comparisons (the session active, its most, the
+///   tenant's quotas of queued tasks and stored bytes) against the session's row and the tenant's standing as the
+///   statement reads them, and a refusal writes nothing, for the transaction to decide and explain;
 /// - the tasks, their events and the events' deliveries to the session's subscriber are inserted;
 /// - the statement takes its commit position (``CommitNumbering``) and notifies what it announces (work when a task
 ///   starts, the session's events, and the outbox only when it queued a delivery).
@@ -42,7 +43,7 @@ struct PostgresTaskCreation {
         )
         let events = appending.events.count
         guard let (appendArguments, results) = try Self.append.arguments(appending, numbering, commitActions) else { return nil }
-        let quota = creation.defaultQuota
+        let admission = creation.admission
         let columns = rows[0].map(\.key)
         let start = creation.start
         let startedAt = StoredDate.text(start?.startedAt ?? creation.createdAt)
@@ -61,8 +62,8 @@ struct PostgresTaskCreation {
         let arguments: SQLArguments =
             starts
             + [
-                tasks, events, session, tasks, creation.maximumTasksInSession, tasks, quota.queuedTasks, creation.needsStorage ? 1 : 0,
-                quota.storedBytes, events,
+                tasks, events, session, tasks, admission.maximumTasksPerSession, tasks, admission.defaultQuota.queuedTasks,
+                admission.needsStorage ? 1 : 0, admission.defaultQuota.storedBytes, events,
             ] + values + [start?.lease.owner, start.map { StoredDate.text($0.lease.expiresAt) }, try JSONRows.text(rows)]
             + appendArguments + results
         guard

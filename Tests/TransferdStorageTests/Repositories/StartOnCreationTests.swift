@@ -77,8 +77,7 @@ struct StartOnCreationTests {
             sessionID: session,
             tasks: [task],
             events: [TaskCreation.events(starting: true)],
-            maximumTasksInSession: 10,
-            defaultQuota: TenantQuota(),
+            admission: CreationAdmission(count: 1, needsStorage: true, maximumTasksPerSession: 10, defaultQuota: TenantQuota()),
             createdAt: now,
             traceparent: nil,
             start: TaskCreation.Start(

@@ -131,8 +131,7 @@ import TransferdTestSupport
             sessionID: session,
             tasks: starts.map { StoredRows.download(0, in: session, starts: $0, at: now) },
             events: starts.map(TaskCreation.events(starting:)),
-            maximumTasksInSession: limit,
-            defaultQuota: quota,
+            admission: CreationAdmission(count: starts.count, needsStorage: true, maximumTasksPerSession: limit, defaultQuota: quota),
             createdAt: now,
             traceparent: nil
         )
