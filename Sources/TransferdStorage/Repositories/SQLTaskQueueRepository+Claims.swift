@@ -24,16 +24,15 @@ extension SQLTaskQueueRepository {
         var queue = overview.firstQueue.map { ($0.sessionID, $0.origin) }
         var prefetched = firstPage
         while let (sessionID, origin) = queue {
-            let first = boosted.filter { $0.sessionId == sessionID && $0.origin == origin }
-                .sorted { ($0.priority, -$0.rowID) > ($1.priority, -$1.rowID) }
+            let ranking = QueueRanking(HostQueue(sessionID: sessionID, origin: origin), boosted: boosted)
             let page: QueuePage
             if let read = prefetched {
                 page = read
                 prefetched = nil
             } else {
-                page = try await self.page(of: (sessionID, origin), dueAt: now, limit: depth + first.count)
+                page = try await self.page(of: (sessionID, origin), dueAt: now, limit: ranking.pageLimit(depth: depth))
             }
-            let ranked = (first + page.tasks.filter { !boostedIDs.contains($0.rowID) }).prefix(depth)
+            let ranked = ranking.heads(page: page.tasks, depth: depth)
             if !ranked.isEmpty {
                 let (configuration, tenant) =
                     if let session = page.session {
