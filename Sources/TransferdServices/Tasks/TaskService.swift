@@ -101,14 +101,14 @@ package struct TaskService: Sendable {
         // The identifiers are taken as the session and its tenant are read (a refusal rolls them back with the
         // transaction).
         let taken = try await repositories.sessions.takeTaskIdentifiers(newTasks.count, sessionID: sessionID)
-        if let refusal = admission(of: newTasks.map(\.kind)).decide(
+        let refusal = admission(of: newTasks.map(\.kind)).decide(
             session: taken?.session.state,
             tasksInSession: taken?.tasks ?? 0,
             tenant: taken?.tenant
-        ) {
-            throw refusal.error(session: taken?.session.identifier ?? "")
+        )
+        guard let taken, refusal == nil else {
+            throw (refusal ?? .sessionNotActive(nil)).error(session: taken?.session.identifier ?? "")
         }
-        guard let taken else { return [] }
         let session = taken.session
         // Inserted together (one statement on PostgreSQL, sent with the events') but for those continuing resume
         // data, which take their partial file over as they are inserted; row ids follow task identifiers all the
@@ -336,9 +336,8 @@ package struct TaskService: Sendable {
         return TaskRepresentation(task, live: transfers[task.rowID]?.liveCounters, heldBack: heldBack, now: now)
     }
 
-    /// Refuses new tasks when the session would pass its limit, or its tenant a quota: of queued tasks, or of stored
-    /// bytes for downloads once nothing is left of it.
-    /// The rule new tasks of `kinds` are held to.
+    /// The rule new tasks of `kinds` are held to: the session's most, and its tenant's quotas of queued tasks and, for
+    /// a download, of stored bytes.
     private func admission(of kinds: [TransferTask.Kind]) -> CreationAdmission {
         CreationAdmission(
             count: kinds.count,
