@@ -38,7 +38,7 @@ struct PostgresSQLConnection: SQLConnection {
     var tasks: any TaskPaths { PostgresTasks() }
     var history: any HistoryPaths { PostgresHistory() }
     var batches: any RowBatches { PostgresRowBatches() }
-    var leaseRenewals: any LeaseRenewals { PostgresLeaseRenewals() }
+    var leaseRenewals: any LeaseRenewals { PostgresLeaseRenewals(db: self) }
     var exclusiveRowLock: String { " FOR UPDATE" }
 
     /// `FOR NO KEY UPDATE`, the lock an `UPDATE` of the row takes itself: one that already changed the row (a
@@ -73,6 +73,20 @@ struct PostgresSQLConnection: SQLConnection {
     nonisolated(nonsending) func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (StoredRow) throws -> Void) async throws {
         try await sendHeld()
         try await send(sql, arguments, body)
+    }
+
+    /// Sends `statement`, a hot statement with a type of its own (postgres-nio prepares it on each connection the first
+    /// time that connection sends it, and names it by its type), after the writes held so far; answers its rows.
+    nonisolated(nonsending) func run<Statement: PostgresPreparedStatement>(
+        _ statement: Statement
+    ) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        try await sendHeld()
+        let (connection, logger) = (connection, logger)
+        return try await answer {
+            var rows: [Statement.Row] = []
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            return rows
+        }
     }
 
     nonisolated(nonsending) func hold(_ sql: String, _ arguments: SQLArguments) async throws {

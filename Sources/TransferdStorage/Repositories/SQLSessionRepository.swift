@@ -183,7 +183,7 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<Void>] {
-        try await db.leaseRenewals.renew(.deliveries, ids: sessionIDs, owner: owner, until: expiresAt, reading: "id", db) { _ in }
+        try await db.leaseRenewals.renewDeliveries(sessionIDs: sessionIDs, owner: owner, until: expiresAt)
     }
 
     func releaseDeliveries(sessionID: Int64, owner: String) async throws {

@@ -154,9 +154,7 @@ struct SQLTaskQueueRepository: TaskQueueRepository, TaskRows {
     }
 
     func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>] {
-        try await db.leaseRenewals.renew(.tasks, ids: ids, owner: owner, until: expiresAt, reading: "state", db) { row in
-            try RowCoding.enumeration(row[1] as String, "state")
-        }
+        try await db.leaseRenewals.renewTasks(ids: ids, owner: owner, until: expiresAt)
     }
 
     func releaseLease(id: Int64) async throws {

@@ -55,4 +55,33 @@ import TransferdTestSupport
             #expect(try await renewal() == free)
         }
     }
+
+    @Test func aDeliveryLeaseRenewalRenewsTheSessionsItsOwnerHoldsAndNoOther() async throws {
+        try await SuiteStore.fresh { store in
+            // setup: three sessions whose deliveries this instance leases, and one another instance leases
+            let now = Date()
+            let ids = try await store.write { repositories in
+                var ids: [Int64] = []
+                for number in 1...4 {
+                    let session = try await StoredRows.session("deliveries-\(number)", at: now, repositories)
+                    let owner = number == 4 ? "other" : "this"
+                    #expect(try await repositories.sessions.leaseDeliveries(sessionID: session, owner: owner, until: now + 30, at: now))
+                    ids.append(session)
+                }
+                return ids
+            }
+
+            // act: renew one lease, then all four (one statement for any number of them)
+            let one = try await store.renew {
+                try await $0.sessions.renewDeliveryLeases(sessionIDs: [ids[0]], owner: "this", until: now + 60)
+            }
+            let all = try await store.renew { try await $0.sessions.renewDeliveryLeases(sessionIDs: ids, owner: "this", until: now + 60) }
+
+            // verify: the other instance's lease is not this one's to renew, and is not renewed
+            #expect(Array(one.keys) == [ids[0]])
+            #expect(Set(all.keys) == Set(ids[0...2]))
+            let others = try await store.read { try await $0.sessions.nextDeliveryLeaseExpiry(notOwnedBy: "this") }
+            #expect(abs(try #require(others).timeIntervalSince(now + 30)) < 0.01)
+        }
+    }
 }
