@@ -38,7 +38,7 @@ struct PostgresSQLConnection: SQLConnection {
     var tasks: any TaskPaths { PostgresTasks() }
     var history: any HistoryPaths { PostgresHistory() }
     var batches: any RowBatches { PostgresRowBatches() }
-    var leaseRenewals: any LeaseRenewals { PostgresLeaseRenewals(db: self) }
+    var leases: any Leases { PostgresLeases(db: self) }
     var exclusiveRowLock: String { " FOR UPDATE" }
 
     /// `FOR NO KEY UPDATE`, the lock an `UPDATE` of the row takes itself: one that already changed the row (a

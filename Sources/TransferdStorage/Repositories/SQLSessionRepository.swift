@@ -167,10 +167,7 @@ struct SQLSessionRepository: SessionRepository {
     static let deliveriesFree = "(delivery_owner IS NULL OR delivery_owner = ? OR delivery_lease_expires_at <= ?)"
 
     func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) async throws -> Bool {
-        try await db.execute(
-            "UPDATE sessions SET delivery_owner = ?, delivery_lease_expires_at = ? WHERE id = ? AND \(Self.deliveriesFree)",
-            [owner, StoredDate.text(expiresAt), sessionID, owner, StoredDate.text(now)]
-        ) > 0
+        try await db.leases.leaseDeliveries(sessionID: sessionID, owner: owner, until: expiresAt, at: now)
     }
 
     func expireDeliveryLeases(ownedBy owner: String?) async throws {
@@ -183,14 +180,11 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     func renewDeliveryLeases(sessionIDs: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<Void>] {
-        try await db.leaseRenewals.renewDeliveries(sessionIDs: sessionIDs, owner: owner, until: expiresAt)
+        try await db.leases.renewDeliveries(sessionIDs: sessionIDs, owner: owner, until: expiresAt)
     }
 
     func releaseDeliveries(sessionID: Int64, owner: String) async throws {
-        try await db.execute(
-            "UPDATE sessions SET delivery_owner = NULL, delivery_lease_expires_at = NULL WHERE id = ? AND delivery_owner = ?",
-            [sessionID, owner]
-        )
+        try await db.leases.releaseDeliveries(sessionID: sessionID, owner: owner)
     }
 
     func nextDeliveryLeaseExpiry(notOwnedBy owner: String) async throws -> Date? {

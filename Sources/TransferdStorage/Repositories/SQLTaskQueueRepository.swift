@@ -154,7 +154,7 @@ struct SQLTaskQueueRepository: TaskQueueRepository, TaskRows {
     }
 
     func renewLeases(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>] {
-        try await db.leaseRenewals.renewTasks(ids: ids, owner: owner, until: expiresAt)
+        try await db.leases.renewTasks(ids: ids, owner: owner, until: expiresAt)
     }
 
     func releaseLease(id: Int64) async throws {

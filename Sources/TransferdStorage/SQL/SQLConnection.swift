@@ -21,7 +21,7 @@ protocol SQLConnection {
     /// Writes of many rows, as this connection's database takes them.
     var batches: any RowBatches { get }
     /// Renewals of leases, as this connection's database takes them.
-    var leaseRenewals: any LeaseRenewals { get }
+    var leases: any Leases { get }
     /// The clause that locks the rows a query reads until the transaction ends, written after a query whose rows
     /// the transaction may change: a write under READ COMMITTED (PostgreSQL's) must not change a row from what it
     /// read while another transaction changed it since (a lost update). Empty where the transaction has the

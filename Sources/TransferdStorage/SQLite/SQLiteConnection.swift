@@ -17,7 +17,7 @@ struct SQLiteConnection: SQLConnection {
     var tasks: any TaskPaths { SQLiteTasks() }
     var history: any HistoryPaths { SQLiteHistory() }
     var batches: any RowBatches { SQLiteRowBatches() }
-    var leaseRenewals: any LeaseRenewals { SQLiteLeaseRenewals(db: self) }
+    var leases: any Leases { SQLiteLeases(db: self) }
 
     func rowLock(of table: String?) -> String { "" }
     var exclusiveRowLock: String { "" }

@@ -2,14 +2,22 @@ import Foundation
 import PostgresNIO
 import TransferdDomain
 
-/// Renewals of leases on PostgreSQL, where a renewal runs beside this instance's writes and must not wait for the rows
-/// they hold: it did, while holding the rows it had renewed already, and a write waiting for one of those closed the
-/// circle (a deadlock, found after a second). It renews the rows it can lock at once and reports the others as busy.
-///
-/// Each is a statement of its own type (postgres-nio prepares it once per connection, by the type's name) whose ids
-/// are one `bigint[]`: one plan for any number of leases, where a list of placeholders made a text for each count.
-struct PostgresLeaseRenewals: LeaseRenewals {
+/// Leases on PostgreSQL, each statement a type of its own (postgres-nio prepares it once per connection, by the
+/// type's name). A renewal's ids are one `bigint[]`: one plan for any number of leases, where a list of placeholders
+/// made a text for each count. A renewal runs beside this instance's writes and must not wait for the rows they hold:
+/// it did, while holding the rows it had renewed already, and a write waiting for one of those closed the circle (a
+/// deadlock, found after a second). It renews the rows it can lock at once and reports the others as busy.
+struct PostgresLeases: Leases {
     let db: PostgresSQLConnection
+
+    func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) async throws -> Bool {
+        let lease = LeaseDeliveries(sessionID: sessionID, owner: owner, expiresAt: StoredDate.text(expiresAt), now: StoredDate.text(now))
+        return try await !db.run(lease).isEmpty
+    }
+
+    func releaseDeliveries(sessionID: Int64, owner: String) async throws {
+        _ = try await db.run(ReleaseDeliveries(sessionID: sessionID, owner: owner))
+    }
 
     func renewTasks(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>] {
         var renewals: [Int64: LeaseRenewal<TaskState>] = [:]
@@ -72,6 +80,62 @@ struct RenewDeliveryLeases: LeaseRenewalStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
         try row.decode(Row.self)
+    }
+}
+
+/// The session's deliveries leased to `owner` until `expiresAt`, unless another owner's lease is live at `now`: the
+/// session's id when it was.
+struct LeaseDeliveries: PostgresPreparedStatement {
+    typealias Row = Int64
+
+    static let sql = """
+        UPDATE sessions SET delivery_owner = $2, delivery_lease_expires_at = $3
+        WHERE id = $1 AND (delivery_owner IS NULL OR delivery_owner = $2 OR delivery_lease_expires_at <= $4)
+        RETURNING id
+        """
+    static let bindingDataTypes: [PostgresDataType] = [.int8, .text, .text, .text]
+
+    let sessionID: Int64
+    let owner: String
+    let expiresAt: String
+    let now: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 4)
+        bindings.append(sessionID)
+        bindings.append(owner)
+        bindings.append(expiresAt)
+        bindings.append(now)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        try row.decode(Int64.self)
+    }
+}
+
+/// `owner`'s lease on the session's deliveries, ended if it holds it: the session's id when it did.
+struct ReleaseDeliveries: PostgresPreparedStatement {
+    typealias Row = Int64
+
+    static let sql = """
+        UPDATE sessions SET delivery_owner = NULL, delivery_lease_expires_at = NULL WHERE id = $1 AND delivery_owner = $2
+        RETURNING id
+        """
+    static let bindingDataTypes: [PostgresDataType] = [.int8, .text]
+
+    let sessionID: Int64
+    let owner: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(sessionID)
+        bindings.append(owner)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        try row.decode(Int64.self)
     }
 }
 

@@ -1,9 +1,23 @@
 import Foundation
 import TransferdDomain
 
-/// Renewals of leases on SQLite, whose writer has the database to itself: one `UPDATE` of them all.
-struct SQLiteLeaseRenewals: LeaseRenewals {
+/// Leases on SQLite, whose writer has the database to itself: a renewal is one `UPDATE` of them all.
+struct SQLiteLeases: Leases {
     let db: SQLiteConnection
+
+    func leaseDeliveries(sessionID: Int64, owner: String, until expiresAt: Date, at now: Date) async throws -> Bool {
+        try await db.execute(
+            "UPDATE sessions SET delivery_owner = ?, delivery_lease_expires_at = ? WHERE id = ? AND \(SQLSessionRepository.deliveriesFree)",
+            [owner, StoredDate.text(expiresAt), sessionID, owner, StoredDate.text(now)]
+        ) > 0
+    }
+
+    func releaseDeliveries(sessionID: Int64, owner: String) async throws {
+        try await db.execute(
+            "UPDATE sessions SET delivery_owner = NULL, delivery_lease_expires_at = NULL WHERE id = ? AND delivery_owner = ?",
+            [sessionID, owner]
+        )
+    }
 
     func renewTasks(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>] {
         try await renew(table: "tasks", owner: "lease_owner", expiry: "lease_expires_at", returning: "id, state", ids, owner, expiresAt) {
