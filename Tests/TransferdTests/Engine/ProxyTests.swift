@@ -139,7 +139,10 @@ import TransferdTestOrigins
     /// An https:// proxy is reached over TLS (its certificate from a private CA, trusted with `--ca-file`): the
     /// CONNECT, its credentials and the tunnel run inside that TLS. Without the CA, its certificate is refused.
     @Test func anHTTPSProxyIsReachedOverTLS() async throws {
-        let certificates = try await TestCertificates.make()
+        try await TestCertificates.with { certificates in try await reachesAnHTTPSProxy(certifiedIn: certificates) }
+    }
+
+    private func reachesAnHTTPSProxy(certifiedIn certificates: String) async throws {
         let arguments = ["alice:s3cret", certificates + "/server.pem", certificates + "/server.key"]
         try await InteropScript.serving("forward_proxy.py", arguments: arguments, hint: "python3 is needed") { proxyPort in
             try await OriginServer.with { origin in

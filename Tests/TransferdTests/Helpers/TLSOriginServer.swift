@@ -20,22 +20,27 @@ final class TLSOriginServer: Sendable {
     func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
 
     static func with<T: Sendable>(_ body: (TLSOriginServer) async throws -> T) async throws -> T {
-        let directory = try await TestCertificates.make()
-        let tls = TLSConfiguration.makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(directory + "/server.pem").map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: directory + "/server.key", format: .pem))
-        )
-        let router = Router()
-        router.get("files/:size") { _, context in
-            let size = context.parameters.get("size", as: Int.self) ?? 0
-            return Response(status: .ok, headers: [.contentLength: String(size)], body: .init(byteBuffer: OriginContent.buffer(0..<size)))
+        try await TestCertificates.with { directory in
+            let tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(directory + "/server.pem").map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: directory + "/server.key", format: .pem))
+            )
+            let router = Router()
+            router.get("files/:size") { _, context in
+                let size = context.parameters.get("size", as: Int.self) ?? 0
+                return Response(
+                    status: .ok,
+                    headers: [.contentLength: String(size)],
+                    body: .init(byteBuffer: OriginContent.buffer(0..<size))
+                )
+            }
+            return try await LoopbackServer.run(
+                router,
+                port: 0,
+                server: try .http2Upgrade(tlsConfiguration: tls),
+                make: { TLSOriginServer(port: $0, caFile: directory + "/ca.pem") },
+                body
+            )
         }
-        return try await LoopbackServer.run(
-            router,
-            port: 0,
-            server: try .http2Upgrade(tlsConfiguration: tls),
-            make: { TLSOriginServer(port: $0, caFile: directory + "/ca.pem") },
-            body
-        )
     }
 }

@@ -5,8 +5,15 @@ import Testing
 /// A CA, and a certificate it signed for 127.0.0.1 (`server.pem`, `server.key`), made with Debian's `openssl` in a new
 /// temporary directory for the tests' TLS servers; `ca.pem` is the CA to trust.
 enum TestCertificates {
+    /// Runs `body` with the directory of new certificates, and removes it after.
+    static func with<T>(_ body: (_ directory: String) async throws -> T) async throws -> T {
+        let directory = try await make()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return try await body(directory)
+    }
+
     /// Makes them; returns the directory.
-    static func make() async throws -> String {
+    private static func make() async throws -> String {
         let directory = NSTemporaryDirectory() + "transferd-tls-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = { (name: String) in "\(directory)/\(name)" }
