@@ -22,14 +22,14 @@ struct PostgresLeases: Leases {
     func renewTasks(ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<TaskState>] {
         var renewals: [Int64: LeaseRenewal<TaskState>] = [:]
         for (id, state, renewed) in try await db.run(RenewTaskLeases(owner: owner, ids: ids, expiresAt: StoredDate.text(expiresAt))) {
-            renewals[id] = renewed ? .renewed(try RowCoding.enumeration(state, "state")) : .busy
+            renewals[id] = renewed ? .renewed(try RowCoding.enumeration(state ?? "", "state")) : .busy
         }
         return renewals
     }
 
     func renewDeliveries(sessionIDs ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<Void>] {
         var renewals: [Int64: LeaseRenewal<Void>] = [:]
-        for (id, renewed) in try await db.run(RenewDeliveryLeases(owner: owner, ids: ids, expiresAt: StoredDate.text(expiresAt))) {
+        for (id, _, renewed) in try await db.run(RenewDeliveryLeases(owner: owner, ids: ids, expiresAt: StoredDate.text(expiresAt))) {
             renewals[id] = renewed ? .renewed(()) : .busy
         }
         return renewals
@@ -39,7 +39,6 @@ struct PostgresLeases: Leases {
 /// The leases `owner` holds on the tasks `ids`, renewed until `expiresAt` where the task's row is not locked: each
 /// task's id, state, and whether it was renewed.
 struct RenewTaskLeases: LeaseRenewalStatement {
-    typealias Row = (Int64, String, Bool)
 
     static let sql = """
         WITH held AS (SELECT id, state FROM tasks WHERE lease_owner = $1 AND id = ANY($2)),
@@ -54,16 +53,11 @@ struct RenewTaskLeases: LeaseRenewalStatement {
     let owner: String
     let ids: [Int64]
     let expiresAt: String
-
-    func decodeRow(_ row: PostgresRow) throws -> Row {
-        try row.decode(Row.self)
-    }
 }
 
 /// The delivery leases `owner` holds on the sessions `ids`, renewed until `expiresAt` where the session's row is not
-/// locked: each session's id, and whether it was renewed.
+/// locked: each session's id, no state, and whether it was renewed.
 struct RenewDeliveryLeases: LeaseRenewalStatement {
-    typealias Row = (Int64, Bool)
 
     static let sql = """
         WITH held AS (SELECT id FROM sessions WHERE delivery_owner = $1 AND id = ANY($2)),
@@ -72,15 +66,11 @@ struct RenewDeliveryLeases: LeaseRenewalStatement {
             WHERE id IN (SELECT id FROM sessions WHERE delivery_owner = $1 AND id = ANY($2) FOR NO KEY UPDATE SKIP LOCKED)
             RETURNING id
         )
-        SELECT held.id, renewed.id IS NOT NULL FROM held LEFT JOIN renewed ON renewed.id = held.id
+        SELECT held.id, CAST(NULL AS text), renewed.id IS NOT NULL FROM held LEFT JOIN renewed ON renewed.id = held.id
         """
     let owner: String
     let ids: [Int64]
     let expiresAt: String
-
-    func decodeRow(_ row: PostgresRow) throws -> Row {
-        try row.decode(Row.self)
-    }
 }
 
 /// The session's deliveries leased to `owner` until `expiresAt`, unless another owner's lease is live at `now`: the
@@ -100,17 +90,8 @@ struct LeaseDeliveries: PostgresPreparedStatement {
     let expiresAt: String
     let now: String
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 4)
-        bindings.append(sessionID)
-        bindings.append(owner)
-        bindings.append(expiresAt)
-        bindings.append(now)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row {
-        try row.decode(Int64.self)
+    func makeBindings() -> PostgresBindings {
+        PostgresBindings(sessionID, owner, expiresAt, now)
     }
 }
 
@@ -127,20 +108,14 @@ struct ReleaseDeliveries: PostgresPreparedStatement {
     let sessionID: Int64
     let owner: String
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(sessionID)
-        bindings.append(owner)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row {
-        try row.decode(Int64.self)
+    func makeBindings() -> PostgresBindings {
+        PostgresBindings(sessionID, owner)
     }
 }
 
-/// A renewal's statement: its arguments are the owner (`$1`), the rows' ids (`$2`) and the new expiry (`$3`).
-protocol LeaseRenewalStatement: PostgresPreparedStatement {
+/// A renewal's statement: its arguments are the owner (`$1`), the rows' ids (`$2`) and the new expiry (`$3`); each
+/// row it answers is a held row's id, what the row holds (a task's state), and whether its lease was renewed.
+protocol LeaseRenewalStatement: PostgresPreparedStatement where Row == (Int64, String?, Bool) {
     var owner: String { get }
     var ids: [Int64] { get }
     var expiresAt: String { get }
@@ -149,11 +124,11 @@ protocol LeaseRenewalStatement: PostgresPreparedStatement {
 extension LeaseRenewalStatement {
     static var bindingDataTypes: [PostgresDataType] { [.text, .int8Array, .text] }
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 3)
-        bindings.append(owner)
-        bindings.append(ids)
-        bindings.append(expiresAt)
-        return bindings
+    func makeBindings() -> PostgresBindings {
+        PostgresBindings(owner, ids, expiresAt)
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        try row.decode(Row.self)
     }
 }
