@@ -26,17 +26,17 @@ struct SQLiteLeases: Leases {
     }
 
     func renewDeliveries(sessionIDs ids: [Int64], owner: String, until expiresAt: Date) async throws -> [Int64: LeaseRenewal<Void>] {
-        try await renew(
+        let renewed: (StoredRow) -> LeaseRenewal<Void> = { _ in .renewed(()) }
+        return try await renew(
             table: "sessions",
             owner: "delivery_owner",
             expiry: "delivery_lease_expires_at",
             returning: "id",
             ids,
             owner,
-            expiresAt
-        ) {
-            _ in .renewed(())
-        }
+            expiresAt,
+            renewed
+        )
     }
 
     private func renew<Holding: Sendable>(
