@@ -17,6 +17,7 @@ let metrics = Target.Dependency.product(name: "CoreMetrics", package: "swift-met
 let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let compressNIO = Target.Dependency.product(name: "CompressNIO", package: "compress-nio")
+let tracing = Target.Dependency.product(name: "Tracing", package: "swift-distributed-tracing")
 let nio: [Target.Dependency] = [
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -56,6 +57,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/onevcat/Rainbow.git", from: "4.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // OTLP over HTTP only: the default traits add the gRPC exporter, and grpc-swift with it, to every build.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // JSON text written straight from `Encodable` values, and the UTC calendar arithmetic its dates use.
@@ -64,7 +68,7 @@ let package = Package(
         // the repository protocols.
         .target(
             name: "TransferdDomain",
-            dependencies: ["TransferdJSON", crypto, .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["TransferdJSON", crypto, tracing, .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         // The repositories in SQL (all SQL lives here), the stores on SQLite and on PostgreSQL, and the files on disk.
@@ -111,6 +115,7 @@ let package = Package(
                 .copy("0030_abandoned_uploads.sql"),
                 .copy("0031_reserved_bytes.sql"),
                 .copy("0032_history.sql"),
+                .copy("0033_task_trace.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings
@@ -129,6 +134,7 @@ let package = Package(
             name: "TransferdEngine",
             dependencies: [
                 "TransferdDomain", "TransferdStorage", "TransferdS3", asyncHTTPClient, compressNIO, crypto, logging, serviceLifecycle,
+                tracing,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOTLS", package: "swift-nio"),
             ] + nio,
             swiftSettings: swiftSettings
@@ -138,7 +144,7 @@ let package = Package(
             name: "TransferdServices",
             dependencies: [
                 "TransferdJSON", "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdS3", asyncHTTPClient, crypto, logging,
-                serviceLifecycle, metrics, prometheus,
+                serviceLifecycle, metrics, prometheus, tracing,
             ]
                 + nio,
             swiftSettings: swiftSettings
@@ -150,7 +156,7 @@ let package = Package(
             dependencies: [
                 "TransferdJSON", "TransferdDomain", "TransferdServices", "TransferdS3", hummingbird,
                 crypto,
-                logging, metrics, .product(name: "Mustache", package: "swift-mustache"),
+                logging, metrics, tracing, .product(name: "Mustache", package: "swift-mustache"),
             ]
                 + nio,
             resources: [
@@ -189,8 +195,8 @@ let package = Package(
             name: "transferd",
             dependencies: [
                 "TransferdDomain", "TransferdStorage", "TransferdEngine", "TransferdServices", "TransferdAPI", hummingbird, logging,
-                serviceLifecycle, .product(name: "UnixSignals", package: "swift-service-lifecycle"), crypto,
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                serviceLifecycle, .product(name: "UnixSignals", package: "swift-service-lifecycle"), crypto, tracing,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "OTel", package: "swift-otel"),
             ] + nio,
             swiftSettings: swiftSettings
         ),

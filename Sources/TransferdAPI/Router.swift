@@ -34,6 +34,9 @@ package struct APIDependencies: Sendable {
     package var metrics: ServiceMetrics
     /// What a scrape samples first.
     package var sampler: MetricsSampler
+    /// Whether each request is a span (tracing is on): Hummingbird's `TracingMiddleware`, which costs a request
+    /// something even with the no-op tracer, so it is left out when tracing is off.
+    package var tracesRequests = false
 
     package init(
         readiness: Readiness,
@@ -88,6 +91,7 @@ package struct APIDependencies: Sendable {
 /// `Idempotency-Key` (`IdempotencyMiddleware`).
 package func buildRouter(_ api: APIDependencies) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    if api.tracesRequests { router.add(middleware: TracingMiddleware()) }
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: api.metrics))
     router.add(middleware: ProblemMiddleware())

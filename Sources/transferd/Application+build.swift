@@ -3,9 +3,11 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import OTel
 import ServiceLifecycle
 import TransferdAPI
 import TransferdDomain
+import TransferdEngine
 import TransferdServices
 
 /// The composition root: configuration → store, services, router → an application ready to `runService()`.
@@ -18,10 +20,14 @@ func buildApplication(
     configuration: Configuration,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
+    // A line says which request or work wrote it, and in which span when tracing is on.
+    let spans = configuration.traceExport == nil ? [] : [OTel.makeLoggingMetadataProvider()]
+    let metadata =
+        Logger.MetadataProvider.multiplex([RequestLogScope.metadataProvider, LogContext.provider] + spans) ?? LogContext.provider
     var logger =
         switch configuration.logFormat {
-        case .text: Logger(label: "transferd", metadataProvider: RequestLogScope.metadataProvider)
-        case .json: Logger(label: "transferd") { JSONLogHandler(label: $0, metadataProvider: RequestLogScope.metadataProvider) }
+        case .text: Logger(label: "transferd", metadataProvider: metadata)
+        case .json: Logger(label: "transferd") { JSONLogHandler(label: $0, metadataProvider: metadata) }
         }
     logger.logLevel = configuration.logLevel
     guard !configuration.authenticationDisabled || configuration.bindsToLoopback else {

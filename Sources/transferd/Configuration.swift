@@ -36,6 +36,8 @@ struct Configuration: Sendable {
     var progressInterval: Duration
     /// How long to wait for a TCP connection to an origin before the attempt fails.
     var connectTimeout: Duration
+    /// Where traces go (OpenTelemetry); nil: tracing is off.
+    var traceExport: TraceExport?
     /// Verbosity of the service's logs.
     var logLevel: Logger.Level
     /// `text` (one line a message, for people) or `json` (one object a line, for log collectors).

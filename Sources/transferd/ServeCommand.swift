@@ -18,10 +18,14 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Builds the service `options` describe and runs it until SIGTERM or SIGINT and its grace.
+    /// With tracing on, the tracer is bootstrapped first, so that every HTTP client the application makes traces its
+    /// requests, and its exporter stops last.
     static func serve(_ options: ServiceOptions) async throws {
-        let app = try await buildApplication(configuration: options.configuration)
+        let configuration = options.configuration
+        let traces: [any Service] = try configuration.traceExport.map { [try $0.start(instanceID: configuration.instance.id)] } ?? []
+        let app = try await buildApplication(configuration: configuration)
         let grace = ShutdownGrace(total: .milliseconds(Int64(options.shutdownGrace * 1000)))
-        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger)
+        var group = ServiceGroupConfiguration(services: traces + [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger)
         group.maximumGracefulShutdownDuration = grace.graceful
         group.maximumCancellationDuration = grace.cancellation
         try await ServiceGroup(configuration: group).run()

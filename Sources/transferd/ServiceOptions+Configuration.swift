@@ -105,6 +105,11 @@ extension ServiceOptions {
         configuration.contentStore = try? contentStoreSettings
         configuration.sweepInterval = .milliseconds(Int64(sweepInterval * 1000))
         configuration.historyRetention = HistoryRetention(defaultPeriod: historyRetention)
+        configuration.traceExport = TraceExport.configured(
+            endpoint: otlpEndpoint,
+            sampleRatio: traceSampleRatio,
+            environment: Self.environment
+        )
         return configuration
     }
 }

@@ -186,6 +186,22 @@ struct ServiceOptions: ParsableArguments {
     var metricsPort: Int?
 
     @Option(
+        help: """
+            The OTLP/HTTP endpoint that traces are exported to, such as http://collector:4318 (env \
+            OTEL_EXPORTER_OTLP_ENDPOINT, or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT for the full URL); without one, tracing is off.
+            """
+    )
+    var otlpEndpoint: String = ""
+
+    @Option(
+        help: """
+            The share of new traces recorded, from 0 to 1; a request's own traceparent decides for its trace \
+            (env OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG).
+            """
+    )
+    var traceSampleRatio: Double = 1
+
+    @Option(
         help: "Seconds a request's headers may take to arrive in full after their first byte (env TRANSFERD_HEADER_TIMEOUT)."
     )
     var headerTimeout: Double = environment["TRANSFERD_HEADER_TIMEOUT"].flatMap { Double($0) } ?? 10
@@ -315,6 +331,10 @@ struct ServiceOptions: ParsableArguments {
         guard opsWebhook.isEmpty || URL(string: opsWebhook)?.scheme.map({ ["http", "https"].contains($0) }) == true else {
             throw ValidationError("--ops-webhook must be an http or https URL.")
         }
+        guard otlpEndpoint.isEmpty || URL(string: otlpEndpoint)?.scheme.map({ ["http", "https"].contains($0) }) == true else {
+            throw ValidationError("--otlp-endpoint must be an http or https URL, such as http://collector:4318.")
+        }
+        guard (0...1).contains(traceSampleRatio) else { throw ValidationError("--trace-sample-ratio must be between 0 and 1.") }
         guard retrySchedule != nil else {
             throw ValidationError("--webhook-retry-schedule must be one or more non-negative numbers of seconds, separated by commas.")
         }

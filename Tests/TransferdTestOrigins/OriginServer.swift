@@ -43,6 +43,7 @@ package final class OriginServer: Sendable {
         var versions: [String: Int] = [:]
         var requests: [String] = []
         var lastHeaders: [String: String] = [:]
+        var traceparents: [String?] = []
         var ranges: [String: [String?]] = [:]
         var arrivals: [String: [ContinuousClock.Instant]] = [:]
         var inFlight: [String: Int] = [:]
@@ -77,6 +78,8 @@ package final class OriginServer: Sendable {
 
     /// Request URIs in arrival order.
     package var requests: [String] { state.withLock { $0.requests } }
+    /// The `traceparent` of every request, in arrival order (nil when absent).
+    package var traceparents: [String?] { state.withLock { $0.traceparents } }
     /// The headers of the last request, names lowercased.
     package var lastHeaders: [String: String] { state.withLock { $0.lastHeaders } }
     package var maxTotalInFlight: Int { state.withLock { $0.maxTotalInFlight } }
@@ -91,6 +94,7 @@ package final class OriginServer: Sendable {
         state.withLock { state in
             state.requests.append(request.uri.description)
             state.lastHeaders = Dictionary(request.headers.map { ($0.name.canonicalName, $0.value) }) { $1 }
+            state.traceparents.append(request.headers.first { $0.name.canonicalName == "traceparent" }?.value)
             state.inFlight[host, default: 0] += 1
             state.maxInFlight[host] = max(state.maxInFlight[host, default: 0], state.inFlight[host, default: 0])
             state.totalInFlight += 1
@@ -259,7 +263,10 @@ package final class OriginServer: Sendable {
             return state.flakyRequests[name, default: 0]
         }
         guard seen > failures else {
-            state.withLock { $0.requests.append(request.uri.description) }
+            state.withLock { state in
+                state.requests.append(request.uri.description)
+                state.traceparents.append(request.headers.first { $0.name.canonicalName == "traceparent" }?.value)
+            }
             var headers: HTTPFields = [:]
             if let retryAfter = request.uri.queryParameters.get("retryAfter") { headers[.retryAfter] = retryAfter }
             let status = request.uri.queryParameters.get("status", as: Int.self) ?? 503

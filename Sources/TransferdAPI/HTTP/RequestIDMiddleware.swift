@@ -7,8 +7,9 @@ import TransferdDomain
 /// Every response carries `X-Request-Id`: the request's own when it sent a usable one (1–200 visible ASCII
 /// characters), a new one otherwise. The id, and an incoming W3C `traceparent`, join the metadata of every log line
 /// the request causes; the request itself is logged at `debug`. The `traceparent` also goes with the events the
-/// request writes (`Trace`), to their webhook deliveries. The outermost middleware, so that problems carry the
-/// id too.
+/// request writes (`Trace`), to their webhook deliveries: the request's span's when tracing is on (Hummingbird's
+/// `TracingMiddleware`, just outside this one), else the header's. The outermost middleware but for tracing, so that
+/// problems carry the id too.
 struct RequestIDMiddleware: RouterMiddleware {
     static let header = HTTPField.Name("X-Request-Id")!
     static let traceparent = HTTPField.Name("traceparent")!
@@ -19,7 +20,7 @@ struct RequestIDMiddleware: RouterMiddleware {
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         let id = request.headers[Self.header].flatMap(Self.usable) ?? UUID().uuidString.lowercased()
-        let traceparent = request.headers[Self.traceparent].flatMap(Self.usable)
+        let traceparent = Trace.traceparent() ?? request.headers[Self.traceparent].flatMap(Self.usable)
         do {
             var response = try await RequestLogScope.$current.withValue(RequestLogScope(requestID: id, traceparent: traceparent)) {
                 context.logger.debug("request", metadata: ["method": .string(request.method.rawValue), "path": .string(request.uri.path)])

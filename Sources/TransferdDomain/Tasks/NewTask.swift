@@ -20,6 +20,8 @@ package struct NewTask: Sendable {
     package var start: Bool
     /// The fetch schedule the task is a run of.
     package var fetchId: String?
+    /// The span that creates the task, whose trace its attempts continue (``TransferTask/traceparent``).
+    package var traceparent: String?
 
     package init(
         transfer: Transfer,

@@ -15,6 +15,16 @@ package struct TaskStateMachine: Sendable {
         case challenged(ProtectionSpace, previousFailureCount: Int)
         /// The attempt was cut short (suspend, cancel or shutdown) before it finished.
         case interrupted
+
+        /// A word for logs: `succeeded`, `failed: timedOut`, `challenged`, `interrupted`.
+        package var summary: String {
+            switch self {
+            case .succeeded: "succeeded"
+            case .failed(let error): "failed: \(error.code.rawValue)"
+            case .challenged: "challenged"
+            case .interrupted: "interrupted"
+            }
+        }
     }
 
     package enum Input: Sendable, Equatable {

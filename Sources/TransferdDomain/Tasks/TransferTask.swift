@@ -52,6 +52,9 @@ package struct TransferTask: Sendable, Equatable, Persisted {
     package var fetchId: String?
     /// What the run gave, once its schedule has judged it.
     package var fetchResult: FetchResult?
+    /// The trace its attempts continue, after a restart or on another instance: the W3C `traceparent` of the span
+    /// that created it; nil when it was created with tracing off.
+    package var traceparent: String?
     package var createdAt: Date
     package var startedAt: Date?
     package var completedAt: Date?
@@ -109,6 +112,7 @@ extension TransferTask {
         nextAttemptAt = newTask.earliestBeginDate
         maxBytesPerSecond = newTask.maxBytesPerSecond
         fetchId = newTask.fetchId
+        traceparent = newTask.traceparent
     }
 
     /// Why a `running` task is not transferring yet.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import Synchronization
@@ -82,11 +83,16 @@ package final class DestinationGuard: Sendable {
         }
 
         /// Sends `request` to the route's destination, whatever URL it was built with: the client then connects to
-        /// the vetted address and never resolves the name again.
+        /// the vetted address and never resolves the name again. In a span (tracing on), the request is a client span
+        /// of the client's, which sends the span's `traceparent`; one the request was given (a task's own header)
+        /// gives way to it.
         package func execute(_ request: HTTPClientRequest, deadline: NIODeadline, logger: Logger? = nil) async throws -> HTTPClientResponse
         {
             var request = request
             request.url = destination.url
+            if Trace.traceparent() != nil {
+                for name in ["traceparent", "tracestate"] { request.headers.remove(name: name) }
+            }
             return try await client.execute(request, deadline: deadline, logger: logger)
         }
     }

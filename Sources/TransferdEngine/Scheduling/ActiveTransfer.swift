@@ -49,6 +49,8 @@ package final class ActiveTransfer: Sendable {
     package let tenantID: Int64
     /// The task's `maxBytesPerSecond`, changeable while the transfer runs.
     package let limit: BandwidthLimit
+    /// The attempt's span, which what happens on its way is noted in.
+    package let trace = AttemptTrace()
     private let state: Mutex<State>
     private let interrupted = Doorbell()
     private let timelines = Mutex<[RequestTimeline]>([])

@@ -97,15 +97,26 @@ package struct Scheduler: Service {
     /// over, while its end is written (the claim leaves its task out of the transfers under way). The end's commit
     /// announces what it left (`.work` for a task back in its queue, `.capacity` otherwise), which wakes the loop
     /// again, after the transfer is no longer registered.
+    ///
+    /// The attempt and its end are one span (``AttemptTrace``): the events the end writes carry its trace on.
     private func perform(_ job: TransferJob, transfer: ActiveTransfer) async {
-        let outcome =
-            switch job.work {
-            case .download(let download): await downloader.run(job, download, transfer: transfer)
-            case .upload(let upload): await uploader.run(job, upload, transfer: transfer)
-            }
-        transfer.beginEnding()
-        loop.doorbell.ring()
-        await recordEnd(of: job, transfer: transfer, outcome: outcome)
+        await transfer.trace.run(
+            job,
+            attempt: transfer.attempt,
+            sessionID: transfer.queue.sessionID,
+            transactions: { transfer.transactions }
+        ) {
+            let outcome =
+                switch job.work {
+                case .download(let download): await downloader.run(job, download, transfer: transfer)
+                case .upload(let upload): await uploader.run(job, upload, transfer: transfer)
+                }
+            transfer.beginEnding()
+            loop.doorbell.ring()
+            logger.debug("a transfer attempt ended", metadata: ["attempt": "\(transfer.attempt)", "outcome": "\(outcome.summary)"])
+            await recordEnd(of: job, transfer: transfer, outcome: outcome)
+            return outcome
+        }
     }
 
     /// Records how the transfer ended. While the store cannot take it (the database is unreachable for a moment, or

@@ -22,11 +22,20 @@ package struct TransferJob: Sendable {
     package let challengeUnanswered: Bool
     /// What the task's kind does, which picks its runner.
     package let work: Work
+    /// The trace the attempt continues (``TransferTask/traceparent``).
+    package let traceparent: String?
 
     /// A kind's own part of a job.
     package enum Work: Sendable {
         case download(DownloadJob)
         case upload(UploadJob)
+    }
+
+    package var kind: TransferTask.Kind {
+        switch work {
+        case .download: .download
+        case .upload: .upload
+        }
     }
 
     /// Whether its requests carry a validator (`If-None-Match`, `If-Modified-Since`): a `304` answers them.
@@ -54,6 +63,7 @@ package struct TransferJob: Sendable {
         proxy = configuration.proxy
         credentials = task.credentials
         challengeUnanswered = task.challenge != nil
+        traceparent = task.traceparent
         self.work = work
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceLifecycle
+import Tracing
 import TransferdDomain
 
 extension FetchService {
@@ -28,8 +29,16 @@ extension FetchService {
     /// Starts the runs of a session's schedules that are still due and have none under way, in one transaction: a
     /// download task each, conditional on the latest version, created together with each schedule's next run time.
     /// A session that refuses the tasks (a limit, a quota) is asked for them one at a time, and a run it refuses is
-    /// `failed`.
+    /// `failed`. The runs are a `fetch` span, whose trace their tasks' attempts continue.
     func start(_ publicIDs: [String], sessionID: Int64, at now: Date) async throws {
+        try await InstrumentationSystem.tracer.withSpan("fetch") { span in
+            span.attributes["transferd.session.id"] = Int(sessionID)
+            span.attributes["transferd.fetch.runs"] = publicIDs.count
+            try await start(publicIDs, sessionID: sessionID, at: now, traceparent: Trace.traceparent(of: span.context))
+        }
+    }
+
+    private func start(_ publicIDs: [String], sessionID: Int64, at now: Date, traceparent: String?) async throws {
         try await store.write { [tasks] repositories in
             var starting: [(schedule: FetchSchedule, machine: FetchScheduleStateMachine, task: NewTask)] = []
             for publicID in publicIDs {
@@ -39,7 +48,9 @@ extension FetchService {
                 var machine = FetchScheduleStateMachine(schedule.phase)
                 guard try machine.handle(.due) == .startRun else { continue }
                 schedule.nextRunAt = schedule.timing.nextRun(anchor: schedule.anchorAt, after: now, draw: .random(in: 0..<1))
-                starting.append((schedule, machine, try await run(of: schedule, repositories)))
+                var task = try await run(of: schedule, repositories)
+                task.traceparent = traceparent
+                starting.append((schedule, machine, task))
             }
             guard !starting.isEmpty else { return }
             var together: [TransferTask]?

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Tracing
 import TransferdDomain
 import TransferdEngine
 import TransferdStorage
@@ -194,6 +195,8 @@ extension TaskService {
                 let retryAt = retryDate(for: error, of: task, in: try await session())
             {
                 input = .transferFailedRetryable(error, at: retryAt)
+                let trace = end.transfer.trace
+                repositories.afterCommit { trace.note("retry", ["transferd.retry_at": "\(retryAt.formatted(.iso8601))"]) }
             }
         }
         try await transitions.apply(input, to: &task, isTransferring: true, repositories, holding: held)

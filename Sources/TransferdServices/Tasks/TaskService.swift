@@ -81,13 +81,26 @@ package struct TaskService: Sendable {
 
     /// Creates tasks in a live session in one transaction, all or none, writing `task.created` (and `task.resumed`
     /// for those that start at once). When they are the items of the batch in `field`, the refusal of one names its
-    /// index.
+    /// index. Each task is created in a span of its own (``CreationSpans``), whose trace its attempts continue.
     package func create(_ newTasks: [NewTask], in session: Session, itemsIn field: String?) async throws -> [TransferTask] {
         guard !newTasks.isEmpty else { return [] }
         let sessionID = session.rowID
-        if let created = try await createAlone(newTasks, in: session) { return created }
-        return try await writes.write(forSession: sessionID) { repositories in
-            try await insert(newTasks, sessionID: sessionID, itemsIn: field, repositories)
+        var newTasks = newTasks
+        let spans = CreationSpans(&newTasks, in: session)
+        do {
+            let created: [TransferTask]
+            if let alone = try await createAlone(newTasks, in: session) {
+                created = alone
+            } else {
+                created = try await writes.write(forSession: sessionID) { [newTasks] repositories in
+                    try await insert(newTasks, sessionID: sessionID, itemsIn: field, repositories)
+                }
+            }
+            spans.end(created)
+            return created
+        } catch {
+            spans.end(failing: error)
+            throw error
         }
     }
 

@@ -226,8 +226,14 @@ package struct Dispatcher: Service {
     }
 
     /// One attempt: send the delivery and record how the subscriber answered. Returns the session's next delivery
-    /// when it is due now (after a 2xx).
+    /// when it is due now (after a 2xx). Its log lines name the session and the delivery.
     private func deliver(_ due: DueDelivery, probe: Bool) async -> DueDelivery? {
+        await LogContext.with(["session": "\(due.delivery.sessionId)", "delivery": "\(due.delivery.messageId)"]) {
+            await attempt(due, probe: probe)
+        }
+    }
+
+    private func attempt(_ due: DueDelivery, probe: Bool) async -> DueDelivery? {
         let delivery = due.delivery
         do {
             let read =

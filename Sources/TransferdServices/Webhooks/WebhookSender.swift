@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Tracing
 import TransferdDomain
 import TransferdEngine
 
@@ -29,20 +30,43 @@ struct WebhookSender: Sendable {
 
     /// Sends `content` as the delivery `messageID`; `keepingReply` keeps a 2xx reply's body (a challenge's answer,
     /// the completion handler in the same round trip). Nil when the task was cancelled (the service is stopping).
+    ///
+    /// The attempt is a `send` span in the trace of the request or attempt that wrote the event, and the request's
+    /// client span (AsyncHTTPClient's) sends its `traceparent` on. With tracing off the event's own `traceparent` is.
     func send(_ content: DeliveryContent, messageID: String, keepingReply: Bool) async throws -> Exchange? {
         let (event, webhook) = (content.event, content.webhook)
         let attemptedAt = clock.now
         let body = try WebhookPayload(event: event, sessionIdentifier: content.sessionIdentifier, task: content.task, now: attemptedAt)
             .encoded()
-        return await post(
-            body,
-            to: webhook.url,
-            messageID: messageID,
-            secrets: webhook.signingSecrets(at: attemptedAt),
-            traceparent: event.traceparent,
-            at: attemptedAt,
-            keepingReply: keepingReply
+        let span = InstrumentationSystem.tracer.startSpan(
+            SpanNames.send,
+            context: Trace.context(continuing: event.traceparent),
+            ofKind: .producer
         )
+        defer { span.end() }
+        span.attributes[SpanNames.Key.messagingSystem] = SpanNames.system
+        span.attributes[SpanNames.Key.operationType] = SpanNames.send
+        span.attributes[SpanNames.Key.destination] = content.sessionIdentifier
+        span.attributes[SpanNames.Key.messageID] = messageID
+        span.attributes[SpanNames.Key.eventType] = event.type.rawValue
+        let exchange = await ServiceContext.withValue(span.context) {
+            await post(
+                body,
+                to: webhook.url,
+                messageID: messageID,
+                secrets: webhook.signingSecrets(at: attemptedAt),
+                traceparent: Trace.traceparent(of: span.context) == nil ? event.traceparent : nil,
+                at: attemptedAt,
+                keepingReply: keepingReply
+            )
+        }
+        switch exchange?.answer {
+        case .answered(let status, _) where (200..<300).contains(status): span.setStatus(SpanStatus(code: .ok))
+        case .answered(let status, _): span.setStatus(SpanStatus(code: .error, message: "The subscriber answered \(status)."))
+        case .failed(let message): span.setStatus(SpanStatus(code: .error, message: message))
+        case nil: span.addEvent("interrupted")
+        }
+        return exchange
     }
 
     /// POSTs `body` to `url`, signed with `secrets` as the message `messageID` at `attemptedAt`. Nil when the task

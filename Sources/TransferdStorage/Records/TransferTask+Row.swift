@@ -41,6 +41,7 @@ extension TransferTask {
         cancellation = try row.json(.cancellation)
         fetchId = row[TaskColumn.fetchId]
         fetchResult = try row.optionalEnumeration(.fetchResult)
+        traceparent = row[TaskColumn.traceparent]
         startedAt = row[TaskColumn.startedAt]
         completedAt = row[TaskColumn.completedAt]
         if let owner: String = row[TaskColumn.leaseOwner], let expiresAt: Date = row[TaskColumn.leaseExpiresAt] {
@@ -154,6 +155,7 @@ extension TransferTask {
             "cancellation": try RowCoding.json(cancellation),
             "fetch_id": fetchId,
             "fetch_result": fetchResult?.rawValue,
+            "traceparent": traceparent,
             "created_at": StoredDate.text(createdAt),
             "started_at": StoredDate.text(orNil: startedAt),
             "completed_at": StoredDate.text(orNil: completedAt),

@@ -14,10 +14,11 @@ wrk.headers["Content-Type"] = "application/json"
 """
 
 
-def api_benchmark(binary, workdir, seconds):
-    """The API under wrk beside Hummingbird's own health route, in one transferd: each route's requests a second,
-    p99 (ms) and transferd's CPU a request (µs), which a busy machine moves far less than the rate."""
-    process, port = start_transferd(binary, workdir, *NO_LIMITS, authenticated=True)
+def api_benchmark(binary, workdir, seconds, *options):
+    """The API under wrk beside Hummingbird's own health route, in one transferd started with `options` besides the
+    usual: each route's requests a second, p99 (ms) and transferd's CPU a request (µs), which a busy machine moves far
+    less than the rate."""
+    process, port = start_transferd(binary, workdir, *NO_LIMITS, *options, authenticated=True)
     base = f"http://127.0.0.1:{port}"
     try:
         headers = {"Authorization": f"Bearer {API_KEY}"}

@@ -116,8 +116,8 @@ def rpc(port, method, params):
         return json.loads(response.read())["result"]
 
 
-def transferd(binary, workdir, urls, batch, database=None):
-    options = ["--worker-concurrency", str(CONCURRENCY), *NO_LIMITS] + (["--database-url", database] if database else [])
+def transferd(binary, workdir, urls, batch, database=None, options=()):
+    options = ["--worker-concurrency", str(CONCURRENCY), *NO_LIMITS, *options] + (["--database-url", database] if database else [])
     process, port = start_transferd(binary, workdir, *options)
     client = Client(port)
     try:
