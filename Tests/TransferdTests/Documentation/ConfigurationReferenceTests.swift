@@ -39,6 +39,25 @@ import Yams
         #expect(checked > 60, "only \(checked) options were compared")
     }
 
+    /// The deployment examples (the Dockerfile, `compose.yaml`, the Kubernetes manifests) set only variables that
+    /// transferd reads: a misspelt one would be ignored without a word.
+    @Test func theDeploymentExamplesSetOnlyDocumentedVariables() throws {
+        let reference = try String(contentsOf: MarkdownDocument.repository.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        let manifests = try FileManager.default.subpathsOfDirectory(
+            atPath: MarkdownDocument.repository.appendingPathComponent("deploy/kubernetes").path
+        )
+        .filter { $0.hasSuffix(".yaml") }.map { "deploy/kubernetes/\($0)" }
+        var named = 0
+        for path in ["Dockerfile", "compose.yaml"] + manifests {
+            let text = try String(contentsOf: MarkdownDocument.repository.appendingPathComponent(path), encoding: .utf8)
+            for variable in Set(text.matches(of: /(TRANSFERD|OTEL)_[A-Z_]+/).map { String($0.output.0) }) {
+                named += 1
+                #expect(reference.contains(variable), "\(path) sets \(variable), which docs/configuration.md does not name")
+            }
+        }
+        #expect(named > 15, "only \(named) variables were found")
+    }
+
     @Test func theSessionConfigurationTableHasEveryFieldOfTheSpecAndNoOther() throws {
         let reference = try MarkdownDocument.named("docs/configuration.md")
         let documented = Set(
