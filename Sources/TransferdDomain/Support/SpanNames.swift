@@ -1,3 +1,5 @@
+import Tracing
+
 /// The names of transferd's own spans and their attributes, after OpenTelemetry's messaging conventions: a task is a
 /// message that a request creates (`create`, a producer span) and that each attempt processes (`process`, a
 /// consumer span); a webhook delivery sends an event on (`send`). The HTTP spans around them are Hummingbird's (the
@@ -26,4 +28,10 @@ package enum SpanNames {
 
     /// `messaging.system`'s value.
     package static let system = "transferd"
+
+    /// Marks `span` as transferd's messaging `operation` (``create``, ``process``, ``send``).
+    package static func mark(_ span: any Span, as operation: String) {
+        span.attributes[Key.messagingSystem] = system
+        span.attributes[Key.operationType] = operation
+    }
 }

@@ -29,8 +29,7 @@ package final class AttemptTrace: Sendable {
             context: Trace.context(continuing: job.traceparent),
             ofKind: .consumer
         )
-        span.attributes[SpanNames.Key.messagingSystem] = SpanNames.system
-        span.attributes[SpanNames.Key.operationType] = SpanNames.process
+        SpanNames.mark(span, as: SpanNames.process)
         span.attributes[SpanNames.Key.messageID] = "\(job.taskID)"
         span.attributes[SpanNames.Key.taskID] = Int(job.taskID)
         span.attributes[SpanNames.Key.taskKind] = job.kind.rawValue

@@ -11,8 +11,7 @@ struct CreationSpans {
     init(_ newTasks: inout [NewTask], in session: Session) {
         spans = newTasks.indices.map { index in
             let span = InstrumentationSystem.tracer.startSpan(SpanNames.create, ofKind: .producer)
-            span.attributes[SpanNames.Key.messagingSystem] = SpanNames.system
-            span.attributes[SpanNames.Key.operationType] = SpanNames.create
+            SpanNames.mark(span, as: SpanNames.create)
             span.attributes[SpanNames.Key.destination] = session.identifier
             span.attributes[SpanNames.Key.taskKind] = newTasks[index].kind.rawValue
             newTasks[index].traceparent = Trace.traceparent(of: span.context)

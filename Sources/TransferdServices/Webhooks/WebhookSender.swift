@@ -44,8 +44,7 @@ struct WebhookSender: Sendable {
             ofKind: .producer
         )
         defer { span.end() }
-        span.attributes[SpanNames.Key.messagingSystem] = SpanNames.system
-        span.attributes[SpanNames.Key.operationType] = SpanNames.send
+        SpanNames.mark(span, as: SpanNames.send)
         span.attributes[SpanNames.Key.destination] = content.sessionIdentifier
         span.attributes[SpanNames.Key.messageID] = messageID
         span.attributes[SpanNames.Key.eventType] = event.type.rawValue
