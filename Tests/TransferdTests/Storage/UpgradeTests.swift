@@ -26,9 +26,16 @@ struct UpgradeTests {
                     sql: "UPDATE tasks SET original_request = replace(original_request, ?, ?), origin = ? WHERE task_identifier IN (2, 3)",
                     arguments: [oldOrigin, newOrigin, newOrigin]
                 )
-                // The idempotency key was stored a moment before the upgrade, not on the day the fixture was made:
-                // keys live 24 hours.
-                try db.execute(sql: "UPDATE idempotency_keys SET created_at = ?", arguments: [Date()])
+                // What expires was written a moment before the upgrade, not on the day the fixture was made (the
+                // test failed once the fixture was 7 days old): idempotency keys live 24 hours; a finished task's
+                // content, a staged file and an unfinished task its session's retention or resource timeout, 7 days.
+                let now = Date()
+                try db.execute(sql: "UPDATE idempotency_keys SET created_at = ?", arguments: [now])
+                try db.execute(
+                    sql: "UPDATE tasks SET created_at = ?, completed_at = iif(completed_at IS NULL, NULL, ?)",
+                    arguments: [now, now]
+                )
+                try db.execute(sql: "UPDATE files SET expires_at = ?", arguments: [now.addingTimeInterval(7 * 86_400)])
             }
 
             try await TestService.with(dataDirectory: dataDirectory) { api in
