@@ -15,7 +15,6 @@ package enum SpanNames {
     package enum Key {
         package static let messagingSystem = "messaging.system"
         package static let operationType = "messaging.operation.type"
-        package static let operationName = "messaging.operation.name"
         package static let destination = "messaging.destination.name"
         package static let messageID = "messaging.message.id"
         package static let errorType = "error.type"
@@ -23,7 +22,6 @@ package enum SpanNames {
         package static let taskKind = "transferd.task.kind"
         package static let attempt = "transferd.attempt"
         package static let eventType = "transferd.event.type"
-        package static let deliveryAttempt = "transferd.delivery.attempt"
     }
 
     /// `messaging.system`'s value.

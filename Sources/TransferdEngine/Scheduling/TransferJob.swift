@@ -31,6 +31,7 @@ package struct TransferJob: Sendable {
         case upload(UploadJob)
     }
 
+    /// The task's kind, as its work says.
     package var kind: TransferTask.Kind {
         switch work {
         case .download: .download

@@ -34,6 +34,11 @@ struct OTLPReceiver: Sendable {
         case bool(Bool)
         case other
 
+        /// The string, when it is one.
+        var text: String? {
+            if case .string(let text) = self { text } else { nil }
+        }
+
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let bool = try? container.decode(Bool.self) {

@@ -78,6 +78,48 @@ import TransferdTestOrigins
         }
     }
 
+    @Test func aDownloadIntoABucketAndABackgroundFetchAreTraced() async throws {
+        let server = try await S3TestServer.shared()
+        let bucket = try await server.makeBucket()
+        try await OTLPReceiver.with { otlp in
+            try await OriginServer.with { origin in
+                let service = try await ServiceProcess.start(
+                    dataDirectory: DataDirectories.temporary(),
+                    arguments: ["--otlp-endpoint", otlp.endpoint],
+                    environment: Self.exportSoon
+                )
+                defer { service.stopIfRunning() }
+                _ = try await service.api.send(.PUT, "/v1/storage/archive", json: ObjectDownloadTests.storage(server, bucket: bucket))
+                try await service.api.createSession("traced")
+
+                // act: a download into the bucket, then a schedule whose first run is due at once
+                _ = try await service.api.createTask(
+                    "traced",
+                    url: origin.url("/files/1000"),
+                    extra: ObjectDownloadTests.destination("traced.bin")
+                )
+                _ = try await service.api.waitForCompletion("traced", 1)
+                _ = try await BackgroundFetchTests.schedule(service.api, "traced", url: origin.url("/feed/traced"))
+                _ = try await BackgroundFetchTests.performed(service.api, "traced", count: 1)
+                let spans = try await otlp.spans { spans in spans.filter { $0.name == "process" }.count >= 2 }
+                let attempts = spans.all(named: "process", kind: "SPAN_KIND_CONSUMER")
+                let download = attempts.with("transferd.task.id", .number(1))
+                let run = attempts.with("transferd.task.id", .number(2))
+                let fetch = spans.named("fetch", kind: "SPAN_KIND_INTERNAL")
+                let requests = spans.filter { $0.kind == "SPAN_KIND_CLIENT" && $0.parentSpanID == download?.spanID }
+                let toBucket = requests.filter { $0.attributes["url.full"]?.text?.contains(bucket) == true }
+                let otherTraces = toBucket.filter { $0.traceID != download?.traceID }
+
+                // verify: the download's requests to the bucket are client spans of its attempt; the fetch run's
+                // attempt continues the run's span
+                #expect(!toBucket.isEmpty, "requests of the attempt: \(requests.map(\.name))")
+                #expect(otherTraces.isEmpty)
+                #expect(run?.parentSpanID == fetch?.spanID && run?.traceID == fetch?.traceID)
+                try await service.terminate()
+            }
+        }
+    }
+
     @Test func aTasksTraceOutlivesKillNine() async throws {
         try await OTLPReceiver.with { otlp in
             try await OriginServer.with { origin in
