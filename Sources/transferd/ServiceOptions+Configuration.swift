@@ -62,6 +62,8 @@ extension ServiceOptions {
             deliveryPolicy: DeliveryPolicy(
                 schedule: retrySchedule ?? DeliveryPolicy.svixSchedule,
                 timeout: .milliseconds(Int64(webhookTimeout * 1000)),
+                probeInterval: .milliseconds(Int64(webhookProbeInterval * 1000)),
+                maximumProbeInterval: .milliseconds(Int64(webhookProbeMaxInterval * 1000)),
                 disableAfter: .milliseconds(Int64(webhookDisableAfter * 1000))
             ),
             retryPolicy: RetryPolicy(

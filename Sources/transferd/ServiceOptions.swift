@@ -126,6 +126,20 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Seconds a webhook endpoint may fail without a break before it is disabled (env TRANSFERD_WEBHOOK_DISABLE_AFTER).")
     var webhookDisableAfter: Double = environment["TRANSFERD_WEBHOOK_DISABLE_AFTER"].flatMap { Double($0) } ?? 432_000
 
+    @Option(
+        help: """
+            Longest wait, in seconds, between probes of a failing webhook endpoint in the first hour of its outage: how \
+            soon a subscriber that is back is caught up (env TRANSFERD_WEBHOOK_PROBE_INTERVAL).
+            """
+    )
+    var webhookProbeInterval: Double = environment["TRANSFERD_WEBHOOK_PROBE_INTERVAL"].flatMap { Double($0) } ?? 10
+
+    @Option(
+        help:
+            "Longest wait, in seconds, between probes of a failing webhook endpoint after that hour (env TRANSFERD_WEBHOOK_PROBE_MAX_INTERVAL)."
+    )
+    var webhookProbeMaxInterval: Double = environment["TRANSFERD_WEBHOOK_PROBE_MAX_INTERVAL"].flatMap { Double($0) } ?? 60
+
     @Option(help: "Bandwidth all downloads share, in bytes per second; 0 for no limit (env TRANSFERD_MAX_BYTES_PER_SECOND).")
     var maxBytesPerSecond: Int64 = environment["TRANSFERD_MAX_BYTES_PER_SECOND"].flatMap { Int64($0) } ?? 0
 
@@ -322,6 +336,9 @@ struct ServiceOptions: ParsableArguments {
         }
         guard webhookTimeout > 0, webhookDisableAfter > 0 else {
             throw ValidationError("--webhook-timeout and --webhook-disable-after must be positive numbers of seconds.")
+        }
+        guard webhookProbeInterval >= 1, webhookProbeMaxInterval >= webhookProbeInterval else {
+            throw ValidationError("--webhook-probe-interval must be at least 1 second, and --webhook-probe-max-interval at least as long.")
         }
         guard opsWebhook.isEmpty == opsWebhookSecret.isEmpty, opsWebhookSecret.isEmpty || WebhookSecret(opsWebhookSecret) != nil else {
             throw ValidationError(

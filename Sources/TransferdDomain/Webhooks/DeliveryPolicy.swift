@@ -6,8 +6,10 @@ import Foundation
 /// failure; after the last, the delivery is dead-lettered. Each wait is spread by ±`jitter` so that many
 /// failed deliveries do not come back at the same instant.
 ///
-/// While an endpoint fails, probes go out after `firstProbeInterval`, doubling to `maximumProbeInterval`, and it is
-/// disabled when it has failed without a break for `disableAfter` (Svix's 5 days).
+/// While an endpoint fails, probes go out after `firstProbeInterval`, doubling to `probeInterval` for the first
+/// `probeBackoffAfter` of the outage (10 s in its first hour: a subscriber that is back is caught up within 10 s of
+/// the common outage) and to `maximumProbeInterval` after it; it is disabled when it has failed without a break for
+/// `disableAfter` (Svix's 5 days).
 package struct DeliveryPolicy: Sendable {
     /// Waits before each attempt; the first is normally zero. Its length is the number of attempts.
     package var schedule: [Duration]
@@ -19,8 +21,14 @@ package struct DeliveryPolicy: Sendable {
     package var maximumRetryAfter: Duration
     /// How long the previous secret keeps signing after a rotation.
     package var rotationWindow: Duration
-    /// The wait before an endpoint's first probe, doubled after each failed probe up to `maximumProbeInterval`.
+    /// The wait before an endpoint's first probe, doubled after each failed probe up to `probeInterval`, then, once the
+    /// outage is `probeBackoffAfter` old, up to `maximumProbeInterval`.
     package var firstProbeInterval: Duration
+    /// The longest wait between probes early in an outage (`--webhook-probe-interval`).
+    package var probeInterval: Duration
+    /// How long an outage is early.
+    package var probeBackoffAfter: Duration
+    /// The longest wait between probes later in an outage (`--webhook-probe-max-interval`).
     package var maximumProbeInterval: Duration
     /// How long an endpoint may fail without a break before it is disabled.
     package var disableAfter: Duration
@@ -34,6 +42,8 @@ package struct DeliveryPolicy: Sendable {
         maximumRetryAfter: Duration = .seconds(86_400),
         rotationWindow: Duration = .seconds(86_400),
         firstProbeInterval: Duration = .seconds(1),
+        probeInterval: Duration = .seconds(10),
+        probeBackoffAfter: Duration = .seconds(3600),
         maximumProbeInterval: Duration = .seconds(60),
         disableAfter: Duration = .seconds(5 * 86_400)
     ) {
@@ -43,6 +53,8 @@ package struct DeliveryPolicy: Sendable {
         self.maximumRetryAfter = maximumRetryAfter
         self.rotationWindow = rotationWindow
         self.firstProbeInterval = firstProbeInterval
+        self.probeInterval = probeInterval
+        self.probeBackoffAfter = probeBackoffAfter
         self.maximumProbeInterval = maximumProbeInterval
         self.disableAfter = disableAfter
     }
@@ -56,12 +68,20 @@ package struct DeliveryPolicy: Sendable {
         return max(scheduled, min(retryAfter, maximumRetryAfter))
     }
 
-    /// The wait before an endpoint's next probe after `failedProbes` failed ones. A `Retry-After` is the wait, within
-    /// `firstProbeInterval` and `maximumRetryAfter`: a subscriber that says when it is back is probed then.
-    package func probeDelay(afterFailedProbes failedProbes: Int, retryAfter: Duration?, random: Double = .random(in: -1...1)) -> Duration {
+    /// The wait before an endpoint's next probe after `failedProbes` failed ones, in an outage `failingFor` long. A
+    /// `Retry-After` is the wait, within `firstProbeInterval` and `maximumRetryAfter`: a subscriber that says when it is
+    /// back is probed then. Otherwise the wait doubles up to the outage's cap (`probeInterval` early, then
+    /// `maximumProbeInterval`), jittered, and never longer than the cap.
+    package func probeDelay(
+        afterFailedProbes failedProbes: Int,
+        failingFor: Duration,
+        retryAfter: Duration?,
+        random: Double = .random(in: -1...1)
+    ) -> Duration {
         if let retryAfter { return min(max(retryAfter, firstProbeInterval), maximumRetryAfter) }
+        let cap = failingFor < probeBackoffAfter ? probeInterval : maximumProbeInterval
         let doubled = firstProbeInterval * Double(1 << min(failedProbes, 30))
-        return min(doubled, maximumProbeInterval) * (1 + jitter * random)
+        return min(min(doubled, cap) * (1 + jitter * random), cap)
     }
 }
 

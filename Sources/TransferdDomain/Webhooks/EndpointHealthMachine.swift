@@ -3,8 +3,8 @@ import Foundation
 /// The health of one endpoint as a value: feed it what happened to a delivery or what an operator did, get back what
 /// to do. No I/O happens here; the owner persists `health` and performs the action in one transaction.
 ///
-/// While failing, one probe (the head delivery of one session) goes out at growing intervals, capped by the policy,
-/// or when the subscriber's `Retry-After` says. The first 2xx, a probe's or any other, makes the endpoint catch up:
+/// While failing, one probe (the head delivery of one session) goes out at growing intervals, capped by the policy
+/// (tighter early in an outage), or when the subscriber's `Retry-After` says. The first 2xx, a probe's or any other, makes the endpoint catch up:
 /// every session's waiting head is due at once. Failing without a break for `disableAfter` disables it, as does a
 /// 410 Gone at once.
 package struct EndpointHealthMachine: Sendable {
@@ -61,7 +61,8 @@ package struct EndpointHealthMachine: Sendable {
             return disable(at: now, reason: "The subscriber answered 410 Gone.")
 
         case (.healthy, .failed(let retryAfter, _)), (.catchingUp, .failed(let retryAfter, _)):
-            health = .failing(.init(since: now, failedProbes: 0, nextProbeAt: nextProbe(after: 0, retryAfter: retryAfter, now: now)))
+            let next = nextProbe(after: 0, since: now, retryAfter: retryAfter, now: now)
+            health = .failing(.init(since: now, failedProbes: 0, nextProbeAt: next))
             return .startFailing
         case (.failing(let failure), .failed(let retryAfter, let probe)), (.probing(let failure, _), .failed(let retryAfter, let probe)):
             if now.timeIntervalSince(failure.since) >= policy.disableAfter.timeInterval {
@@ -69,7 +70,7 @@ package struct EndpointHealthMachine: Sendable {
             }
             guard probe else { return .none }
             let failed = failure.failedProbes + 1
-            let next = nextProbe(after: failed, retryAfter: retryAfter, now: now)
+            let next = nextProbe(after: failed, since: failure.since, retryAfter: retryAfter, now: now)
             health = .failing(.init(since: failure.since, failedProbes: failed, nextProbeAt: next))
             return .scheduleProbe(at: next)
 
@@ -95,7 +96,10 @@ package struct EndpointHealthMachine: Sendable {
         return .disable(reason: reason)
     }
 
-    private func nextProbe(after failedProbes: Int, retryAfter: Duration?, now: Date) -> Date {
-        now.addingTimeInterval(policy.probeDelay(afterFailedProbes: failedProbes, retryAfter: retryAfter).timeInterval)
+    /// When to probe after `failedProbes` failed probes of an outage that began at `since`.
+    private func nextProbe(after failedProbes: Int, since: Date, retryAfter: Duration?, now: Date) -> Date {
+        let failingFor = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(since)) * 1000))
+        let delay = policy.probeDelay(afterFailedProbes: failedProbes, failingFor: failingFor, retryAfter: retryAfter)
+        return now.addingTimeInterval(delay.timeInterval)
     }
 }

@@ -54,7 +54,8 @@ import TransferdDomain
     /// What each pair must give.
     static func expected(_ start: Start, _ input: Input) -> (EndpointHealth, EndpointHealthMachine.Action) {
         let tooLong = "The subscriber has failed every attempt since \((now - 6 * 86_400).formatted(.iso8601))."
-        let afterFourthProbe = EndpointHealth.Failure(since: since, failedProbes: 4, nextProbeAt: now + 16)
+        // Ten minutes into the outage: the wait doubles to 16 s, held to the early cap of 10 s.
+        let afterFourthProbe = EndpointHealth.Failure(since: since, failedProbes: 4, nextProbeAt: now + 10)
         let startedFailing = EndpointHealth.Failure(since: now, failedProbes: 0, nextProbeAt: now + 1)
         switch (start, input) {
         case (.disabled, .enabled): return (.catchingUp, .catchUp)
@@ -74,7 +75,7 @@ import TransferdDomain
             return (.disabled(at: now, reason: tooLong), .disable(reason: tooLong))
         case (_, .acknowledged), (_, .enabled): return (.catchingUp, .catchUp)
         case (_, .attemptFailed), (_, .caughtUp): return (start.health, .none)
-        case (_, .probeFailed): return (.failing(afterFourthProbe), .scheduleProbe(at: now + 16))
+        case (_, .probeFailed): return (.failing(afterFourthProbe), .scheduleProbe(at: now + 10))
         case (_, .probeFailedWithRetryAfter):
             return (.failing(.init(since: since, failedProbes: 4, nextProbeAt: now + 7)), .scheduleProbe(at: now + 7))
         case (.failingProbeDue, .probeClaimed), (.probing, .probeClaimed), (.probeOverdue, .probeClaimed):
@@ -94,11 +95,28 @@ import TransferdDomain
         #expect(action == expectedAction)
     }
 
-    @Test func probesDoubleUpToTheCapAndRetryAfterIsTheWaitWithinBounds() {
-        let waits = (0..<9).map { Self.policy.probeDelay(afterFailedProbes: $0, retryAfter: nil) }
-        #expect(waits == [1, 2, 4, 8, 16, 32, 60, 60, 60].map { Duration.seconds($0) })
-        #expect(Self.policy.probeDelay(afterFailedProbes: 8, retryAfter: .seconds(3)) == .seconds(3))
-        #expect(Self.policy.probeDelay(afterFailedProbes: 0, retryAfter: .zero) == .seconds(1), "no faster than the first interval")
-        #expect(Self.policy.probeDelay(afterFailedProbes: 0, retryAfter: .seconds(10 * 86_400)) == Self.policy.maximumRetryAfter)
+    @Test func probesDoubleUpToTenSecondsInAnOutagesFirstHourThenToAMinuteAndRetryAfterIsTheWaitWithinBounds() {
+        let early = (0..<6).map { Self.policy.probeDelay(afterFailedProbes: $0, failingFor: .seconds(3599), retryAfter: nil) }
+        let late = (0..<9).map { Self.policy.probeDelay(afterFailedProbes: $0, failingFor: .seconds(3600), retryAfter: nil) }
+        #expect(early == [1, 2, 4, 8, 10, 10].map { Duration.seconds($0) })
+        #expect(late == [1, 2, 4, 8, 16, 32, 60, 60, 60].map { Duration.seconds($0) })
+        let hour = Duration.seconds(3600)
+        #expect(Self.policy.probeDelay(afterFailedProbes: 8, failingFor: hour, retryAfter: .seconds(3)) == .seconds(3))
+        #expect(
+            Self.policy.probeDelay(afterFailedProbes: 0, failingFor: .zero, retryAfter: .zero) == .seconds(1),
+            "no faster than the first"
+        )
+        #expect(
+            Self.policy.probeDelay(afterFailedProbes: 0, failingFor: .zero, retryAfter: .seconds(864_000)) == Self.policy.maximumRetryAfter
+        )
+    }
+
+    @Test func jitterNeverMakesAWaitLongerThanItsCap() {
+        let jittered = DeliveryPolicy(jitter: 0.2)
+        for random in [-1.0, 0, 1] {
+            #expect(jittered.probeDelay(afterFailedProbes: 9, failingFor: .seconds(60), retryAfter: nil, random: random) <= .seconds(10))
+            #expect(jittered.probeDelay(afterFailedProbes: 9, failingFor: .seconds(7200), retryAfter: nil, random: random) <= .seconds(60))
+        }
+        #expect(jittered.probeDelay(afterFailedProbes: 9, failingFor: .seconds(60), retryAfter: nil, random: -1) == .seconds(8))
     }
 }
