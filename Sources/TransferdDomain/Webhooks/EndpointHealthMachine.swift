@@ -4,9 +4,9 @@ import Foundation
 /// to do. No I/O happens here; the owner persists `health` and performs the action in one transaction.
 ///
 /// While failing, one probe (the head delivery of one session) goes out at growing intervals, capped by the policy
-/// (tighter early in an outage), or when the subscriber's `Retry-After` says. The first 2xx, a probe's or any other, makes the endpoint catch up:
-/// every session's waiting head is due at once. Failing without a break for `disableAfter` disables it, as does a
-/// 410 Gone at once.
+/// (tighter early in an outage), or when the subscriber's `Retry-After` says. The first 2xx, a probe's or any other,
+/// makes the endpoint catch up: every session's waiting head is due at once. Failing without a break for
+/// `disableAfter` disables it, as does a 410 Gone at once.
 package struct EndpointHealthMachine: Sendable {
     package enum Input: Sendable, Equatable {
         /// An attempt was answered 2xx.
