@@ -36,7 +36,11 @@ package final class AttemptTrace: Sendable {
         span.attributes[SpanNames.Key.attempt] = attempt
         self.span.withLock { $0 = span }
         let outcome = await LogContext.with(["task": "\(job.taskID)", "session": "\(sessionID)"]) { await Trace.within(span, body) }
-        for transaction in transactions() { Self.note(transaction, in: span) }
+        // The requests' phases are read and written only for a span that records: with tracing off, or a trace not
+        // sampled, an attempt pays nothing for them.
+        if span.isRecording {
+            for transaction in transactions() { Self.note(transaction, in: span) }
+        }
         switch outcome {
         case .succeeded: span.setStatus(SpanStatus(code: .ok))
         case .failed(let error):
