@@ -116,6 +116,7 @@ let package = Package(
                 .copy("0031_reserved_bytes.sql"),
                 .copy("0032_history.sql"),
                 .copy("0033_task_trace.sql"),
+                .copy("0034_tenant_bandwidth.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

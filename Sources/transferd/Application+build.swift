@@ -54,7 +54,7 @@ func buildApplication(
     }
     var services: [any Service] = [
         components.store, components.httpClient, components.scheduler, components.leaseKeeper, components.backgroundTaskClock,
-        components.fetchClock,
+        components.fetchClock, components.bandwidthClock,
         components.dispatcher, components.notices, components.sweeper, components.historyPruner, components.uploadAborter,
         components.storageRecovery,
     ]

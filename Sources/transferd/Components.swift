@@ -16,6 +16,7 @@ struct Components: Sendable {
     let leaseKeeper: LeaseKeeper
     let backgroundTaskClock: BackgroundTaskClock
     let fetchClock: FetchClock
+    let bandwidthClock: BandwidthClock
     let dispatcher: Dispatcher
     let notices: EndpointNotices
     let sweeper: RetentionSweeper
@@ -58,6 +59,12 @@ struct Components: Sendable {
         let historyLoop = loop()
 
         let quotas = TenantQuotas(defaults: configuration.limits.defaultQuota)
+        let discretionaryHours = DiscretionaryHours(window: configuration.discretionaryWindow, schedule: configuration.bandwidthSchedule)
+        let bandwidth = BandwidthLimits(
+            maxBytesPerSecond: configuration.maxBytesPerSecond,
+            schedule: configuration.bandwidthSchedule,
+            clock: clock
+        )
         let tenants = TenantService(store: store, defaults: quotas.defaults)
         let eventLog = EventLog(
             store: store,
@@ -99,7 +106,7 @@ struct Components: Sendable {
             retryPolicy: configuration.retryPolicy,
             limits: configuration.limits,
             quotas: quotas,
-            discretionaryWindow: configuration.discretionaryWindow,
+            discretionaryHours: discretionaryHours,
             vault: vault,
             resumeDataSigner: transitions.resumeDataSigner,
             clock: clock,
@@ -118,7 +125,7 @@ struct Components: Sendable {
             reporter: tasks,
             progressInterval: configuration.progressInterval,
             clock: clock,
-            serviceLimit: BandwidthLimit(bytesPerSecond: configuration.maxBytesPerSecond),
+            bandwidth: bandwidth,
             vault: vault,
             objects: objects
         )
@@ -139,7 +146,7 @@ struct Components: Sendable {
                 maximumRequestTimeout: configuration.maximumRequestTimeout,
                 minimumRate: configuration.minimumTransferRate
             ),
-            discretionaryWindow: configuration.discretionaryWindow,
+            discretionaryHours: discretionaryHours,
             logger: logger
         )
         let sending = SendingSessions()
@@ -158,6 +165,12 @@ struct Components: Sendable {
             maximumPerSession: configuration.limits.maximumFetchesPerSession
         )
         fetchClock = FetchClock(fetches: fetches, loop: fetchLoop)
+        bandwidthClock = BandwidthClock(
+            limits: bandwidth,
+            quotas: quotas,
+            store: store,
+            loop: WakeUpLoop(doorbell: bandwidth.scheduleAdded, clock: clock, logger: logger, passed: metrics.loopPassed)
+        )
         dispatcher = Dispatcher(
             store: store,
             instance: instance,

@@ -75,8 +75,10 @@ struct Configuration: Sendable {
     var replyBodyLimit: Int
     /// The bandwidth all transfers share, in bytes per second; nil for no limit.
     var maxBytesPerSecond: Int64?
+    /// The bandwidth all transfers share by time of day (the lower of it and `maxBytesPerSecond` applies).
+    var bandwidthSchedule: BandwidthSchedule?
     /// When discretionary sessions' transfers run; nil: only while nothing else waits.
-    var discretionaryWindow: DiscretionaryWindow?
+    var discretionaryWindow: DailyWindow?
     /// The key sealing stored credentials (`TRANSFERD_CREDENTIALS_KEY`, base64); nil: `credentials.key` in the data
     /// directory.
     var credentialsKey: String?
@@ -112,7 +114,8 @@ struct Configuration: Sendable {
         deliveryPolicy: DeliveryPolicy = DeliveryPolicy(),
         retryPolicy: RetryPolicy = RetryPolicy(),
         maxBytesPerSecond: Int64? = nil,
-        discretionaryWindow: DiscretionaryWindow? = nil,
+        bandwidthSchedule: BandwidthSchedule? = nil,
+        discretionaryWindow: DailyWindow? = nil,
         credentialsKey: String? = nil,
         trustedCertificates: String? = nil,
         stagedFileLimits: StagedFileLimits = StagedFileLimits(),
@@ -150,6 +153,7 @@ struct Configuration: Sendable {
         self.deliveryPolicy = deliveryPolicy
         self.retryPolicy = retryPolicy
         self.maxBytesPerSecond = maxBytesPerSecond
+        self.bandwidthSchedule = bandwidthSchedule
         self.discretionaryWindow = discretionaryWindow
         self.credentialsKey = credentialsKey
         self.trustedCertificates = trustedCertificates

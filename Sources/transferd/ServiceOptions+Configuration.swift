@@ -71,7 +71,8 @@ extension ServiceOptions {
                 maximumDelay: .milliseconds(Int64(retryMaximumDelay * 1000))
             ),
             maxBytesPerSecond: maxBytesPerSecond > 0 ? maxBytesPerSecond : nil,
-            discretionaryWindow: DiscretionaryWindow(discretionaryWindow),
+            bandwidthSchedule: bandwidthSchedule.isEmpty ? nil : try? BandwidthSchedule(bandwidthSchedule),
+            discretionaryWindow: DailyWindow(discretionaryWindow),
             credentialsKey: CredentialsKey.configured,
             trustedCertificates: caFile.isEmpty ? nil : caFile,
             stagedFileLimits: StagedFileLimits(

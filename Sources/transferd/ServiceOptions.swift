@@ -145,6 +145,12 @@ struct ServiceOptions: ParsableArguments {
 
     @Option(
         help:
+            "Bandwidth all transfers share by time of day, in local time, as `mon-fri 08:00-18:00=10M, *=off` (docs/bandwidth.md); with --max-bytes-per-second, the lower applies; its `off` periods are discretionary sessions' off-peak (env TRANSFERD_BANDWIDTH_SCHEDULE)."
+    )
+    var bandwidthSchedule: String = environment["TRANSFERD_BANDWIDTH_SCHEDULE"] ?? ""
+
+    @Option(
+        help:
             "When discretionary sessions' transfers run, HH:MM-HH:MM in local time (may wrap past midnight); outside it they run only while nothing else waits (env TRANSFERD_DISCRETIONARY_WINDOW)."
     )
     var discretionaryWindow: String = environment["TRANSFERD_DISCRETIONARY_WINDOW"] ?? ""
@@ -305,7 +311,14 @@ struct ServiceOptions: ParsableArguments {
         guard maxBytesPerSecond == 0 || maxBytesPerSecond >= 1024 else {
             throw ValidationError("--max-bytes-per-second must be 0 (no limit) or at least 1024.")
         }
-        guard discretionaryWindow.isEmpty || DiscretionaryWindow(discretionaryWindow) != nil else {
+        if !bandwidthSchedule.isEmpty {
+            do {
+                _ = try BandwidthSchedule(bandwidthSchedule)
+            } catch {
+                throw ValidationError("--bandwidth-schedule is not a bandwidth schedule: \(error).")
+            }
+        }
+        guard discretionaryWindow.isEmpty || DailyWindow(discretionaryWindow) != nil else {
             throw ValidationError("--discretionary-window must be HH:MM-HH:MM (seconds allowed), opening and closing at different times.")
         }
         guard caFile.isEmpty || FileManager.default.isReadableFile(atPath: caFile) else {

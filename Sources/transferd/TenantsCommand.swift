@@ -22,7 +22,7 @@ struct TenantsCommand: AsyncParsableCommand {
             let standings = try await database.withStore { store in
                 try await TenantService(store: store, defaults: TenantQuota()).standings()
             }
-            print("tenant\tsessions\tqueued tasks\tstored bytes\tfetches\ttransfers")
+            print("tenant\tsessions\tqueued tasks\tstored bytes\tfetches\ttransfers\tbandwidth")
             for standing in standings { print(TenantsCommand.line(standing)) }
         }
     }
@@ -39,7 +39,9 @@ struct TenantsCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard !quota.isEmpty else {
-                throw ValidationError("Give at least one of --sessions, --queued-tasks, --stored-bytes, --fetches, --transfers.")
+                throw ValidationError(
+                    "Give at least one of --sessions, --queued-tasks, --stored-bytes, --fetches, --transfers, --bandwidth."
+                )
             }
         }
 
@@ -97,6 +99,7 @@ struct TenantsCommand: AsyncParsableCommand {
         return [
             standing.name, figure(usage.sessions, quota.sessions), figure(usage.queuedTasks, quota.queuedTasks),
             figure(usage.storedBytes, quota.storedBytes), figure(usage.fetches, quota.fetches), figure(nil as Int?, quota.transfers),
+            quota.bandwidthSchedule ?? "none",
         ].joined(separator: "\t")
     }
 }

@@ -98,8 +98,8 @@ enum FetchFields {
         return fraction
     }
 
-    static func window(_ text: String) throws(DomainError) -> DiscretionaryWindow {
-        guard let window = DiscretionaryWindow(text, timeZone: .utc) else {
+    static func window(_ text: String) throws(DomainError) -> DailyWindow {
+        guard let window = DailyWindow(text, timeZone: .utc) else {
             throw .invalidField("window", requirement: "must be HH:MM-HH:MM in UTC, opening and closing at different times")
         }
         return window

@@ -2,7 +2,7 @@ import Hummingbird
 import TransferdDomain
 
 /// The requesting key's tenant as `GET /v1/tenant` shows it: each quota's figure (null: no limit) against what the
-/// tenant holds.
+/// tenant holds, and its bandwidth schedule.
 struct TenantResponse: ResponseEncodable, Sendable {
     /// One quota: its figure and the tenant's usage.
     struct Figure: Encodable, Sendable {
@@ -24,11 +24,14 @@ struct TenantResponse: ResponseEncodable, Sendable {
     }
 
     var name: String
+    /// The bandwidth schedule its transfers share (null: none).
+    @ExplicitNull var bandwidthSchedule: String?
     var quotas: Quotas
 
     init(_ standing: TenantStanding) {
         let (quota, usage) = (standing.quota, standing.usage)
         name = standing.name
+        bandwidthSchedule = quota.bandwidthSchedule
         quotas = Quotas(
             sessions: Figure(limit: quota.sessions.map(Int64.init), used: Int64(usage.sessions)),
             queuedTasks: Figure(limit: quota.queuedTasks.map(Int64.init), used: Int64(usage.queuedTasks)),

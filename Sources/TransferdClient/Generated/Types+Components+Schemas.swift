@@ -259,6 +259,10 @@ extension Components {
         public struct Tenant: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Tenant/name`.
             public var name: Swift.String
+            /// The bandwidth the tenant's transfers share by time of day in UTC, as the operator set it (`transferd tenants set --bandwidth`), in the grammar of a session's `bandwidthSchedule`; null: none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Tenant/bandwidthSchedule`.
+            public var bandwidthSchedule: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Tenant/quotas`.
             public struct QuotasPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Tenant/quotas/sessions`.
@@ -327,16 +331,20 @@ extension Components {
             ///
             /// - Parameters:
             ///   - name:
+            ///   - bandwidthSchedule: The bandwidth the tenant's transfers share by time of day in UTC, as the operator set it (`transferd tenants set --bandwidth`), in the grammar of a session's `bandwidthSchedule`; null: none.
             ///   - quotas:
             public init(
                 name: Swift.String,
+                bandwidthSchedule: Swift.String? = nil,
                 quotas: Components.Schemas.Tenant.QuotasPayload
             ) {
                 self.name = name
+                self.bandwidthSchedule = bandwidthSchedule
                 self.quotas = quotas
             }
             public enum CodingKeys: String, CodingKey {
                 case name
+                case bandwidthSchedule
                 case quotas
             }
         }
@@ -434,7 +442,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SessionConfiguration/sessionSendsLaunchEvents`.
             public var sessionSendsLaunchEvents: Swift.Bool?
-            /// isDiscretionary: its transfers run inside the service's `--discretionary-window`, or while no other session's task is queued; its waiting tasks say `waitingReason: discretionary`. Changeable with PATCH.
+            /// isDiscretionary: its transfers run inside the service's `--discretionary-window` or the off-peak of its `--bandwidth-schedule` (its periods without a limit), or while no other session's task is queued; its waiting tasks say `waitingReason: discretionary`. Changeable with PATCH.
             ///
             /// - Remark: Generated from `#/components/schemas/SessionConfiguration/discretionary`.
             public var discretionary: Swift.Bool?
@@ -450,6 +458,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SessionConfiguration/retryMaximumDelay`.
             public var retryMaximumDelay: Swift.Double?
+            /// The bandwidth the session's transfers share, by time of day in UTC (a limit of its own, beside the service's, its tenant's and each task's `maxBytesPerSecond`: a transfer goes at the lowest that applies, and transfers under one limit share it evenly). Rules separated by commas, the first that holds the moment applies, no limit where none does: `[DAYS] HH:MM-HH:MM=RATE` (a window may wrap past midnight and belongs to the day it opens), `DAYS *=RATE`, or `*=RATE`. DAYS is a day or a range (`sat`, `mon-fri`, `fri-mon`); RATE is bytes per second, at least 1024, with `K`, `M` or `G` (1024, 1024², 1024³), or `off`. A change of period reaches running transfers within a second. docs/bandwidth.md. Set when the session is created.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SessionConfiguration/bandwidthSchedule`.
+            public var bandwidthSchedule: Swift.String?
             /// Creates a new `SessionConfiguration`.
             ///
             /// - Parameters:
@@ -464,10 +476,11 @@ extension Components {
             ///   - historyRetention: Seconds the session's history is kept after it is over: a finished task's row, and its events with their webhook deliveries and attempts, once the longer of this and `retentionPeriod` has passed since it finished (never an event whose delivery is still pending); ended background tasks alike. The service's `--history-retention` (30 days by default) when absent. Events go from the start of the log only (`earliestSequence`).
             ///   - redirectPolicy: What downloads do with a redirect (willPerformHTTPRedirection): follow it, follow it only to the same scheme, host and port, or never. A redirect not followed completes the task with the 3xx response, its body as the content. Every redirect writes `task.redirected`. Uploads never follow redirects.
             ///   - sessionSendsLaunchEvents: Whether events are pushed to the webhook (the app launched to handle them). False keeps them in the log, readable, until it is turned on with PATCH; then they go out in order.
-            ///   - discretionary: isDiscretionary: its transfers run inside the service's `--discretionary-window`, or while no other session's task is queued; its waiting tasks say `waitingReason: discretionary`. Changeable with PATCH.
+            ///   - discretionary: isDiscretionary: its transfers run inside the service's `--discretionary-window` or the off-peak of its `--bandwidth-schedule` (its periods without a limit), or while no other session's task is queued; its waiting tasks say `waitingReason: discretionary`. Changeable with PATCH.
             ///   - proxy: connectionProxyDictionary: `http://[user:password@]host:port`, an HTTP proxy asked with CONNECT for a tunnel to each origin (TLS to an https origin runs end to end through it); `https://…`, the same proxy reached over TLS (its certificate checked, `--ca-file` trusting a private CA; the CONNECT and its credentials inside the TLS); or `socks5://host:port`. The destination policy applies to the proxy's address and to each target's. Shown with its password masked (`***`). A proxy's 407 is an authentication challenge for the proxy's protection space (`isProxy`), answered like an origin's.
             ///   - challengeTimeout: Seconds an authentication challenge waits for its answer before the task fails with `userAuthenticationRequired`.
             ///   - retryMaximumDelay: The longest wait between retries; the service's `--retry-maximum-delay` when absent.
+            ///   - bandwidthSchedule: The bandwidth the session's transfers share, by time of day in UTC (a limit of its own, beside the service's, its tenant's and each task's `maxBytesPerSecond`: a transfer goes at the lowest that applies, and transfers under one limit share it evenly). Rules separated by commas, the first that holds the moment applies, no limit where none does: `[DAYS] HH:MM-HH:MM=RATE` (a window may wrap past midnight and belongs to the day it opens), `DAYS *=RATE`, or `*=RATE`. DAYS is a day or a range (`sat`, `mon-fri`, `fri-mon`); RATE is bytes per second, at least 1024, with `K`, `M` or `G` (1024, 1024², 1024³), or `off`. A change of period reaches running transfers within a second. docs/bandwidth.md. Set when the session is created.
             public init(
                 maximumConnectionsPerHost: Swift.Int? = nil,
                 timeoutIntervalForRequest: Swift.Double? = nil,
@@ -483,7 +496,8 @@ extension Components {
                 discretionary: Swift.Bool? = nil,
                 proxy: Swift.String? = nil,
                 challengeTimeout: Swift.Double? = nil,
-                retryMaximumDelay: Swift.Double? = nil
+                retryMaximumDelay: Swift.Double? = nil,
+                bandwidthSchedule: Swift.String? = nil
             ) {
                 self.maximumConnectionsPerHost = maximumConnectionsPerHost
                 self.timeoutIntervalForRequest = timeoutIntervalForRequest
@@ -500,6 +514,7 @@ extension Components {
                 self.proxy = proxy
                 self.challengeTimeout = challengeTimeout
                 self.retryMaximumDelay = retryMaximumDelay
+                self.bandwidthSchedule = bandwidthSchedule
             }
             public enum CodingKeys: String, CodingKey {
                 case maximumConnectionsPerHost
@@ -517,6 +532,7 @@ extension Components {
                 case proxy
                 case challengeTimeout
                 case retryMaximumDelay
+                case bandwidthSchedule
             }
         }
         /// - Remark: Generated from `#/components/schemas/CreateSessionRequest`.
@@ -2403,7 +2419,7 @@ extension Components {
             public var checksum: Components.Schemas.Checksum?
             /// - Remark: Generated from `#/components/schemas/Task/earliestBeginDate`.
             public var earliestBeginDate: Foundation.Date?
-            /// Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary and the discretionary window is closed; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: the bytes it would write do not fit its tenant's quota of stored bytes, with what the tenant keeps and its running transfers have reserved).
+            /// Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary, and neither the discretionary window is open nor the service's bandwidth schedule off-peak; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: the bytes it would write do not fit its tenant's quota of stored bytes, with what the tenant keeps and its running transfers have reserved).
             ///
             /// - Remark: Generated from `#/components/schemas/Task/waitingReason`.
             @frozen public enum WaitingReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
@@ -2417,7 +2433,7 @@ extension Components {
                 case authenticationChallenge = "authenticationChallenge"
                 case _empty_ = ""
             }
-            /// Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary and the discretionary window is closed; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: the bytes it would write do not fit its tenant's quota of stored bytes, with what the tenant keeps and its running transfers have reserved).
+            /// Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary, and neither the discretionary window is open nor the service's bandwidth schedule off-peak; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: the bytes it would write do not fit its tenant's quota of stored bytes, with what the tenant keeps and its running transfers have reserved).
             ///
             /// - Remark: Generated from `#/components/schemas/Task/waitingReason`.
             public var waitingReason: Components.Schemas.Task.WaitingReasonPayload?
@@ -2746,7 +2762,7 @@ extension Components {
             ///   - file: The finished download; null until then, and after its content is deleted.
             ///   - checksum:
             ///   - earliestBeginDate:
-            ///   - waitingReason: Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary and the discretionary window is closed; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: the bytes it would write do not fit its tenant's quota of stored bytes, with what the tenant keeps and its running transfers have reserved).
+            ///   - waitingReason: Why a `running` task is not transferring yet (`hostLimit`: the session's maximumConnectionsPerHost transfers to its host are under way; `discretionary`: its session is discretionary, and neither the discretionary window is open nor the service's bandwidth schedule off-peak; `authenticationChallenge`: its origin asked for credentials, see `challenge`; `insufficientStorage`: the data directory is down to its free-space floor or its disk is full, and the task starts again as soon as space is freed; `storageQuota`: the bytes it would write do not fit its tenant's quota of stored bytes, with what the tenant keeps and its running transfers have reserved).
             ///   - nextAttemptAt: When a waiting task may start.
             ///   - attempts: Every attempt that ran to an outcome, oldest first.
             ///   - resumable: Whether the bytes received so far can be continued with a range request (after a suspend, a retry, a restart or from resume data).

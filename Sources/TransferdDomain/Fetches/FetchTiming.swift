@@ -11,9 +11,9 @@ package struct FetchTiming: Sendable, Equatable {
     /// A fraction of the interval, from 0 up to 1.
     package var jitter: Double
     /// The time of day runs may start, in UTC.
-    package var window: DiscretionaryWindow?
+    package var window: DailyWindow?
 
-    package init(interval: Int, jitter: Double = 0, window: DiscretionaryWindow? = nil) {
+    package init(interval: Int, jitter: Double = 0, window: DailyWindow? = nil) {
         (self.interval, self.jitter, self.window) = (interval, jitter, window)
     }
 

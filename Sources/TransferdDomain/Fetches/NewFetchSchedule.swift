@@ -26,7 +26,7 @@ package struct FetchScheduleChange: Sendable {
     package var interval: Int?
     package var jitter: Double?
     /// `.some(nil)` removes the window.
-    package var window: DiscretionaryWindow??
+    package var window: DailyWindow??
     package var keepVersions: Int?
     package var taskDescription: String?
 
@@ -34,7 +34,7 @@ package struct FetchScheduleChange: Sendable {
         paused: Bool? = nil,
         interval: Int? = nil,
         jitter: Double? = nil,
-        window: DiscretionaryWindow?? = nil,
+        window: DailyWindow?? = nil,
         keepVersions: Int? = nil,
         taskDescription: String? = nil
     ) {

@@ -32,6 +32,13 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
     package var proxy: ProxySetting?
     /// Seconds an authentication challenge waits for its answer before the task fails (`userAuthenticationRequired`).
     package var challengeTimeout: Double = 300
+    /// The bandwidth its transfers share, by time of day in UTC (``BandwidthSchedule``); nil: no limit of its own.
+    package var bandwidthSchedule: String?
+
+    /// `bandwidthSchedule` read (it was validated).
+    package var bandwidth: BandwidthSchedule? {
+        bandwidthSchedule.flatMap { try? BandwidthSchedule(utc: $0) }
+    }
 
     package static let `default` = SessionConfiguration(
         maximumConnectionsPerHost: 6,
@@ -81,6 +88,7 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
         self.discretionary = try container.decodeIfPresent(Bool.self, forKey: .discretionary) ?? defaults.discretionary
         self.proxy = try container.decodeIfPresent(ProxySetting.self, forKey: .proxy)
         self.challengeTimeout = try container.decodeIfPresent(Double.self, forKey: .challengeTimeout) ?? defaults.challengeTimeout
+        self.bandwidthSchedule = try container.decodeIfPresent(String.self, forKey: .bandwidthSchedule)
     }
 
     /// Checks every field's range; the problem names the offending field.
@@ -127,5 +135,15 @@ package struct SessionConfiguration: Codable, Sendable, Equatable {
             throw .invalidField("configuration.challengeTimeout", requirement: "must be a number of seconds from 1 to 86400")
         }
         try HeaderValidation.validate(httpAdditionalHeaders, field: "configuration.httpAdditionalHeaders")
+        if let bandwidthSchedule {
+            guard bandwidthSchedule.count <= 1024 else {
+                throw .invalidField("configuration.bandwidthSchedule", requirement: "must be at most 1024 characters")
+            }
+            do {
+                _ = try BandwidthSchedule(utc: bandwidthSchedule)
+            } catch {
+                throw .invalidField("configuration.bandwidthSchedule", requirement: "is not a bandwidth schedule: \(error)")
+            }
+        }
     }
 }

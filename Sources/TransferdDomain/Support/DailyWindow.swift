@@ -1,9 +1,9 @@
 import Foundation
 
-/// The time of day when discretionary sessions' transfers run (`--discretionary-window 01:00-06:00`, in the
-/// service's local time), like the system's choice of a good moment for a discretionary NSURLSession. A window
-/// may wrap past midnight (`22:00-06:00`). Outside it, discretionary transfers run only while nothing else waits.
-package struct DiscretionaryWindow: Sendable, Equatable, CustomStringConvertible {
+/// A time of day, every day: when discretionary sessions' transfers run (`--discretionary-window 01:00-06:00`, like
+/// the system's choice of a good moment for a discretionary NSURLSession), when a fetch schedule may run, and a
+/// period of a bandwidth schedule. A window may wrap past midnight (`22:00-06:00`).
+package struct DailyWindow: Sendable, Equatable, CustomStringConvertible {
     /// Seconds after midnight when it opens and when it closes.
     package let opens: Int
     package let closes: Int
@@ -22,20 +22,42 @@ package struct DiscretionaryWindow: Sendable, Equatable, CustomStringConvertible
 
     /// Whether `date` falls inside the window.
     package func contains(_ date: Date) -> Bool {
-        let second = secondOfDay(date)
-        return opens < closes ? (opens..<closes).contains(second) : second >= opens || second < closes
+        contains(secondOfDay: secondOfDay(date))
+    }
+
+    /// Whether the moment `second` seconds after midnight falls inside the window.
+    package func contains(secondOfDay second: Int) -> Bool {
+        opens < closes ? (opens..<closes).contains(second) : second >= opens || second < closes
+    }
+
+    /// Whether the window wraps past midnight and the moment `second` seconds after midnight is in the part after it,
+    /// which opened the day before.
+    package func openedTheDayBefore(secondOfDay second: Int) -> Bool {
+        opens > closes && second < closes
     }
 
     /// The next moment after `date` when the window opens.
     package func nextOpening(after date: Date) -> Date {
-        let wait = (opens - secondOfDay(date) + 86_400) % 86_400
+        Self.next(secondOfDay: opens, after: date, timeZone: timeZone)
+    }
+
+    /// The next moment after `date` that is `second` seconds after a midnight in `timeZone`.
+    package static func next(secondOfDay second: Int, after date: Date, timeZone: TimeZone) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let wait = (second - secondOfDay(date, in: calendar) + 86_400) % 86_400
         let startOfSecond = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
         return startOfSecond.addingTimeInterval(TimeInterval(wait == 0 ? 86_400 : wait))
     }
 
-    private func secondOfDay(_ date: Date) -> Int {
+    /// The seconds since the midnight before `date`, in the window's time zone.
+    package func secondOfDay(_ date: Date) -> Int {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
+        return Self.secondOfDay(date, in: calendar)
+    }
+
+    private static func secondOfDay(_ date: Date, in calendar: Calendar) -> Int {
         let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
         return (parts.hour ?? 0) * 3600 + (parts.minute ?? 0) * 60 + (parts.second ?? 0)
     }

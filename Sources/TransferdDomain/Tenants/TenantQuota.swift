@@ -11,13 +11,28 @@ package struct TenantQuota: Sendable, Equatable, Codable {
     package var transfers: Int?
     /// Fetch schedules across the tenant's live sessions.
     package var fetches: Int?
+    /// The bandwidth the tenant's transfers share, by time of day in UTC (``BandwidthSchedule``); nil: none.
+    package var bandwidthSchedule: String?
 
-    package init(sessions: Int? = nil, queuedTasks: Int? = nil, storedBytes: Int64? = nil, transfers: Int? = nil, fetches: Int? = nil) {
+    /// `bandwidthSchedule` read; nil also for one that no longer reads (it was checked when set).
+    package var bandwidth: BandwidthSchedule? {
+        bandwidthSchedule.flatMap { try? BandwidthSchedule(utc: $0) }
+    }
+
+    package init(
+        sessions: Int? = nil,
+        queuedTasks: Int? = nil,
+        storedBytes: Int64? = nil,
+        transfers: Int? = nil,
+        fetches: Int? = nil,
+        bandwidthSchedule: String? = nil
+    ) {
         self.sessions = sessions
         self.queuedTasks = queuedTasks
         self.storedBytes = storedBytes
         self.transfers = transfers
         self.fetches = fetches
+        self.bandwidthSchedule = bandwidthSchedule
     }
 
     /// This quota with `other`'s figures where `other` sets them.
@@ -27,7 +42,8 @@ package struct TenantQuota: Sendable, Equatable, Codable {
             queuedTasks: other.queuedTasks ?? queuedTasks,
             storedBytes: other.storedBytes ?? storedBytes,
             transfers: other.transfers ?? transfers,
-            fetches: other.fetches ?? fetches
+            fetches: other.fetches ?? fetches,
+            bandwidthSchedule: other.bandwidthSchedule ?? bandwidthSchedule
         )
     }
 }

@@ -113,7 +113,7 @@ struct BodyWriter {
                     if let end, reachesEnd { chunk = chunk.getSlice(at: chunk.readerIndex, length: Int(end - offset)) ?? chunk }
                     let received = chunk.readableBytes
                     try await ContentDecoder.take(chunk, decodingWith: decoder, into: take, between: flushWhenDue)
-                    for limit in limits { try await limit.consume(received, whileWaiting: transfer.touch) }
+                    try await BandwidthLimit.consume(received, through: limits, whileWaiting: transfer.touch)
                     if reachesEnd { break }
                 }
             } catch {

@@ -27,7 +27,7 @@ extension DownloadRunner {
             client: client,
             location: location,
             transfer: transfer,
-            limits: [environment.serviceLimit, transfer.limit],
+            limits: transfer.limits,
             maximumSize: download.maxBytes,
             contentType: contentType,
             kept: ObjectWriter.Kept(upload),

@@ -250,7 +250,7 @@ package struct DownloadRunner: TransferRunner {
             let writer = BodyWriter(
                 handle: handle,
                 transfer: transfer,
-                limits: [environment.serviceLimit, transfer.limit],
+                limits: transfer.limits,
                 flushInterval: environment.progressInterval,
                 maximumSize: download.maxBytes,
                 allowance: first.allowance

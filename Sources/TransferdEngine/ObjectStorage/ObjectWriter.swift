@@ -105,7 +105,7 @@ struct ObjectWriter {
             for try await chunk in body {
                 let received = chunk.readableBytes
                 try await ContentDecoder.take(chunk, decodingWith: decoder, into: take, between: sendFullParts)
-                for limit in limits { try await limit.consume(received, whileWaiting: transfer.touch) }
+                try await BandwidthLimit.consume(received, through: limits, whileWaiting: transfer.touch)
             }
             if expected >= 0, offset != expected {
                 throw TransferError(

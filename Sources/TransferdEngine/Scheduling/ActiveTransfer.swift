@@ -35,6 +35,7 @@ package final class ActiveTransfer: Sendable {
         package var lease: LeaseStateMachine
         package var partialFile: PartialFileLock?
         package var leasedRow: TaskEnding.Basis?
+        package var limits: [BandwidthLimit]?
     }
 
     package let taskID: Int64
@@ -86,6 +87,16 @@ package final class ActiveTransfer: Sendable {
             maxBytesPerSecond: task.maxBytesPerSecond,
             leaseHeldUntil: leaseHeldUntil
         )
+    }
+
+    /// Every limit its bytes pass through: its own, until it joined the shared ones (``pass(through:)``).
+    package var limits: [BandwidthLimit] {
+        state.withLock { $0.limits } ?? [limit]
+    }
+
+    /// Makes its bytes pass through `limits` (``BandwidthLimits/join(_:sessionSchedule:)``).
+    package func pass(through limits: [BandwidthLimit]) {
+        state.withLock { $0.limits = limits }
     }
 
     /// Starts timing a request of this attempt.

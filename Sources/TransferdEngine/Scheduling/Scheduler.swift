@@ -39,8 +39,8 @@ package struct Scheduler: Service {
     /// Tenants' own shares, where the operator set them.
     package let quotas: TenantQuotas
     package let bounds: TransferBounds
-    /// When discretionary sessions' transfers run; outside it (or without one) only while nothing else waits.
-    package let discretionaryWindow: DiscretionaryWindow?
+    /// When discretionary sessions' transfers run while other work waits.
+    package let discretionaryHours: DiscretionaryHours
     package let logger: Logger
 
     package init(
@@ -56,7 +56,7 @@ package struct Scheduler: Service {
         perTenant: Int? = nil,
         quotas: TenantQuotas,
         bounds: TransferBounds,
-        discretionaryWindow: DiscretionaryWindow?,
+        discretionaryHours: DiscretionaryHours,
         logger: Logger
     ) {
         self.store = store
@@ -71,7 +71,7 @@ package struct Scheduler: Service {
         self.perTenant = perTenant
         self.quotas = quotas
         self.bounds = bounds
-        self.discretionaryWindow = discretionaryWindow
+        self.discretionaryHours = discretionaryHours
         self.logger = logger
     }
 
@@ -106,11 +106,14 @@ package struct Scheduler: Service {
             sessionID: transfer.queue.sessionID,
             transactions: { transfer.transactions }
         ) {
+            let bandwidth = uploader.environment.bandwidth
+            transfer.pass(through: bandwidth.join(transfer, sessionSchedule: job.sessionBandwidth))
             let outcome =
                 switch job.work {
                 case .download(let download): await downloader.run(job, download, transfer: transfer)
                 case .upload(let upload): await uploader.run(job, upload, transfer: transfer)
                 }
+            bandwidth.leave(transfer)
             transfer.beginEnding()
             loop.doorbell.ring()
             logger.debug("a transfer attempt ended", metadata: ["attempt": "\(transfer.attempt)", "outcome": "\(outcome.summary)"])
@@ -249,7 +252,7 @@ package struct Scheduler: Service {
     ///
     /// Each session's queue per origin is ranked by its active background tasks' transfers first, then priority,
     /// then age; candidates are taken rank by rank, and within a rank the session served longest ago goes first.
-    /// Discretionary sessions' tasks wait while others are queued, until the discretionary window opens.
+    /// Discretionary sessions' tasks wait while others are queued, until their hours begin (``DiscretionaryHours``).
     private func claim(
         now: Date,
         leaseNow: Date,
@@ -257,7 +260,7 @@ package struct Scheduler: Service {
         ending: [Int64]
     ) async throws -> ([(TransferJob, ActiveTransfer)], Date?, Bool) {
         let (transfers, turns, files, bounds, instance, window, cues) = (
-            transfers, turns, uploader.environment.files, bounds, instance, discretionaryWindow, cues
+            transfers, turns, uploader.environment.files, bounds, instance, discretionaryHours, cues
         )
         let (concurrency, perTenant, quotas) = (concurrency, perTenant, quotas)
         // Workers kept for tasks that creations may start here count as held; none is kept while the claim picks.
@@ -283,9 +286,9 @@ package struct Scheduler: Service {
                 lhs.order(lastServed: turns.lastServed(lhs.task.sessionId)) < rhs.order(lastServed: turns.lastServed(rhs.task.sessionId))
             }
             let othersWait = candidates.contains { !$0.configuration.discretionary }
-            if othersWait, !(window?.contains(now) ?? false), candidates.contains(where: \.configuration.discretionary) {
+            if othersWait, !window.contains(now), candidates.contains(where: \.configuration.discretionary) {
                 candidates.removeAll(where: \.configuration.discretionary)
-                if let opening = window?.nextOpening(after: now) { nextDue = min(nextDue ?? opening, opening) }
+                if let opening = window.nextOpening(after: now) { nextDue = min(nextDue ?? opening, opening) }
             }
             var claimed: [(TransferJob, ActiveTransfer)] = []
             // A transfer of it may still be stopping here, its lease given up after it could not be renewed; and its

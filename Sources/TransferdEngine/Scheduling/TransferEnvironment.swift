@@ -4,7 +4,7 @@ import TransferdDomain
 import TransferdStorage
 
 /// What every runner works with: the guarded HTTP clients, the files on disk, where it reports, how often, the time,
-/// and the bandwidth all transfers share.
+/// and the bandwidth transfers share.
 package struct TransferEnvironment: Sendable {
     package let destinations: DestinationGuard
     package let files: FileStore
@@ -12,8 +12,8 @@ package struct TransferEnvironment: Sendable {
     /// How often progress is reported (and a download checkpointed).
     package let progressInterval: Duration
     package let clock: any WallClock
-    /// The service's bandwidth limit, shared by every transfer.
-    package let serviceLimit: BandwidthLimit
+    /// The bandwidth limits transfers share: the service's, tenants' and sessions'.
+    package let bandwidth: BandwidthLimits
     /// Opens the credentials that answer authentication challenges.
     package let vault: CredentialVault
     /// Tenants' stores, for downloads into buckets and uploads from them.
@@ -25,7 +25,7 @@ package struct TransferEnvironment: Sendable {
         reporter: any TransferReporter,
         progressInterval: Duration,
         clock: any WallClock,
-        serviceLimit: BandwidthLimit,
+        bandwidth: BandwidthLimits,
         vault: CredentialVault,
         objects: ObjectStores
     ) {
@@ -34,7 +34,7 @@ package struct TransferEnvironment: Sendable {
         self.reporter = reporter
         self.progressInterval = progressInterval
         self.clock = clock
-        self.serviceLimit = serviceLimit
+        self.bandwidth = bandwidth
         self.vault = vault
         self.objects = objects
     }

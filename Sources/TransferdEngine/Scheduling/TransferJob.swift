@@ -24,6 +24,8 @@ package struct TransferJob: Sendable {
     package let work: Work
     /// The trace the attempt continues (``TransferTask/traceparent``).
     package let traceparent: String?
+    /// The session's bandwidth schedule, which its transfers share.
+    package let sessionBandwidth: BandwidthSchedule?
 
     /// A kind's own part of a job.
     package enum Work: Sendable {
@@ -65,6 +67,7 @@ package struct TransferJob: Sendable {
         credentials = task.credentials
         challengeUnanswered = task.challenge != nil
         traceparent = task.traceparent
+        sessionBandwidth = configuration.bandwidth
         self.work = work
     }
 }

@@ -1,20 +1,39 @@
 import Synchronization
 import TransferdDomain
 
-/// A token bucket that holds transfers to a rate in bytes per second; one is shared by every transfer (the service's
-/// limit) and each transfer has its own (`maxBytesPerSecond`). The rate can change while transfers run.
+/// A rate in bytes per second that the transfers passing through it share: the service's, a tenant's and a
+/// session's (``BandwidthLimits``), and each transfer's own (`maxBytesPerSecond`). The rate can change while
+/// transfers run.
 ///
-/// Bytes are taken first and paid for after: a chunk that overdraws the bucket makes its taker wait until the
-/// debt is repaid, so the long-run rate holds whatever the chunk sizes.
+/// Transfers reserve time on the limit's timeline, a small piece of bytes at a time, each piece after the pieces
+/// reserved before it: a transfer that waits for its piece lets every other transfer reserve one before its next, so
+/// transfers share the rate evenly, by bytes, whatever their chunk sizes (round robin), rather than by who asks first.
+/// A transfer passes all its limits at once (``consume(_:through:whileWaiting:)``): it reserves each piece on every
+/// one and waits for the latest, so it goes at the lowest rate that applies, not at a sum of waits.
 package final class BandwidthLimit: Sendable {
     private struct State {
-        package var bytesPerSecond: Int64?
-        package var available: Double = 0
-        package var updatedAt = ContinuousClock.now
+        var bytesPerSecond: Int64?
+        /// When the pieces reserved so far will all have gone through at the rate.
+        var freeAt = ContinuousClock.now
+        /// Counts changes of the rate: a wait for a piece reserved at another rate ends.
+        var rateChanges = 0
     }
 
-    /// The longest single wait, so that waiting transfers notice a raised limit and keep their stall watchdog fed.
+    /// A reserved piece: when it may go, at which rate.
+    private struct Reservation {
+        let limit: BandwidthLimit
+        let at: ContinuousClock.Instant
+        let rateChanges: Int
+    }
+
+    /// The bytes reserved at a time: the grain of the round robin.
+    static let piece = 16 << 10
+    /// How far an idle limit lets bytes through at once: a quarter second of its rate.
+    static let burst = Duration.milliseconds(250)
+    /// The longest single wait, so that waiting transfers notice a change of rate and keep their stall watchdog fed.
     package static let longestWait = Duration.milliseconds(250)
+    /// A wait shorter than this is not taken: the transfer is as far ahead of its rate at most.
+    static let slack = Duration.milliseconds(1)
 
     private let state: Mutex<State>
 
@@ -26,33 +45,47 @@ package final class BandwidthLimit: Sendable {
         state.withLock { $0.bytesPerSecond }
     }
 
+    /// Changes the rate; what was reserved at the old one goes at once, and the new one starts afresh.
     package func setRate(_ bytesPerSecond: Int64?) {
         state.withLock { state in
+            guard state.bytesPerSecond != bytesPerSecond else { return }
             state.bytesPerSecond = bytesPerSecond
-            state.available = min(state.available, 0)
+            state.freeAt = .now
+            state.rateChanges += 1
         }
     }
 
-    /// Takes `bytes` from the bucket and waits while it is overdrawn; `whileWaiting` runs after each wait.
-    package func consume(_ bytes: Int, whileWaiting: () -> Void) async throws {
-        var owed = Double(bytes)
-        while let wait = state.withLock({ take(&owed, from: &$0) }) {
-            try await Task.sleep(for: wait)
-            whileWaiting()
+    /// Lets `bytes` through every one of `limits`, waiting while any of them is ahead of its rate; `whileWaiting`
+    /// runs after each wait.
+    package static func consume(_ bytes: Int, through limits: [BandwidthLimit], whileWaiting: () -> Void) async throws {
+        guard limits.contains(where: { $0.bytesPerSecond != nil }) else { return }
+        var owed = bytes
+        while owed > 0 {
+            let piece = min(owed, Self.piece)
+            owed -= piece
+            let now = ContinuousClock.now
+            let reservations = limits.compactMap { $0.reserve(piece, at: now) }
+            while let goesAt = reservations.filter({ $0.limit.holds($0) }).map(\.at).max() {
+                let left = goesAt - .now
+                guard left > slack else { break }
+                try await Task.sleep(for: min(left, longestWait))
+                whileWaiting()
+            }
         }
     }
 
-    /// Refills the bucket, pays what is owed, and says how long to wait before the balance is positive again.
-    private func take(_ owed: inout Double, from state: inout State) -> Duration? {
-        guard let rate = state.bytesPerSecond.map(Double.init) else { return nil }
-        let now = ContinuousClock.now
-        let elapsed = (now - state.updatedAt).timeInterval
-        // At most a quarter second of unused rate is saved up, so an idle transfer cannot burst far above it.
-        state.available = min(state.available + elapsed * rate, rate / 4)
-        state.updatedAt = now
-        state.available -= owed
-        owed = 0
-        guard state.available < 0 else { return nil }
-        return min(.milliseconds(Int64(-state.available / rate * 1000) + 1), Self.longestWait)
+    /// Reserves `bytes` after the pieces reserved before; nil without a rate.
+    private func reserve(_ bytes: Int, at now: ContinuousClock.Instant) -> Reservation? {
+        state.withLock { state in
+            guard let rate = state.bytesPerSecond else { return nil }
+            let start = max(state.freeAt, now - Self.burst)
+            state.freeAt = start + .nanoseconds(Int64(Double(bytes) / Double(rate) * 1e9))
+            return Reservation(limit: self, at: state.freeAt, rateChanges: state.rateChanges)
+        }
+    }
+
+    /// Whether `reservation` still stands: the rate it was made at has not changed since.
+    private func holds(_ reservation: Reservation) -> Bool {
+        state.withLock { $0.rateChanges == reservation.rateChanges }
     }
 }

@@ -31,7 +31,7 @@ struct UploadBody<Chunks: AsyncSequence & Sendable>: AsyncSequence, Sendable whe
                 return nil
             }
             transfer.add(chunk.readableBytes)
-            for limit in limits { try await limit.consume(chunk.readableBytes, whileWaiting: transfer.touch) }
+            try await BandwidthLimit.consume(chunk.readableBytes, through: limits, whileWaiting: transfer.touch)
             return chunk
         }
     }

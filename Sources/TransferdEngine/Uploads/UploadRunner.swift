@@ -87,7 +87,7 @@ package struct UploadRunner: TransferRunner {
         transfer: ActiveTransfer
     ) async throws -> TaskStateMachine.TransferOutcome where Chunks.Element == ByteBuffer {
         let multipart = upload.framing(contentType: contentType)
-        let body = UploadBody(framing: multipart, chunks: chunks, transfer: transfer, limits: [environment.serviceLimit, transfer.limit])
+        let body = UploadBody(framing: multipart, chunks: chunks, transfer: transfer, limits: transfer.limits)
         let length = size + (multipart?.length ?? 0)
         var request = HTTPClientRequest.transfer(to: job.url)
         request.method = HTTPMethod(rawValue: upload.method)

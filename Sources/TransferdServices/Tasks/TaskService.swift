@@ -22,8 +22,8 @@ package struct TaskService: Sendable {
     let retryPolicy: RetryPolicy
     let limits: ResourceLimits
     let quotas: TenantQuotas
-    /// When discretionary sessions' transfers run (`--discretionary-window`); nil: only while nothing else waits.
-    let discretionaryWindow: DiscretionaryWindow?
+    /// When discretionary sessions' transfers run even while other work waits.
+    let discretionaryHours: DiscretionaryHours
     /// Seals the credentials that answer challenges.
     let vault: CredentialVault
     package let resumeDataSigner: ResumeData.Signer
@@ -50,7 +50,7 @@ package struct TaskService: Sendable {
         retryPolicy: RetryPolicy,
         limits: ResourceLimits,
         quotas: TenantQuotas,
-        discretionaryWindow: DiscretionaryWindow?,
+        discretionaryHours: DiscretionaryHours,
         vault: CredentialVault,
         resumeDataSigner: ResumeData.Signer,
         clock: any WallClock,
@@ -69,7 +69,7 @@ package struct TaskService: Sendable {
         self.retryPolicy = retryPolicy
         self.limits = limits
         self.quotas = quotas
-        self.discretionaryWindow = discretionaryWindow
+        self.discretionaryHours = discretionaryHours
         self.vault = vault
         self.resumeDataSigner = resumeDataSigner
         self.clock = clock
@@ -339,7 +339,7 @@ package struct TaskService: Sendable {
         let now = clock.now
         let queue = HostQueue(sessionID: session.rowID, origin: task.origin)
         let heldBack: TransferTask.WaitingReason? =
-            if session.configuration.discretionary && !(discretionaryWindow?.contains(now) ?? false) {
+            if session.configuration.discretionary && !discretionaryHours.contains(now) {
                 .discretionary
             } else if transfers.count(queue) >= session.configuration.maximumConnectionsPerHost {
                 .hostLimit

@@ -13,8 +13,8 @@ struct PostgresTasks: TaskPaths {
     func takeIdentifiers(_ count: Int, sessionID: Int64, _ sessions: SQLSessionRepository) async throws -> TakenTaskIdentifiers? {
         let reserved = count <= Self.reservedRowIDs ? count : 0
         let columns = [
-            "id", "name", "max_sessions", "max_queued_tasks", "max_stored_bytes", "max_transfers", "max_fetches", "sessions", "queued",
-            "stored",
+            "id", "name", "max_sessions", "max_queued_tasks", "max_stored_bytes", "max_transfers", "max_fetches", "bandwidth_schedule",
+            "sessions", "queued", "stored",
         ]
         return try await sessions.db.fetchOne(
             """

@@ -19,7 +19,7 @@ extension FetchSchedule {
                 interval: row["interval_seconds"],
                 jitter: row["jitter"],
                 window: try window.map { text in
-                    guard let window = DiscretionaryWindow(text, timeZone: .utc) else {
+                    guard let window = DailyWindow(text, timeZone: .utc) else {
                         throw StoreError.corruptValue("a fetch schedule's window `\(text)`")
                     }
                     return window

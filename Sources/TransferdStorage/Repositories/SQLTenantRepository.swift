@@ -40,9 +40,9 @@ struct SQLTenantRepository: TenantRepository {
     func quotas() async throws -> [Int64: TenantQuota] {
         let rows = try await db.fetchAll(
             """
-            SELECT id, max_sessions, max_queued_tasks, max_stored_bytes, max_transfers, max_fetches FROM tenants
+            SELECT id, max_sessions, max_queued_tasks, max_stored_bytes, max_transfers, max_fetches, bandwidth_schedule FROM tenants
             WHERE max_sessions IS NOT NULL OR max_queued_tasks IS NOT NULL OR max_stored_bytes IS NOT NULL OR max_transfers IS NOT NULL
-                OR max_fetches IS NOT NULL
+                OR max_fetches IS NOT NULL OR bandwidth_schedule IS NOT NULL
             """
         ) { row in (row["id"] as Int64, Self.quota(row: row)) }
         return Dictionary(rows) { $1 }
@@ -50,14 +50,18 @@ struct SQLTenantRepository: TenantRepository {
 
     func setQuota(_ quota: TenantQuota, name: String) async throws -> Bool {
         try await db.execute(
-            "UPDATE tenants SET max_sessions = ?, max_queued_tasks = ?, max_stored_bytes = ?, max_transfers = ?, max_fetches = ? WHERE name = ?",
-            [quota.sessions, quota.queuedTasks, quota.storedBytes, quota.transfers, quota.fetches, name]
+            """
+            UPDATE tenants SET max_sessions = ?, max_queued_tasks = ?, max_stored_bytes = ?, max_transfers = ?, max_fetches = ?,
+                bandwidth_schedule = ?
+            WHERE name = ?
+            """,
+            [quota.sessions, quota.queuedTasks, quota.storedBytes, quota.transfers, quota.fetches, quota.bandwidthSchedule, name]
         ) > 0
     }
 
     /// Tenants with what they hold, each sum an index seek over the tenant's own rows.
     static let standings = """
-        SELECT t.id, t.name, t.max_sessions, t.max_queued_tasks, t.max_stored_bytes, t.max_transfers, t.max_fetches,
+        SELECT t.id, t.name, t.max_sessions, t.max_queued_tasks, t.max_stored_bytes, t.max_transfers, t.max_fetches, t.bandwidth_schedule,
             (SELECT CAST(COUNT(*) AS BIGINT) FROM sessions WHERE tenant_id = t.id AND state <> 'invalidated' AND deleted_at IS NULL) AS sessions,
             (SELECT CAST(COALESCE(SUM(tasks_suspended + tasks_running + tasks_canceling), 0) AS BIGINT) FROM sessions WHERE tenant_id = t.id)
                 AS queued,
@@ -82,7 +86,8 @@ struct SQLTenantRepository: TenantRepository {
             queuedTasks: row[prefix + "max_queued_tasks"],
             storedBytes: row[prefix + "max_stored_bytes"],
             transfers: row[prefix + "max_transfers"],
-            fetches: row[prefix + "max_fetches"]
+            fetches: row[prefix + "max_fetches"],
+            bandwidthSchedule: row[prefix + "bandwidth_schedule"]
         )
     }
 }

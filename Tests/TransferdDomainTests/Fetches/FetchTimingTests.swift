@@ -28,7 +28,7 @@ import TransferdDomain
     }
 
     @Test func aRunOutsideTheWindowWaitsForItToOpen() throws {
-        let window = try #require(DiscretionaryWindow("01:00-02:00", timeZone: .utc))
+        let window = try #require(DailyWindow("01:00-02:00", timeZone: .utc))
         let timing = FetchTiming(interval: 3600, window: window)
         // 22:13:20 is outside: the window opens at 01:00 the next day.
         let opening = Date(timeIntervalSince1970: 1_700_010_000)  // 2023-11-15 01:00:00 UTC

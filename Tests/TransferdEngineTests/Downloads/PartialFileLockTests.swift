@@ -59,7 +59,7 @@ import TransferdTestSupport
             reporter: AcceptingReporter(),
             progressInterval: .milliseconds(100),
             clock: SystemClock(),
-            serviceLimit: BandwidthLimit(bytesPerSecond: nil),
+            bandwidth: BandwidthLimits(maxBytesPerSecond: nil, schedule: nil, clock: SystemClock()),
             vault: CredentialVault(key: CredentialVault.generateKey()),
             objects: ObjectStores(destinations: destinations, clock: SystemClock()) { _, _ in nil }
         )

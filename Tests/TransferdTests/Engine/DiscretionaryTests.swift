@@ -6,10 +6,16 @@ import TransferdTestOrigins
 @testable import transferd
 
 /// isDiscretionary: a discretionary session's transfers wait while other sessions' tasks are queued, saying
-/// `waitingReason: discretionary`, until the service's discretionary window opens; with nothing else waiting they
-/// run at once.
+/// `waitingReason: discretionary`, until the service's discretionary window opens, or its bandwidth schedule goes
+/// off-peak; with nothing else waiting they run at once.
 @Suite struct DiscretionaryTests {
-    @Test func aDiscretionaryTaskWaitsForTheWindowWhileOthersAreQueued() async throws {
+    /// What opens a minute from now: `--discretionary-window`, or a `--bandwidth-schedule` period without a limit.
+    enum Opening: CaseIterable {
+        case window, offPeak
+    }
+
+    @Test(arguments: Opening.allCases)
+    func aDiscretionaryTaskWaitsForItsHoursWhileOthersAreQueued(_ opening: Opening) async throws {
         let clock = ManualClock()
         // A window that opens a minute from now, UTC, for two hours.
         let opens = clock.now.addingTimeInterval(60)
@@ -19,9 +25,17 @@ import TransferdTestOrigins
             calendar: Calendar(identifier: .gregorian)
         )
         let text = "\(opens.formatted(format))-\(opens.addingTimeInterval(7200).formatted(format))"
-        let window = try #require(DiscretionaryWindow(text, timeZone: .gmt))
+        let window = try #require(DailyWindow(text, timeZone: .gmt))
+        // Outside the off-peak period, a limit no test transfer reaches.
+        let schedule = try BandwidthSchedule("\(text)=off, *=1G", timeZone: .gmt)
         try await OriginServer.with { origin in
-            try await TestService.with(configure: { ($0.clock, $0.discretionaryWindow) = (clock, window) }) { api in
+            try await TestService.with(configure: {
+                $0.clock = clock
+                switch opening {
+                case .window: $0.discretionaryWindow = window
+                case .offPeak: $0.bandwidthSchedule = schedule
+                }
+            }) { api in
                 // setup: an urgent session with one transfer under way and one queued behind it (one connection per host)
                 try await api.createSession("urgent", configuration: #"{"maximumConnectionsPerHost": 1}"#)
                 for _ in 1...2 { _ = try await api.createTask("urgent", url: origin.url("/gated/urgent/200000")) }
@@ -38,7 +52,7 @@ import TransferdTestOrigins
                 #expect(bulk.configuration.value1.discretionary == true)
                 #expect(held.state == "running" && held.startedAt == nil && held.waitingReason == "discretionary")
 
-                // act: the window opens
+                // act: the window opens, or the off-peak period begins
                 clock.advance(by: 61)
                 let ran = try await api.waitForCompletion("bulk", 1)
 
@@ -86,7 +100,7 @@ import TransferdTestOrigins
 
     @Test(arguments: ["01:00-06:00", "22:00-06:00", "00:00:30-00:01"])
     func aWindowIsReadAndWrapsPastMidnight(text: String) throws {
-        let window = try #require(DiscretionaryWindow(text, timeZone: .gmt))
+        let window = try #require(DailyWindow(text, timeZone: .gmt))
         let midnight = Date(timeIntervalSince1970: 86_400 * 20_000)
         let atThree = midnight.addingTimeInterval(3 * 3600)
         let atTwentyThree = midnight.addingTimeInterval(23 * 3600)
@@ -105,6 +119,6 @@ import TransferdTestOrigins
 
     @Test(arguments: ["", "1:00-06:00", "06:00-06:00", "25:00-06:00", "01:00", "01:00-06:00-07:00"])
     func aBadWindowIsRefused(text: String) {
-        #expect(DiscretionaryWindow(text) == nil)
+        #expect(DailyWindow(text) == nil)
     }
 }

@@ -69,7 +69,7 @@ import TransferdTestSupport
         #expect(scrape[#"transferd_tenant_usage{quota="sessions",tenant="default"}"#] == 2)
         #expect(scrape[#"transferd_tenant_usage{quota="fetches",tenant="t2"}"#] == 1)
         let listed = try await KeyManagement.tenantLines(dataDirectory: dataDirectory)
-        #expect(listed.contains("t2\t1/1\t2/2\t2000/3000\t1/1\tdefault"), "transferd tenants list: \(listed)")
+        #expect(listed.contains("t2\t1/1\t2/2\t2000/3000\t1/1\tdefault\tnone"), "transferd tenants list: \(listed)")
         let dashboard = DashboardClient(t2)
         _ = try await dashboard.signIn(t2.key ?? "")
         let page = try await dashboard.get("/ui/sessions").text

@@ -15,7 +15,7 @@ enum TaskWords {
         case .storageQuota: "Waits for its tenant to keep fewer bytes: the quota of stored bytes is reached" + until + "."
         case .authenticationChallenge:
             "Waits for credentials: its server asked for them" + (date.map { " (answer before \(DisplayFormat.time($0)))" } ?? "") + "."
-        case .discretionary: "Waits for the discretionary window: its session is discretionary, and other transfers are queued."
+        case .discretionary: "Waits for the discretionary window or off-peak: its session is discretionary, and other transfers are queued."
         }
     }
 
