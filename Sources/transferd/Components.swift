@@ -167,7 +167,6 @@ struct Components: Sendable {
         fetchClock = FetchClock(fetches: fetches, loop: fetchLoop)
         bandwidthClock = BandwidthClock(
             limits: bandwidth,
-            quotas: quotas,
             store: store,
             loop: WakeUpLoop(doorbell: bandwidth.scheduleAdded, clock: clock, logger: logger, passed: metrics.loopPassed)
         )

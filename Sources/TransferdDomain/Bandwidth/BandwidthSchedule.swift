@@ -123,10 +123,10 @@ package struct BandwidthSchedule: Sendable, Equatable, CustomStringConvertible {
     /// `off` is no limit (`.some(nil)`); nil: not a rate.
     private static func rate(_ text: String) -> Int64?? {
         if text.lowercased() == "off" { return .some(nil) }
-        let multipliers: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        let unit = text.last.flatMap { multipliers[Character($0.uppercased())] }
+        let multipliers: [Character: Int64] = ["K": 1 << 10, "k": 1 << 10, "M": 1 << 20, "m": 1 << 20, "G": 1 << 30, "g": 1 << 30]
+        let unit = text.last.flatMap { multipliers[$0] }
         let digits = unit == nil ? Substring(text) : text.dropLast()
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int64(digits) else { return nil }
+        guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }), let number = Int64(digits) else { return nil }
         let (rate, overflow) = number.multipliedReportingOverflow(by: unit ?? 1)
         guard !overflow, rate >= minimumRate else { return nil }
         return .some(rate)

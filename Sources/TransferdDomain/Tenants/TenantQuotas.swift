@@ -23,11 +23,6 @@ package final class TenantQuotas: Sendable {
         try await overrides(repositories).compactMapValues(\.transfers)
     }
 
-    /// The bandwidth schedule of each tenant the operator set one for.
-    package func bandwidthSchedules(_ repositories: any Repositories) async throws -> [Int64: BandwidthSchedule] {
-        try await overrides(repositories).compactMapValues(\.bandwidth)
-    }
-
     private func overrides(_ repositories: any Repositories) async throws -> [Int64: TenantQuota] {
         let now = ContinuousClock.now
         if let cached = loaded.withLock({ $0 }), now - cached.at < lifetime { return cached.overrides }

@@ -78,6 +78,10 @@ import TransferdDomain
         ("08:00-09:00", "a rule is WHEN=RATE"),
         ("mon 08:00-09:00 x=1M", "a rule's time is `*` or a window"),
         ("08:00-09:00=1M,", "rule 2 (``)"),
+        // a character whose capital is two letters, and digits of other scripts
+        ("08:00-09:00=1ß", "the rate must be"),
+        ("08:00-09:00=١٢٣٤٥", "the rate must be"),
+        ("08:00-09:00=+2048", "the rate must be"),
     ]
 
     @Test(arguments: refused)
