@@ -7,6 +7,10 @@ import Testing
 /// signal mask (the test process blocks SIGTERM; its children must not), and no other descriptor of the test
 /// process (its sockets are not close-on-exec, and a child holding a test's listening socket would keep the port).
 ///
+/// Its output is read by polling the pipe (``gather(into:)``, ``readAvailable(_:)``), never by a readability handler:
+/// that is a dispatch source, which a cancel stops later while the handle closes its descriptor at once, and
+/// dispatch's event loop crashed polling the closed (or reused) descriptor (SIGSEGV in `_dispatch_event_loop_drain`).
+///
 /// Foundation's `Process.run()` crashed in the parallel test run: on Linux it adds a close action for every
 /// descriptor number up to the highest one open, and the test process has thousands of sockets. glibc's
 /// `posix_spawn_file_actions_addclosefrom_np` does the same in one action.
@@ -28,14 +32,6 @@ package final class ChildProcess: Sendable {
         separateErrors: Bool = false
     ) throws {
         (pid, output, errors) = try Self.spawning.withLock { _ in try Self.spawn(executable, arguments, environment, separateErrors) }
-    }
-
-    /// A readability handler is a dispatch source on the pipe: it must be cancelled before the pipe is closed, or
-    /// dispatch's event loop polls a closed descriptor (and crashes) while a grandchild still holds the write end
-    /// (`pg_ctl start` leaves the server running with it).
-    deinit {
-        output.readabilityHandler = nil
-        errors?.readabilityHandler = nil
     }
 
     private static func spawn(
@@ -95,6 +91,21 @@ package final class ChildProcess: Sendable {
             let count = read(descriptor, &buffer, buffer.count)
             guard count > 0 else { return data }
             data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// Appends what the child writes (to stdout and stderr, or stdout alone when `errors` is kept apart) to `output`
+    /// as it comes, until the child has exited and the pipe is read to its end; the task returned ends then. It holds
+    /// the child, so the pipe stays open while it reads.
+    @discardableResult
+    package func gather(into output: ProcessOutput) -> Task<Void, Never> {
+        Task { [self] in
+            while true {
+                let running = isRunning
+                output.append(Self.readAvailable(self.output))
+                guard running else { return }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
         }
     }
 

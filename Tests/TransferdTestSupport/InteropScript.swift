@@ -36,10 +36,9 @@ package struct InteropScript {
     /// a blocking read would take one of the few threads that also run the service the script talks to.
     package func result(timeout: Duration = .seconds(60)) async throws -> String {
         let output = ProcessOutput()
-        process.output.readabilityHandler = { handle in output.append(handle.availableData) }
+        let gathering = process.gather(into: output)
         try await waitUntil(timeout: timeout) { !process.isRunning }
-        process.output.readabilityHandler = nil
-        output.append(process.output.readDataToEndOfFile())
+        await gathering.value
         let text = output.contents
         try #require(process.terminationStatus == 0, "the script failed: \(text)")
         return text

@@ -286,7 +286,12 @@ import TransferdTestOrigins
                     let events = (try? await api.allEvents("transferctl")) ?? []
                     return events.filter { $0.type == "task.progress" && $0.taskIdentifier == 1 }.count >= 2
                 }
+                // The first download is held to 1 KiB/s while ls runs, so that it still runs then: ls is a process of
+                // its own, and on a loaded machine it started after the 5 s the download takes (found on PostgreSQL).
+                let task = "/v1/sessions/transferctl/tasks/1"
+                #expect(try await api.send(.PATCH, task, json: #"{"maxBytesPerSecond": 1024}"#).status == 200)
                 let listed = try await TransferctlProcess.run("ls", api: api)
+                #expect(try await api.send(.PATCH, task, json: #"{"maxBytesPerSecond": null}"#).status == 200)
                 let result = try await followed
 
                 // verify: every task was followed to its end, and the running one had a rate

@@ -28,7 +28,7 @@ final class EventStreamReader: Sendable {
             "sse_client.py",
             arguments: [api.baseURL, api.key ?? "", path, String(count)] + (lastEventID.map { [$0] } ?? [])
         )
-        script.process.output.readabilityHandler = { [output] handle in output.append(handle.availableData) }
+        script.process.gather(into: output)
     }
 
     /// The lines the client printed so far (one still being written is not yet a JSON object, and is left out).

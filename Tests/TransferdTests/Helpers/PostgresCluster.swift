@@ -80,8 +80,9 @@ final class PostgresCluster: Sendable {
             ? ("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/\(program)"] + arguments) : ("\(binaries)/\(program)", arguments)
         let process = try ChildProcess(executable: executable, arguments: argv)
         let output = ProcessOutput()
-        process.output.readabilityHandler = { handle in output.append(handle.availableData) }
+        let gathering = process.gather(into: output)
         try await waitUntil(timeout: .seconds(60)) { !process.isRunning }
+        await gathering.value
         try #require(process.terminationStatus == 0, "\(program) failed: \(output.contents)")
     }
 }

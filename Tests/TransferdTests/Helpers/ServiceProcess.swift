@@ -8,14 +8,17 @@ final class ServiceProcess: Sendable {
     let process: ChildProcess
     let port: Int
     private let output: ProcessOutput
+    /// Reads the process's output into `output` until it has exited.
+    private let gathering: Task<Void, Never>
 
     var pid: Int32 { process.pid }
     var api: APIClient { APIClient(baseURL: "http://127.0.0.1:\(port)") }
 
-    private init(process: ChildProcess, port: Int, output: ProcessOutput) {
+    private init(process: ChildProcess, port: Int, output: ProcessOutput, gathering: Task<Void, Never>) {
         self.process = process
         self.port = port
         self.output = output
+        self.gathering = gathering
     }
 
     /// Starts transferd on `dataDirectory` and returns once it listens; `instance` names it among others sharing its
@@ -71,7 +74,7 @@ final class ServiceProcess: Sendable {
             environment: ProcessInfo.processInfo.environment.merging(variables) { $1 }
         )
         let output = ProcessOutput()
-        process.output.readabilityHandler = { handle in output.append(handle.availableData) }
+        let gathering = process.gather(into: output)
         var port = 0
         // A deadline, not a wait: on a loaded machine a child that opens PostgreSQL may need more than a few seconds.
         do {
@@ -86,7 +89,7 @@ final class ServiceProcess: Sendable {
             throw error
         }
         try #require(port > 0, "transferd did not start: \(output.contents)")
-        return ServiceProcess(process: process, port: port, output: output)
+        return ServiceProcess(process: process, port: port, output: output, gathering: gathering)
     }
 
     /// A path of the process's mount namespace as the test reaches it (through `/proc/<pid>/root`): where its own
@@ -107,9 +110,8 @@ final class ServiceProcess: Sendable {
     func terminate() async throws -> Int32 {
         process.send(SIGTERM)
         try await waitUntil(timeout: .seconds(30)) { !self.process.isRunning }
-        // The last lines may still sit in the pipe: the log is read to its end, not to the handler's last call.
-        process.output.readabilityHandler = nil
-        output.append(process.output.readDataToEndOfFile())
+        // The last lines may still sit in the pipe: the log is read to its end.
+        await gathering.value
         return process.terminationStatus ?? -1
     }
 
