@@ -5,9 +5,10 @@ import TransferdDomain
 /// session's (``BandwidthLimits``), and each transfer's own (`maxBytesPerSecond`). The rate can change while
 /// transfers run.
 ///
-/// Transfers reserve time on the limit's timeline, a small piece of bytes at a time, each piece after the pieces
-/// reserved before it: a transfer that waits for its piece lets every other transfer reserve one before its next, so
-/// transfers share the rate evenly, by bytes, whatever their chunk sizes (round robin), rather than by who asks first.
+/// Transfers reserve time on the limit's timeline, a piece of 16 KiB at a time, each piece after the pieces reserved
+/// before it: a transfer that waits for its piece lets every other transfer reserve one before its next, so transfers
+/// share the rate evenly, by bytes (round robin), rather than by who asks first or by chunk size. A chunk smaller than
+/// a piece is a turn of its own; a transfer held back by a limit reads its socket's backlog in chunks of 64 KiB.
 /// A transfer passes all its limits at once (``consume(_:through:whileWaiting:)``): it reserves each piece on every
 /// one and waits for the latest, so it goes at the lowest rate that applies, not at a sum of waits.
 package final class BandwidthLimit: Sendable {
