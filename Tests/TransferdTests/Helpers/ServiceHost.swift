@@ -39,6 +39,18 @@ import TransferdDomain
         if let url = SuiteDatabase.url(forDataDirectory: dataDirectory) { arguments += ["--database-url", url] }
         arguments += allowed.flatMap { ["--allow-destination", $0] }
         arguments += environment[Self.argumentsVariable]?.split(separator: " ").map(String.init) ?? []
+        Self.endWithTheTestProcess()
         try await ServeCommand.serve(try ServiceOptions.parse(arguments))
+    }
+
+    /// Stops the service (SIGTERM, as the test would) once the test process that started it is gone: a test process
+    /// that crashed or was killed left its services running for as long as the machine did, holding their databases'
+    /// connections and slowing every run after it.
+    private static func endWithTheTestProcess() {
+        let parent = getppid()
+        Task.detached {
+            while getppid() == parent { try? await Task.sleep(for: .seconds(1)) }
+            kill(getpid(), SIGTERM)
+        }
     }
 }
