@@ -5,8 +5,8 @@ import TransferdDomain
 /// The limits every transfer of this instance passes through: the service's (`--max-bytes-per-second` and
 /// `--bandwidth-schedule`, the lower of the two), its tenant's schedule (`transferd tenants set --bandwidth`), its
 /// session's (`configuration.bandwidthSchedule`) and its own (`maxBytesPerSecond`). A tenant's and a session's limit
-/// exist while transfers of theirs run, shared by them (without a schedule, without a rate); ``apply(tenants:at:)`` sets each to its schedule's rate at a
-/// moment (``BandwidthClock`` calls it at every change of period).
+/// exist while transfers of theirs run, shared by them (without a schedule, without a rate); ``apply(tenants:at:)``
+/// sets each to its schedule's rate at a moment (``BandwidthClock`` calls it at every change of period).
 ///
 /// Limits hold on each instance: N instances let a tenant move N times its schedule's rate, at most.
 package final class BandwidthLimits: Sendable {
@@ -38,11 +38,6 @@ package final class BandwidthLimits: Sendable {
         serviceSchedule = schedule
         self.clock = clock
         service = BandwidthLimit(bytesPerSecond: Self.lower(maxBytesPerSecond, schedule?.rate(at: clock.now)))
-    }
-
-    /// Whether the service's schedule leaves `date` unlimited: discretionary sessions' transfers run then.
-    package func isOffPeak(at date: Date) -> Bool {
-        serviceSchedule?.isOffPeak(at: date) ?? false
     }
 
     /// Registers `transfer` with its tenant's and session's limits, and returns every limit it passes through; it

@@ -70,10 +70,10 @@ private final class Takings: Sendable {
         let schedule = try BandwidthSchedule("00:00-12:00=1M, *=off", timeZone: .gmt)
         let limits = BandwidthLimits(maxBytesPerSecond: 4 << 20, schedule: schedule, clock: StillClock(Self.eleven))
         #expect(limits.service.bytesPerSecond == 1 << 20)
-        #expect(!limits.isOffPeak(at: Self.eleven))
+        #expect(!DiscretionaryHours(schedule: schedule).contains(Self.eleven))
         limits.apply(tenants: [:], at: Self.eleven.addingTimeInterval(3600))
         #expect(limits.service.bytesPerSecond == 4 << 20)
-        #expect(limits.isOffPeak(at: Self.eleven.addingTimeInterval(3600)))
+        #expect(DiscretionaryHours(schedule: schedule).contains(Self.eleven.addingTimeInterval(3600)))
     }
 
     /// Two takers of one limit of 1 MiB/s, one in chunks of 64 KiB and one in chunks of 16 KiB, for two seconds: each
