@@ -117,6 +117,7 @@ let package = Package(
                 .copy("0032_history.sql"),
                 .copy("0033_task_trace.sql"),
                 .copy("0034_tenant_bandwidth.sql"),
+                .copy("0035_kept_ranges.sql"),
                 .copy("PostgreSQL"),
             ],
             swiftSettings: swiftSettings

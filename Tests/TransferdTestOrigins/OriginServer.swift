@@ -11,7 +11,8 @@ import TransferdDomain
 ///   `name` (requests are counted per name; the ETag carries the name's version, which `change(_:)` bumps),
 ///   `faults` (how many first requests of the name are faulty, 1 by default), `dropAfter=N` (a faulty response
 ///   drops the connection after N bytes), `stallAfter=N` (a faulty response stops sending after N bytes),
-///   `bytesPerSecond=R` (throttle every response), `ignoreRange`, `noValidator`, `noAcceptRanges`, `noLength`
+///   `bytesPerSecond=R` (throttle every response), `tamper` (every byte flipped: the same size and ETag, other
+///   content, as a mirror serving something else would), `ignoreRange`, `noValidator`, `noAcceptRanges`, `noLength`
 ///   (no Content-Length: the body is chunked, its size unannounced), `holdAgain=G` (every request of the name but
 ///   the first waits for the test to open gate `G` before it is answered), `hold=G` (every request of the name waits
 ///   for gate `G`).
@@ -180,7 +181,8 @@ package final class OriginServer: Sendable {
             status: status,
             headers: headers,
             request: request,
-            chunkSize: bytesPerSecond.map { min(Self.chunkSize, max(1024, $0 / 20)) }
+            chunkSize: bytesPerSecond.map { min(Self.chunkSize, max(1024, $0 / 20)) },
+            tampered: query.get("tamper") != nil
         ) {
             sent,
             chunk in
@@ -317,6 +319,7 @@ package final class OriginServer: Sendable {
         headers: HTTPFields,
         request: Request,
         chunkSize: Int? = nil,
+        tampered: Bool = false,
         beforeChunk: @escaping @Sendable (Int, Int) async throws -> Void = { _, _ in }
     ) -> Response {
         var headers = headers
@@ -332,7 +335,8 @@ package final class OriginServer: Sendable {
                 while offset < range.upperBound {
                     let end = min(range.upperBound, offset + chunkSize)
                     try await beforeChunk(offset - range.lowerBound, end - offset)
-                    try await writer.write(OriginContent.buffer(offset..<end))
+                    let bytes = OriginContent.bytes(offset..<end)
+                    try await writer.write(ByteBuffer(bytes: tampered ? bytes.map { ~$0 } : bytes))
                     offset = end
                 }
                 // Ends the body: a chunked one (`noLength`) is not over until its last chunk is sent.

@@ -74,6 +74,8 @@ struct CreateTaskRequest: Decodable {
     }
 
     static let uploadMethods: Set<String> = ["PUT", "POST", "PATCH"]
+    /// The most sources a download may name: its URL and 15 mirrors.
+    static let maximumSources = 16
 
     var kind: String?
     var url: String?
@@ -85,6 +87,7 @@ struct CreateTaskRequest: Decodable {
     var checksum: ChecksumRequest?
     var earliestBeginDate: Date?
     var connections: Int?
+    var mirrors: [String]?
     var maxBytesPerSecond: Int64?
     var maxBytes: Int64?
     var redirectPolicy: RedirectPolicy?
@@ -120,9 +123,10 @@ struct CreateTaskRequest: Decodable {
         let headers = headers ?? [:]
         try HeaderValidation.validate(headers, field: "headers")
         let (method, transfer) = try transfer(of: kind)
+        let mirrors = try validateMirrors(url: url)
         return NewTask(
             transfer: transfer,
-            request: TransferRequest(url: url, method: method, headers: headers),
+            request: TransferRequest(url: url, method: method, headers: headers, mirrors: mirrors),
             origin: TransferTask.origin(of: destination),
             taskDescription: taskDescription,
             priority: priority,
@@ -134,19 +138,46 @@ struct CreateTaskRequest: Decodable {
         )
     }
 
-    /// `url` parsed as transferd connects to it; a refusal says what is wrong with it.
-    private static func destination(_ url: String) throws(DomainError) -> Destination {
-        guard url.utf8.count <= 8192 else { throw .invalidField("url", requirement: "must be at most 8192 bytes") }
+    /// A download's `mirrors`: other http or https URLs of the same content, each named once and apart from `url`, at
+    /// most 15, on downloads into the data directory without resume data; nil when none are given.
+    private func validateMirrors(url: String) throws(DomainError) -> [String]? {
+        guard let mirrors else { return nil }
+        if kind != TransferTask.Kind.download.rawValue { throw .invalidField("mirrors", requirement: "applies to downloads only") }
+        guard (1..<Self.maximumSources).contains(mirrors.count) else {
+            throw .invalidField("mirrors", requirement: "must list from 1 to \(Self.maximumSources - 1) URLs")
+        }
+        if destination != nil { throw .invalidField("mirrors", requirement: "applies to downloads into the data directory only") }
+        if resumeData != nil { throw .invalidField("mirrors", requirement: "cannot be given with `resumeData`") }
+        guard (connections ?? 1) * (mirrors.count + 1) <= Self.maximumSources else {
+            throw .invalidField(
+                "connections",
+                requirement:
+                    "must be at most \(Self.maximumSources / (mirrors.count + 1)) with \(mirrors.count) mirrors (each source gets `connections`, at most \(Self.maximumSources) in all)"
+            )
+        }
+        var seen: Set<String> = [url]
+        for (index, mirror) in mirrors.enumerated() {
+            _ = try Self.destination(mirror, field: "mirrors[\(index)]")
+            guard seen.insert(mirror).inserted else {
+                throw .invalidField("mirrors[\(index)]", requirement: "must differ from `url` and the other mirrors")
+            }
+        }
+        return mirrors
+    }
+
+    /// `url` (the request's `field`) parsed as transferd connects to it; a refusal says what is wrong with it.
+    private static func destination(_ url: String, field: String = "url") throws(DomainError) -> Destination {
+        guard url.utf8.count <= 8192 else { throw .invalidField(field, requirement: "must be at most 8192 bytes") }
         do {
             return try Destination(url)
         } catch {
             guard let components = URLComponents(string: url), components.host?.isEmpty == false else {
-                throw .invalidField("url", requirement: "must be an absolute http or https URL with a host")
+                throw .invalidField(field, requirement: "must be an absolute http or https URL with a host")
             }
             guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                throw .invalidField("url", requirement: "must use the http or https scheme, not `\(components.scheme ?? "")`")
+                throw .invalidField(field, requirement: "must use the http or https scheme, not `\(components.scheme ?? "")`")
             }
-            throw .invalidField("url", requirement: "must name a valid host (\(error.message))")
+            throw .invalidField(field, requirement: "must name a valid host (\(error.message))")
         }
     }
 

@@ -1455,10 +1455,24 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/resumeData`.
             public var resumeData: Swift.String?
-            /// Parallel range requests for one download (aria2's -x), used when the origin honours ranges and the size is known.
+            /// Parallel range requests for one download (aria2's -x), used when the origin honours ranges and the size is
+            /// known; with `mirrors`, the connections to each source (at most 16 in all).
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/connections`.
             public var connections: Swift.Int?
+            /// Other http or https URLs of the same content (aria2's several URIs), fetched beside `url`: each is vetted
+            /// by the destination policy like `url`, gets `connections` connections, and takes segments as it goes, so
+            /// that faster sources fetch more. A source is dropped for the attempt (`task.source_dropped`) when its
+            /// request fails, when it lags under a quarter of the fastest for 10 s, or when it serves another size or
+            /// (without a `checksum`) another validator than the source that answered first; the others fetch what it
+            /// left. With a `checksum`, bytes that miss it are fetched again from one source and the sources that
+            /// served other bytes are dropped. Sources get only the headers safe across origins. Downloads into the
+            /// data directory only; not with `resumeData`.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/mirrors`.
+            public var mirrors: [Swift.String]?
             /// The task's bandwidth limit; changeable with PATCH.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateTaskRequest/maxBytesPerSecond`.
@@ -1536,7 +1550,8 @@ extension Components {
             ///   - multipart: Send the upload as multipart/form-data (streamed; Content-Length computed up front).
             ///   - backgroundTask: The id of an active background task of the session to join; its transfers run ahead of the session's others.
             ///   - resumeData: A token from a cancelled or failed task's `error.resumeData` (downloadTask(withResumeData:)): the new
-            ///   - connections: Parallel range requests for one download (aria2's -x), used when the origin honours ranges and the size is known.
+            ///   - connections: Parallel range requests for one download (aria2's -x), used when the origin honours ranges and the size is
+            ///   - mirrors: Other http or https URLs of the same content (aria2's several URIs), fetched beside `url`: each is vetted
             ///   - maxBytesPerSecond: The task's bandwidth limit; changeable with PATCH.
             ///   - redirectPolicy: A download's own redirect policy, instead of its session's (see the session configuration).
             ///   - maxBytes: A download's size cap (at most the service's `--max-download-size`); a larger download fails with `fileTooLarge` as soon as it is known, whatever its Content-Length said.
@@ -1556,6 +1571,7 @@ extension Components {
                 backgroundTask: Swift.String? = nil,
                 resumeData: Swift.String? = nil,
                 connections: Swift.Int? = nil,
+                mirrors: [Swift.String]? = nil,
                 maxBytesPerSecond: Swift.Int? = nil,
                 redirectPolicy: Components.Schemas.CreateTaskRequest.RedirectPolicyPayload? = nil,
                 maxBytes: Swift.Int? = nil,
@@ -1575,6 +1591,7 @@ extension Components {
                 self.backgroundTask = backgroundTask
                 self.resumeData = resumeData
                 self.connections = connections
+                self.mirrors = mirrors
                 self.maxBytesPerSecond = maxBytesPerSecond
                 self.redirectPolicy = redirectPolicy
                 self.maxBytes = maxBytes
@@ -1595,6 +1612,7 @@ extension Components {
                 case backgroundTask
                 case resumeData
                 case connections
+                case mirrors
                 case maxBytesPerSecond
                 case redirectPolicy
                 case maxBytes
@@ -2507,6 +2525,10 @@ extension Components {
             public var notResumableReason: Components.Schemas.Task.NotResumableReasonPayload?
             /// - Remark: Generated from `#/components/schemas/Task/connections`.
             public var connections: Swift.Int
+            /// A download's other sources (credentials left out); empty when it has none. Absent from an Idempotency-Key replay of a response kept before mirrors existed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Task/mirrors`.
+            public var mirrors: [Swift.String]?
             /// - Remark: Generated from `#/components/schemas/Task/maxBytesPerSecond`.
             public var maxBytesPerSecond: Swift.Int?
             /// The download's own redirect policy; null when its session's applies.
@@ -2768,6 +2790,7 @@ extension Components {
             ///   - resumable: Whether the bytes received so far can be continued with a range request (after a suspend, a retry, a restart or from resume data).
             ///   - notResumableReason: Why not: no response yet, no strong ETag or Last-Modified, no `Accept-Ranges: bytes`, decoded content, or the content is a redirect's body.
             ///   - connections:
+            ///   - mirrors: A download's other sources (credentials left out); empty when it has none. Absent from an Idempotency-Key replay of a response kept before mirrors existed.
             ///   - maxBytesPerSecond:
             ///   - redirectPolicy: The download's own redirect policy; null when its session's applies.
             ///   - destination: The object of one of the tenant's stores a download goes into; null for the service's own keeping (the data directory, or the content store, which clients do not see).
@@ -2805,6 +2828,7 @@ extension Components {
                 resumable: Swift.Bool,
                 notResumableReason: Components.Schemas.Task.NotResumableReasonPayload? = nil,
                 connections: Swift.Int,
+                mirrors: [Swift.String]? = nil,
                 maxBytesPerSecond: Swift.Int? = nil,
                 redirectPolicy: Components.Schemas.Task.RedirectPolicyPayload? = nil,
                 destination: Components.Schemas.ObjectLocation? = nil,
@@ -2842,6 +2866,7 @@ extension Components {
                 self.resumable = resumable
                 self.notResumableReason = notResumableReason
                 self.connections = connections
+                self.mirrors = mirrors
                 self.maxBytesPerSecond = maxBytesPerSecond
                 self.redirectPolicy = redirectPolicy
                 self.destination = destination
@@ -2880,6 +2905,7 @@ extension Components {
                 case resumable
                 case notResumableReason
                 case connections
+                case mirrors
                 case maxBytesPerSecond
                 case redirectPolicy
                 case destination
@@ -3289,6 +3315,8 @@ extension Components {
         /// `answerBefore`, the end of the session's challengeTimeout),
         /// `task.redirected` (willPerformHTTPRedirection: `statusCode`, `fromURL`, `toURL`, and whether the redirect
         /// policy `followed` it),
+        /// `task.source_dropped` (no NSURLSession counterpart: a download with mirrors gave up the source `url` for
+        /// the attempt, for a `reason`, `failed`, `differentContent`, `checksumMismatch` or `tooSlow`, with a `message`),
         /// `task.resumed_at_offset` (didResumeAtOffset: an attempt continued the partial file at `fileOffset`, or
         /// started again from 0 and says why in `restartReason`),
         /// `task.progress` (didWriteData; at most once per task per 500 ms, plus a final one),
@@ -3310,6 +3338,7 @@ extension Components {
             case task_suspended = "task.suspended"
             case task_waitingForConnectivity = "task.waiting_for_connectivity"
             case task_redirected = "task.redirected"
+            case task_sourceDropped = "task.source_dropped"
             case task_authenticationChallenge = "task.authentication_challenge"
             case task_resumedAtOffset = "task.resumed_at_offset"
             case task_progress = "task.progress"
@@ -3370,10 +3399,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/EventData/backgroundTimeRemaining`.
             public var backgroundTimeRemaining: Swift.Double?
-            /// `webhook.disabled`: why the endpoint was disabled.
+            /// `webhook.disabled`: why the endpoint was disabled; `task.source_dropped`: `failed`, `differentContent`, `checksumMismatch` or `tooSlow`.
             ///
             /// - Remark: Generated from `#/components/schemas/EventData/reason`.
             public var reason: Swift.String?
+            /// `task.source_dropped`: the source given up, credentials left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventData/url`.
+            public var url: Swift.String?
+            /// `task.source_dropped`: what the source did.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventData/message`.
+            public var message: Swift.String?
             /// `fetch.performed`: the fetch schedule.
             ///
             /// - Remark: Generated from `#/components/schemas/EventData/fetchId`.
@@ -3446,7 +3483,9 @@ extension Components {
             ///   - backgroundTask: `background_task.*`: its id.
             ///   - name: `background_task.*`: its name.
             ///   - backgroundTimeRemaining: `background_task.*`: seconds it had left.
-            ///   - reason: `webhook.disabled`: why the endpoint was disabled.
+            ///   - reason: `webhook.disabled`: why the endpoint was disabled; `task.source_dropped`: `failed`, `differentContent`, `checksumMismatch` or `tooSlow`.
+            ///   - url: `task.source_dropped`: the source given up, credentials left out.
+            ///   - message: `task.source_dropped`: what the source did.
             ///   - fetchId: `fetch.performed`: the fetch schedule.
             ///   - result:
             ///   - taskIdentifier: `fetch.performed`: the run's task, null when it could not be created.
@@ -3477,6 +3516,8 @@ extension Components {
                 name: Swift.String? = nil,
                 backgroundTimeRemaining: Swift.Double? = nil,
                 reason: Swift.String? = nil,
+                url: Swift.String? = nil,
+                message: Swift.String? = nil,
                 fetchId: Swift.String? = nil,
                 result: Components.Schemas.FetchResult? = nil,
                 taskIdentifier: Swift.Int? = nil,
@@ -3507,6 +3548,8 @@ extension Components {
                 self.name = name
                 self.backgroundTimeRemaining = backgroundTimeRemaining
                 self.reason = reason
+                self.url = url
+                self.message = message
                 self.fetchId = fetchId
                 self.result = result
                 self.taskIdentifier = taskIdentifier
@@ -3538,6 +3581,8 @@ extension Components {
                 case name
                 case backgroundTimeRemaining
                 case reason
+                case url
+                case message
                 case fetchId
                 case result
                 case taskIdentifier

@@ -9,6 +9,7 @@ package enum EventPayload: Sendable, Equatable {
     case taskWaitingForConnectivity
     case taskResumedAtOffset(ResumedAtOffset)
     case taskRedirected(Redirection)
+    case taskSourceDropped(SourceDropped)
     case taskAuthenticationChallenge(ChallengeIssued)
     case taskProgress(DownloadProgress)
     case taskUploadProgress(UploadProgress)
@@ -33,6 +34,7 @@ package enum EventPayload: Sendable, Equatable {
         case .taskWaitingForConnectivity: .taskWaitingForConnectivity
         case .taskResumedAtOffset: .taskResumedAtOffset
         case .taskRedirected: .taskRedirected
+        case .taskSourceDropped: .taskSourceDropped
         case .taskAuthenticationChallenge: .taskAuthenticationChallenge
         case .taskProgress: .taskProgress
         case .taskUploadProgress: .taskUploadProgress
@@ -63,6 +65,7 @@ package enum EventPayload: Sendable, Equatable {
             case .taskWaitingForConnectivity: .taskWaitingForConnectivity
             case .taskResumedAtOffset: .taskResumedAtOffset(try arguments())
             case .taskRedirected: .taskRedirected(try arguments())
+            case .taskSourceDropped: .taskSourceDropped(try arguments())
             case .taskAuthenticationChallenge: .taskAuthenticationChallenge(try arguments())
             case .taskProgress: .taskProgress(try arguments())
             case .taskUploadProgress: .taskUploadProgress(try arguments())
@@ -89,6 +92,7 @@ extension EventPayload: Encodable {
             try arguments.encode(to: encoder)
         case .taskResumedAtOffset(let arguments): try arguments.encode(to: encoder)
         case .taskRedirected(let arguments): try arguments.encode(to: encoder)
+        case .taskSourceDropped(let arguments): try arguments.encode(to: encoder)
         case .taskAuthenticationChallenge(let arguments): try arguments.encode(to: encoder)
         case .taskProgress(let arguments): try arguments.encode(to: encoder)
         case .taskUploadProgress(let arguments): try arguments.encode(to: encoder)

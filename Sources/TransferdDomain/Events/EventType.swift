@@ -14,6 +14,9 @@ package enum EventType: String, Codable, Sendable, CaseIterable {
     /// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`: a redirect, followed or not as
     /// the redirect policy says.
     case taskRedirected = "task.redirected"
+    /// A download with mirrors gave up one of its sources for the attempt (it failed, was too slow, or served other
+    /// content); no NSURLSession counterpart.
+    case taskSourceDropped = "task.source_dropped"
     /// `urlSession(_:task:didReceive:completionHandler:)`: the origin asked for credentials; the task waits for the
     /// answer (`POST …/tasks/{n}/challenge`, or the subscriber's reply to this event).
     case taskAuthenticationChallenge = "task.authentication_challenge"

@@ -10,6 +10,7 @@ package protocol TaskProgressRepository {
 
     /// A checkpoint of a running download by the lease's `owner`, or of one being cancelled (its last checkpoint,
     /// which its resume data continues from); false when the task is neither or no longer the owner's. A download
+    /// from several sources checkpoints the ranges it made durable past `partialBytes` (nil: none). A download
     /// into a bucket checkpoints its multipart upload with the bytes it holds, when a part was added (nil leaves the
     /// upload recorded as it is).
     func recordProgress(
@@ -18,6 +19,7 @@ package protocol TaskProgressRepository {
         received: Int64,
         expected: Int64,
         partialBytes: Int64,
+        keptRanges: KeptRanges?,
         objectUpload: ObjectUploadProgress?
     ) async throws -> Bool
     /// The responses running tasks' transfers received, by the lease's `owner`, written together without reading the

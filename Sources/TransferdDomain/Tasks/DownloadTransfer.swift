@@ -14,6 +14,9 @@ package struct DownloadTransfer: Sendable, Equatable {
     /// The checkpoint: bytes flushed to the partial file, or acknowledged in the object's multipart upload, that a
     /// later attempt may keep.
     package var partialBytes: Int64 = 0
+    /// The ranges of the partial file past `partialBytes` that a download from several sources made durable; nil
+    /// when there are none.
+    package var keptRanges: KeptRanges?
     /// The object's multipart upload while a download into a bucket is under way; nil otherwise, and once it is
     /// completed or aborted.
     package var objectUpload: ObjectUploadProgress?

@@ -9,9 +9,17 @@ package struct ReceivedResponse: Sendable {
         package var expectedBytes: Int64
         /// The validator that lets a later attempt continue these bytes, or why none can.
         package var resumability: Result<ResumeValidator, ResumeValidator.NotResumableReason>
+        /// Whether the body continues the earlier attempts' representation, so that their kept ranges past `offset`
+        /// stay; they are forgotten otherwise.
+        package var continuesKept: Bool
 
-        package init(offset: Int64, expectedBytes: Int64, resumability: Result<ResumeValidator, ResumeValidator.NotResumableReason>) {
-            (self.offset, self.expectedBytes, self.resumability) = (offset, expectedBytes, resumability)
+        package init(
+            offset: Int64,
+            expectedBytes: Int64,
+            resumability: Result<ResumeValidator, ResumeValidator.NotResumableReason>,
+            continuesKept: Bool = false
+        ) {
+            (self.offset, self.expectedBytes, self.resumability, self.continuesKept) = (offset, expectedBytes, resumability, continuesKept)
         }
     }
 
@@ -35,6 +43,7 @@ extension TransferTask {
         (countOfBytesReceived, countOfBytesExpected) = (start.offset, start.expectedBytes)
         transfer.updateDownload { download in
             download.partialBytes = start.offset
+            if !start.continuesKept { download.keptRanges = nil }
             switch start.resumability {
             case .success(let validator): (download.resumeValidator, download.notResumableReason) = (validator, nil)
             case .failure(let reason): (download.resumeValidator, download.notResumableReason) = (nil, reason)

@@ -45,6 +45,8 @@ package struct TaskRepresentation: Encodable, Sendable {
     package var resumable: Bool
     @ExplicitNull package var notResumableReason: ResumeValidator.NotResumableReason?
     package var connections: Int
+    /// A download's other sources, credentials left out.
+    package var mirrors: [String]
     @ExplicitNull package var maxBytesPerSecond: Int64?
     /// A download's own redirect policy; null when its session's applies.
     @ExplicitNull package var redirectPolicy: RedirectPolicy?
@@ -123,6 +125,7 @@ package struct TaskRepresentation: Encodable, Sendable {
         resumable = download?.resumeValidator != nil
         notResumableReason = resumable ? nil : download?.notResumableReason ?? .noResponseYet
         connections = download?.connections ?? 1
+        mirrors = (task.originalRequest.mirrors ?? []).map(Redaction.url)
         maxBytesPerSecond = task.maxBytesPerSecond
         redirectPolicy = download?.redirectPolicy
         destination = download?.destination.object.flatMap { $0.isContentStore ? nil : $0 }

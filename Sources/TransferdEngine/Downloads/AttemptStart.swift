@@ -12,6 +12,8 @@ package struct AttemptStart: Sendable {
     /// Whether the attempt meant to continue a partial file (didResumeAtOffset is reported then).
     package var triedToResume: Bool
     package var restartReason: RestartReason?
+    /// Whether the body continues the resume point's representation, so that its kept ranges past `offset` stay.
+    package var continuesKept = false
     /// The validator that lets a later attempt continue these bytes, or why none can.
     package var resumability: Result<ResumeValidator, ResumeValidator.NotResumableReason>
 
@@ -33,6 +35,7 @@ package struct AttemptStart: Sendable {
             offset = resumePoint.bytes
             expectedBytes = range.completeLength ?? -1
             self.restartReason = nil
+            continuesKept = true
         } else {
             offset = 0
             expectedBytes = contentLength

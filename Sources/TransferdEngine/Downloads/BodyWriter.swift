@@ -19,7 +19,7 @@ struct BodyWriter {
 
         var value: Int64 { end.load(ordering: .acquiring) }
 
-        fileprivate func advance(to offset: Int64) {
+        func advance(to offset: Int64) {
             end.store(offset, ordering: .releasing)
         }
     }
@@ -36,8 +36,8 @@ struct BodyWriter {
     /// Nothing is written past what the task has reserved: a batch waits for its reservation.
     let allowance: StorageAllowance
 
-    /// Writes the body (decoded first when `decoder` is set) from `start`, and stops after `end` when one is given
-    /// (a segment). `onBytes` sees every stored byte in order. Returns the offset after the last byte.
+    /// Writes the body (decoded first when `decoder` is set) from `start`, and stops at the end of `bound` when one is
+    /// given (a segment). `onBytes` sees every stored byte in order. Returns the offset after the last byte.
     ///
     /// When the body fails or the attempt is stopped (a cancel, a stall), what arrived is still written before the
     /// error is rethrown, so that a retry or the resume data can continue from it: a body that stalls keeps its last
@@ -45,7 +45,7 @@ struct BodyWriter {
     func write(
         _ body: HTTPClientResponse.Body,
         from start: Int64,
-        upTo end: Int64? = nil,
+        within bound: SegmentBound? = nil,
         decoder: ContentDecoder? = nil,
         mark: Mark,
         onBytes: (ByteBuffer) -> Void = { _ in }
@@ -109,8 +109,9 @@ struct BodyWriter {
 
             do {
                 for try await var chunk in body {
-                    let reachesEnd = end.map { offset + Int64(chunk.readableBytes) >= $0 } ?? false
-                    if let end, reachesEnd { chunk = chunk.getSlice(at: chunk.readerIndex, length: Int(end - offset)) ?? chunk }
+                    let taken = bound?.take(chunk.readableBytes) ?? chunk.readableBytes
+                    let reachesEnd = taken < chunk.readableBytes || bound?.remaining == 0
+                    if taken < chunk.readableBytes { chunk = chunk.getSlice(at: chunk.readerIndex, length: taken) ?? chunk }
                     let received = chunk.readableBytes
                     try await ContentDecoder.take(chunk, decodingWith: decoder, into: take, between: flushWhenDue)
                     try await BandwidthLimit.consume(received, through: limits, whileWaiting: transfer.touch)

@@ -35,7 +35,10 @@ extension DownloadRunner {
         ) { [reporter = environment.reporter] progress in
             try await reporter.objectUploadBegun(transfer, objectUpload: progress)
         }
-        let checkpoints = Checkpoints(transfer: transfer, kept: start.offset, reporter: environment.reporter) { writer.kept.durable }
+        let checkpoints = Checkpoints(transfer: transfer, kept: start.offset, reporter: environment.reporter) {
+            let durable = writer.kept.durable
+            return (durable.bytes, nil, durable.objectUpload)
+        }
         var digest = ContentDigest(checksum: download.checksum)
         let (size, etag) = try await checkpointing(checkpoints, transfer: transfer, watchingDisk: false) {
             let written = try await writer.write(first.body, from: start.offset, expected: start.expectedBytes, decoder: first.decoder) {

@@ -61,7 +61,7 @@ package struct DownloadRunner: TransferRunner {
         defer { if !published { partialFile.release() } }
         var resumePoint = download.resumePoint
         var restartReason: RestartReason?
-        if let point = resumePoint, try partialFile.size() < point.bytes {
+        if let point = resumePoint, try partialFile.size() < point.end {
             (resumePoint, restartReason) = (nil, .partialFileMissing)
         }
         let opened = try await open(
@@ -131,24 +131,45 @@ package struct DownloadRunner: TransferRunner {
         transfer: ActiveTransfer
     ) async throws -> Opened {
         var (resumePoint, restartReason) = (resumePoint, restartReason)
-        var (response, url, timeline) = try await fetch(
-            job,
-            download,
-            from: job.url,
-            range: firstRange(download, resumePoint),
-            deadline: deadline,
-            transfer: transfer
-        )
-        if resumePoint != nil, response.status == .rangeNotSatisfiable {
-            (resumePoint, restartReason) = (nil, RestartReason.rangeNotSatisfiable)
-            (response, url, timeline) = try await fetch(
-                job,
-                download,
-                from: job.url,
-                range: firstRange(download, nil),
-                deadline: deadline,
-                transfer: transfer
-            )
+        var (source, failedSources) = (0, [Int]())
+        var (response, url, timeline): (HTTPClientResponse, String, RequestTimeline)
+        // The first source that answers opens the attempt; the ones before it are dropped (`task.source_dropped`).
+        while true {
+            let hasNext = source + 1 < job.sources.count
+            do {
+                (response, url, timeline) = try await fetch(
+                    job,
+                    download,
+                    from: job.sources[source],
+                    range: firstRange(job, download, resumePoint),
+                    deadline: deadline,
+                    transfer: transfer
+                )
+                if resumePoint != nil, response.status == .rangeNotSatisfiable {
+                    (resumePoint, restartReason) = (nil, RestartReason.rangeNotSatisfiable)
+                    (response, url, timeline) = try await fetch(
+                        job,
+                        download,
+                        from: job.sources[source],
+                        range: firstRange(job, download, nil),
+                        deadline: deadline,
+                        transfer: transfer
+                    )
+                }
+            } catch  where hasNext && !Task.isCancelled {
+                let message = (error as? TransferError)?.message ?? "\(error)"
+                try? await environment.reporter.sourceDropped(
+                    transfer,
+                    SourceDropped(url: job.sources[source], reason: .failed, message: message)
+                )
+                (source, failedSources) = (source + 1, failedSources + [source])
+                continue
+            }
+            let code = response.status.code
+            guard hasNext, code >= 400, code != 401, code != 407 else { break }
+            let dropped = SourceDropped(url: job.sources[source], reason: .failed, message: "It answered HTTP \(code).")
+            try? await environment.reporter.sourceDropped(transfer, dropped)
+            (source, failedSources) = (source + 1, failedSources + [source])
         }
         if let challenge = job.challenge(in: response, from: url) {
             let summary = TransferResponse(response)
@@ -185,6 +206,8 @@ package struct DownloadRunner: TransferRunner {
         transfer.begin(received: start.offset, expected: start.expectedBytes)
         let body = FirstBody(
             body: response.body,
+            source: source,
+            failedSources: failedSources,
             url: url,
             start: start,
             decoder: decoder,
@@ -207,7 +230,10 @@ package struct DownloadRunner: TransferRunner {
     /// The response an attempt opened with, and what it says about where its bytes go.
     struct FirstBody {
         package let body: HTTPClientResponse.Body
-        /// The URL after redirects: segments ask it directly.
+        /// The source (`TransferJob/sources`) that answered, and the ones that failed before it.
+        package let source: Int
+        package let failedSources: [Int]
+        /// The URL after redirects.
         package let url: String
         package let start: AttemptStart
         package let decoder: ContentDecoder?
@@ -226,15 +252,18 @@ package struct DownloadRunner: TransferRunner {
     }
 
     /// What the first request of an attempt asks for: the bytes after the resume point; or, for a download that
-    /// may use several connections, `bytes=0-`, so that a `206` proves the origin honours ranges before splitting.
-    private func firstRange(_ download: DownloadJob, _ resumePoint: DownloadJob.ResumePoint?) -> RangeRequest? {
+    /// may use several connections (or sources), `bytes=0-`, so that a `206` proves the origin honours ranges before
+    /// splitting.
+    private func firstRange(_ job: TransferJob, _ download: DownloadJob, _ resumePoint: DownloadJob.ResumePoint?) -> RangeRequest? {
         if let resumePoint { return RangeRequest(first: resumePoint.bytes, ifRange: resumePoint.validator) }
-        return download.connections > 1 ? RangeRequest(first: 0) : nil
+        return download.connections > 1 || !job.mirrors.isEmpty ? RangeRequest(first: 0) : nil
     }
 
     /// Writes the body into the partial file after the kept bytes, as one stream hashed on the way, or, when the
-    /// task asks for several connections and the origin allows it, as parallel segments hashed once complete.
-    /// A requested checksum is verified before the file counts as finished; the file is flushed to disk.
+    /// task asks for several connections or sources and the origin allows it, as parallel segments hashed once
+    /// complete. A requested checksum is verified before the file counts as finished (a mismatch of bytes from
+    /// several sources is first repaired from one, ``repair(_:first:of:_:transfer:handle:size:)``); the file is
+    /// flushed to disk.
     private func store(
         _ first: FirstBody,
         of job: TransferJob,
@@ -246,7 +275,11 @@ package struct DownloadRunner: TransferRunner {
         let start = first.start
         return try await FileSystem.shared.withFileHandle(forReadingAndWritingAt: path, options: .modifyFile(createIfNecessary: true)) {
             handle in
-            try await handle.resize(to: .bytes(start.offset))
+            let board = sourceBoard(job, download, first: first)
+            let keptPastOffset = board.map { $0.written.byteCount - start.offset } ?? 0
+            // Bytes past the offset are kept only by a board that continues them.
+            if keptPastOffset == 0 { try await handle.resize(to: .bytes(start.offset)) }
+            transfer.add(Int(keptPastOffset))
             let writer = BodyWriter(
                 handle: handle,
                 transfer: transfer,
@@ -257,27 +290,23 @@ package struct DownloadRunner: TransferRunner {
             )
             let prefix = BodyWriter.Mark(start.offset)
             var digest = ContentDigest(checksum: download.checksum)
-            let segments = segments(of: download, first: first)
             let checkpoints = Checkpoints(transfer: transfer, kept: prefix.value, reporter: environment.reporter) {
                 // Only what was written before the flush is claimed.
-                let flushed = prefix.value
+                let written = board?.written ?? KeptRanges([0..<prefix.value])
                 try await handle.synchronize()
-                return (flushed, nil)
+                let past = written.afterPrefix
+                return (written.prefixEnd, past.isEmpty ? nil : past, nil)
             }
             let size = try await checkpointing(checkpoints, transfer: transfer) {
                 let size: Int64
-                if segments.count > 1 {
-                    size = try await writeSegments(
-                        segments,
-                        first: first,
-                        of: job,
-                        download,
-                        transfer: transfer,
-                        writer: writer,
-                        prefix: prefix
-                    )
+                if let board {
+                    // Hashed as the contiguous prefix grows, so that little is left to hash once the last byte is in.
+                    async let followed = ContentDigest.following(board, in: handle, checksum: download.checksum)
+                    try await writeFromSources(board, first: first, of: job, download, transfer: transfer, writer: writer)
+                    digest = try await followed
+                    size = start.expectedBytes
                 } else {
-                    for try await chunk in handle.readChunks(in: 0..<start.offset, chunkLength: .mebibytes(1)) { digest.update(chunk) }
+                    digest = try await ContentDigest.of(handle, in: 0..<start.offset, checksum: download.checksum)
                     size = try await writer.write(first.body, from: start.offset, decoder: first.decoder, mark: prefix) {
                         digest.update($0)
                     }
@@ -291,10 +320,15 @@ package struct DownloadRunner: TransferRunner {
                 }
                 return size
             }
-            if segments.count > 1 {
-                for try await chunk in handle.readChunks(in: 0..<size, chunkLength: .mebibytes(1)) { digest.update(chunk) }
+            let checksum = download.checksum
+            let sha256: String
+            do {
+                sha256 = try digest.finish(verifying: checksum)
+            } catch let mismatch as TransferError where mismatch.code == .checksumMismatch {
+                guard let board, try await repair(board, first: first, of: job, download, transfer: transfer, handle: handle, size: size)
+                else { throw mismatch }
+                sha256 = try await ContentDigest.of(handle, in: 0..<size, checksum: checksum).finish(verifying: checksum)
             }
-            let sha256 = try digest.finish(verifying: download.checksum)
             try await handle.synchronize()
             return StoredFile(size: size, sha256: sha256, contentType: contentType)
         }

@@ -19,17 +19,23 @@ package struct DownloadJob: Sendable {
     /// The object's multipart upload so far, for a download into a bucket.
     package let objectUpload: ObjectUploadProgress?
 
-    /// Where a download continues: the partial file's checkpoint and the representation it belongs to.
+    /// Where a download continues: the partial file's checkpoint (its prefix, and the ranges past it that a download
+    /// from several sources kept) and the representation it belongs to.
     package struct ResumePoint: Sendable, Equatable {
         package let bytes: Int64
         package let validator: ResumeValidator
+        package var kept = KeptRanges()
+
+        /// Where the kept bytes end: the partial file is at least this long.
+        package var end: Int64 { max(bytes, kept.ranges.last?.upperBound ?? 0) }
     }
 
     package init(_ download: DownloadTransfer, configuration: SessionConfiguration, bounds: TransferBounds) {
         checksum = download.checksum
         decodeContent = configuration.decodeContent
+        let kept = download.keptRanges ?? KeptRanges()
         resumePoint = download.resumeValidator.flatMap {
-            download.partialBytes > 0 ? ResumePoint(bytes: download.partialBytes, validator: $0) : nil
+            download.partialBytes > 0 || !kept.isEmpty ? ResumePoint(bytes: download.partialBytes, validator: $0, kept: kept) : nil
         }
         connections = download.connections
         maxBytes = min(download.maxBytes ?? bounds.maximumDownloadBytes, bounds.maximumDownloadBytes)

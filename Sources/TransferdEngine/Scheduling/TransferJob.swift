@@ -5,6 +5,8 @@ import TransferdDomain
 package struct TransferJob: Sendable {
     package let taskID: Int64
     package let url: String
+    /// A download's other sources of the same content, fetched beside `url`.
+    package let mirrors: [String]
     /// Session headers overlaid with the task's own (the task wins, names compared case-insensitively).
     package let headers: [(name: String, value: String)]
     /// `timeoutIntervalForRequest`: longest silence on an open transfer.
@@ -41,6 +43,9 @@ package struct TransferJob: Sendable {
         }
     }
 
+    /// Every URL a download may fetch from: `url` first, then its mirrors.
+    package var sources: [String] { [url] + mirrors }
+
     /// Whether its requests carry a validator (`If-None-Match`, `If-Modified-Since`): a `304` answers them.
     package var isConditional: Bool {
         headers.contains { ["if-none-match", "if-modified-since"].contains($0.name.lowercased()) }
@@ -56,6 +61,7 @@ package struct TransferJob: Sendable {
     package init(task: TransferTask, configuration: SessionConfiguration, work: Work, bounds: TransferBounds) {
         taskID = task.rowID
         url = task.originalRequest.url
+        mirrors = task.originalRequest.mirrors ?? []
         let taskHeaderNames = Set(task.originalRequest.headers.keys.map { $0.lowercased() })
         headers =
             configuration.httpAdditionalHeaders.filter { !taskHeaderNames.contains($0.key.lowercased()) }.map { ($0.key, $0.value) }

@@ -12,6 +12,8 @@ package protocol TransferReporter: Sendable {
     func takeBackExpiredLeases(at now: Date) async throws -> Bool
     /// willPerformHTTPRedirection: a download's request was redirected from `from` to `to`, and followed or not.
     func redirected(_ transfer: ActiveTransfer, statusCode: Int, from: String, to: String, followed: Bool) async throws
+    /// A download with mirrors gave up one of its sources for the rest of the attempt (`task.source_dropped`).
+    func sourceDropped(_ transfer: ActiveTransfer, _ dropped: SourceDropped) async throws
     /// didReceiveResponse of an upload: the final response head and the URL it came from. (A download's is kept on its
     /// transfer, `ActiveTransfer.responseArrived`, and recorded by its next checkpoint or its end.)
     ///
@@ -19,7 +21,8 @@ package protocol TransferReporter: Sendable {
     /// this instance runs for the task: a late report of an attempt that was stopped must not overwrite what the next
     /// attempt recorded (a checkpoint past the bytes the next attempt kept).
     func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws
-    /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk (or, into a bucket,
+    /// A download's checkpoint: its counters and the prefix of the partial file flushed to disk with the ranges past it
+    /// that a download from several sources flushed (or, into a bucket,
     /// the bytes of the parts acknowledged and its multipart upload), after its response when that is unrecorded;
     /// `bytesWritten` arrived since the last one. `unwanted` when the task no longer wants
     /// the transfer (suspended, cancelled, or leased to another instance), `overQuota` when its tenant keeps more than
@@ -31,6 +34,7 @@ package protocol TransferReporter: Sendable {
         expected: Int64,
         bytesWritten: Int64,
         partialBytes: Int64,
+        keptRanges: KeptRanges?,
         objectUpload: ObjectUploadProgress?
     ) async throws -> CheckpointVerdict
     /// Reserves the tenant's stored bytes for what the transfer will write by `path` before it writes them, so that its

@@ -22,8 +22,16 @@ package struct TaskAdmission: Sendable {
         try disk.admit(0)
         // The policy judges a host's addresses: each host of the batch is vetted once.
         var vetted = Set<String>()
-        for (index, newTask) in newTasks.enumerated() where vetted.insert(newTask.origin).inserted {
-            try await DomainError.naming(item: index, of: field) { try await destinations.vet(newTask.request.url, field: "url") }
+        for (index, newTask) in newTasks.enumerated() {
+            if vetted.insert(newTask.origin).inserted {
+                try await DomainError.naming(item: index, of: field) { try await destinations.vet(newTask.request.url, field: "url") }
+            }
+            // A mirror is vetted as the URL is: the policy judges every source a download may connect to.
+            for (mirrorIndex, mirror) in (newTask.request.mirrors ?? []).enumerated() {
+                try await DomainError.naming(item: index, of: field) {
+                    try await destinations.vet(mirror, field: "mirrors[\(mirrorIndex)]")
+                }
+            }
         }
         var named = Set<String>()
         for (index, newTask) in newTasks.enumerated() {

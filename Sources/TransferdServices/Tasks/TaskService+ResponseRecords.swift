@@ -19,7 +19,12 @@ extension TaskService {
                     currentUrl: Redaction.url(arrived.url),
                     response: arrived.response,
                     start: arrived.start.map {
-                        ReceivedResponse.Start(offset: $0.offset, expectedBytes: $0.expectedBytes, resumability: $0.resumability)
+                        ReceivedResponse.Start(
+                            offset: $0.offset,
+                            expectedBytes: $0.expectedBytes,
+                            resumability: $0.resumability,
+                            continuesKept: $0.continuesKept
+                        )
                     }
                 )
             }

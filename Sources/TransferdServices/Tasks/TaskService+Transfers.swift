@@ -50,6 +50,17 @@ extension TaskService: TransferReporter {
         }
     }
 
+    /// A download gave up one of its sources: `task.source_dropped`.
+    package func sourceDropped(_ transfer: ActiveTransfer, _ dropped: SourceDropped) async throws {
+        let taskID = transfer.taskID
+        try await writeIfStillOwned(transfer, stopped: ()) { repositories, owner in
+            guard let task = try await repositories.tasks.find(id: taskID), task.state == .running, task.lease?.owner == owner else {
+                return
+            }
+            try await eventLog.append(repositories, .taskSourceDropped(dropped), for: task)
+        }
+    }
+
     /// didReceiveResponse of an upload: one guarded write of the task (no read first), together with the responses of
     /// the other transfers that a group commit gathers (``ResponseRecords``).
     package func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws {
@@ -74,6 +85,7 @@ extension TaskService: TransferReporter {
         expected: Int64,
         bytesWritten: Int64,
         partialBytes: Int64,
+        keptRanges: KeptRanges?,
         objectUpload: ObjectUploadProgress?
     ) async throws
         -> CheckpointVerdict
@@ -89,6 +101,7 @@ extension TaskService: TransferReporter {
                     received: received,
                     expected: expected,
                     partialBytes: partialBytes,
+                    keptRanges: keptRanges,
                     objectUpload: objectUpload
                 ),
                 let task = try await repositories.tasks.find(id: taskID), task.state == .running

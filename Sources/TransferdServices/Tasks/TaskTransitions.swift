@@ -376,7 +376,7 @@ package struct TaskTransitions: Sendable {
     /// Removes a task's partial file: its bytes will not be continued.
     private func discardPartial(of task: inout TransferTask) {
         files.removePartial(taskID: task.rowID)
-        task.transfer.updateDownload { $0.partialBytes = 0 }
+        task.transfer.updateDownload { ($0.partialBytes, $0.keptRanges) = (0, nil) }
     }
 
     private func wakeScheduler(_ repositories: any Repositories) {

@@ -10,7 +10,7 @@ enum TaskColumn: Int, CaseIterable {
     case produceResumeData, connections, maxBytesPerSecond, uploadFrom, sourceFileId, sourceTaskId, multipart
     case countOfBytesSent, countOfBytesExpectedToSend, reply, maxBytes, backgroundTask, cancellation, leaseOwner, leaseExpiresAt
     case redirectPolicy, metrics, challenge, credentials, destination, objectUpload, fetchId, fetchResult, reservedBytes
-    case traceparent
+    case traceparent, keptRanges
 }
 
 /// A task row's values by column: read by position, enumerations by raw value, JSON columns decoded (or taken from

@@ -62,6 +62,7 @@ extension TransferTask {
                 destination: (try row.json(.destination) as ObjectLocation?).map { .object($0) } ?? .dataDirectory
             )
             download.partialBytes = row[TaskColumn.partialBytes]
+            download.keptRanges = try row.json(.keptRanges)
             download.objectUpload = try row.json(.objectUpload)
             download.resumeValidator = try row.json(.resumeValidator, Self.resumeValidators)
             download.notResumableReason = try row.optionalEnumeration(.notResumableReason)
@@ -110,6 +111,7 @@ extension TransferTask {
             "file": try RowCoding.json(download.file),
             "checksum": try RowCoding.json(download.checksum),
             "partial_bytes": download.partialBytes,
+            "kept_ranges": try RowCoding.json(download.keptRanges),
             "resume_validator": try RowCoding.json(download.resumeValidator),
             "not_resumable_reason": download.notResumableReason?.rawValue,
             "connections": download.connections,

@@ -12,17 +12,19 @@ struct SQLTaskProgressRepository: TaskProgressRepository {
         received: Int64,
         expected: Int64,
         partialBytes: Int64,
+        keptRanges: KeptRanges?,
         objectUpload: ObjectUploadProgress?
     ) async throws -> Bool {
         try await db.execute(
             """
-            UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?,
+            UPDATE tasks SET count_of_bytes_received = ?, count_of_bytes_expected = ?, partial_bytes = ?, kept_ranges = ?,
               object_upload = COALESCE(?, object_upload),
               reserved_bytes = CASE WHEN partial_bytes + reserved_bytes > ? THEN partial_bytes + reserved_bytes - ? ELSE 0 END
             WHERE id = ? AND state IN (?, ?) AND lease_owner = ?
             """,
             [
-                received, expected, partialBytes, try RowCoding.json(objectUpload), partialBytes, partialBytes, id,
+                received, expected, partialBytes, try RowCoding.json(keptRanges), try RowCoding.json(objectUpload), partialBytes,
+                partialBytes, id,
                 TaskState.running, TaskState.canceling, owner,
             ]
         ) > 0
@@ -44,9 +46,10 @@ struct SQLTaskProgressRepository: TaskProgressRepository {
 
     func recordResponses(owner: String, _ responses: [(id: Int64, received: ReceivedResponse)]) async throws -> [Int64: Int64] {
         var identifiers: [Int64: Int64] = [:]
-        // Rows of one shape go together: a response that starts a body writes its offset and validator too.
-        for shape in [true, false] {
-            let rows = try responses.filter { ($0.received.start != nil) == shape }.map { ($0.id, try Self.columns(of: $0.received)) }
+        // Rows of one shape go together: a response that starts a body writes its offset and validator too, and forgets
+        // the kept ranges unless it continues them.
+        for shape in [nil, true, false] as [Bool?] {
+            let rows = try responses.filter { $0.received.start?.continuesKept == shape }.map { ($0.id, try Self.columns(of: $0.received)) }
             try await db.batches.update(
                 TransferTask.table,
                 rows: rows,
@@ -67,7 +70,8 @@ struct SQLTaskProgressRepository: TaskProgressRepository {
             case .success(let validator): (validator, nil)
             case .failure(let reason): (nil, reason.rawValue)
             }
-        return columns
+        let kept: StoredColumns = start.continuesKept ? [:] : ["kept_ranges": nil]
+        return columns + kept
             + [
                 "count_of_bytes_received": start.offset, "count_of_bytes_expected": start.expectedBytes, "partial_bytes": start.offset,
                 "resume_validator": try RowCoding.json(validator), "not_resumable_reason": reason,

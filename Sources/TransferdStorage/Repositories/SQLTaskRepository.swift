@@ -125,7 +125,7 @@ struct SQLTaskRepository: TaskRepository, TaskRows {
 
     func releaseResumeData(sessionID: Int64) async throws -> [Int64] {
         try await db.values(
-            "UPDATE tasks SET partial_bytes = 0 WHERE session_id = ? AND state = ? AND partial_bytes > 0 RETURNING id",
+            "UPDATE tasks SET partial_bytes = 0, kept_ranges = NULL WHERE session_id = ? AND state = ? AND partial_bytes > 0 RETURNING id",
             [sessionID, TaskState.completed]
         )
     }

@@ -126,15 +126,18 @@ http {{
     uwsgi_temp_path {prefix}/uwsgi;
     scgi_temp_path {prefix}/scgi;
     server {{
-        listen 127.0.0.1:{port};
+        listen 127.0.0.1:{port}{listen};
         root {root};
+        {limit}
         {hooks}
     }}
 }}
 """
 
-    def __init__(self, directory, workdir, hooks=False):
-        prefix = os.path.join(workdir, "nginx")
+    def __init__(self, directory, workdir, hooks=False, limit_rate=None, name="nginx"):
+        """`limit_rate`: the bytes a second each response is held to (nginx's `limit_rate`); `name`: the directory of
+        its files under `workdir`, for several at once."""
+        prefix = os.path.join(workdir, name)
         self.hooks_log = os.path.join(prefix, "hooks.log")
         self._hooks_read, self._hooks_counted = 0, 0
         os.makedirs(prefix, exist_ok=True)
@@ -148,7 +151,11 @@ http {{
             # As root, nginx would hand its worker to `nobody`, who may not read a private temporary directory.
             user = "user root;" if os.geteuid() == 0 else ""
             receiver = f"location = /hook {{ access_log {self.hooks_log}; return 204; }}" if hooks else ""
-            file.write(self.CONFIGURATION.format(user=user, prefix=prefix, port=self.port, root=directory, hooks=receiver))
+            file.write(self.CONFIGURATION.format(user=user, prefix=prefix, port=self.port, root=directory, hooks=receiver,
+                                                   limit=f"limit_rate {limit_rate};" if limit_rate else "",
+                                                   # A small send buffer, so that a new request's first bytes do not
+                                                   # leave at once, past the rate (loopback's buffers grow to MBs).
+                                                   listen=" sndbuf=128k" if limit_rate else ""))
         self.process = subprocess.Popen(["nginx", "-p", prefix, "-c", configuration, "-g", "daemon off;"])
         for _ in range(500):
             try:

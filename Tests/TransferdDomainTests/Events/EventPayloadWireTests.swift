@@ -8,7 +8,7 @@ import TransferdJSON
 /// service builds write the same bytes.
 @Suite struct EventPayloadWireTests {
     /// `(type, data)` as the flat `EventData` wrote them (`JSONCoding.encoder`), one or two shapes of every type:
-    /// `recorded-events.tsv`, a line each (`webhook.disabled`, a type added since, as the service first wrote it).
+    /// `recorded-events.tsv`, a line each (`webhook.disabled` and `task.source_dropped`, types added since, as the service first wrote them).
     static let recorded: [(type: String, data: String)] = {
         let url = Bundle.module.url(forResource: "recorded-events", withExtension: "tsv")!
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
@@ -92,6 +92,7 @@ import TransferdJSON
             .webhookDisabled(WebhookDisabled(reason: "The subscriber answered 410 Gone.")),
             .fetchPerformed(FetchPerformed(fetchId: "fetch_1", result: .noData, taskIdentifier: 3, latest: version)),
             .fetchPerformed(FetchPerformed(fetchId: "fetch_1", result: .failed, taskIdentifier: nil, latest: nil)),
+            .taskSourceDropped(SourceDropped(url: "http://u:p@127.0.0.1:3/m", reason: .checksumMismatch, message: "Its bytes differed.")),
         ]
     }
 }

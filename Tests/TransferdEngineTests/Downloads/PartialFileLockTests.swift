@@ -18,6 +18,7 @@ import TransferdTestSupport
         func prepareQueue() async throws {}
         func takeBackExpiredLeases(at now: Date) async throws -> Bool { false }
         func redirected(_ transfer: ActiveTransfer, statusCode: Int, from: String, to: String, followed: Bool) async throws {}
+        func sourceDropped(_ transfer: ActiveTransfer, _ dropped: SourceDropped) async throws {}
         func responseReceived(_ transfer: ActiveTransfer, url: String, response: TransferResponse, start: AttemptStart?) async throws {}
         func checkpoint(
             _ transfer: ActiveTransfer,
@@ -25,6 +26,7 @@ import TransferdTestSupport
             expected: Int64,
             bytesWritten: Int64,
             partialBytes: Int64,
+            keptRanges: KeptRanges?,
             objectUpload: ObjectUploadProgress?
         ) async throws
             -> CheckpointVerdict

@@ -117,6 +117,7 @@ import TransferdTestSupport
                         received: 10,
                         expected: 20,
                         partialBytes: 10,
+                        keptRanges: nil,
                         objectUpload: nil
                     )
                 case "lease":

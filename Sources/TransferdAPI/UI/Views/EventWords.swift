@@ -22,6 +22,8 @@ enum EventWords {
                 + (space.realm.map { " (realm \($0))" } ?? "")
         case .taskRedirected(let redirection):
             return "\(redirection.statusCode) to \(redirection.toURL)" + (redirection.followed ? "" : " (not followed)")
+        case .taskSourceDropped(let dropped):
+            return "\(dropped.url) dropped (\(dropped.reason.rawValue))"
         case .taskResumedAtOffset(let resumed):
             guard resumed.fileOffset > 0 else {
                 return "started again from 0" + (resumed.restartReason.map { ": \($0.rawValue)" } ?? "")
