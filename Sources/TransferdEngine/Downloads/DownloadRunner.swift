@@ -133,28 +133,18 @@ package struct DownloadRunner: TransferRunner {
         var (resumePoint, restartReason) = (resumePoint, restartReason)
         var (source, failedSources) = (0, [Int]())
         var (response, url, timeline): (HTTPClientResponse, String, RequestTimeline)
+        func request(_ source: Int, from point: DownloadJob.ResumePoint?) async throws -> (HTTPClientResponse, String, RequestTimeline) {
+            let range = firstRange(job, download, point)
+            return try await fetch(job, download, from: job.sources[source], range: range, deadline: deadline, transfer: transfer)
+        }
         // The first source that answers opens the attempt; the ones before it are dropped (`task.source_dropped`).
         while true {
             let hasNext = source + 1 < job.sources.count
             do {
-                (response, url, timeline) = try await fetch(
-                    job,
-                    download,
-                    from: job.sources[source],
-                    range: firstRange(job, download, resumePoint),
-                    deadline: deadline,
-                    transfer: transfer
-                )
+                (response, url, timeline) = try await request(source, from: resumePoint)
                 if resumePoint != nil, response.status == .rangeNotSatisfiable {
                     (resumePoint, restartReason) = (nil, RestartReason.rangeNotSatisfiable)
-                    (response, url, timeline) = try await fetch(
-                        job,
-                        download,
-                        from: job.sources[source],
-                        range: firstRange(job, download, nil),
-                        deadline: deadline,
-                        transfer: transfer
-                    )
+                    (response, url, timeline) = try await request(source, from: nil)
                 }
             } catch  where hasNext && !Task.isCancelled {
                 let message = (error as? TransferError)?.message ?? "\(error)"

@@ -15,6 +15,11 @@ import TransferdTestOrigins
         names.map { origin.url("/files/\(size)?name=\($0)&faults=0&bytesPerSecond=1500000\(query)") }
     }
 
+    /// The `task.source_dropped` events of `session`, in order.
+    static func dropped(_ api: APIClient, _ session: String) async throws -> [EventDataView] {
+        try await api.allEvents(session).filter { $0.type == "task.source_dropped" }.map(\.data)
+    }
+
     static func mirrors(_ urls: [String]) -> String {
         #", "mirrors": [\#(urls.map { "\"\($0)\"" }.joined(separator: ", "))]"#
     }
@@ -56,7 +61,7 @@ import TransferdTestOrigins
                 #expect(task.error == nil)
                 #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
                 #expect(task.attempts.map(\.outcome) == ["succeeded"], "one attempt: the good source fetched what the other left")
-                let dropped = try await api.allEvents("reset").filter { $0.type == "task.source_dropped" }.map(\.data)
+                let dropped = try await Self.dropped(api, "reset")
                 #expect(dropped.map(\.url) == [breaking])
                 #expect(dropped.map(\.reason) == ["failed"])
                 #expect(!origin.ranges("breaking").isEmpty)
@@ -78,7 +83,7 @@ import TransferdTestOrigins
                 #expect(task.error == nil)
                 #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
                 #expect(task.attempts.map(\.outcome) == ["succeeded"])
-                let dropped = try await api.allEvents("stalled").filter { $0.type == "task.source_dropped" }.map(\.data)
+                let dropped = try await Self.dropped(api, "stalled")
                 #expect(dropped.map(\.url) == [stalling])
                 #expect(dropped.map(\.reason) == ["tooSlow"])
             }
@@ -98,7 +103,7 @@ import TransferdTestOrigins
 
                 #expect(task.error == nil, "\(task.error?.message ?? "")")
                 #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
-                let dropped = try await api.allEvents("tampered").filter { $0.type == "task.source_dropped" }.map(\.data)
+                let dropped = try await Self.dropped(api, "tampered")
                 #expect(dropped.map(\.url) == [tampered])
                 #expect(dropped.map(\.reason) == ["checksumMismatch"])
             }
@@ -115,7 +120,7 @@ import TransferdTestOrigins
                 let task = try await api.waitForCompletion("versions", 1)
 
                 #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
-                let dropped = try await api.allEvents("versions").filter { $0.type == "task.source_dropped" }.map(\.data)
+                let dropped = try await Self.dropped(api, "versions")
                 #expect(dropped.map(\.reason) == ["differentContent"])
                 #expect(dropped.first?.message?.contains("HTTP 200") == true, "If-Range with the first source's ETag got the whole")
             }
@@ -133,7 +138,7 @@ import TransferdTestOrigins
                 let task = try await api.waitForCompletion("sizes", 1)
 
                 #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
-                let dropped = try await api.allEvents("sizes").filter { $0.type == "task.source_dropped" }.map(\.data)
+                let dropped = try await Self.dropped(api, "sizes")
                 #expect(dropped.map(\.reason) == ["differentContent"])
                 #expect(dropped.first?.message == "It serves \(Self.size + 1) bytes, not \(Self.size).")
             }
@@ -151,7 +156,7 @@ import TransferdTestOrigins
 
                 #expect(task.error == nil)
                 #expect(task.file?.sha256 == OriginContent.sha256(size: Self.size))
-                let dropped = try await api.allEvents("failover").filter { $0.type == "task.source_dropped" }.map(\.data)
+                let dropped = try await Self.dropped(api, "failover")
                 #expect(dropped.map(\.url) == [down])
                 #expect(dropped.first?.message == "It answered HTTP 503.")
             }
