@@ -12,7 +12,8 @@ struct GetCommand: AsyncParsableCommand {
             Enqueues one download task per URL in the session (created on first use), then follows them through the \
             session's live event stream: a progress bar per task on a terminal (bytes, rate, ETA), plain lines \
             otherwise. With -o or -O each finished download is saved locally, continued with a Range request if \
-            the connection breaks, and checked against its SHA-256. With --to s3://storage/key the download goes \
+            the connection breaks, and checked against its SHA-256. --mirror names other sources of one URL, fetched \
+            beside it. With --to s3://storage/key the download goes \
             into a bucket of one of the tenant's stores instead (with several URLs, --to names a prefix ending in \
             `/`, and each object is named after its URL). Exits 0 only if every task succeeded; each failure is \
             named with its error code.
@@ -36,8 +37,14 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Download into an object of one of the tenant's stores instead.", valueName: "s3://storage/key"))
     var to: String?
 
-    @Option(help: "Parallel range requests per download (1-16).")
+    @Option(help: "Parallel range requests per download (1-16); with --mirror, per source.")
     var connections: Int?
+
+    @Option(
+        name: .customLong("mirror"),
+        help: ArgumentHelp("Another URL of the same content, fetched beside the one URL (repeat it for more; up to 15).", valueName: "url")
+    )
+    var mirrors: [String] = []
 
     @Option(help: "The SHA-256 the download must have (64 hex digits); a mismatch fails the task.")
     var sha256: String?
@@ -54,6 +61,10 @@ struct GetCommand: AsyncParsableCommand {
     func validate() throws {
         guard !(output != nil && remoteName) else { throw ValidationError("-o and -O cannot be used together") }
         guard !(noWait && (output != nil || remoteName)) else { throw ValidationError("--no-wait does not save: leave out -o and -O") }
+        guard mirrors.isEmpty || urls.count == 1 else { throw ValidationError("--mirror names other sources of one URL: give one") }
+        guard mirrors.isEmpty || to == nil else {
+            throw ValidationError("--mirror applies to downloads into the data directory: leave out --to")
+        }
         if let output, urls.count > 1, !Self.isDirectory(output) {
             throw ValidationError("with several URLs, -o must name an existing directory")
         }
@@ -95,6 +106,7 @@ struct GetCommand: AsyncParsableCommand {
         var kind = "download"
         var url: String
         var connections: Int?
+        var mirrors: [String]?
         var priority: Double?
         var checksum: Checksum?
         var maxBytesPerSecond: Int64?
@@ -114,6 +126,7 @@ struct GetCommand: AsyncParsableCommand {
                 NewTask(
                     url: $0,
                     connections: connections,
+                    mirrors: mirrors.isEmpty ? nil : mirrors,
                     priority: priority,
                     checksum: sha256.map { .init(value: $0) },
                     maxBytesPerSecond: limitRate?.bytesPerSecond,

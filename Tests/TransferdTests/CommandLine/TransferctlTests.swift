@@ -83,6 +83,37 @@ import TransferdTestOrigins
         }
     }
 
+    @Test func getFetchesOneURLFromItsMirrorsAndSavesIt() async throws {
+        try await OriginServer.with { origin in
+            try await TestService.with { api in
+                let directory = DataDirectories.temporary()
+                let urls = ["m1", "m2", "m3"].map { origin.url("/files/3000000?name=\($0)&faults=0&bytesPerSecond=2000000") }
+                let result = try await TransferctlProcess.run(
+                    "get",
+                    urls[0],
+                    "--mirror",
+                    urls[1],
+                    "--mirror",
+                    urls[2],
+                    "-o",
+                    directory + "/file",
+                    "-s",
+                    "mirrored",
+                    api: api
+                )
+                #expect(result.status == 0, "\(result.errors)")
+                #expect(
+                    FileManager.default.contents(atPath: directory + "/file") == Data(OriginContent.buffer(0..<3_000_000).readableBytesView)
+                )
+                #expect(try await api.task("mirrored", 1).mirrors == Array(urls.dropFirst()))
+                #expect(!origin.ranges("m2").isEmpty && !origin.ranges("m3").isEmpty)
+                let twoURLs = try await TransferctlProcess.run("get", urls[0], urls[1], "--mirror", urls[2], api: api)
+                #expect(twoURLs.status != 0)
+                #expect(twoURLs.errors.contains("--mirror names other sources of one URL: give one"), "\(twoURLs.errors)")
+            }
+        }
+    }
+
     @Test func aSaveBrokenMidwayContinuesWithARangeRequestAndABadPartialFileIsSavedAgain() async throws {
         try await OriginServer.with { origin in
             try await TestService.with { api in

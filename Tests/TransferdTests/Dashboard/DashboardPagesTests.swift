@@ -53,7 +53,7 @@ import TransferdTestOrigins
                 _ = try await api.createTask(
                     "detail",
                     url: "http://127.0.0.1:9/later",
-                    extra: #", "earliestBeginDate": "2999-01-01T00:00:00Z""#
+                    extra: #", "earliestBeginDate": "2999-01-01T00:00:00Z", "mirrors": ["http://127.0.0.1:9/mirror-a"]"#
                 )
                 _ = try await api.createTask("detail", url: origin.url("/status/404"))
                 try await api.waitForCompletion("detail", 3)
@@ -85,6 +85,7 @@ import TransferdTestOrigins
                 #expect(linked.status == 200 && linked.body.count == 3000, "the content, through the page's signed link")
                 #expect(content.status == 401, "the cookie does not open content")
                 #expect(waiting.text.contains("Waits for its earliest begin date, 2999-01-01 00:00:00 UTC."), "\(waiting.text)")
+                #expect(waiting.text.contains(#"<dt>Mirror</dt><dd class="url">http://127.0.0.1:9/mirror-a</dd>"#), "\(waiting.text)")
                 #expect(try await browser.get("/ui/sessions/detail/tasks/7").status == 404)
                 #expect(try await browser.get("/ui/sessions/detail/tasks/x").status == 400)
             }

@@ -115,7 +115,7 @@ struct TaskPage: Sendable {
         var request: [String: Any] = [
             "method": task.originalRequest.method, "url": task.originalRequest.url,
             "headers": task.originalRequest.headers.joined(separator: ", "), "hasHeaders": !task.originalRequest.headers.isEmpty,
-            "priority": task.priority, "connections": task.connections,
+            "priority": task.priority, "connections": task.connections, "mirrors": task.mirrors,
         ]
         if let current = task.currentRequest, current.url != task.originalRequest.url { request["currentURL"] = current.url }
         if let limit = task.maxBytesPerSecond { request["limit"] = "\(DisplayFormat.size(limit))/s" }
