@@ -17,6 +17,9 @@ package struct DownloadTransfer: Sendable, Equatable {
     /// The ranges of the partial file past `partialBytes` that a download from several sources made durable; nil
     /// when there are none.
     package var keptRanges: KeptRanges?
+
+    /// Every byte the checkpoint keeps: the prefix and the ranges past it.
+    package var keptBytes: Int64 { partialBytes + (keptRanges?.byteCount ?? 0) }
     /// The object's multipart upload while a download into a bucket is under way; nil otherwise, and once it is
     /// completed or aborted.
     package var objectUpload: ObjectUploadProgress?

@@ -205,7 +205,7 @@ package struct TaskTransitions: Sendable {
             let (files, taskID) = (files, task.rowID)
             repositories.afterCommit { files.removePartial(taskID: taskID) }
             let bytesWritten = file.size - task.countOfBytesReceived
-            task.transfer.updateDownload { ($0.file, $0.partialBytes, $0.objectUpload) = (file, 0, nil) }
+            task.transfer.updateDownload { ($0.file, $0.partialBytes, $0.keptRanges, $0.objectUpload) = (file, 0, nil, nil) }
             task.countOfBytesReceived = file.size
             task.countOfBytesExpected = file.size
             try await writes.update(task)
@@ -271,7 +271,7 @@ package struct TaskTransitions: Sendable {
         task.nextAttemptAt = challenge.expiresAt
         task.waitingReason = .authenticationChallenge
         if task.transfer.download?.resumeValidator == nil { discardPartial(of: &task) }
-        task.countOfBytesReceived = task.transfer.download?.partialBytes ?? 0
+        task.countOfBytesReceived = task.transfer.download?.keptBytes ?? 0
         try await writes.update(task)
         try await writes.append([EventLog.Entry(.taskAuthenticationChallenge(ChallengeIssued(challenge)), for: task)], eventLog)
     }
@@ -290,7 +290,7 @@ package struct TaskTransitions: Sendable {
         task.waitingReason = reason
         if task.transfer.download?.resumeValidator == nil { discardPartial(of: &task) }
         // The next attempt continues from the checkpoint.
-        task.countOfBytesReceived = task.transfer.download?.partialBytes ?? 0
+        task.countOfBytesReceived = task.transfer.download?.keptBytes ?? 0
         try await writes.update(task)
         if reason == .waitingForConnectivity, !wasWaitingForConnectivity {
             try await writes.append([EventLog.Entry(.taskWaitingForConnectivity, for: task)], eventLog)

@@ -190,6 +190,10 @@ import TransferdTestOrigins
             #expect(task.error == nil)
             #expect(task.file?.sha256 == OriginContent.sha256(size: size))
             #expect(try await second.api.resumedAtOffset("killed", 1).fileOffset == Int(prefix))
+            #expect(
+                try await database.texts("SELECT kept_ranges FROM tasks WHERE kept_ranges IS NOT NULL").isEmpty,
+                "forgotten once finished"
+            )
             let askedAgain = zip(["k1", "k2", "k3"], asked).flatMap { origin.ranges($0.0).dropFirst($0.1) }
             #expect(!askedAgain.isEmpty)
             for range in askedAgain {
