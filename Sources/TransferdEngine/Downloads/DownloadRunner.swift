@@ -282,7 +282,11 @@ package struct DownloadRunner: TransferRunner {
             var digest = ContentDigest(checksum: download.checksum)
             let checkpoints = Checkpoints(transfer: transfer, kept: prefix.value, reporter: environment.reporter) {
                 // Only what was written before the flush is claimed.
-                let written = board?.written ?? KeptRanges([0..<prefix.value])
+                guard let written = board?.written else {
+                    let flushed = prefix.value
+                    try await handle.synchronize()
+                    return (flushed, nil, nil)
+                }
                 try await handle.synchronize()
                 let past = written.afterPrefix
                 return (written.prefixEnd, past.isEmpty ? nil : past, nil)

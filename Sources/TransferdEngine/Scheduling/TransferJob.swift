@@ -7,6 +7,8 @@ package struct TransferJob: Sendable {
     package let url: String
     /// A download's other sources of the same content, fetched beside `url`.
     package let mirrors: [String]
+    /// Every URL a download may fetch from: `url` first, then its mirrors.
+    package let sources: [String]
     /// Session headers overlaid with the task's own (the task wins, names compared case-insensitively).
     package let headers: [(name: String, value: String)]
     /// `timeoutIntervalForRequest`: longest silence on an open transfer.
@@ -43,9 +45,6 @@ package struct TransferJob: Sendable {
         }
     }
 
-    /// Every URL a download may fetch from: `url` first, then its mirrors.
-    package var sources: [String] { [url] + mirrors }
-
     /// Whether its requests carry a validator (`If-None-Match`, `If-Modified-Since`): a `304` answers them.
     package var isConditional: Bool {
         headers.contains { ["if-none-match", "if-modified-since"].contains($0.name.lowercased()) }
@@ -62,6 +61,7 @@ package struct TransferJob: Sendable {
         taskID = task.rowID
         url = task.originalRequest.url
         mirrors = task.originalRequest.mirrors ?? []
+        sources = task.originalRequest.sources
         let taskHeaderNames = Set(task.originalRequest.headers.keys.map { $0.lowercased() })
         headers =
             configuration.httpAdditionalHeaders.filter { !taskHeaderNames.contains($0.key.lowercased()) }.map { ($0.key, $0.value) }

@@ -23,14 +23,13 @@ package struct TaskAdmission: Sendable {
         // The policy judges a host's addresses: each host of the batch is vetted once.
         var vetted = Set<String>()
         for (index, newTask) in newTasks.enumerated() {
-            if vetted.insert(newTask.origin).inserted {
-                try await DomainError.naming(item: index, of: field) { try await destinations.vet(newTask.request.url, field: "url") }
-            }
             // A mirror is vetted as the URL is: the policy judges every source a download may connect to.
-            for (mirrorIndex, mirror) in (newTask.request.mirrors ?? []).enumerated() {
-                try await DomainError.naming(item: index, of: field) {
-                    try await destinations.vet(mirror, field: "mirrors[\(mirrorIndex)]")
-                }
+            let mirrors = (newTask.request.mirrors ?? []).enumerated().map { mirror in
+                ("mirrors[\(mirror.offset)]", mirror.element, (try? Destination(mirror.element)).map(TransferTask.origin) ?? mirror.element)
+            }
+            for (name, url, origin) in [("url", newTask.request.url, newTask.origin)] + mirrors {
+                guard vetted.insert(origin).inserted else { continue }
+                try await DomainError.naming(item: index, of: field) { try await destinations.vet(url, field: name) }
             }
         }
         var named = Set<String>()
